@@ -1,0 +1,182 @@
+//! Effective values: what the manifest says, else the catalog's documented
+//! default, each with where it came from.
+
+use crate::catalog::{Generic, Kind, catalog};
+use crate::diagnostics::Loc;
+use crate::manifest::model::{Component, Delivery, Expiry, Replication, Sp};
+use crate::time::Dur;
+
+/// Where an effective value comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Written in the manifest.
+    Manifest(Loc),
+    /// The catalog default of the component's kind (fact id).
+    Catalog { kind: String, source: String },
+    /// Neither says: the analysis assumed it (RH041).
+    Assumed,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Eff<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+impl<T> Eff<T> {
+    pub fn manifest(sp: &Sp<T>) -> Self
+    where
+        T: Clone,
+    {
+        Eff { value: sp.value.clone(), origin: Origin::Manifest(sp.loc) }
+    }
+
+    pub fn loc(&self) -> Option<Loc> {
+        match self.origin {
+            Origin::Manifest(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// " (catalog default of sqs-standard, F003)" and the like.
+    pub fn provenance(&self) -> String {
+        match &self.origin {
+            Origin::Manifest(_) => String::new(),
+            Origin::Catalog { kind, source } => format!(" ({kind} default, {source})"),
+            Origin::Assumed => " (assumed: not given)".to_string(),
+        }
+    }
+}
+
+/// The catalog kind of a component (validated to exist at load).
+pub fn kind_of(c: &Component) -> &'static Kind {
+    let cat = catalog();
+    cat.kind(&c.kind.value)
+        .or_else(|| cat.kind("service"))
+        .expect("the catalog has the generic kinds")
+}
+
+pub fn generic(c: &Component) -> Generic {
+    kind_of(c).generic
+}
+
+fn from_catalog<T>(c: &Component, v: Option<crate::catalog::Cited<'static, T>>) -> Option<Eff<T>> {
+    let cited = v?;
+    Some(Eff {
+        value: cited.value,
+        origin: Origin::Catalog { kind: c.kind.value.clone(), source: cited.fact.source.clone() },
+    })
+}
+
+/// A duration field: manifest, else catalog default.
+pub fn dur(c: &Component, field: &str) -> Option<Eff<Dur>> {
+    let written = match field {
+        "visibility_timeout" => &c.visibility_timeout,
+        "retention" => &c.retention,
+        "dedup_window" => &c.dedup_window,
+        "max_backlog" => &c.max_backlog,
+        "max_event_age" => &c.max_event_age,
+        "key_window" => &c.key_window,
+        "timeout" => &c.timeout,
+        _ => &None,
+    };
+    match written {
+        Some(sp) => Some(Eff::manifest(sp)),
+        None => from_catalog(c, kind_of(c).default_dur(field)),
+    }
+}
+
+pub fn count(c: &Component, field: &str) -> Option<Eff<u64>> {
+    let written = match field {
+        "max_receives" => &c.max_receives,
+        _ => &None,
+    };
+    match written {
+        Some(sp) => Some(Eff::manifest(sp)),
+        None => from_catalog(c, kind_of(c).default_count(field)),
+    }
+}
+
+pub fn boolean(c: &Component, field: &str) -> Option<Eff<bool>> {
+    let written = match field {
+        "accepts_key" => &c.accepts_key,
+        "lookup_by_reference" => &c.lookup_by_reference,
+        "content_based_dedup" => &c.content_based_dedup,
+        _ => &None,
+    };
+    match written {
+        Some(sp) => Some(Eff::manifest(sp)),
+        None => from_catalog(c, kind_of(c).default_bool(field)),
+    }
+}
+
+fn string(c: &Component, field: &str) -> Option<Eff<String>> {
+    let written = match field {
+        "dedup_scope" => &c.dedup_scope,
+        "scope" => &c.scope,
+        _ => &None,
+    };
+    match written {
+        Some(sp) => Some(Eff::manifest(sp)),
+        None => from_catalog(c, kind_of(c).default_str(field)).map(|e| Eff { value: e.value.to_string(), origin: e.origin }),
+    }
+}
+
+pub fn scope(c: &Component) -> Option<Eff<String>> {
+    string(c, "scope")
+}
+
+pub fn dedup_scope(c: &Component) -> Option<Eff<String>> {
+    string(c, "dedup_scope")
+}
+
+/// Delivery semantics: manifest, else catalog, else at-least-once for
+/// transports (assumed, the conservative choice).
+pub fn delivery(c: &Component) -> Eff<Delivery> {
+    if let Some(d) = &c.delivery {
+        return Eff::manifest(d);
+    }
+    let k = kind_of(c);
+    let parsed = k.delivery.as_deref().and_then(|d| match d {
+        "at-least-once" => Some(Delivery::AtLeastOnce),
+        "at-most-once" => Some(Delivery::AtMostOnce),
+        "exactly-once" => Some(Delivery::ExactlyOnce),
+        _ => None,
+    });
+    match parsed {
+        Some(value) => Eff {
+            value,
+            origin: Origin::Catalog {
+                kind: k.id.clone(),
+                source: k.delivery_source.clone().unwrap_or_default(),
+            },
+        },
+        None => Eff { value: Delivery::AtLeastOnce, origin: Origin::Assumed },
+    }
+}
+
+pub fn expiry(c: &Component) -> Option<Eff<Expiry>> {
+    if let Some(e) = &c.expiry {
+        return Some(Eff::manifest(e));
+    }
+    let v = kind_of(c).default_str("expiry")?;
+    let value = match v.value {
+        "application" => Expiry::Application,
+        "physical-ttl" => Expiry::PhysicalTtl,
+        _ => return None,
+    };
+    Some(Eff { value, origin: Origin::Catalog { kind: c.kind.value.clone(), source: v.fact.source.clone() } })
+}
+
+pub fn replication(c: &Component) -> Eff<Replication> {
+    if let Some(r) = &c.replication {
+        return Eff::manifest(r);
+    }
+    let v = kind_of(c).default_str("replication");
+    match v.map(|v| (v.value, v.fact.source.clone())) {
+        Some(("async", s)) => Eff { value: Replication::Async, origin: Origin::Catalog { kind: c.kind.value.clone(), source: s } },
+        Some(("sync", s)) => Eff { value: Replication::Sync, origin: Origin::Catalog { kind: c.kind.value.clone(), source: s } },
+        Some(("none", s)) => Eff { value: Replication::None, origin: Origin::Catalog { kind: c.kind.value.clone(), source: s } },
+        _ => Eff { value: Replication::None, origin: Origin::Assumed },
+    }
+}

@@ -1,0 +1,921 @@
+//! Horizons and duplicate propagation, per intent, in linear passes.
+//!
+//! The analysis walks the copy edges reachable from an intent's origin and
+//! its declared replays once, in topological order of the strongly connected
+//! components. A state is a (component, region, round) triple: `round`
+//! counts redrives inside a cycle, which is unrolled up to its `max_times`.
+//! Each state keeps
+//! - the horizon: the latest age at which a copy can arrive, with a
+//!   back-pointer for the worst path;
+//! - whether the original copy still carries the key;
+//! - for each key class (same key, key lost, new key, no key yet) the oldest
+//!   duplicate that no dedup layer has stopped, with why layers let it by.
+//!
+//! Nothing enumerates paths: the work is proportional to the reachable
+//! states and their edges.
+
+pub mod effective;
+pub mod model;
+pub mod retry;
+
+use std::collections::BTreeMap;
+
+use crate::diagnostics::Loc;
+use crate::graph::{EdgeType, Graph};
+use crate::manifest::model::{DedupId, Intent, LinkType, Manifest};
+use crate::time::Dur;
+pub use model::{Assumed, Birth, Layer, Model};
+
+/// The key a copy carries, relative to the original's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    /// The same key as the original: a key-based layer recognises it.
+    Same = 0,
+    /// The key was dropped by a link that does not pass it.
+    Lost = 1,
+    /// A new key was minted for this copy (per attempt, or random re-mint).
+    Fresh = 2,
+    /// The key is not minted yet where this copy was born.
+    Unminted = 3,
+}
+
+const CLASSES: [Class; 4] = [Class::Same, Class::Lost, Class::Fresh, Class::Unminted];
+
+/// One step of a worst path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub from: usize,
+    pub to: usize,
+    pub adds: Dur,
+    pub why: String,
+    pub assumptions: Vec<String>,
+}
+
+/// Why a layer did not stop a duplicate (the first such layer of each sort).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Bypass {
+    /// (window, layer component, age when it arrived): the longest window
+    /// that forgot the key before the copy came.
+    pub expired: Option<(Dur, usize, Dur)>,
+    /// A key-based layer saw a different key (layer component).
+    pub fresh_key: Option<usize>,
+    /// A key-based layer saw no key (layer component, edge that dropped it).
+    pub lost_key: Option<(usize, Option<usize>)>,
+    /// A guard whose store is not in the copy's region (guard, region).
+    pub region: Option<(usize, String)>,
+    pub layers_seen: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dup {
+    pub age: Dur,
+    pub birth: Birth,
+    /// The link (edge index) or pseudo-step where it was born.
+    pub born_at: BornAt,
+    pub born_after_layer: bool,
+    /// The edge that dropped the key, for `Lost` copies.
+    pub lost_at: Option<usize>,
+    pub bypass: Bypass,
+    back: DupBack,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BornAt {
+    Edge(usize),
+    Failover(usize),
+    Replay(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum DupBack {
+    /// Born here from the original copy at `state`.
+    Born { state: usize, via: Via },
+    /// Carried from `state` (class `class`) along `via`.
+    Carried { state: usize, class: Class, via: Via },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Via {
+    Edge(usize),
+    Failover,
+    Replay(usize),
+    /// Active-active: the same copy may reach any region.
+    Fanout,
+    Origin,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum KeyStatus {
+    Carried,
+    Unminted,
+    Lost,
+}
+
+#[derive(Debug, Clone)]
+struct State {
+    comp: usize,
+    region: usize,
+    h: Option<Dur>,
+    back: Option<(usize, Via)>,
+    key: KeyStatus,
+    orig_layered: bool,
+    dups: [Option<Dup>; 4],
+}
+
+/// A dedup layer as seen by one intent.
+#[derive(Debug, Clone)]
+pub struct LayerReach {
+    pub layer: Layer,
+    /// The component where the layer acts (guard, transport or provider).
+    pub at: usize,
+    /// Oldest duplicate it could recognise that reached it.
+    pub reach: Option<Dur>,
+}
+
+/// What an intent's analysis found.
+#[derive(Debug, Clone)]
+pub struct IntentResult {
+    pub intent: usize,
+    /// Horizon of every reached component (max over regions and rounds).
+    pub horizons: BTreeMap<usize, Dur>,
+    /// Duplicates that reach each effect past every layer, by class.
+    pub surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>>,
+    pub layers: BTreeMap<(usize, usize), LayerReach>,
+    /// Guards reached in a region where their store is absent: (guard, region).
+    pub crossings: Vec<(usize, String)>,
+    /// Redrive edge of a cycle with no `max_times`, or a cycle with no redrive.
+    pub unbounded_cycle: Option<usize>,
+    paths: BTreeMap<usize, usize>,
+    states: Vec<State>,
+}
+
+pub struct Analysis<'m> {
+    pub manifest: &'m Manifest,
+    pub graph: Graph,
+    pub model: Model,
+    pub intents: Vec<IntentResult>,
+}
+
+/// Runs the whole analysis.
+pub fn analyse(m: &Manifest) -> Analysis<'_> {
+    let graph = Graph::build(m);
+    let model = Model::build(m, &graph);
+    let intents = m
+        .intents
+        .iter()
+        .enumerate()
+        .map(|(i, intent)| analyse_intent(m, &model, i, intent))
+        .collect();
+    Analysis { manifest: m, graph, model, intents }
+}
+
+fn region_index(model: &Model, comp: usize, region: Option<&str>) -> usize {
+    let regions = &model.nodes[comp].regions;
+    match region {
+        Some(r) => regions.iter().position(|x| x == r).unwrap_or(0),
+        None => 0,
+    }
+}
+
+/// Components reachable over copy edges from the seeds.
+fn reachable(model: &Model, seeds: &[usize]) -> Vec<bool> {
+    let mut seen = vec![false; model.nodes.len()];
+    let mut stack: Vec<usize> = seeds.to_vec();
+    while let Some(n) = stack.pop() {
+        if std::mem::replace(&mut seen[n], true) {
+            continue;
+        }
+        for &e in &model.out[n] {
+            stack.push(model.edges[e].to);
+        }
+    }
+    seen
+}
+
+/// Strongly connected components among reached nodes, in topological order
+/// (iterative Tarjan, so deep graphs cannot overflow the stack).
+fn sccs(model: &Model, reached: &[bool]) -> Vec<Vec<usize>> {
+    let n = model.nodes.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut out = Vec::new();
+    let mut next = 0usize;
+    for root in 0..n {
+        if !reached[root] || index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut ei)) = work.last_mut() {
+            if *ei == 0 && index[v] == usize::MAX {
+                index[v] = next;
+                low[v] = next;
+                next += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if *ei < model.out[v].len() {
+                let w = model.edges[model.out[v][*ei]].to;
+                *ei += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                work.pop();
+                if let Some(&(u, _)) = work.last() {
+                    low[u] = low[u].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut comp = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        comp.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    comp.sort();
+                    out.push(comp);
+                }
+            }
+        }
+    }
+    out.reverse();
+    out
+}
+
+struct Run<'a> {
+    model: &'a Model,
+    intent: &'a Intent,
+    minted_at: Option<usize>,
+    natural_key: bool,
+    per_attempt: bool,
+    states: Vec<State>,
+    layers: BTreeMap<(usize, usize), LayerReach>,
+    crossings: Vec<(usize, String)>,
+}
+
+fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> IntentResult {
+    let origin = m.component_index(&intent.origin.value);
+    let mut seeds: Vec<usize> = origin.into_iter().collect();
+    seeds.extend(intent.replays.iter().filter_map(|r| m.component_index(&r.enters_at.value)));
+    let reached = reachable(model, &seeds);
+    let order = sccs(model, &reached);
+    let has_key = intent.key.loc.is_some();
+    let mut run = Run {
+        model,
+        intent,
+        minted_at: if has_key { m.component_index(&intent.minted_at().value) } else { None },
+        natural_key: has_key && !intent.key.is_generated(),
+        per_attempt: intent.key.per_attempt(),
+        states: Vec::new(),
+        layers: BTreeMap::new(),
+        crossings: Vec::new(),
+    };
+    // State ids: base[c] + round * regions(c) + region.
+    let mut base = vec![usize::MAX; model.nodes.len()];
+    let mut rounds = vec![1usize; model.nodes.len()];
+    let mut unbounded_cycle = None;
+    let mut scc_info = Vec::with_capacity(order.len());
+    for comp in &order {
+        let info = cycle_info(model, comp);
+        if let CycleBound::Unbounded(e) = info.bound {
+            unbounded_cycle.get_or_insert(e);
+        }
+        let r = match info.bound {
+            CycleBound::Rounds(k) => k + 1,
+            _ => 1,
+        };
+        for &c in comp {
+            base[c] = run.states.len();
+            rounds[c] = r;
+            for round in 0..r {
+                let _ = round;
+                for region in 0..model.nodes[c].region_count() {
+                    run.states.push(State {
+                        comp: c,
+                        region,
+                        h: None,
+                        back: None,
+                        key: KeyStatus::Unminted,
+                        orig_layered: false,
+                        dups: [None, None, None, None],
+                    });
+                }
+            }
+        }
+        scc_info.push(info);
+    }
+    let sid = |c: usize, round: usize, region: usize| base[c] + round * model.nodes[c].region_count() + region;
+
+    if let Some(o) = origin {
+        let s = sid(o, 0, 0);
+        run.states[s].h = Some(Dur::ZERO);
+        run.states[s].back = Some((s, Via::Origin));
+        run.states[s].key = if run.minted_at.is_none() && has_key { KeyStatus::Carried } else { KeyStatus::Unminted };
+    }
+
+    for (comp, info) in order.iter().zip(&scc_info) {
+        let r = rounds[comp[0]];
+        for round in 0..r {
+            for &c in &info.topo {
+                // Replays enter in the first round.
+                if round == 0 {
+                    for (ri, replay) in intent.replays.iter().enumerate() {
+                        if m.component_index(&replay.enters_at.value) == Some(c) {
+                            run.enter_replay(sid(c, 0, 0), ri);
+                        }
+                    }
+                }
+                let first = sid(c, round, 0);
+                let count = model.nodes[c].region_count();
+                run.finalize(c, first, count);
+                for region in 0..count {
+                    let s = first + region;
+                    if run.states[s].h.is_none() {
+                        continue;
+                    }
+                    for &e in &model.out[c] {
+                        let em = &model.edges[e];
+                        let w = em.to;
+                        let target_round = if comp.binary_search(&w).is_ok() {
+                            if em.ty == EdgeType::Link(LinkType::Redrive) {
+                                if round + 1 >= r {
+                                    continue;
+                                }
+                                round + 1
+                            } else {
+                                round
+                            }
+                        } else {
+                            0
+                        };
+                        let region_name = model.nodes[c].regions.get(region).map(String::as_str);
+                        let wr = if model.nodes[w].regions.is_empty() {
+                            0
+                        } else if let Some(name) = region_name {
+                            region_index(model, w, Some(name))
+                        } else {
+                            0
+                        };
+                        let t = sid(w, target_round, wr);
+                        run.push(s, t, e);
+                    }
+                }
+            }
+        }
+    }
+
+    if let Some(e) = unbounded_cycle {
+        // A cycle with no bound: every node of it, and all below, is unbounded.
+        let cyclic: Vec<usize> = order
+            .iter()
+            .zip(&scc_info)
+            .filter(|(_, i)| matches!(i.bound, CycleBound::Unbounded(_)))
+            .flat_map(|(c, _)| c.iter().copied())
+            .collect();
+        let below = reachable(model, &cyclic);
+        for st in &mut run.states {
+            if below[st.comp] && st.h.is_some() {
+                st.h = Some(Dur::Unbounded);
+                for d in st.dups.iter_mut().flatten() {
+                    d.age = Dur::Unbounded;
+                }
+            }
+        }
+        let _ = e;
+    }
+
+    // Summaries per component: the worst state.
+    let mut horizons = BTreeMap::new();
+    let mut paths = BTreeMap::new();
+    for (i, st) in run.states.iter().enumerate() {
+        if let Some(h) = st.h {
+            let e = horizons.entry(st.comp).or_insert(h);
+            if h > *e {
+                *e = h;
+            }
+            let p = paths.entry(st.comp).or_insert(i);
+            if run.states[*p].h < Some(h) {
+                *p = i;
+            }
+        }
+    }
+    // Store horizons: the horizon of the guards that claim in them.
+    for (c, comp) in m.components.iter().enumerate() {
+        if comp.dedup.is_some()
+            && let (Some(&h), Some(g)) = (horizons.get(&c), &model.nodes[c].guard)
+        {
+            let e = horizons.entry(g.layer.component).or_insert(h);
+            if h > *e {
+                *e = h;
+            }
+        }
+    }
+    let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
+    for eff in &intent.effects {
+        let Some(ec) = m.component_index(&eff.value) else { continue };
+        let mut worst: [Option<(usize, Dup)>; 4] = [None, None, None, None];
+        for (i, st) in run.states.iter().enumerate() {
+            if st.comp != ec {
+                continue;
+            }
+            for class in CLASSES {
+                if let Some(d) = &st.dups[class as usize] {
+                    let slot = &mut worst[class as usize];
+                    if slot.as_ref().is_none_or(|(_, w)| d.age > w.age) {
+                        *slot = Some((i, d.clone()));
+                    }
+                }
+            }
+        }
+        let list = surviving.entry(ec).or_default();
+        for class in CLASSES {
+            if let Some((s, d)) = worst[class as usize].take() {
+                let path = Paths { states: &run.states, model, intent }.dup_path(s, class);
+                list.push((class, d, path));
+            }
+        }
+    }
+    run.crossings.sort();
+    run.crossings.dedup();
+    IntentResult {
+        intent: idx,
+        horizons,
+        surviving,
+        layers: run.layers,
+        crossings: run.crossings,
+        unbounded_cycle,
+        paths,
+        states: run.states,
+    }
+}
+
+enum CycleBound {
+    /// Not a cycle.
+    None,
+    /// A cycle through redrives with `max_times`: this many extra rounds.
+    Rounds(usize),
+    /// A cycle nothing bounds (the edge to blame).
+    Unbounded(usize),
+}
+
+struct CycleInfo {
+    topo: Vec<usize>,
+    bound: CycleBound,
+}
+
+/// Most redrive rounds unrolled in one cycle; beyond it the horizon is
+/// reported as unbounded rather than computed round by round.
+const MAX_ROUNDS: u64 = 1_000;
+
+/// Orders an SCC by its non-redrive edges and decides how far a cycle unrolls.
+fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
+    let inside = |c: usize| comp.binary_search(&c).is_ok();
+    let mut indeg: BTreeMap<usize, usize> = comp.iter().map(|&c| (c, 0)).collect();
+    let mut redrives = Vec::new();
+    let mut has_internal = false;
+    for &c in comp {
+        for &e in &model.out[c] {
+            let em = &model.edges[e];
+            if !inside(em.to) {
+                continue;
+            }
+            has_internal = true;
+            if em.ty == EdgeType::Link(LinkType::Redrive) {
+                redrives.push(e);
+            } else {
+                *indeg.get_mut(&em.to).expect("inside") += 1;
+            }
+        }
+    }
+    // Kahn's algorithm over non-redrive edges, smallest id first.
+    let mut ready: std::collections::BTreeSet<usize> = indeg.iter().filter(|(_, d)| **d == 0).map(|(c, _)| *c).collect();
+    let mut topo = Vec::with_capacity(comp.len());
+    while let Some(c) = ready.pop_first() {
+        topo.push(c);
+        for &e in &model.out[c] {
+            let em = &model.edges[e];
+            if inside(em.to) && em.ty != EdgeType::Link(LinkType::Redrive) {
+                let d = indeg.get_mut(&em.to).expect("inside");
+                *d -= 1;
+                if *d == 0 {
+                    ready.insert(em.to);
+                }
+            }
+        }
+    }
+    if !has_internal {
+        return CycleInfo { topo, bound: CycleBound::None };
+    }
+    if topo.len() < comp.len() {
+        // A loop without any redrive: nothing bounds it.
+        let mut rest: Vec<usize> = comp.iter().copied().filter(|c| !topo.contains(c)).collect();
+        let blame = rest
+            .iter()
+            .flat_map(|&c| model.out[c].iter().copied())
+            .find(|&e| inside(model.edges[e].to))
+            .unwrap_or(0);
+        topo.append(&mut rest);
+        return CycleInfo { topo, bound: CycleBound::Unbounded(blame) };
+    }
+    let mut total = 0u64;
+    for &e in &redrives {
+        match model.edges[e].redrive_bound {
+            Some(Some(k)) => total = total.saturating_add(k),
+            _ => return CycleInfo { topo, bound: CycleBound::Unbounded(e) },
+        }
+    }
+    if total > MAX_ROUNDS {
+        return CycleInfo { topo, bound: CycleBound::Unbounded(redrives[0]) };
+    }
+    CycleInfo { topo, bound: CycleBound::Rounds(total as usize) }
+}
+
+fn merge_dup(slot: &mut Option<Dup>, d: Dup) {
+    if slot.as_ref().is_none_or(|cur| d.age > cur.age) {
+        *slot = Some(d);
+    }
+}
+
+impl Run<'_> {
+    fn class_of(&self, key: KeyStatus, from: usize) -> Class {
+        if self.per_attempt && Some(from) == self.minted_at {
+            return Class::Fresh;
+        }
+        match key {
+            KeyStatus::Carried => Class::Same,
+            KeyStatus::Lost => Class::Lost,
+            KeyStatus::Unminted => Class::Unminted,
+        }
+    }
+
+    fn enter_replay(&mut self, s: usize, ri: usize) {
+        let within = self.intent.replays[ri].within.value;
+        let st = &mut self.states[s];
+        if st.h.is_none_or(|h| within > h) {
+            st.h = Some(within);
+            st.back = Some((s, Via::Replay(ri)));
+        }
+        if st.h.is_some() && st.back.is_some_and(|(_, v)| matches!(v, Via::Replay(_))) && self.minted_at.is_none_or(|m| m != st.comp) {
+            // Replays resubmit the request as the intent made it.
+            if self.intent.key.loc.is_some() {
+                st.key = st.key.min(KeyStatus::Carried);
+            }
+        }
+        let class = self.class_of(self.states[s].key, usize::MAX);
+        let layered = self.states[s].orig_layered;
+        let d = Dup {
+            age: within,
+            birth: Birth::Replay,
+            born_at: BornAt::Replay(ri),
+            born_after_layer: layered,
+            lost_at: None,
+            bypass: Bypass::default(),
+            back: DupBack::Born { state: s, via: Via::Replay(ri) },
+        };
+        merge_dup(&mut self.states[s].dups[class as usize], d);
+    }
+
+    /// Everything that happens at a component once all its inputs arrived:
+    /// key minting, regional fan-out and failover, then its dedup layers.
+    fn finalize(&mut self, c: usize, first: usize, count: usize) {
+        let node = &self.model.nodes[c];
+        // Minting.
+        if Some(c) == self.minted_at {
+            for s in first..first + count {
+                let st = &mut self.states[s];
+                if st.h.is_none() {
+                    continue;
+                }
+                st.key = KeyStatus::Carried;
+                let remint = if self.natural_key && !self.per_attempt { Class::Same } else { Class::Fresh };
+                let dups = std::mem::take(&mut st.dups);
+                for (i, d) in dups.into_iter().enumerate() {
+                    let Some(d) = d else { continue };
+                    let class = match CLASSES[i] {
+                        Class::Same if self.per_attempt => Class::Fresh,
+                        Class::Same => Class::Same,
+                        Class::Fresh => Class::Fresh,
+                        Class::Lost | Class::Unminted => remint,
+                    };
+                    merge_dup(&mut st.dups[class as usize], d);
+                }
+            }
+        }
+        // Active-active: a copy may reach any region.
+        if count > 1 && node.mode == crate::manifest::model::Mode::ActiveActive {
+            for a in 0..count {
+                for b in 0..count {
+                    if a != b {
+                        self.copy_state(first + a, first + b, Dur::ZERO, Via::Fanout, None);
+                    }
+                }
+            }
+        }
+        // Active-passive failover from the primary region.
+        if let Some((from, to, delay, _)) = &node.failover {
+            let (from, to, delay) = (*from, *to, *delay);
+            self.copy_state(first + from, first + to, delay, Via::Failover, Some(c));
+        }
+        // Dedup layers acting here.
+        for s in first..first + count {
+            if self.states[s].h.is_none() {
+                continue;
+            }
+            let region = node.regions.get(self.states[s].region).cloned();
+            if let Some(g) = &node.guard {
+                let visible = g.store_regions.is_empty() || region.as_ref().is_none_or(|r| g.store_regions.contains(r));
+                if !visible {
+                    self.crossings.push((c, region.clone().unwrap_or_default()));
+                }
+                if g.claim != crate::manifest::model::Claim::None {
+                    let layer = g.layer.clone();
+                    self.apply_layer(s, c, &layer, visible.then_some(()).ok_or((c, region.clone().unwrap_or_default())));
+                }
+            }
+            if let Some(l) = &node.own_layer {
+                let layer = l.clone();
+                self.apply_layer(s, c, &layer, Ok(()));
+            }
+            if node.guard.is_some() || node.own_layer.is_some() {
+                self.states[s].orig_layered = true;
+            }
+        }
+    }
+
+    /// Copies the original and its duplicates from one regional state of a
+    /// component to another, `delay` later. A failover also gives birth.
+    fn copy_state(&mut self, from: usize, to: usize, delay: Dur, via: Via, failover_of: Option<usize>) {
+        let Some(h) = self.states[from].h else { return };
+        let nh = h.add(delay);
+        let src = self.states[from].clone();
+        let dst = &mut self.states[to];
+        if dst.h.is_none_or(|x| nh > x) {
+            dst.h = Some(nh);
+            dst.back = Some((from, via));
+        }
+        dst.key = dst.key.max(src.key);
+        dst.orig_layered |= src.orig_layered;
+        for class in CLASSES {
+            if let Some(d) = &src.dups[class as usize] {
+                let mut d2 = d.clone();
+                d2.age = d.age.add(delay);
+                d2.back = DupBack::Carried { state: from, class, via };
+                merge_dup(&mut dst.dups[class as usize], d2);
+            }
+        }
+        if let Some(c) = failover_of {
+            let class = self.class_of(src.key, usize::MAX);
+            let d = Dup {
+                age: nh,
+                birth: Birth::Failover,
+                born_at: BornAt::Failover(c),
+                born_after_layer: src.orig_layered,
+                lost_at: None,
+                bypass: Bypass::default(),
+                back: DupBack::Born { state: from, via },
+            };
+            merge_dup(&mut self.states[to].dups[class as usize], d);
+        }
+    }
+
+    /// Lets a layer stop the duplicates it recognises and remembers why it
+    /// let the others by. `visible` is `Err((guard, region))` when the
+    /// layer's store cannot be seen from the copy's region.
+    fn apply_layer(&mut self, s: usize, at: usize, layer: &Layer, visible: Result<(), (usize, String)>) {
+        let window = layer.window.value;
+        let entry = self.layers.entry((at, layer.component)).or_insert_with(|| LayerReach { layer: layer.clone(), at, reach: None });
+        let st = &mut self.states[s];
+        for class in CLASSES {
+            let Some(d) = &mut st.dups[class as usize] else { continue };
+            let recognises = match class {
+                Class::Same => true,
+                Class::Lost | Class::Unminted => layer.any_key || layer.content,
+                Class::Fresh => layer.any_key,
+            };
+            d.bypass.layers_seen += 1;
+            if let Err((g, r)) = &visible {
+                d.bypass.region.get_or_insert((*g, r.clone()));
+                continue;
+            }
+            if !recognises {
+                match class {
+                    Class::Lost => {
+                        d.bypass.lost_key.get_or_insert((layer.component, d.lost_at));
+                    }
+                    _ => {
+                        d.bypass.fresh_key.get_or_insert(layer.component);
+                    }
+                }
+                continue;
+            }
+            if entry.reach.is_none_or(|r| d.age > r) {
+                entry.reach = Some(d.age);
+            }
+            if d.age <= window {
+                st.dups[class as usize] = None;
+            } else if d.bypass.expired.is_none_or(|(w, _, _)| window > w) {
+                d.bypass.expired = Some((window, layer.component, d.age));
+            }
+        }
+    }
+
+    /// Moves the original copy and its duplicates along edge `e`.
+    fn push(&mut self, s: usize, t: usize, e: usize) {
+        let em = &self.model.edges[e];
+        let src = self.states[s].clone();
+        let Some(h) = src.h else { return };
+        let nh = h.add(em.delay);
+        let key_after = |k: KeyStatus| if k == KeyStatus::Carried && !em.passes_key { KeyStatus::Lost } else { k };
+        let class_after = |c: Class| if c == Class::Same && !em.passes_key { Class::Lost } else { c };
+        let mut arriving: Vec<(Class, Dup)> = Vec::new();
+        for class in CLASSES {
+            if let Some(d) = &src.dups[class as usize] {
+                let nc = class_after(class);
+                let mut d2 = d.clone();
+                d2.age = d.age.add(em.delay);
+                if nc == Class::Lost && class == Class::Same {
+                    d2.lost_at = Some(e);
+                }
+                d2.back = DupBack::Carried { state: s, class, via: Via::Edge(e) };
+                arriving.push((nc, d2));
+            }
+        }
+        if let Some(birth) = em.birth {
+            let class = class_after(self.class_of(src.key, src.comp));
+            arriving.push((
+                class,
+                Dup {
+                    age: nh,
+                    birth,
+                    born_at: BornAt::Edge(e),
+                    born_after_layer: src.orig_layered,
+                    lost_at: (class == Class::Lost && src.key == KeyStatus::Carried).then_some(e),
+                    bypass: Bypass::default(),
+                    back: DupBack::Born { state: s, via: Via::Edge(e) },
+                },
+            ));
+        }
+        // A transport's dedup window acts on what is sent into it.
+        let send_layer = match (em.ty, em.dedup_id, &self.model.nodes[em.to].transport_window) {
+            (EdgeType::Link(LinkType::SendsTo), Some(id), Some(l)) if id != DedupId::None => {
+                let mut l = l.clone();
+                l.content = id == DedupId::Content;
+                Some(l)
+            }
+            _ => None,
+        };
+        let dst = &mut self.states[t];
+        if dst.h.is_none_or(|x| nh > x) {
+            dst.h = Some(nh);
+            dst.back = Some((s, Via::Edge(e)));
+        }
+        dst.key = if dst.h.is_some() && dst.back.is_some_and(|(p, _)| p == s) && dst.key == KeyStatus::Unminted {
+            key_after(src.key)
+        } else {
+            dst.key.max(key_after(src.key))
+        };
+        dst.orig_layered |= src.orig_layered || send_layer.is_some();
+        for (class, d) in arriving {
+            merge_dup(&mut dst.dups[class as usize], d);
+        }
+        if let Some(l) = send_layer {
+            self.apply_layer(t, em.to, &l, Ok(()));
+        }
+    }
+
+}
+
+/// Reconstructs worst paths from the back-pointers of a finished run.
+struct Paths<'a> {
+    states: &'a [State],
+    model: &'a Model,
+    intent: &'a Intent,
+}
+
+impl Paths<'_> {
+    /// The worst path to state `s` as steps (origin or replay first).
+    fn path_to(&self, mut s: usize) -> Vec<Step> {
+        let mut steps = Vec::new();
+        let mut guard = 0;
+        while let Some((p, via)) = self.states[s].back {
+            guard += 1;
+            if guard > self.states.len() + 1 {
+                break;
+            }
+            match via {
+                Via::Origin => break,
+                Via::Replay(ri) => {
+                    let r = &self.intent.replays[ri];
+                    steps.push(Step {
+                        from: self.states[s].comp,
+                        to: self.states[s].comp,
+                        adds: r.within.value,
+                        why: format!("replay `{}` enters within {} (declared)", r.name, r.within.value),
+                        assumptions: vec![format!("replay `{}` within {}", r.name, r.within.value)],
+                    });
+                    break;
+                }
+                _ => {
+                    steps.push(self.step(p, s, via));
+                    s = p;
+                }
+            }
+        }
+        steps.reverse();
+        steps
+    }
+
+    fn step(&self, p: usize, s: usize, via: Via) -> Step {
+        let (from, to) = (self.states[p].comp, self.states[s].comp);
+        match via {
+            Via::Edge(e) => {
+                let em = &self.model.edges[e];
+                Step { from, to, adds: em.delay, why: format!("{}: {}", em.ty.name(), em.why), assumptions: em.assumptions.clone() }
+            }
+            Via::Failover => {
+                let (_, _, d, why) = self.model.nodes[from].failover.clone().expect("failover step");
+                Step { from, to, adds: d, why, assumptions: Vec::new() }
+            }
+            Via::Fanout => Step {
+                from,
+                to,
+                adds: Dur::ZERO,
+                why: "active-active: the copy may reach another region".into(),
+                assumptions: Vec::new(),
+            },
+            Via::Origin | Via::Replay(_) => Step { from, to, adds: Dur::ZERO, why: String::new(), assumptions: Vec::new() },
+        }
+    }
+
+    /// The path of a surviving duplicate: the original's path to where it
+    /// was born, then the duplicate's own steps.
+    fn dup_path(&self, mut s: usize, mut class: Class) -> Vec<Step> {
+        let mut tail = Vec::new();
+        let mut guard = 0;
+        loop {
+            guard += 1;
+            let Some(d) = &self.states[s].dups[class as usize] else { break };
+            if guard > self.states.len() * 4 + 4 {
+                break;
+            }
+            match d.back {
+                DupBack::Carried { state, class: c, via } => {
+                    tail.push(self.step(state, s, via));
+                    s = state;
+                    class = c;
+                }
+                DupBack::Born { state, via } => {
+                    if let Via::Replay(ri) = via {
+                        let r = &self.intent.replays[ri];
+                        tail.push(Step {
+                            from: self.states[s].comp,
+                            to: self.states[s].comp,
+                            adds: r.within.value,
+                            why: format!("replay `{}` enters within {} (declared)", r.name, r.within.value),
+                            assumptions: vec![format!("replay `{}` within {}", r.name, r.within.value)],
+                        });
+                        tail.reverse();
+                        return tail;
+                    }
+                    tail.push(self.step(state, s, via));
+                    s = state;
+                    break;
+                }
+            }
+        }
+        tail.reverse();
+        let mut head = self.path_to(s);
+        head.extend(tail);
+        head
+    }
+}
+
+impl IntentResult {
+    /// The worst path to component `c` (for the `horizon` command).
+    pub fn path_to(&self, a: &Analysis, c: usize) -> Vec<Step> {
+        let Some(&s) = self.paths.get(&c) else { return Vec::new() };
+        let intent = &a.manifest.intents[self.intent];
+        Paths { states: &self.states, model: &a.model, intent }.path_to(s)
+    }
+
+    /// Ids along a path: the first component, then each step's target.
+    pub fn path_ids(m: &Manifest, origin: usize, steps: &[Step]) -> Vec<String> {
+        let mut ids = vec![m.components[steps.first().map_or(origin, |s| s.from)].id.clone()];
+        for s in steps {
+            if s.to != s.from || ids.last() != Some(&m.components[s.to].id) {
+                ids.push(m.components[s.to].id.clone());
+            }
+        }
+        ids
+    }
+}
+
+/// A location to fix for a layer's window: its field, else its kind line.
+pub fn window_loc(m: &Manifest, layer: &Layer) -> Loc {
+    layer.window.loc().unwrap_or(m.components[layer.component].kind.loc)
+}

@@ -1,0 +1,357 @@
+//! What the analysis reads from the manifest, computed once per run: the
+//! delay and duplicate births of every edge, and the dedup layers and
+//! regional behaviour of every component.
+
+use crate::analysis::effective::{self as eff, Eff, Origin};
+use crate::analysis::retry;
+use crate::catalog::Generic;
+use crate::diagnostics::Loc;
+use crate::graph::{EdgeType, Graph};
+use crate::manifest::model::{Claim, Component, DedupId, Delivery, LinkType, Manifest, Mode, Replication};
+use crate::time::Dur;
+
+/// Where a duplicate is born.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Birth {
+    Retry,
+    Redelivery,
+    Redrive,
+    Replay,
+    Failover,
+}
+
+impl Birth {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Birth::Retry => "a retry",
+            Birth::Redelivery => "an at-least-once redelivery",
+            Birth::Redrive => "a dead-letter redrive",
+            Birth::Replay => "a declared replay",
+            Birth::Failover => "a regional failover",
+        }
+    }
+}
+
+/// A value the analysis had to assume (RH041).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Assumed {
+    pub component: usize,
+    pub field: String,
+    pub value: String,
+    pub loc: Loc,
+}
+
+/// One edge as the analysis sees it.
+#[derive(Debug, Clone)]
+pub struct EdgeModel {
+    pub from: usize,
+    pub to: usize,
+    pub ty: EdgeType,
+    pub loc: Loc,
+    pub delay: Dur,
+    pub why: String,
+    /// Declared operational assumptions the delay rests on.
+    pub assumptions: Vec<String>,
+    pub birth: Option<Birth>,
+    pub passes_key: bool,
+    /// `sends_to` into a transport: how its dedup id is formed.
+    pub dedup_id: Option<DedupId>,
+    /// `redrive`: `Some(max_times)`, where `None` inside means no bound.
+    pub redrive_bound: Option<Option<u64>>,
+}
+
+/// A dedup layer: a guard's store, a transport window, a provider key
+/// window, or a ledger's unique constraint.
+#[derive(Debug, Clone)]
+pub struct Layer {
+    /// The component whose window applies (store, transport, provider).
+    pub component: usize,
+    pub window: Eff<Dur>,
+    /// Stops copies whatever key they carry (a business unique constraint).
+    pub any_key: bool,
+    /// Stops copies that lost the key but kept the body (content dedup).
+    pub content: bool,
+    pub label: &'static str,
+}
+
+#[derive(Debug, Clone)]
+pub struct GuardModel {
+    pub layer: Layer,
+    pub claim: Claim,
+    pub store_regions: Vec<String>,
+    pub replication: Eff<Replication>,
+}
+
+#[derive(Debug, Clone)]
+pub struct NodeModel {
+    pub generic: Generic,
+    /// Region names; empty when the component declares none.
+    pub regions: Vec<String>,
+    pub mode: Mode,
+    /// Primary region index → failover region index, delay, explanation.
+    pub failover: Option<(usize, usize, Dur, String)>,
+    pub guard: Option<GuardModel>,
+    /// Provider accepting our key, or a unique constraint on the component.
+    pub own_layer: Option<Layer>,
+    /// Transport dedup window (send side).
+    pub transport_window: Option<Layer>,
+}
+
+impl NodeModel {
+    pub fn region_count(&self) -> usize {
+        self.regions.len().max(1)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub nodes: Vec<NodeModel>,
+    pub edges: Vec<EdgeModel>,
+    /// Outgoing copy edges of each node (indices into `edges`).
+    pub out: Vec<Vec<usize>>,
+    pub assumed: Vec<Assumed>,
+}
+
+impl Model {
+    pub fn build(m: &Manifest, graph: &Graph) -> Model {
+        let mut assumed = Vec::new();
+        let nodes: Vec<NodeModel> = m
+            .components
+            .iter()
+            .enumerate()
+            .map(|(i, c)| node_model(m, i, c, &mut assumed))
+            .collect();
+        let mut edges = Vec::new();
+        let mut out = vec![Vec::new(); m.components.len()];
+        for e in graph.g.edge_indices() {
+            let (a, b) = graph.g.edge_endpoints(e).expect("edge exists");
+            let edge = graph.edge(e);
+            if edge.ty == EdgeType::Dedup {
+                continue;
+            }
+            let em = edge_model(m, a.index(), b.index(), edge, &nodes, &mut assumed);
+            out[a.index()].push(edges.len());
+            edges.push(em);
+        }
+        for o in &mut out {
+            o.sort_by_key(|&e| (edges[e].to, edges[e].ty, e));
+        }
+        assumed.sort();
+        assumed.dedup();
+        Model { nodes, edges, out, assumed }
+    }
+}
+
+fn assume(assumed: &mut Vec<Assumed>, component: usize, c: &Component, field: &str, value: &str) {
+    assumed.push(Assumed { component, field: field.to_string(), value: value.to_string(), loc: c.kind.loc });
+}
+
+/// The window of a store: its retention, else the catalog's, else assumed.
+fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>) -> Eff<Dur> {
+    eff::dur(c, "retention").unwrap_or_else(|| {
+        let v = if g == Generic::Ledger { Dur::Unbounded } else { Dur::ZERO };
+        assume(assumed, i, c, "retention", &v.to_string());
+        Eff { value: v, origin: Origin::Assumed }
+    })
+}
+
+fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>) -> NodeModel {
+    let generic = eff::generic(c);
+    let regions: Vec<String> = c.regions.iter().map(|r| r.value.clone()).collect();
+    let mode = c.mode();
+    let failover = if mode == Mode::ActivePassive && regions.len() > 1 {
+        m.region(&regions[0]).and_then(|r| {
+            let to = r.failover_to.as_ref()?;
+            let ti = regions.iter().position(|x| *x == to.value)?;
+            let det = r.detection.as_ref().map_or(Dur::ZERO, |d| d.value);
+            let cu = r.catch_up.as_ref().map_or(Dur::ZERO, |d| d.value);
+            Some((0, ti, det.add(cu), format!("failover {} → {}: detection {det} + catch-up {cu}", r.id, to.value)))
+        })
+    } else {
+        None
+    };
+    let guard = c.dedup.as_ref().and_then(|g| {
+        let si = m.component_index(&g.store.value)?;
+        let s = &m.components[si];
+        let sg = eff::generic(s);
+        Some(GuardModel {
+            layer: Layer {
+                component: si,
+                window: store_window(si, s, sg, assumed),
+                any_key: s.unique.as_ref().is_some_and(|u| !u.value.is_empty()),
+                content: false,
+                label: "guard store",
+            },
+            claim: g.claim.as_ref().map_or(Claim::ConditionalWrite, |c| c.value),
+            store_regions: s.regions.iter().map(|r| r.value.clone()).collect(),
+            replication: eff::replication(s),
+        })
+    });
+    let own_layer = if generic.is_store() && c.unique.as_ref().is_some_and(|u| !u.value.is_empty()) {
+        Some(Layer { component: i, window: store_window(i, c, generic, assumed), any_key: true, content: false, label: "unique constraint" })
+    } else if eff::boolean(c, "accepts_key").is_some_and(|a| a.value) {
+        let window = eff::dur(c, "key_window").unwrap_or_else(|| {
+            assume(assumed, i, c, "key_window", "0s");
+            Eff { value: Dur::ZERO, origin: Origin::Assumed }
+        });
+        Some(Layer { component: i, window, any_key: false, content: false, label: "provider key window" })
+    } else {
+        None
+    };
+    let transport_window = if generic.is_transport() {
+        eff::dur(c, "dedup_window").filter(|w| w.value > Dur::ZERO).map(|window| Layer {
+            component: i,
+            window,
+            any_key: false,
+            content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
+            label: "transport dedup window",
+        })
+    } else {
+        None
+    };
+    NodeModel { generic, regions, mode, failover, guard, own_layer, transport_window }
+}
+
+/// How long a transport may still deliver a message: its retention, or with
+/// a declared `max_backlog` the smaller of the retention and
+/// `max_backlog + (max_receives - 1) * visibility_timeout`.
+pub fn transport_span(
+    i: usize,
+    c: &Component,
+    after_receives: Option<u64>,
+    assumed: &mut Vec<Assumed>,
+) -> (Dur, String, Vec<String>) {
+    let retention = eff::dur(c, "retention").unwrap_or_else(|| {
+        assume(assumed, i, c, "retention", "unbounded");
+        Eff { value: Dur::Unbounded, origin: Origin::Assumed }
+    });
+    let Some(backlog) = &c.max_backlog else {
+        return (retention.value, format!("retention {}{}", retention.value, retention.provenance()), Vec::new());
+    };
+    let receives = after_receives
+        .or_else(|| eff::count(c, "max_receives").map(|e| e.value))
+        .unwrap_or(1);
+    let vis = eff::dur(c, "visibility_timeout").map_or(Dur::ZERO, |v| v.value);
+    let bound = backlog.value.add(vis.times(receives.saturating_sub(1)));
+    let assumption = format!("max_backlog {} on {}", backlog.value, c.id);
+    if bound < retention.value {
+        (
+            bound,
+            format!(
+                "max_backlog {} + ({receives} - 1) × visibility {vis} = {bound} (below retention {})",
+                backlog.value, retention.value
+            ),
+            vec![assumption],
+        )
+    } else {
+        (retention.value, format!("retention {}{} (max_backlog does not lower it)", retention.value, retention.provenance()), vec![assumption])
+    }
+}
+
+fn edge_model(
+    m: &Manifest,
+    a: usize,
+    b: usize,
+    edge: &crate::graph::Edge,
+    nodes: &[NodeModel],
+    assumed: &mut Vec<Assumed>,
+) -> EdgeModel {
+    let link = edge.link.as_ref().expect("copy edges come from links");
+    let (ca, cb) = (&m.components[a], &m.components[b]);
+    let mut em = EdgeModel {
+        from: a,
+        to: b,
+        ty: edge.ty,
+        loc: edge.loc,
+        delay: Dur::ZERO,
+        why: String::new(),
+        assumptions: Vec::new(),
+        birth: None,
+        passes_key: link.passes_key(),
+        dedup_id: None,
+        redrive_bound: None,
+    };
+    let mut parts: Vec<String> = Vec::new();
+    let mut retried = false;
+    if let Some(r) = &link.retry {
+        let fallback = link.timeout.as_ref().map(|t| t.value);
+        if r.attempts.as_ref().is_some_and(|a| a.value > 1) && r.timeout.is_none() && fallback.is_none() && link.ty == LinkType::Calls {
+            assume(assumed, a, ca, &format!("{}.timeout", link.ty.field()), "0s");
+        }
+        let s = retry::span(r, fallback);
+        em.delay = em.delay.add(s.adds);
+        retried = s.attempts > 1;
+        parts.push(format!("retry {}", s.why));
+    }
+    match link.ty {
+        LinkType::SendsTo => {
+            em.dedup_id = Some(link.dedup_id.as_ref().map_or_else(
+                || if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) { DedupId::Content } else { DedupId::None },
+                |d| d.value,
+            ));
+            // An asynchronously invoked function queues the event itself.
+            if nodes[b].generic == Generic::Function
+                && let Some(age) = eff::dur(cb, "max_event_age")
+            {
+                em.delay = em.delay.add(age.value);
+                em.birth = Some(Birth::Redelivery);
+                parts.push(format!("async invocation keeps the event up to max_event_age {}{}", age.value, age.provenance()));
+            }
+        }
+        LinkType::DeliversTo | LinkType::DeadLetter => {
+            let receives = ca.dead_letter.as_ref().and_then(|d| d.after_receives.as_ref()).map(|x| x.value);
+            let delivery = eff::delivery(ca);
+            if delivery.origin == Origin::Assumed && nodes[a].generic.is_transport() {
+                assume(assumed, a, ca, "delivery", "at-least-once");
+            }
+            let (mut span, why, assumptions) = transport_span(a, ca, receives, assumed);
+            let mut why = why;
+            if let Some(max_age) = &link.max_record_age
+                && max_age.value < span
+            {
+                span = max_age.value;
+                why = format!("max_record_age {}", max_age.value);
+            }
+            em.delay = em.delay.add(span);
+            em.assumptions.extend(assumptions);
+            if link.ty == LinkType::DeliversTo {
+                if delivery.value == Delivery::AtLeastOnce {
+                    em.birth = Some(Birth::Redelivery);
+                }
+                let sem = match delivery.value {
+                    Delivery::AtLeastOnce => "at-least-once delivery",
+                    Delivery::AtMostOnce => "at-most-once delivery",
+                    Delivery::ExactlyOnce => "exactly-once delivery",
+                };
+                parts.push(format!("{sem}: {why}"));
+            } else {
+                parts.push(format!("moved to dead-letter queue after the source's delivery span: {why}"));
+            }
+        }
+        LinkType::Redrive => {
+            em.birth = Some(Birth::Redrive);
+            em.redrive_bound = Some(link.max_times.as_ref().map(|t| t.value));
+            match &link.within {
+                Some(w) => {
+                    em.delay = em.delay.add(w.value);
+                    em.assumptions.push(format!("redrive of {} within {}", ca.id, w.value));
+                    parts.push(format!("redrive within {} (declared)", w.value));
+                }
+                None => {
+                    let r = eff::dur(ca, "retention").unwrap_or_else(|| {
+                        assume(assumed, a, ca, "retention", "unbounded");
+                        Eff { value: Dur::Unbounded, origin: Origin::Assumed }
+                    });
+                    em.delay = em.delay.add(r.value);
+                    parts.push(format!("redrive any time within the dead-letter retention {}{}", r.value, r.provenance()));
+                }
+            }
+        }
+        LinkType::Calls | LinkType::Effects => {}
+    }
+    if retried && em.birth.is_none() {
+        em.birth = Some(Birth::Retry);
+    }
+    em.why = if parts.is_empty() { "no delay".to_string() } else { parts.join("; ") };
+    em
+}

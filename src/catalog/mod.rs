@@ -1,0 +1,268 @@
+//! The built-in platform catalog: kinds, their documented defaults and limits.
+//!
+//! The data lives in `kinds.toml` (embedded in the binary, parsed on first
+//! use). Every number cites a fact of `platform-facts.md` by id, and every
+//! fact carries its URL and how well it was verified. Adding a kind is a
+//! data change: no code needs to move.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::time::Dur;
+
+const KINDS_TOML: &str = include_str!("kinds.toml");
+
+/// The generic kinds every catalog kind specialises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Generic {
+    Service,
+    Function,
+    Workflow,
+    Queue,
+    Topic,
+    Stream,
+    Store,
+    Ledger,
+    External,
+}
+
+impl Generic {
+    pub fn name(self) -> &'static str {
+        match self {
+            Generic::Service => "service",
+            Generic::Function => "function",
+            Generic::Workflow => "workflow",
+            Generic::Queue => "queue",
+            Generic::Topic => "topic",
+            Generic::Stream => "stream",
+            Generic::Store => "store",
+            Generic::Ledger => "ledger",
+            Generic::External => "external",
+        }
+    }
+
+    /// Queues, topics and streams hold messages and redeliver them.
+    pub fn is_transport(self) -> bool {
+        matches!(self, Generic::Queue | Generic::Topic | Generic::Stream)
+    }
+
+    /// Stores and ledgers keep dedup state.
+    pub fn is_store(self) -> bool {
+        matches!(self, Generic::Store | Generic::Ledger)
+    }
+
+    /// Components that run code: they call, claim and perform effects.
+    pub fn is_compute(self) -> bool {
+        matches!(self, Generic::Service | Generic::Function | Generic::Workflow)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Verified,
+    Partial,
+    Conflict,
+    Unverified,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub fact: String,
+    pub url: String,
+    pub status: Status,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Behaviour {
+    pub text: String,
+    pub source: String,
+}
+
+/// A documented value of one manifest field for one kind.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldFact {
+    pub default: Option<toml::Value>,
+    pub min: Option<toml::Value>,
+    pub max: Option<toml::Value>,
+    #[serde(default)]
+    pub fixed: bool,
+    pub source: String,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kind {
+    pub id: String,
+    pub generic: Generic,
+    pub title: Option<String>,
+    pub vendor: String,
+    pub summary: String,
+    pub delivery: Option<String>,
+    pub delivery_source: Option<String>,
+    #[serde(default)]
+    pub behaviours: Vec<Behaviour>,
+    #[serde(default)]
+    pub flags: Vec<String>,
+    #[serde(default)]
+    pub fields: BTreeMap<String, FieldFact>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Catalog {
+    #[serde(default)]
+    pub sources: BTreeMap<String, Source>,
+    #[serde(rename = "kind")]
+    pub kinds: Vec<Kind>,
+}
+
+/// The flags a kind may carry (what rules read besides numbers).
+pub const FLAGS: &[&str] = &[
+    "dlq_keeps_enqueue_time",
+    "redrive_new_identity",
+    "content_dedup_body_only",
+    "ttl_deletion_async",
+    "async_replication",
+    "session_scoped_dedup",
+    "region_scoped_exactly_once",
+    "steps_at_least_once",
+    "name_dedup",
+];
+
+/// The built-in catalog, parsed on first use.
+pub fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    CATALOG.get_or_init(|| parse(KINDS_TOML).expect("the embedded catalog is validated by tests"))
+}
+
+pub fn parse(text: &str) -> Result<Catalog, String> {
+    toml::from_str(text).map_err(|e| e.to_string())
+}
+
+/// A catalog value together with the fact it comes from.
+#[derive(Debug, Clone, Copy)]
+pub struct Cited<'a, T> {
+    pub value: T,
+    pub kind: &'a Kind,
+    pub field: &'a str,
+    pub fact: &'a FieldFact,
+}
+
+impl Cited<'_, ()> {}
+
+impl<T> Cited<'_, T> {
+    pub fn source(&self) -> Option<&'static Source> {
+        catalog().sources.get(&self.fact.source)
+    }
+}
+
+impl Catalog {
+    pub fn kind(&self, id: &str) -> Option<&Kind> {
+        self.kinds.iter().find(|k| k.id == id)
+    }
+
+    pub fn source(&self, id: &str) -> Option<&Source> {
+        self.sources.get(id)
+    }
+}
+
+/// Reads a TOML duration (`"30s"`, `"unbounded"`, or a number of seconds).
+pub fn toml_dur(v: &toml::Value) -> Option<Dur> {
+    match v {
+        toml::Value::String(s) => Dur::parse(s).ok(),
+        toml::Value::Integer(i) if *i >= 0 => Some(Dur::Secs(*i as u64)),
+        _ => None,
+    }
+}
+
+impl Kind {
+    pub fn has_flag(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f == flag)
+    }
+
+    fn default_of(&self, field: &str) -> Option<(&str, &FieldFact, &toml::Value)> {
+        let (name, fact) = self.fields.get_key_value(field)?;
+        Some((name.as_str(), fact, fact.default.as_ref()?))
+    }
+
+    pub fn default_dur(&self, field: &str) -> Option<Cited<'_, Dur>> {
+        let (field, fact, v) = self.default_of(field)?;
+        Some(Cited { value: toml_dur(v)?, kind: self, field, fact })
+    }
+
+    pub fn default_count(&self, field: &str) -> Option<Cited<'_, u64>> {
+        let (field, fact, v) = self.default_of(field)?;
+        let n = v.as_integer().filter(|i| *i >= 0)? as u64;
+        Some(Cited { value: n, kind: self, field, fact })
+    }
+
+    pub fn default_bool(&self, field: &str) -> Option<Cited<'_, bool>> {
+        let (field, fact, v) = self.default_of(field)?;
+        Some(Cited { value: v.as_bool()?, kind: self, field, fact })
+    }
+
+    pub fn default_str(&self, field: &str) -> Option<Cited<'_, &str>> {
+        let (field, fact, v) = self.default_of(field)?;
+        Some(Cited { value: v.as_str()?, kind: self, field, fact })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_catalog_is_valid_and_cited() {
+        let c = parse(KINDS_TOML).expect("kinds.toml parses");
+        let mut ids = std::collections::BTreeSet::new();
+        for k in &c.kinds {
+            assert!(ids.insert(k.id.clone()), "kind {} defined twice", k.id);
+            for f in &k.flags {
+                assert!(FLAGS.contains(&f.as_str()), "{}: unknown flag {f}", k.id);
+            }
+            if k.delivery.is_some() {
+                let s = k.delivery_source.as_ref().unwrap_or_else(|| panic!("{}: delivery without source", k.id));
+                assert!(c.sources.contains_key(s), "{}: unknown source {s}", k.id);
+            }
+            for b in &k.behaviours {
+                assert!(c.sources.contains_key(&b.source), "{}: unknown source {}", k.id, b.source);
+            }
+            for (name, fact) in &k.fields {
+                let src = c.sources.get(&fact.source).unwrap_or_else(|| panic!("{}.{name}: unknown source {}", k.id, fact.source));
+                assert!(src.url.starts_with("https://"), "{}.{name}: source without URL", k.id);
+                assert_ne!(src.status, Status::Unverified, "{}.{name}: an unverified fact is used as a number", k.id);
+            }
+        }
+        for (id, s) in &c.sources {
+            assert!(s.url.starts_with("https://") || s.status == Status::Unverified, "{id}: no URL");
+        }
+        for generic in ["service", "function", "workflow", "queue", "topic", "stream", "store", "ledger", "external"] {
+            assert!(c.kind(generic).is_some(), "generic kind {generic} missing");
+        }
+    }
+
+    #[test]
+    fn issue_kinds_have_their_documented_defaults() {
+        let c = catalog();
+        let sqs = c.kind("sqs-standard").unwrap();
+        assert_eq!(sqs.default_dur("visibility_timeout").unwrap().value, Dur::Secs(30));
+        assert_eq!(sqs.default_dur("retention").unwrap().value, Dur::Secs(345_600));
+        let fifo = c.kind("sqs-fifo").unwrap();
+        let w = fifo.default_dur("dedup_window").unwrap();
+        assert_eq!(w.value, Dur::Secs(300));
+        assert!(w.fact.fixed);
+        let pt = c.kind("powertools-idempotency").unwrap();
+        assert_eq!(pt.default_dur("retention").unwrap().value, Dur::Secs(3600));
+        assert_eq!(pt.generic, Generic::Store);
+        assert_eq!(c.kind("dynamodb-global-table").unwrap().default_str("replication").unwrap().value, "async");
+        assert_eq!(c.kind("dynamodb-table").unwrap().generic, Generic::Store);
+    }
+}

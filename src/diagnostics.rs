@@ -1,0 +1,250 @@
+//! Source files, locations and the rendering of input errors.
+//!
+//! Every element of a manifest that a finding or an error can point at keeps
+//! a [`Loc`]: an index into the [`SourceMap`] plus a 1-based line and column.
+//! Input errors are [`Diagnostic`]s, rendered with `annotate-snippets`
+//! (rustc's renderer) so they look like the compiler's.
+
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use serde::Serialize;
+
+/// Where something stands in a manifest file: file index, 1-based line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Loc {
+    pub file: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A loaded file and its text (kept to render snippets).
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// All files of one architecture.
+#[derive(Debug, Clone, Default)]
+pub struct SourceMap {
+    pub files: Vec<SourceFile>,
+}
+
+/// A location resolved to a file name, as printed in JSON and SARIF.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Location {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, path: String, text: String) -> u32 {
+        self.files.push(SourceFile { path, text });
+        (self.files.len() - 1) as u32
+    }
+
+    pub fn path(&self, loc: Loc) -> &str {
+        self.files
+            .get(loc.file as usize)
+            .map_or("<unknown>", |f| f.path.as_str())
+    }
+
+    pub fn location(&self, loc: Loc) -> Location {
+        Location {
+            file: self.path(loc).to_string(),
+            line: loc.line,
+            column: loc.col,
+        }
+    }
+
+    /// `file:line:column`
+    pub fn display(&self, loc: Loc) -> String {
+        format!("{}:{}:{}", self.path(loc), loc.line, loc.col)
+    }
+}
+
+/// An input error (or note) tied to a place in a manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub message: String,
+    pub loc: Option<Loc>,
+    /// Label under the caret.
+    pub label: String,
+    /// Secondary places (the first definition of a duplicate id, ...).
+    pub related: Vec<(Loc, String)>,
+    /// How to fix it ("did you mean ...").
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(loc: Option<Loc>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            message: message.into(),
+            loc,
+            label: String::new(),
+            related: Vec::new(),
+            help: None,
+        }
+    }
+
+    pub fn at(loc: Loc, message: impl Into<String>) -> Self {
+        Self::new(Some(loc), message)
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn related(mut self, loc: Loc, note: impl Into<String>) -> Self {
+        self.related.push((loc, note.into()));
+        self
+    }
+
+    /// One line: `file:line:col: error: message (help: ...)`.
+    pub fn one_line(&self, map: &SourceMap) -> String {
+        let mut s = match self.loc {
+            Some(l) => format!("{}: error: {}", map.display(l), self.message),
+            None => format!("error: {}", self.message),
+        };
+        for (l, note) in &self.related {
+            s.push_str(&format!("; {} ({})", note, map.display(*l)));
+        }
+        if let Some(h) = &self.help {
+            s.push_str(&format!("; help: {h}"));
+        }
+        s
+    }
+
+    /// Renders like rustc, with the offending line of the manifest.
+    pub fn render(&self, map: &SourceMap, color: bool) -> String {
+        let renderer = if color {
+            Renderer::styled()
+        } else {
+            Renderer::plain()
+        };
+        let mut groups: Vec<Group> = Vec::new();
+        let mut title = Group::with_title(Level::ERROR.primary_title(self.message.as_str()));
+        if let Some(snippet) = self.loc.and_then(|l| snippet_for(map, l, &self.label, true)) {
+            title = title.element(snippet);
+        }
+        for (l, note) in &self.related {
+            if let Some(snippet) = snippet_for(map, *l, note, false) {
+                title = title.element(snippet);
+            }
+        }
+        groups.push(title);
+        if let Some(h) = &self.help {
+            groups.push(Group::with_title(Level::HELP.secondary_title(h.as_str())));
+        }
+        renderer.render(&groups)
+    }
+}
+
+/// A one-line snippet around `loc` with a caret at the column.
+fn snippet_for<'a>(
+    map: &'a SourceMap,
+    loc: Loc,
+    label: &'a str,
+    primary: bool,
+) -> Option<Snippet<'a, annotate_snippets::Annotation<'a>>> {
+    let file = map.files.get(loc.file as usize)?;
+    let line_text = file.text.lines().nth(loc.line.checked_sub(1)? as usize)?;
+    let line_text = if line_text.len() > 200 {
+        let mut end = 200;
+        while !line_text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &line_text[..end]
+    } else {
+        line_text
+    };
+    // Column is counted in characters; the renderer wants byte offsets.
+    let start = line_text
+        .char_indices()
+        .nth(loc.col.saturating_sub(1) as usize)
+        .map_or(line_text.len(), |(i, _)| i);
+    let end = line_text[start..]
+        .find([' ', ',', '}', ']', ':'])
+        .map_or(line_text.len(), |n| start + n)
+        .max((start + 1).min(line_text.len()));
+    let kind = if primary {
+        AnnotationKind::Primary
+    } else {
+        AnnotationKind::Context
+    };
+    Some(
+        Snippet::source(line_text)
+            .line_start(loc.line as usize)
+            .path(file.path.as_str())
+            .annotation(kind.span(start..end).label(label)),
+    )
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The closest candidate within a distance that scales with the word.
+pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(2);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_nearest_name() {
+        let fields = ["retention", "replication", "regions"];
+        assert_eq!(suggest("retension", fields), Some("retention"));
+        assert_eq!(suggest("zzz", fields), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn renders_file_line_and_caret() {
+        let mut map = SourceMap::default();
+        map.add("a.yaml".into(), "version: 1\nfoo: bar\n".into());
+        let d = Diagnostic::at(
+            Loc {
+                file: 0,
+                line: 2,
+                col: 1,
+            },
+            "unknown field `foo`",
+        )
+        .label("not a manifest field")
+        .help("remove it");
+        let out = d.render(&map, false);
+        assert!(out.contains("error: unknown field `foo`"), "{out}");
+        assert!(out.contains("a.yaml:2:1"), "{out}");
+        assert!(out.contains("help: remove it"), "{out}");
+        assert_eq!(
+            d.one_line(&map),
+            "a.yaml:2:1: error: unknown field `foo`; help: remove it"
+        );
+    }
+}

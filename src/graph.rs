@@ -1,0 +1,84 @@
+//! The dependency graph: components as nodes, typed links as edges.
+//!
+//! Node `i` is component `i` of the (sorted) manifest. Edges keep the link
+//! they come from, so the analysis can read its retry policy and location.
+
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+
+use crate::diagnostics::Loc;
+use crate::manifest::model::{Link, LinkType, Manifest};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EdgeType {
+    Link(LinkType),
+    /// A guard claims keys in a store (`dedup`).
+    Dedup,
+}
+
+impl EdgeType {
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeType::Link(t) => t.field(),
+            EdgeType::Dedup => "dedup",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Edge {
+    pub ty: EdgeType,
+    pub loc: Loc,
+    /// The link as written (`None` for `dedup`).
+    pub link: Option<Link>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Graph {
+    pub g: DiGraph<usize, Edge>,
+}
+
+impl Graph {
+    /// Builds the graph. Dangling ids were rejected by validation; any that
+    /// remain are skipped rather than trusted.
+    pub fn build(m: &Manifest) -> Graph {
+        let mut g = DiGraph::with_capacity(m.components.len(), m.components.len() * 2);
+        for i in 0..m.components.len() {
+            g.add_node(i);
+        }
+        for (i, c) in m.components.iter().enumerate() {
+            for l in c.links() {
+                if let Some(j) = m.component_index(&l.to.value) {
+                    g.add_edge(
+                        NodeIndex::new(i),
+                        NodeIndex::new(j),
+                        Edge { ty: EdgeType::Link(l.ty), loc: l.loc, link: Some(l.clone()) },
+                    );
+                }
+            }
+            if let Some(guard) = &c.dedup
+                && let Some(j) = m.component_index(&guard.store.value)
+            {
+                g.add_edge(NodeIndex::new(i), NodeIndex::new(j), Edge { ty: EdgeType::Dedup, loc: guard.loc, link: None });
+            }
+        }
+        Graph { g }
+    }
+
+    /// Outgoing edges of component `i` that carry copies of a request
+    /// (every link but `dedup`), in a stable order.
+    pub fn copy_edges(&self, i: usize) -> Vec<(EdgeIndex, usize)> {
+        let mut out: Vec<(EdgeIndex, usize)> = self
+            .g
+            .edges(NodeIndex::new(i))
+            .filter(|e| e.weight().ty != EdgeType::Dedup)
+            .map(|e| (e.id(), e.target().index()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    pub fn edge(&self, e: EdgeIndex) -> &Edge {
+        &self.g[e]
+    }
+}

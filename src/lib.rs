@@ -1,0 +1,20 @@
+//! replay-audit: finds where a replay can outlive the dedup state that
+//! should stop it, or arrive where that state cannot be seen.
+//!
+//! The pipeline: [`manifest`] (load and validate) → [`graph`] (petgraph of
+//! components and links) → [`analysis`] (horizons and duplicate
+//! propagation) → [`rules`] (findings) → [`report`] (output formats).
+
+pub mod analysis;
+pub mod catalog;
+pub mod cli;
+pub mod diagnostics;
+pub mod graph;
+pub mod manifest;
+pub mod report;
+pub mod rules;
+pub mod time;
+
+pub use analysis::{Analysis, analyse};
+pub use manifest::{LoadError, Manifest};
+pub use rules::{Finding, Severity};

@@ -1,0 +1,795 @@
+//! Reading manifest files into the typed model, collecting every error.
+//!
+//! Each file is parsed into a span-carrying tree (`yaml.rs`) and read field
+//! by field. A wrong field does not stop the reading of the others, so one
+//! run reports all the errors of all the files.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::{Diagnostic, Loc, SourceMap, suggest};
+use crate::manifest::model::*;
+use crate::manifest::yaml::{self, Limits, Node, Value};
+use crate::time::Dur;
+
+/// Manifest files named by the user: files as given, folders walked for
+/// `*.yaml` / `*.yml` (sorted, without following symbolic links).
+pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for p in paths {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => walk(p, &mut files, &mut errors, 0),
+            Ok(_) => files.push(p.clone()),
+            Err(e) => errors.push(Diagnostic::new(
+                None,
+                format!("cannot read `{}`: {}", p.display(), io_reason(&e)),
+            )
+            .help("check the path; give manifest files or folders holding *.yaml files")),
+        }
+    }
+    if files.is_empty() && errors.is_empty() {
+        errors.push(
+            Diagnostic::new(None, "no manifest files found")
+                .help("a folder is read for *.yaml and *.yml files below it"),
+        );
+    }
+    if errors.is_empty() {
+        Ok(files)
+    } else {
+        Err(errors)
+    }
+}
+
+const MAX_WALK_DEPTH: usize = 32;
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<Diagnostic>, depth: usize) {
+    if depth > MAX_WALK_DEPTH {
+        errors.push(Diagnostic::new(
+            None,
+            format!("`{}` is nested more than {MAX_WALK_DEPTH} folders deep", dir.display()),
+        ));
+        return;
+    }
+    let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(e) => {
+            errors.push(Diagnostic::new(
+                None,
+                format!("cannot read folder `{}`: {}", dir.display(), io_reason(&e)),
+            ));
+            return;
+        }
+    };
+    entries.sort();
+    for path in entries {
+        // Symbolic links are never followed: a folder scan stays in the folder.
+        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        if meta.file_type().is_symlink() {
+            continue;
+        }
+        if meta.is_dir() {
+            walk(&path, files, errors, depth + 1);
+        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            files.push(path);
+        }
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or folder".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Reads files into one manifest; `Err` carries every error found.
+pub fn load_files(paths: &[PathBuf], limits: &Limits) -> Result<Manifest, (SourceMap, Vec<Diagnostic>)> {
+    let files = discover(paths).map_err(|e| (SourceMap::default(), e))?;
+    let mut texts = Vec::new();
+    let mut errors = Vec::new();
+    for f in &files {
+        match read_text(f, limits) {
+            Ok(t) => texts.push((f.display().to_string(), t)),
+            Err(d) => errors.push(d),
+        }
+    }
+    if !errors.is_empty() {
+        return Err((SourceMap::default(), errors));
+    }
+    load_texts(texts, limits)
+}
+
+fn read_text(path: &Path, limits: &Limits) -> Result<String, Diagnostic> {
+    let name = path.display();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Diagnostic::new(None, format!("cannot read `{name}`: {}", io_reason(&e))))?;
+    if meta.len() > limits.max_file_bytes {
+        return Err(Diagnostic::new(
+            None,
+            format!(
+                "`{name}` is {} bytes, more than the limit of {} bytes",
+                meta.len(),
+                limits.max_file_bytes
+            ),
+        )
+        .help("raise the limit with --max-file-size BYTES if the file is genuine"));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diagnostic::new(None, format!("cannot read `{name}`: {}", io_reason(&e))))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(&e.as_bytes()[..at]);
+        let line = text.matches('\n').count() as u32 + 1;
+        let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
+        Diagnostic::new(
+            None,
+            format!("`{name}` is not UTF-8 text: invalid byte at line {line}, column {col} (byte {at})"),
+        )
+        .help("save the manifest as UTF-8")
+    })
+}
+
+/// Reads already loaded texts (file name, content) into one manifest.
+pub fn load_texts(
+    texts: Vec<(String, String)>,
+    limits: &Limits,
+) -> Result<Manifest, (SourceMap, Vec<Diagnostic>)> {
+    let mut m = Manifest::default();
+    let mut r = Reader::default();
+    let mut regions = BTreeMap::new();
+    let mut intents = BTreeMap::new();
+    let mut components = BTreeMap::new();
+    for (path, text) in texts {
+        let file = m.sources.add(path, text);
+        let text = &m.sources.files[file as usize].text;
+        match yaml::parse(text, file, limits) {
+            Ok(node) => r.top(&node, file, &mut m.name, &mut regions, &mut intents, &mut components),
+            Err(d) => r.errors.push(d),
+        }
+    }
+    m.regions = regions.into_values().collect();
+    m.intents = intents.into_values().collect();
+    m.components = components.into_values().collect();
+    if r.errors.is_empty() {
+        Ok(m)
+    } else {
+        Err((m.sources, r.errors))
+    }
+}
+
+/// Where each id was first defined, across files and kinds of element.
+#[derive(Default)]
+pub(crate) struct Reader {
+    pub errors: Vec<Diagnostic>,
+    ids: BTreeMap<String, (Loc, &'static str)>,
+}
+
+pub(crate) const TOP_FIELDS: &[&str] = &["version", "name", "regions", "intents", "components"];
+pub(crate) const REGION_FIELDS: &[&str] = &["failover_to", "detection", "catch_up"];
+pub(crate) const INTENT_FIELDS: &[&str] = &[
+    "description", "origin", "effect", "effects", "key", "fingerprint", "replays", "tested",
+];
+pub(crate) const KEY_FIELDS: &[&str] = &["fields", "minted_at", "minted", "persisted_before_retry"];
+pub(crate) const REPLAY_FIELDS: &[&str] = &["name", "enters_at", "within"];
+pub(crate) const COMPONENT_FIELDS: &[&str] = &[
+    "kind", "description", "regions", "mode", "sends_to", "delivers_to", "calls", "dead_letter",
+    "redrive", "dedup", "effects", "timeout", "visibility_timeout", "retention", "max_receives",
+    "delivery", "dedup_window", "dedup_scope", "content_based_dedup", "message_attributes",
+    "max_backlog", "max_event_age", "expiry", "replication", "scope", "backup", "unique",
+    "accepts_key", "key_window", "lookup_by_reference", "reconciliation",
+];
+pub(crate) const RETRY_FIELDS: &[&str] =
+    &["attempts", "timeout", "backoff", "multiplier", "max_backoff", "max_elapsed"];
+pub(crate) const GUARD_FIELDS: &[&str] =
+    &["store", "claim", "binds_fingerprint", "stores_result", "in_progress"];
+pub(crate) const IN_PROGRESS_FIELDS: &[&str] = &["on_conflict", "expires_after", "on_expiry"];
+pub(crate) const BACKUP_FIELDS: &[&str] = &["rpo", "restored_with"];
+
+fn link_fields(ty: LinkType) -> &'static [&'static str] {
+    match ty {
+        LinkType::SendsTo => &["to", "retry", "dedup_id"],
+        LinkType::DeliversTo => &["to", "retry", "max_record_age"],
+        LinkType::Calls => &["to", "timeout", "retry", "passes_key"],
+        LinkType::DeadLetter => &["to", "after_receives"],
+        LinkType::Redrive => &["to", "mode", "within", "max_times"],
+        LinkType::Effects => &["to", "passes_key"],
+    }
+}
+
+/// The entries of a mapping, by field name.
+pub(crate) struct Fields<'n> {
+    entries: Vec<(String, &'n Node, &'n Node)>,
+}
+
+impl<'n> Fields<'n> {
+    pub fn get(&self, name: &str) -> Option<&'n Node> {
+        self.entries
+            .iter()
+            .find(|(k, _, _)| k == name)
+            .map(|(_, _, v)| *v)
+    }
+}
+
+pub(crate) fn is_valid_id(id: &str) -> bool {
+    let mut chars = id.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+}
+
+impl Reader {
+    fn err(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+    }
+
+    /// A mapping with only `known` fields; unknown ones are errors with a
+    /// suggestion.
+    pub fn fields<'n>(&mut self, node: &'n Node, path: &str, known: &[&str]) -> Option<Fields<'n>> {
+        let Value::Map(entries) = &node.value else {
+            self.err(
+                Diagnostic::at(node.loc, format!("`{path}` must be a mapping, found {}", node.value.type_name()))
+                    .label("expected `field: value` pairs"),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for (k, v) in entries {
+            let Some(name) = k.value.scalar_text() else {
+                self.err(Diagnostic::at(k.loc, format!("`{path}` has a key that is {}", k.value.type_name())));
+                continue;
+            };
+            if !known.contains(&name.as_str()) {
+                let mut d = Diagnostic::at(k.loc, format!("unknown field `{name}` in `{path}`"))
+                    .label("not a field here");
+                d = match suggest(&name, known.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help(format!("the fields of `{path}` are: {}", known.join(", "))),
+                };
+                self.err(d);
+                continue;
+            }
+            out.push((name, k, v));
+        }
+        Some(Fields { entries: out })
+    }
+
+    fn type_error(&mut self, node: &Node, path: &str, expected: &str) {
+        self.err(
+            Diagnostic::at(node.loc, format!("`{path}` must be {expected}, found {}", node.value.type_name()))
+                .label(format!("expected {expected}")),
+        );
+    }
+
+    pub fn string(&mut self, node: &Node, path: &str) -> Option<Sp<String>> {
+        match &node.value {
+            Value::Str(s) => Some(Sp::new(s.clone(), node.loc)),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+                Some(Sp::new(node.value.scalar_text().unwrap_or_default(), node.loc))
+            }
+            _ => {
+                self.type_error(node, path, "a string");
+                None
+            }
+        }
+    }
+
+    pub fn id_ref(&mut self, node: &Node, path: &str) -> Option<Sp<String>> {
+        let s = self.string(node, path)?;
+        if !is_valid_id(&s.value) {
+            self.err(
+                Diagnostic::at(s.loc, format!("`{path}`: `{}` is not a valid id", s.value))
+                    .help("ids are lower-case letters, digits, `.`, `_` and `-`, starting with a letter or digit"),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    pub fn boolean(&mut self, node: &Node, path: &str) -> Option<Sp<bool>> {
+        match &node.value {
+            Value::Bool(b) => Some(Sp::new(*b, node.loc)),
+            _ => {
+                self.type_error(node, path, "`true` or `false`");
+                None
+            }
+        }
+    }
+
+    pub fn count(&mut self, node: &Node, path: &str, min: u64) -> Option<Sp<u64>> {
+        match &node.value {
+            Value::Int(i) if *i >= min as i64 => Some(Sp::new(*i as u64, node.loc)),
+            Value::Int(i) => {
+                self.err(
+                    Diagnostic::at(node.loc, format!("`{path}` is {i}, it must be at least {min}"))
+                        .label("out of range"),
+                );
+                None
+            }
+            _ => {
+                self.type_error(node, path, "a whole number");
+                None
+            }
+        }
+    }
+
+    pub fn number(&mut self, node: &Node, path: &str) -> Option<Sp<f64>> {
+        match &node.value {
+            Value::Int(i) if *i > 0 => Some(Sp::new(*i as f64, node.loc)),
+            Value::Float(f) if f.is_finite() && *f > 0.0 => Some(Sp::new(*f, node.loc)),
+            Value::Int(_) | Value::Float(_) => {
+                self.err(Diagnostic::at(node.loc, format!("`{path}` must be a positive number")));
+                None
+            }
+            _ => {
+                self.type_error(node, path, "a number");
+                None
+            }
+        }
+    }
+
+    /// A duration; `allow_zero` where zero means something ("not kept").
+    pub fn duration(&mut self, node: &Node, path: &str, allow_zero: bool) -> Option<Sp<Dur>> {
+        let d = match &node.value {
+            Value::Int(i) if *i < 0 => Err(format!("`{i}` is negative: durations cannot be negative")),
+            Value::Int(i) => Ok(Dur::Secs(*i as u64)),
+            Value::Str(s) => Dur::parse(s),
+            _ => {
+                self.type_error(node, path, "a duration");
+                return None;
+            }
+        };
+        match d {
+            Ok(Dur::Secs(0)) if !allow_zero => {
+                self.err(
+                    Diagnostic::at(node.loc, format!("`{path}` is zero, which makes no sense here"))
+                        .help("give a positive duration, e.g. `30s`"),
+                );
+                None
+            }
+            Ok(d) => Some(Sp::new(d, node.loc)),
+            Err(msg) => {
+                self.err(Diagnostic::at(node.loc, format!("`{path}`: {msg}")).label("bad duration"));
+                None
+            }
+        }
+    }
+
+    pub fn choice<T: Copy>(&mut self, node: &Node, path: &str, options: &[(&str, T)]) -> Option<Sp<T>> {
+        let s = self.string(node, path)?;
+        if let Some((_, v)) = options.iter().find(|(n, _)| *n == s.value) {
+            return Some(Sp::new(*v, s.loc));
+        }
+        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+        let mut d = Diagnostic::at(s.loc, format!("`{path}`: `{}` is not one of {}", s.value, names.join(", ")));
+        if let Some(sugg) = suggest(&s.value, names.iter().copied()) {
+            d = d.help(format!("did you mean `{sugg}`?"));
+        }
+        self.err(d);
+        None
+    }
+
+    pub fn string_list(&mut self, node: &Node, path: &str) -> Option<Sp<Vec<String>>> {
+        match &node.value {
+            Value::Seq(items) => {
+                let v = items
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, n)| self.string(n, &format!("{path}[{i}]")).map(|s| s.value))
+                    .collect();
+                Some(Sp::new(v, node.loc))
+            }
+            Value::Str(s) => Some(Sp::new(vec![s.clone()], node.loc)),
+            _ => {
+                self.type_error(node, path, "a list of strings");
+                None
+            }
+        }
+    }
+
+    /// Items of a field that takes one item or a list of them.
+    fn items<'n>(node: &'n Node) -> Vec<(usize, &'n Node)> {
+        match &node.value {
+            Value::Seq(items) => items.iter().enumerate().collect(),
+            _ => vec![(0, node)],
+        }
+    }
+
+    fn define(&mut self, id: &Sp<String>, what: &'static str) -> bool {
+        if !is_valid_id(&id.value) {
+            self.err(
+                Diagnostic::at(id.loc, format!("`{}` is not a valid {what} id", id.value))
+                    .help("ids are lower-case letters, digits, `.`, `_` and `-`, starting with a letter or digit"),
+            );
+            return false;
+        }
+        if let Some((first, first_what)) = self.ids.get(&id.value) {
+            let d = Diagnostic::at(id.loc, format!("id `{}` is defined twice", id.value))
+                .label(format!("this {what}"))
+                .related(*first, format!("first defined here as a {first_what}"))
+                .help("intents, components and regions share one namespace across all files: rename one");
+            self.err(d);
+            return false;
+        }
+        self.ids.insert(id.value.clone(), (id.loc, what));
+        true
+    }
+
+    /// Entries of a top-level `id: {...}` mapping.
+    fn entries<'n>(&mut self, node: &'n Node, path: &str) -> Vec<(Sp<String>, &'n Node)> {
+        match &node.value {
+            Value::Map(entries) => entries
+                .iter()
+                .filter_map(|(k, v)| {
+                    let id = k.value.scalar_text()?;
+                    Some((Sp::new(id, k.loc), v))
+                })
+                .collect(),
+            Value::Null => Vec::new(),
+            _ => {
+                self.type_error(node, path, "a mapping of id to settings");
+                Vec::new()
+            }
+        }
+    }
+
+    fn top(
+        &mut self,
+        node: &Node,
+        file: u32,
+        name: &mut Option<String>,
+        regions: &mut BTreeMap<String, Region>,
+        intents: &mut BTreeMap<String, Intent>,
+        components: &mut BTreeMap<String, Component>,
+    ) {
+        if node.value == Value::Null {
+            self.err(
+                Diagnostic::at(Loc { file, line: 1, col: 1 }, "the manifest is empty: `version` is missing")
+                    .help("start the file with `version: 1`"),
+            );
+            return;
+        }
+        let Some(f) = self.fields(node, "manifest", TOP_FIELDS) else { return };
+        match f.get("version") {
+            None => self.err(
+                Diagnostic::at(node.loc, "`version` is missing").help("add `version: 1` at the top of the file"),
+            ),
+            Some(v) if v.value == Value::Int(1) || v.value == Value::Str("1".into()) => {}
+            Some(v) => self.err(
+                Diagnostic::at(v.loc, format!("unsupported manifest version `{}`", v.value.scalar_text().unwrap_or_default()))
+                    .help("this replay-audit reads `version: 1`"),
+            ),
+        }
+        if let Some(n) = f.get("name").and_then(|n| self.string(n, "name")) {
+            name.get_or_insert(n.value);
+        }
+        if let Some(rs) = f.get("regions") {
+            for (id, v) in self.entries(rs, "regions") {
+                if self.define(&id, "region")
+                    && let Some(r) = self.region(id, v)
+                {
+                    regions.insert(r.id.clone(), r);
+                }
+            }
+        }
+        if let Some(is) = f.get("intents") {
+            for (id, v) in self.entries(is, "intents") {
+                if self.define(&id, "intent")
+                    && let Some(i) = self.intent(id, v)
+                {
+                    intents.insert(i.id.clone(), i);
+                }
+            }
+        }
+        if let Some(cs) = f.get("components") {
+            for (id, v) in self.entries(cs, "components") {
+                if self.define(&id, "component")
+                    && let Some(c) = self.component(id, v)
+                {
+                    components.insert(c.id.clone(), c);
+                }
+            }
+        }
+    }
+
+    fn region(&mut self, id: Sp<String>, node: &Node) -> Option<Region> {
+        let path = format!("regions.{}", id.value);
+        let mut r = Region { id: id.value, loc: id.loc, failover_to: None, detection: None, catch_up: None };
+        if node.value == Value::Null {
+            return Some(r);
+        }
+        let f = self.fields(node, &path, REGION_FIELDS)?;
+        r.failover_to = f.get("failover_to").and_then(|n| self.id_ref(n, &format!("{path}.failover_to")));
+        r.detection = f.get("detection").and_then(|n| self.duration(n, &format!("{path}.detection"), true));
+        r.catch_up = f.get("catch_up").and_then(|n| self.duration(n, &format!("{path}.catch_up"), true));
+        Some(r)
+    }
+
+    fn intent(&mut self, id: Sp<String>, node: &Node) -> Option<Intent> {
+        let path = format!("intents.{}", id.value);
+        let f = self.fields(node, &path, INTENT_FIELDS)?;
+        let origin = match f.get("origin") {
+            Some(n) => self.id_ref(n, &format!("{path}.origin")),
+            None => {
+                self.err(
+                    Diagnostic::at(id.loc, format!("`{path}` has no `origin`"))
+                        .help("name the component where the decision becomes stable: `origin: <component id>`"),
+                );
+                None
+            }
+        };
+        let mut effects = Vec::new();
+        let effect_node = f.get("effect").or_else(|| f.get("effects"));
+        match effect_node {
+            Some(n) => {
+                for (i, item) in Self::items(n) {
+                    if let Some(e) = self.id_ref(item, &format!("{path}.effect[{i}]")) {
+                        effects.push(e);
+                    }
+                }
+            }
+            None => self.err(
+                Diagnostic::at(id.loc, format!("`{path}` has no `effect`"))
+                    .help("name the component where the business effect happens: `effect: <component id>`"),
+            ),
+        }
+        let key = match f.get("key") {
+            Some(n) => self.key(n, &format!("{path}.key")),
+            None => Key::default(),
+        };
+        let fingerprint = f.get("fingerprint").and_then(|n| self.string_list(n, &format!("{path}.fingerprint")));
+        let mut replays = Vec::new();
+        if let Some(n) = f.get("replays") {
+            for (i, item) in Self::items(n) {
+                if let Some(r) = self.replay(item, &format!("{path}.replays[{i}]"), i) {
+                    replays.push(r);
+                }
+            }
+        }
+        let tested = f.get("tested").and_then(|n| self.string_list(n, &format!("{path}.tested")));
+        let description = f.get("description").and_then(|n| self.string(n, &format!("{path}.description"))).map(|s| s.value);
+        Some(Intent {
+            id: id.value,
+            loc: id.loc,
+            description,
+            origin: origin?,
+            effects,
+            key,
+            fingerprint,
+            replays,
+            tested,
+        })
+    }
+
+    fn key(&mut self, node: &Node, path: &str) -> Key {
+        let mut k = Key { loc: Some(node.loc), ..Key::default() };
+        let Some(f) = self.fields(node, path, KEY_FIELDS) else { return k };
+        k.fields = f.get("fields").and_then(|n| self.string_list(n, &format!("{path}.fields")));
+        k.minted_at = f.get("minted_at").and_then(|n| self.id_ref(n, &format!("{path}.minted_at")));
+        k.minted = f.get("minted").and_then(|n| {
+            self.choice(n, &format!("{path}.minted"), &[("per-intent", Minted::PerIntent), ("per-attempt", Minted::PerAttempt)])
+        });
+        k.persisted_before_retry =
+            f.get("persisted_before_retry").and_then(|n| self.boolean(n, &format!("{path}.persisted_before_retry")));
+        k
+    }
+
+    fn replay(&mut self, node: &Node, path: &str, i: usize) -> Option<Replay> {
+        let f = self.fields(node, path, REPLAY_FIELDS)?;
+        let name = f
+            .get("name")
+            .and_then(|n| self.string(n, &format!("{path}.name")))
+            .map_or_else(|| format!("replay {}", i + 1), |s| s.value);
+        let enters_at = self.required(&f, node, path, "enters_at", |r, n, p| r.id_ref(n, p));
+        let within = self.required(&f, node, path, "within", |r, n, p| r.duration(n, p, true));
+        Some(Replay { name, loc: node.loc, enters_at: enters_at?, within: within? })
+    }
+
+    fn required<T>(
+        &mut self,
+        f: &Fields,
+        node: &Node,
+        path: &str,
+        field: &str,
+        read: impl FnOnce(&mut Self, &Node, &str) -> Option<T>,
+    ) -> Option<T> {
+        match f.get(field) {
+            Some(n) => read(self, n, &format!("{path}.{field}")),
+            None => {
+                self.err(Diagnostic::at(node.loc, format!("`{path}` needs `{field}`")).label(format!("`{field}` missing")));
+                None
+            }
+        }
+    }
+
+    fn component(&mut self, id: Sp<String>, node: &Node) -> Option<Component> {
+        let path = format!("components.{}", id.value);
+        let f = self.fields(node, &path, COMPONENT_FIELDS)?;
+        let p = |field: &str| format!("{path}.{field}");
+        let kind = self.required(&f, node, &path, "kind", |r, n, p| r.string(n, p));
+        let mut c = Component { id: id.value.clone(), loc: id.loc, ..Component::default() };
+        c.description = f.get("description").and_then(|n| self.string(n, &p("description"))).map(|s| s.value);
+        if let Some(n) = f.get("regions") {
+            for (i, item) in Self::items(n) {
+                if let Some(r) = self.id_ref(item, &format!("{path}.regions[{i}]")) {
+                    c.regions.push(r);
+                }
+            }
+        }
+        c.mode = f.get("mode").and_then(|n| {
+            self.choice(n, &p("mode"), &[("active-active", Mode::ActiveActive), ("active-passive", Mode::ActivePassive)])
+        });
+        c.sends_to = self.links(&f, &path, LinkType::SendsTo);
+        c.delivers_to = self.links(&f, &path, LinkType::DeliversTo);
+        c.calls = self.links(&f, &path, LinkType::Calls);
+        c.dead_letter = self.links(&f, &path, LinkType::DeadLetter).into_iter().next();
+        c.redrive = self.links(&f, &path, LinkType::Redrive).into_iter().next();
+        c.effects = self.links(&f, &path, LinkType::Effects);
+        c.dedup = f.get("dedup").and_then(|n| self.guard(n, &p("dedup")));
+        c.timeout = f.get("timeout").and_then(|n| self.duration(n, &p("timeout"), false));
+        c.visibility_timeout = f.get("visibility_timeout").and_then(|n| self.duration(n, &p("visibility_timeout"), true));
+        c.retention = f.get("retention").and_then(|n| self.duration(n, &p("retention"), true));
+        c.max_receives = f.get("max_receives").and_then(|n| self.count(n, &p("max_receives"), 1));
+        c.delivery = f.get("delivery").and_then(|n| {
+            self.choice(
+                n,
+                &p("delivery"),
+                &[
+                    ("at-least-once", Delivery::AtLeastOnce),
+                    ("at-most-once", Delivery::AtMostOnce),
+                    ("exactly-once", Delivery::ExactlyOnce),
+                ],
+            )
+        });
+        c.dedup_window = f.get("dedup_window").and_then(|n| self.duration(n, &p("dedup_window"), true));
+        c.dedup_scope = f.get("dedup_scope").and_then(|n| self.string(n, &p("dedup_scope")));
+        c.content_based_dedup = f.get("content_based_dedup").and_then(|n| self.boolean(n, &p("content_based_dedup")));
+        c.message_attributes = f.get("message_attributes").and_then(|n| self.string_list(n, &p("message_attributes")));
+        c.max_backlog = f.get("max_backlog").and_then(|n| self.duration(n, &p("max_backlog"), true));
+        c.max_event_age = f.get("max_event_age").and_then(|n| self.duration(n, &p("max_event_age"), false));
+        c.expiry = f.get("expiry").and_then(|n| {
+            self.choice(n, &p("expiry"), &[("application", Expiry::Application), ("physical-ttl", Expiry::PhysicalTtl)])
+        });
+        c.replication = f.get("replication").and_then(|n| {
+            self.choice(
+                n,
+                &p("replication"),
+                &[("none", Replication::None), ("async", Replication::Async), ("sync", Replication::Sync)],
+            )
+        });
+        c.scope = f.get("scope").and_then(|n| self.string(n, &p("scope")));
+        c.backup = f.get("backup").and_then(|n| self.backup(n, &p("backup")));
+        c.unique = f.get("unique").and_then(|n| self.string_list(n, &p("unique")));
+        c.accepts_key = f.get("accepts_key").and_then(|n| self.boolean(n, &p("accepts_key")));
+        c.key_window = f.get("key_window").and_then(|n| self.duration(n, &p("key_window"), true));
+        c.lookup_by_reference = f.get("lookup_by_reference").and_then(|n| self.boolean(n, &p("lookup_by_reference")));
+        c.reconciliation = f.get("reconciliation").and_then(|n| {
+            let s = self.choice(
+                n,
+                &p("reconciliation"),
+                &[
+                    ("none", "none"),
+                    ("lookup", "lookup"),
+                    ("transactional", "transactional"),
+                    ("outbox", "outbox"),
+                    ("saga", "saga"),
+                    ("manual", "manual"),
+                    ("documented-tradeoff", "documented-tradeoff"),
+                ],
+            )?;
+            Some(Sp::new(s.value.to_string(), s.loc))
+        });
+        c.kind = kind?;
+        Some(c)
+    }
+
+    fn links(&mut self, f: &Fields, path: &str, ty: LinkType) -> Vec<Link> {
+        let Some(node) = f.get(ty.field()) else { return Vec::new() };
+        let mut out = Vec::new();
+        for (i, item) in Self::items(node) {
+            let lp = if matches!(node.value, Value::Seq(_)) {
+                format!("{path}.{}[{i}]", ty.field())
+            } else {
+                format!("{path}.{}", ty.field())
+            };
+            if let Some(l) = self.link(item, &lp, ty) {
+                out.push(l);
+            }
+        }
+        out
+    }
+
+    fn link(&mut self, node: &Node, path: &str, ty: LinkType) -> Option<Link> {
+        if let Value::Str(_) = node.value {
+            let to = self.id_ref(node, path)?;
+            return Some(Link::new(ty, node.loc, to));
+        }
+        let f = self.fields(node, path, link_fields(ty))?;
+        let to = self.required(&f, node, path, "to", |r, n, p| r.id_ref(n, p))?;
+        let mut l = Link::new(ty, node.loc, to);
+        let p = |field: &str| format!("{path}.{field}");
+        l.retry = f.get("retry").and_then(|n| self.retry(n, &p("retry")));
+        l.timeout = f.get("timeout").and_then(|n| self.duration(n, &p("timeout"), false));
+        l.passes_key = f.get("passes_key").and_then(|n| self.boolean(n, &p("passes_key")));
+        l.dedup_id = f.get("dedup_id").and_then(|n| {
+            self.choice(n, &p("dedup_id"), &[("key", DedupId::Key), ("content", DedupId::Content), ("none", DedupId::None)])
+        });
+        l.max_record_age = f.get("max_record_age").and_then(|n| self.duration(n, &p("max_record_age"), false));
+        l.after_receives = f.get("after_receives").and_then(|n| self.count(n, &p("after_receives"), 1));
+        l.mode = f.get("mode").and_then(|n| {
+            self.choice(n, &p("mode"), &[("manual", RedriveMode::Manual), ("automatic", RedriveMode::Automatic)])
+        });
+        l.within = f.get("within").and_then(|n| self.duration(n, &p("within"), true));
+        l.max_times = f.get("max_times").and_then(|n| self.count(n, &p("max_times"), 0));
+        Some(l)
+    }
+
+    fn retry(&mut self, node: &Node, path: &str) -> Option<Retry> {
+        let f = self.fields(node, path, RETRY_FIELDS)?;
+        let p = |field: &str| format!("{path}.{field}");
+        Some(Retry {
+            loc: node.loc,
+            attempts: f.get("attempts").and_then(|n| self.count(n, &p("attempts"), 1)),
+            timeout: f.get("timeout").and_then(|n| self.duration(n, &p("timeout"), false)),
+            backoff: f.get("backoff").and_then(|n| self.duration(n, &p("backoff"), true)),
+            multiplier: f.get("multiplier").and_then(|n| self.number(n, &p("multiplier"))),
+            max_backoff: f.get("max_backoff").and_then(|n| self.duration(n, &p("max_backoff"), true)),
+            max_elapsed: f.get("max_elapsed").and_then(|n| self.duration(n, &p("max_elapsed"), false)),
+        })
+    }
+
+    fn guard(&mut self, node: &Node, path: &str) -> Option<Guard> {
+        let f = self.fields(node, path, GUARD_FIELDS)?;
+        let p = |field: &str| format!("{path}.{field}");
+        let store = self.required(&f, node, path, "store", |r, n, p| r.id_ref(n, p))?;
+        let in_progress = match f.get("in_progress") {
+            Some(n) => {
+                let ip = self.fields(n, &p("in_progress"), IN_PROGRESS_FIELDS);
+                ip.map(|ip| InProgress {
+                    loc: n.loc,
+                    on_conflict: ip.get("on_conflict").and_then(|x| self.string(x, &p("in_progress.on_conflict"))),
+                    expires_after: ip
+                        .get("expires_after")
+                        .and_then(|x| self.duration(x, &p("in_progress.expires_after"), false)),
+                    on_expiry: ip.get("on_expiry").and_then(|x| {
+                        let s = self.choice(x, &p("in_progress.on_expiry"), &[("reconcile", "reconcile"), ("retry", "retry")])?;
+                        Some(Sp::new(s.value.to_string(), s.loc))
+                    }),
+                })
+            }
+            None => None,
+        };
+        Some(Guard {
+            loc: node.loc,
+            store,
+            claim: f.get("claim").and_then(|n| {
+                self.choice(
+                    n,
+                    &p("claim"),
+                    &[
+                        ("conditional-write", Claim::ConditionalWrite),
+                        ("read-then-write", Claim::ReadThenWrite),
+                        ("none", Claim::None),
+                    ],
+                )
+            }),
+            binds_fingerprint: f.get("binds_fingerprint").and_then(|n| self.boolean(n, &p("binds_fingerprint"))),
+            stores_result: f.get("stores_result").and_then(|n| self.boolean(n, &p("stores_result"))),
+            in_progress,
+        })
+    }
+
+    fn backup(&mut self, node: &Node, path: &str) -> Option<Backup> {
+        let f = self.fields(node, path, BACKUP_FIELDS)?;
+        let mut b = Backup { loc: node.loc, ..Backup::default() };
+        b.rpo = f.get("rpo").and_then(|n| self.duration(n, &format!("{path}.rpo"), true));
+        if let Some(n) = f.get("restored_with") {
+            for (i, item) in Self::items(n) {
+                if let Some(id) = self.id_ref(item, &format!("{path}.restored_with[{i}]")) {
+                    b.restored_with.push(id);
+                }
+            }
+        }
+        Some(b)
+    }
+}

@@ -1,0 +1,353 @@
+//! The typed manifest: every field of `manifest.md`, each with its location.
+//!
+//! Ids stay strings here; `graph.rs` resolves them to node indices. A field
+//! the manifest leaves out is `None`: the catalog or the analysis decides
+//! what that means, and says so (RH041) when it has to assume.
+
+use crate::diagnostics::{Loc, SourceMap};
+use crate::time::Dur;
+
+/// A value and where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sp<T> {
+    pub value: T,
+    pub loc: Loc,
+}
+
+impl<T: Default> Default for Sp<T> {
+    fn default() -> Self {
+        Sp { value: T::default(), loc: Loc::default() }
+    }
+}
+
+impl<T> Sp<T> {
+    pub fn new(value: T, loc: Loc) -> Self {
+        Sp { value, loc }
+    }
+}
+
+/// One architecture, read from one or more files.
+#[derive(Debug, Clone, Default)]
+pub struct Manifest {
+    pub sources: SourceMap,
+    pub name: Option<String>,
+    /// Sorted by id, so that output never depends on file or key order.
+    pub regions: Vec<Region>,
+    pub intents: Vec<Intent>,
+    pub components: Vec<Component>,
+}
+
+impl Manifest {
+    pub fn component(&self, id: &str) -> Option<&Component> {
+        self.components
+            .binary_search_by(|c| c.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.components[i])
+    }
+
+    pub fn component_index(&self, id: &str) -> Option<usize> {
+        self.components
+            .binary_search_by(|c| c.id.as_str().cmp(id))
+            .ok()
+    }
+
+    pub fn region(&self, id: &str) -> Option<&Region> {
+        self.regions
+            .binary_search_by(|r| r.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.regions[i])
+    }
+
+    pub fn intent(&self, id: &str) -> Option<&Intent> {
+        self.intents.iter().find(|i| i.id == id)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Region {
+    pub id: String,
+    pub loc: Loc,
+    pub failover_to: Option<Sp<String>>,
+    pub detection: Option<Sp<Dur>>,
+    pub catch_up: Option<Sp<Dur>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Minted {
+    PerIntent,
+    PerAttempt,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Key {
+    /// Where `key:` is written; `None` when the intent declares no key.
+    pub loc: Option<Loc>,
+    pub fields: Option<Sp<Vec<String>>>,
+    pub minted_at: Option<Sp<String>>,
+    pub minted: Option<Sp<Minted>>,
+    pub persisted_before_retry: Option<Sp<bool>>,
+}
+
+impl Key {
+    /// A generated key (`uuid`) is random: minting it again gives another one.
+    pub fn is_generated(&self) -> bool {
+        self.fields.as_ref().is_some_and(|f| {
+            f.value
+                .iter()
+                .any(|x| matches!(x.to_ascii_lowercase().as_str(), "uuid" | "ulid" | "random" | "nonce"))
+        })
+    }
+
+    pub fn per_attempt(&self) -> bool {
+        self.minted
+            .as_ref()
+            .is_some_and(|m| m.value == Minted::PerAttempt)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replay {
+    pub name: String,
+    pub loc: Loc,
+    pub enters_at: Sp<String>,
+    pub within: Sp<Dur>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Intent {
+    pub id: String,
+    pub loc: Loc,
+    pub description: Option<String>,
+    pub origin: Sp<String>,
+    pub effects: Vec<Sp<String>>,
+    pub key: Key,
+    pub fingerprint: Option<Sp<Vec<String>>>,
+    pub replays: Vec<Replay>,
+    pub tested: Option<Sp<Vec<String>>>,
+}
+
+impl Intent {
+    /// Where the key is minted: `key.minted_at`, else the origin.
+    pub fn minted_at(&self) -> &Sp<String> {
+        self.key.minted_at.as_ref().unwrap_or(&self.origin)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LinkType {
+    SendsTo,
+    DeliversTo,
+    Calls,
+    DeadLetter,
+    Redrive,
+    Effects,
+}
+
+impl LinkType {
+    pub fn field(self) -> &'static str {
+        match self {
+            LinkType::SendsTo => "sends_to",
+            LinkType::DeliversTo => "delivers_to",
+            LinkType::Calls => "calls",
+            LinkType::DeadLetter => "dead_letter",
+            LinkType::Redrive => "redrive",
+            LinkType::Effects => "effects",
+        }
+    }
+
+    /// Messages carry the request they were sent with; calls and effects
+    /// pass the key only where declared (`passes_key`).
+    pub fn passes_key_by_default(self) -> bool {
+        !matches!(self, LinkType::Calls | LinkType::Effects)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DedupId {
+    Key,
+    Content,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedriveMode {
+    Manual,
+    Automatic,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Retry {
+    pub loc: Loc,
+    pub attempts: Option<Sp<u64>>,
+    pub timeout: Option<Sp<Dur>>,
+    pub backoff: Option<Sp<Dur>>,
+    pub multiplier: Option<Sp<f64>>,
+    pub max_backoff: Option<Sp<Dur>>,
+    pub max_elapsed: Option<Sp<Dur>>,
+}
+
+/// An edge of the architecture, as written on its source component.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub ty: LinkType,
+    pub loc: Loc,
+    pub to: Sp<String>,
+    pub retry: Option<Retry>,
+    pub timeout: Option<Sp<Dur>>,
+    pub passes_key: Option<Sp<bool>>,
+    pub dedup_id: Option<Sp<DedupId>>,
+    pub max_record_age: Option<Sp<Dur>>,
+    pub after_receives: Option<Sp<u64>>,
+    pub mode: Option<Sp<RedriveMode>>,
+    pub within: Option<Sp<Dur>>,
+    pub max_times: Option<Sp<u64>>,
+}
+
+impl Link {
+    pub fn new(ty: LinkType, loc: Loc, to: Sp<String>) -> Self {
+        Link {
+            ty,
+            loc,
+            to,
+            retry: None,
+            timeout: None,
+            passes_key: None,
+            dedup_id: None,
+            max_record_age: None,
+            after_receives: None,
+            mode: None,
+            within: None,
+            max_times: None,
+        }
+    }
+
+    pub fn passes_key(&self) -> bool {
+        self.passes_key
+            .as_ref()
+            .map_or(self.ty.passes_key_by_default(), |p| p.value)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    ConditionalWrite,
+    ReadThenWrite,
+    None,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InProgress {
+    pub loc: Loc,
+    pub on_conflict: Option<Sp<String>>,
+    pub expires_after: Option<Sp<Dur>>,
+    pub on_expiry: Option<Sp<String>>,
+}
+
+/// The `dedup` link: the component claims the key in `store` before its effect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Guard {
+    pub loc: Loc,
+    pub store: Sp<String>,
+    pub claim: Option<Sp<Claim>>,
+    pub binds_fingerprint: Option<Sp<bool>>,
+    pub stores_result: Option<Sp<bool>>,
+    pub in_progress: Option<InProgress>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Backup {
+    pub loc: Loc,
+    pub rpo: Option<Sp<Dur>>,
+    pub restored_with: Vec<Sp<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    ActiveActive,
+    ActivePassive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    AtLeastOnce,
+    AtMostOnce,
+    ExactlyOnce,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expiry {
+    Application,
+    PhysicalTtl,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replication {
+    None,
+    Async,
+    Sync,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Component {
+    pub id: String,
+    pub loc: Loc,
+    pub kind: Sp<String>,
+    pub description: Option<String>,
+    pub regions: Vec<Sp<String>>,
+    pub mode: Option<Sp<Mode>>,
+
+    pub sends_to: Vec<Link>,
+    pub delivers_to: Vec<Link>,
+    pub calls: Vec<Link>,
+    pub dead_letter: Option<Link>,
+    pub redrive: Option<Link>,
+    pub dedup: Option<Guard>,
+    pub effects: Vec<Link>,
+
+    /// Processing timeout of a consumer (used against visibility timeouts).
+    pub timeout: Option<Sp<Dur>>,
+
+    // Transports.
+    pub visibility_timeout: Option<Sp<Dur>>,
+    pub retention: Option<Sp<Dur>>,
+    pub max_receives: Option<Sp<u64>>,
+    pub delivery: Option<Sp<Delivery>>,
+    pub dedup_window: Option<Sp<Dur>>,
+    pub dedup_scope: Option<Sp<String>>,
+    pub content_based_dedup: Option<Sp<bool>>,
+    pub message_attributes: Option<Sp<Vec<String>>>,
+    pub max_backlog: Option<Sp<Dur>>,
+    pub max_event_age: Option<Sp<Dur>>,
+
+    // Stores and ledgers.
+    pub expiry: Option<Sp<Expiry>>,
+    pub replication: Option<Sp<Replication>>,
+    pub scope: Option<Sp<String>>,
+    pub backup: Option<Backup>,
+    pub unique: Option<Sp<Vec<String>>>,
+
+    // External effects.
+    pub accepts_key: Option<Sp<bool>>,
+    pub key_window: Option<Sp<Dur>>,
+    pub lookup_by_reference: Option<Sp<bool>>,
+    pub reconciliation: Option<Sp<String>>,
+}
+
+impl Component {
+    /// Every outgoing link, in a fixed order.
+    pub fn links(&self) -> impl Iterator<Item = &Link> {
+        self.sends_to
+            .iter()
+            .chain(self.delivers_to.iter())
+            .chain(self.calls.iter())
+            .chain(self.dead_letter.iter())
+            .chain(self.redrive.iter())
+            .chain(self.effects.iter())
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+            .as_ref()
+            .map_or(Mode::ActivePassive, |m| m.value)
+    }
+}

@@ -1,0 +1,314 @@
+//! YAML to a span-carrying value tree, under explicit resource limits.
+//!
+//! serde-saphyr parses the text (pure Rust, no unsafe) into a small generic
+//! tree where every node keeps its line and column. The typed model is then
+//! read from that tree by `load.rs`, which lets one run report every error
+//! of a file instead of stopping at serde's first one.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+
+use crate::diagnostics::{Diagnostic, Loc};
+
+/// Input limits. The parser budget scales with the size of the input, so a
+/// large honest manifest loads while a small file that expands (an alias
+/// bomb) stops after a few thousand nodes.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Largest manifest file accepted, in bytes (`--max-file-size`).
+    pub max_file_bytes: u64,
+    /// Deepest nesting accepted. Manifests need about 8 levels.
+    pub max_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: 64 * 1024 * 1024,
+            max_depth: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// The serde-saphyr budget for an input of `len` bytes.
+    ///
+    /// A YAML node takes at least two bytes of text, so `len` nodes cover any
+    /// document without aliases; the fixed allowance lets small files use
+    /// anchors freely. Beyond that, alias expansion is refused: the cost of
+    /// loading stays linear in the size of the file.
+    pub fn budget(&self, len: usize) -> serde_saphyr::Budget {
+        let mut b = serde_saphyr::Budget::default();
+        b.max_depth = self.max_depth;
+        b.max_nodes = 65_536 + len;
+        b.max_events = 2 * (65_536 + len);
+        b.max_total_scalar_bytes = 2 * len + 65_536;
+        b.max_documents = 1;
+        b.max_reader_input_bytes = Some(self.max_file_bytes as usize);
+        b
+    }
+}
+
+/// A YAML value with the location of every node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    pub loc: Loc,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Vec<(Node, Node)>),
+}
+
+impl Value {
+    /// The name of the YAML type, for "expected ..., found ..." errors.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+        }
+    }
+
+    /// Scalars as text (map keys, ids written as numbers).
+    pub fn scalar_text(&self) -> Option<String> {
+        match self {
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Int(i) => Some(i.to_string()),
+            Value::Float(f) => Some(f.to_string()),
+            Value::Str(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Parses one YAML document of file `file`.
+pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
+    let options = serde_saphyr::options! {
+        budget: Some(limits.budget(text.len())),
+        with_snippet: false,
+    };
+    let raw: Spanned<Raw> = serde_saphyr::from_str_with_options(text, options)
+        .map_err(|e| yaml_error(&e, file))?;
+    Ok(convert(raw, file))
+}
+
+fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
+    let loc = e.location().filter(|l| l.line() > 0).map(|l| Loc {
+        file,
+        line: l.line() as u32,
+        col: l.column() as u32,
+    });
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or("invalid YAML");
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    // serde-saphyr prefixes "line N column M: "; the location is shown apart.
+    let message = match first.find(": ") {
+        Some(i) if first.starts_with("line ") => &first[i + 2..],
+        _ => first,
+    };
+    let (message, help) = explain_yaml_error(message);
+    let mut d = Diagnostic::new(loc, format!("invalid YAML: {message}"));
+    if let Some(h) = help {
+        d = d.help(h);
+    }
+    d
+}
+
+/// Plain words for the budget and stream errors a user can hit.
+fn explain_yaml_error(message: &str) -> (String, Option<String>) {
+    if message.contains("budget breached: Nodes") || message.contains("budget breached: Events")
+    {
+        return (
+            "the document expands to more nodes than its size allows (an alias bomb?)".into(),
+            Some("write the values out instead of nesting aliases of aliases".into()),
+        );
+    }
+    if message.contains("budget breached: Depth") || message.contains("recursion limit") {
+        return (
+            "the document is nested too deeply".into(),
+            Some("a manifest needs fewer than 10 levels of nesting".into()),
+        );
+    }
+    if message.contains("multiple YAML documents") || message.contains("Documents") {
+        return (
+            "the file holds several YAML documents (`---`)".into(),
+            Some("put each document in a file of its own; several files form one architecture".into()),
+        );
+    }
+    if message.contains("duplicate mapping key") {
+        let key = message
+            .split("duplicate mapping key: ")
+            .nth(1)
+            .and_then(|s| s.split(',').next())
+            .unwrap_or("?");
+        return (
+            format!("`{key}` is defined twice in the same mapping"),
+            Some("keep one of the two entries".into()),
+        );
+    }
+    (message.to_string(), None)
+}
+
+fn loc_of<T>(s: &Spanned<T>, file: u32) -> Loc {
+    Loc {
+        file,
+        line: s.referenced.line() as u32,
+        col: s.referenced.column() as u32,
+    }
+}
+
+fn convert(raw: Spanned<Raw>, file: u32) -> Node {
+    let loc = loc_of(&raw, file);
+    let value = match raw.value {
+        Raw::Null => Value::Null,
+        Raw::Bool(b) => Value::Bool(b),
+        Raw::Int(i) => Value::Int(i),
+        Raw::Float(f) => Value::Float(f),
+        Raw::Str(s) => Value::Str(s),
+        Raw::Seq(items) => Value::Seq(items.into_iter().map(|i| convert(i, file)).collect()),
+        Raw::Map(entries) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (convert(k, file), convert(v, file)))
+                .collect(),
+        ),
+    };
+    Node { value, loc }
+}
+
+/// The tree as serde-saphyr builds it (spans in its own types).
+enum Raw {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Spanned<Raw>>),
+    Map(Vec<(Spanned<Raw>, Spanned<Raw>)>),
+}
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = Raw;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a YAML value")
+    }
+    fn visit_unit<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_none<E>(self) -> Result<Raw, E> {
+        Ok(Raw::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
+        Raw::deserialize(d)
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Raw, E> {
+        Ok(Raw::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Raw, E> {
+        Ok(Raw::Int(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Raw, E> {
+        i64::try_from(v)
+            .map(Raw::Int)
+            .map_err(|_| E::custom("integer too large"))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Raw, E> {
+        Ok(Raw::Float(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Raw, E> {
+        Ok(Raw::Str(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Raw, E> {
+        Ok(Raw::Str(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Raw>>()? {
+            items.push(item);
+        }
+        Ok(Raw::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Spanned<Raw>>()? {
+            let value = map.next_value::<Spanned<Raw>>()?;
+            entries.push((key, value));
+        }
+        Ok(Raw::Map(entries))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<Node, Diagnostic> {
+        parse(text, 0, &Limits::default())
+    }
+
+    #[test]
+    fn keeps_line_and_column_of_every_node() {
+        let n = p("version: 1\ncomponents:\n  q: {kind: queue}\n").unwrap();
+        let Value::Map(top) = &n.value else { panic!() };
+        let (k, v) = &top[1];
+        assert_eq!(k.value, Value::Str("components".into()));
+        assert_eq!((k.loc.line, k.loc.col), (2, 1));
+        let Value::Map(comps) = &v.value else { panic!() };
+        assert_eq!((comps[0].0.loc.line, comps[0].0.loc.col), (3, 3));
+    }
+
+    #[test]
+    fn syntax_error_has_location() {
+        let e = p("a: [1, 2\nb: 3").unwrap_err();
+        assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((2, 2)));
+        assert!(e.message.starts_with("invalid YAML:"), "{}", e.message);
+    }
+
+    #[test]
+    fn alias_bomb_stops_early() {
+        let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
+        for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().zip(["b", "c", "d", "e", "f", "g", "h", "i"]) {
+            bomb.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+        }
+        let e = p(&bomb).unwrap_err();
+        assert!(e.message.contains("alias bomb"), "{}", e.message);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let deep: String = (0..200).map(|i| format!("{}a:\n", " ".repeat(i))).collect();
+        let e = p(&deep).unwrap_err();
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        let flow = "[".repeat(200_000);
+        let e = p(&flow).unwrap_err();
+        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+    }
+
+    #[test]
+    fn several_documents_are_refused() {
+        let e = p("a: 1\n---\nb: 2\n").unwrap_err();
+        assert!(e.message.contains("several YAML documents"), "{}", e.message);
+    }
+}

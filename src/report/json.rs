@@ -1,0 +1,56 @@
+//! `--format json`: the stable contract of `cli.md`.
+
+use serde::Serialize;
+
+use crate::diagnostics::{Location, SourceMap};
+use crate::report::Summary;
+use crate::rules::Finding;
+
+#[derive(Debug, Serialize)]
+pub struct JsonFinding {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: &'static str,
+    pub message: String,
+    pub intent: Option<String>,
+    pub component: Option<String>,
+    pub horizon_seconds: Option<u64>,
+    pub window_seconds: Option<u64>,
+    pub path: Vec<String>,
+    pub assumptions: Vec<String>,
+    pub location: Option<Location>,
+}
+
+impl JsonFinding {
+    pub fn from(map: &SourceMap, f: &Finding) -> JsonFinding {
+        JsonFinding {
+            code: f.rule.code,
+            name: f.rule.name,
+            severity: f.severity.name(),
+            message: f.message.clone(),
+            intent: f.intent.clone(),
+            component: f.component.clone(),
+            horizon_seconds: f.horizon.and_then(|h| h.secs()),
+            window_seconds: f.window.and_then(|w| w.secs()),
+            path: f.path.clone(),
+            assumptions: f.assumptions.clone(),
+            location: f.loc.map(|l| map.location(l)),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    version: u32,
+    findings: Vec<JsonFinding>,
+    summary: Summary,
+}
+
+pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
+    let r = Report {
+        version: 1,
+        findings: findings.iter().map(|f| JsonFinding::from(map, f)).collect(),
+        summary: Summary::of(findings),
+    };
+    serde_json::to_string_pretty(&r).expect("findings serialise") + "\n"
+}

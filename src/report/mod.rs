@@ -1,0 +1,63 @@
+//! Output formats: one file per format.
+
+pub mod horizon;
+pub mod json;
+pub mod table;
+
+use crate::diagnostics::SourceMap;
+use crate::rules::{Finding, Severity};
+
+/// Counts by severity.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    pub error: usize,
+    pub warning: usize,
+    pub info: usize,
+}
+
+impl Summary {
+    pub fn of(findings: &[Finding]) -> Summary {
+        let mut s = Summary::default();
+        for f in findings {
+            match f.severity {
+                Severity::Error => s.error += 1,
+                Severity::Warning => s.warning += 1,
+                Severity::Info => s.info += 1,
+            }
+        }
+        s
+    }
+}
+
+/// `file:line:column` of a finding, or `-`.
+pub fn place(map: &SourceMap, f: &Finding) -> String {
+    f.loc.map_or_else(|| "-".to_string(), |l| map.display(l))
+}
+
+pub mod catalog;
+
+/// `rules`: every rule with its default severity and one line.
+pub fn rules_list(json: bool) -> String {
+    use crate::rules::RULES;
+    if json {
+        #[derive(serde::Serialize)]
+        struct R {
+            code: &'static str,
+            name: &'static str,
+            severity: &'static str,
+            summary: &'static str,
+        }
+        let list: Vec<R> = RULES
+            .iter()
+            .map(|r| R { code: r.code, name: r.name, severity: r.severity.name(), summary: r.summary() })
+            .collect();
+        return serde_json::to_string_pretty(&list).expect("serialises") + "\n";
+    }
+    let mut t = comfy_table::Table::new();
+    t.load_style(comfy_table::presets::NOTHING).set_header(vec!["code", "name", "severity", "summary"]);
+    t.force_no_tty();
+    for r in RULES {
+        t.add_row(vec![r.code, r.name, r.severity.name(), r.summary()]);
+    }
+    format!("{t}\n")
+}

@@ -1,0 +1,209 @@
+//! Windows and horizons: RH001 replay-outlives-dedup-window,
+//! RH002 layer-window-shorter-than-horizon, RH003 unbounded-replay-horizon,
+//! RH004 thin-retention-margin, RH005 horizon-rests-on-assumption.
+
+use std::collections::BTreeSet;
+
+use crate::analysis::{Analysis, IntentResult, Step, window_loc};
+use crate::rules::Finding;
+use crate::time::Dur;
+
+/// The default margin policy: 10 % of the horizon or 5 minutes, whichever
+/// is larger.
+pub fn margin(horizon: Dur) -> Dur {
+    match horizon {
+        Dur::Secs(h) => Dur::Secs((h.div_ceil(10)).max(300)),
+        Dur::Unbounded => Dur::Unbounded,
+    }
+}
+
+/// The smallest window that neither RH001 nor RH004 would flag.
+pub fn required_window(horizon: Dur) -> Dur {
+    horizon.add(margin(horizon))
+}
+
+fn assumptions(steps: &[Step]) -> Vec<String> {
+    let mut set = BTreeSet::new();
+    for s in steps {
+        set.extend(s.assumptions.iter().cloned());
+    }
+    set.into_iter().collect()
+}
+
+pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
+    for r in &a.intents {
+        intent(a, r, out);
+    }
+}
+
+fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
+    let m = a.manifest;
+    let intent = &m.intents[r.intent];
+    let origin = m.component_index(&intent.origin.value).unwrap_or(0);
+    let mut covered = true;
+    let mut rh001_layers = BTreeSet::new();
+    let mut all_assumptions = BTreeSet::new();
+    for (&effect, list) in &r.surviving {
+        let eid = &m.components[effect].id;
+        for (class, dup, steps) in list {
+            covered = false;
+            let path = IntentResult::path_ids(m, origin, steps);
+            let assumed = assumptions(steps);
+            all_assumptions.extend(assumed.iter().cloned());
+            if dup.age.is_unbounded() {
+                let mut f = Finding::new(
+                    "RH003",
+                    format!(
+                        "{} can reach `{eid}` at any age: nothing bounds how late it arrives ({}), and no layer with unbounded retention covers the effect",
+                        dup.birth.describe(),
+                        unbounded_reason(a, r, steps)
+                    ),
+                )
+                .intent(&intent.id)
+                .component(eid)
+                .at(unbounded_loc(a, r, steps).unwrap_or(m.components[effect].loc));
+                f.path = path.clone();
+                f.steps = steps.clone();
+                f.assumptions = assumed.clone();
+                out.push(f);
+                continue;
+            }
+            let _ = class;
+            if let Some((window, layer, age)) = dup.bypass.expired {
+                let lid = &m.components[layer].id;
+                let lay = r.layers.values().find(|l| l.layer.component == layer).map(|l| l.layer.clone());
+                let loc = lay.as_ref().map_or(m.components[layer].loc, |l| window_loc(m, l));
+                let mut f = Finding::new(
+                    "RH001",
+                    format!(
+                        "{} can reach `{eid}` {} after the intent, but `{lid}` forgets the key after {}{}: the copy looks new and the effect happens twice",
+                        dup.birth.describe(),
+                        age,
+                        window,
+                        lay.map(|l| l.window.provenance()).unwrap_or_default()
+                    ),
+                )
+                .intent(&intent.id)
+                .component(lid)
+                .horizon(age)
+                .window(window)
+                .at(loc);
+                f.path = path;
+                f.steps = steps.clone();
+                f.assumptions = assumed;
+                rh001_layers.insert(layer);
+                out.push(f);
+            }
+        }
+    }
+    for l in r.layers.values() {
+        let Some(reach) = l.reach else { continue };
+        let window = l.layer.window.value;
+        let lid = &m.components[l.layer.component].id;
+        let loc = window_loc(m, &l.layer);
+        if reach > window {
+            if covered && !rh001_layers.contains(&l.layer.component) {
+                let mut f = Finding::new(
+                    "RH002",
+                    format!(
+                        "`{lid}` ({}) forgets the key after {}{}, but a copy can reach it {}; another layer still covers the effect, so the defence is thinner than it looks",
+                        l.layer.label,
+                        window,
+                        l.layer.window.provenance(),
+                        reach
+                    ),
+                )
+                .intent(&intent.id)
+                .component(lid)
+                .horizon(reach)
+                .window(window)
+                .at(loc);
+                f.path = path_to(a, r, l.at, origin);
+                out.push(f);
+            }
+        } else if !window.is_unbounded() && window < required_window(reach) {
+            let mut f = Finding::new(
+                "RH004",
+                format!(
+                    "`{lid}` keeps keys {} and the latest copy arrives at {}: the margin {} is below the policy's {} (10 % or 5 minutes)",
+                    window,
+                    reach,
+                    Dur::Secs(window.secs().unwrap_or(0) - reach.secs().unwrap_or(0)),
+                    margin(reach)
+                ),
+            )
+            .intent(&intent.id)
+            .component(lid)
+            .horizon(reach)
+            .window(window)
+            .at(loc);
+            f.path = path_to(a, r, l.at, origin);
+            out.push(f);
+        }
+    }
+    // Horizons that decide a layer or an effect and rest on assumptions.
+    for eff in &intent.effects {
+        if let Some(ec) = m.component_index(&eff.value) {
+            all_assumptions.extend(assumptions(&r.path_to(a, ec)));
+        }
+    }
+    for l in r.layers.values() {
+        all_assumptions.extend(assumptions(&r.path_to(a, l.at)));
+    }
+    if !all_assumptions.is_empty() {
+        let list: Vec<String> = all_assumptions.into_iter().collect();
+        let mut f = Finding::new(
+            "RH005",
+            format!(
+                "the verdict on `{}` rests on {} declared assumption{}: {}",
+                intent.id,
+                list.len(),
+                if list.len() == 1 { "" } else { "s" },
+                list.join("; ")
+            ),
+        )
+        .intent(&intent.id)
+        .at(intent.loc);
+        f.assumptions = list;
+        out.push(f);
+    }
+}
+
+fn path_to(a: &Analysis, r: &IntentResult, c: usize, origin: usize) -> Vec<String> {
+    IntentResult::path_ids(a.manifest, origin, &r.path_to(a, c))
+}
+
+fn unbounded_reason(a: &Analysis, r: &IntentResult, steps: &[Step]) -> String {
+    if let Some(e) = r.unbounded_cycle {
+        let em = &a.model.edges[e];
+        return format!(
+            "the cycle through `{}` → `{}` has no `max_times`",
+            a.manifest.components[em.from].id, a.manifest.components[em.to].id
+        );
+    }
+    steps
+        .iter()
+        .find(|s| s.adds.is_unbounded())
+        .map_or_else(|| "an unbounded delay".to_string(), |s| s.why.clone())
+}
+
+fn unbounded_loc(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Option<crate::diagnostics::Loc> {
+    if let Some(e) = r.unbounded_cycle {
+        return Some(a.model.edges[e].loc);
+    }
+    let s = steps.iter().find(|s| s.adds.is_unbounded())?;
+    a.model.edges.iter().find(|e| e.from == s.from && e.to == s.to).map(|e| e.loc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn margin_is_ten_percent_or_five_minutes() {
+        assert_eq!(margin(Dur::Secs(60)), Dur::Secs(300));
+        assert_eq!(margin(Dur::Secs(50_400)), Dur::Secs(5_040));
+        assert_eq!(required_window(Dur::Secs(50_400)), Dur::Secs(55_440));
+        assert_eq!(margin(Dur::Unbounded), Dur::Unbounded);
+    }
+}
