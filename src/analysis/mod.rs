@@ -654,11 +654,12 @@ impl Run<'_> {
         let nh = h.add(delay);
         let src = self.states[from].clone();
         let dst = &mut self.states[to];
+        let first_copy = dst.h.is_none();
         if dst.h.is_none_or(|x| nh > x) {
             dst.h = Some(nh);
             dst.back = Some((from, via));
         }
-        dst.key = dst.key.max(src.key);
+        dst.key = if first_copy { src.key } else { dst.key.max(src.key) };
         dst.orig_layered |= src.orig_layered;
         for class in CLASSES {
             if let Some(d) = &src.dups[class as usize] {
@@ -770,15 +771,12 @@ impl Run<'_> {
             _ => None,
         };
         let dst = &mut self.states[t];
+        let first_copy = dst.h.is_none();
         if dst.h.is_none_or(|x| nh > x) {
             dst.h = Some(nh);
             dst.back = Some((s, Via::Edge(e)));
         }
-        dst.key = if dst.h.is_some() && dst.back.is_some_and(|(p, _)| p == s) && dst.key == KeyStatus::Unminted {
-            key_after(src.key)
-        } else {
-            dst.key.max(key_after(src.key))
-        };
+        dst.key = if first_copy { key_after(src.key) } else { dst.key.max(key_after(src.key)) };
         dst.orig_layered |= src.orig_layered || send_layer.is_some();
         for (class, d) in arriving {
             merge_dup(&mut dst.dups[class as usize], d);

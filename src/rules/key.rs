@@ -91,8 +91,9 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                         Finding::new(
                             "RH024",
                             format!(
-                                "the key of `{}` is generated at `{}` but not persisted before retries begin: after a crash the {} to `{}` starts again with a new key",
+                                "the key of `{}` is generated at `{}` but not persisted before retries begin: a retry of `{}` {} `{}` after a crash carries a new key",
                                 intent.id,
+                                m.components[mc].id,
                                 m.components[mc].id,
                                 em.ty.name(),
                                 m.components[em.to].id
