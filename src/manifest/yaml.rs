@@ -27,7 +27,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_file_bytes: 64 * 1024 * 1024,
-            max_depth: 64,
+            max_depth: 48,
         }
     }
 }
@@ -95,8 +95,24 @@ impl Value {
     }
 }
 
-/// Parses one YAML document of file `file`.
+/// Stack for the parser thread: the deserializer recurses once per level
+/// of nesting, and debug builds use large frames.
+const PARSER_STACK: usize = 256 * 1024 * 1024;
+
+/// Parses one YAML document of file `file`, on a thread with a stack large
+/// enough for the deepest nesting the budget lets through.
 pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(scope, || parse_here(text, file, limits))
+            .map_err(|e| Diagnostic::new(None, format!("cannot start the parser: {e}")))?
+            .join()
+            .unwrap_or_else(|_| Err(Diagnostic::new(None, "the YAML parser failed on this input")))
+    })
+}
+
+fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
     let options = serde_saphyr::options! {
         budget: Some(limits.budget(text.len())),
         with_snippet: false,

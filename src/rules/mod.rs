@@ -75,7 +75,7 @@ macro_rules! registry {
                 code: $code,
                 name: $name,
                 severity: Severity::$sev,
-                doc: "",
+                doc: include_str!(concat!("../../docs/rules/", $code, ".md")),
             }, )*
         ];
     };
