@@ -320,8 +320,20 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
 
     for (comp, info) in order.iter().zip(&scc_info) {
         let r = rounds[comp[0]];
+        let unbounded = matches!(info.bound, CycleBound::Unbounded(_));
+        // A cycle nothing bounds is walked once, breadth-first from where
+        // copies enter it; every age in it is unbounded.
+        let walk = if unbounded {
+            let entered = |c: usize| {
+                run.states[sid(c, 0, 0)..sid(c, 0, 0) + model.nodes[c].region_count()].iter().any(|s| s.h.is_some())
+                    || intent.replays.iter().any(|rp| m.component_index(&rp.enters_at.value) == Some(c))
+            };
+            bfs_order(model, comp, entered)
+        } else {
+            info.topo.clone()
+        };
         for round in 0..r {
-            for &c in &info.topo {
+            for &c in &walk {
                 // Replays enter in the first round.
                 if round == 0 {
                     for (ri, replay) in intent.replays.iter().enumerate() {
@@ -332,6 +344,16 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
                 }
                 let first = sid(c, round, 0);
                 let count = model.nodes[c].region_count();
+                if unbounded {
+                    for st in &mut run.states[first..first + count] {
+                        if st.h.is_some() {
+                            st.h = Some(Dur::Unbounded);
+                            for d in st.dups.iter_mut().flatten() {
+                                d.age = Dur::Unbounded;
+                            }
+                        }
+                    }
+                }
                 run.finalize(c, first, count);
                 for region in 0..count {
                     let s = first + region;
@@ -342,7 +364,7 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
                         let em = &model.edges[e];
                         let w = em.to;
                         let target_round = if comp.binary_search(&w).is_ok() {
-                            if em.ty == EdgeType::Link(LinkType::Redrive) {
+                            if em.ty == EdgeType::Link(LinkType::Redrive) && !unbounded {
                                 if round + 1 >= r {
                                     continue;
                                 }
@@ -367,26 +389,6 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
                 }
             }
         }
-    }
-
-    if let Some(e) = unbounded_cycle {
-        // A cycle with no bound: every node of it, and all below, is unbounded.
-        let cyclic: Vec<usize> = order
-            .iter()
-            .zip(&scc_info)
-            .filter(|(_, i)| matches!(i.bound, CycleBound::Unbounded(_)))
-            .flat_map(|(c, _)| c.iter().copied())
-            .collect();
-        let below = reachable(model, &cyclic);
-        for st in &mut run.states {
-            if below[st.comp] && st.h.is_some() {
-                st.h = Some(Dur::Unbounded);
-                for d in st.dups.iter_mut().flatten() {
-                    d.age = Dur::Unbounded;
-                }
-            }
-        }
-        let _ = e;
     }
 
     // Summaries per component: the worst state.
@@ -452,6 +454,31 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
         paths,
         states: run.states,
     }
+}
+
+/// Members of a cycle in breadth-first order from those copies enter.
+fn bfs_order(model: &Model, comp: &[usize], entered: impl Fn(usize) -> bool) -> Vec<usize> {
+    let inside = |c: usize| comp.binary_search(&c).is_ok();
+    let mut seen = vec![false; comp.len()];
+    let mut order = Vec::with_capacity(comp.len());
+    let mut queue: std::collections::VecDeque<usize> = comp.iter().copied().filter(|&c| entered(c)).collect();
+    for &c in &queue {
+        seen[comp.binary_search(&c).expect("member")] = true;
+    }
+    while let Some(c) = queue.pop_front() {
+        order.push(c);
+        for &e in &model.out[c] {
+            let w = model.edges[e].to;
+            if inside(w) {
+                let i = comp.binary_search(&w).expect("member");
+                if !std::mem::replace(&mut seen[i], true) {
+                    queue.push_back(w);
+                }
+            }
+        }
+    }
+    order.extend(comp.iter().copied().filter(|c| !seen[comp.binary_search(c).expect("member")]));
+    order
 }
 
 enum CycleBound {

@@ -58,7 +58,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                         let (loc, link) = match edge {
                             Some(em) => (
                                 em.loc,
-                                format!("`{}` {} `{}`", m.components[em.from].id, em.ty.name(), m.components[em.to].id),
+                                format!("`{}` → `{}` ({})", m.components[em.from].id, m.components[em.to].id, em.ty.name()),
                             ),
                             None => (m.components[effect].loc, "a link".to_string()),
                         };

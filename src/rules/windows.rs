@@ -121,7 +121,7 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
                 f.path = path_to(a, r, l.at, origin);
                 out.push(f);
             }
-        } else if !window.is_unbounded() && window < required_window(reach) {
+        } else if !window.is_unbounded() && window < required_window(reach) && !platform_fixed(a, &l.layer) {
             let mut f = Finding::new(
                 "RH004",
                 format!(
@@ -167,6 +167,16 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
         f.assumptions = list;
         out.push(f);
     }
+}
+
+/// A window the platform fixes (the SQS FIFO five minutes) cannot be raised:
+/// a thin margin there is for the horizon to fix, not the window.
+fn platform_fixed(a: &Analysis, layer: &crate::analysis::Layer) -> bool {
+    use crate::analysis::effective::Origin;
+    let Origin::Catalog { kind, .. } = &layer.window.origin else { return false };
+    let field = if layer.label == "transport dedup window" { "dedup_window" } else { return false };
+    let _ = a;
+    crate::catalog::catalog().kind(kind).and_then(|k| k.fields.get(field)).is_some_and(|f| f.fixed)
 }
 
 fn path_to(a: &Analysis, r: &IntentResult, c: usize, origin: usize) -> Vec<String> {
