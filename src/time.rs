@@ -27,7 +27,9 @@ impl Dur {
         matches!(self, Dur::Unbounded)
     }
 
-    /// Saturating addition: overflow becomes `Unbounded`.
+    /// Saturating addition: overflow becomes `Unbounded`. (A method rather
+    /// than `std::ops::Add` so every call site reads as saturating.)
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, other: Dur) -> Dur {
         match (self, other) {
             (Dur::Secs(a), Dur::Secs(b)) => a.checked_add(b).map_or(Dur::Unbounded, Dur::Secs),

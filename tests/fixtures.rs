@@ -48,11 +48,16 @@ fn expectations(text: &str) -> Vec<Expected> {
 }
 
 fn fixture_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            if p.file_name().is_some_and(|n| n == "invalid" || n == "import") {
+            if p.file_name()
+                .is_some_and(|n| n == "invalid" || n == "import")
+            {
                 continue;
             }
             fixture_files(&p, out);
@@ -75,7 +80,11 @@ fn every_fixture_produces_exactly_its_expected_findings() {
         let m = match manifest::load(std::slice::from_ref(file), &manifest::Limits::default()) {
             Ok(m) => m,
             Err(e) => {
-                failures.push(format!("{}: does not load:\n{}", file.display(), e.render(false)));
+                failures.push(format!(
+                    "{}: does not load:\n{}",
+                    file.display(),
+                    e.render(false)
+                ));
                 continue;
             }
         };
@@ -92,15 +101,30 @@ fn every_fixture_produces_exactly_its_expected_findings() {
             })
             .collect();
         got.sort();
-        let mut want: Vec<(String, String, String)> =
-            expected.iter().map(|e| (e.code.clone(), e.intent.clone(), e.component.clone())).collect();
+        let mut want: Vec<(String, String, String)> = expected
+            .iter()
+            .map(|e| (e.code.clone(), e.intent.clone(), e.component.clone()))
+            .collect();
         want.sort();
         if got != want {
             let detail: Vec<String> = findings
                 .iter()
-                .map(|f| format!("  {} {:?} {:?} {:?}: {}", f.rule.code, f.intent, f.component, f.loc.map(|l| (l.line, l.col)), f.message))
+                .map(|f| {
+                    format!(
+                        "  {} {:?} {:?} {:?}: {}",
+                        f.rule.code,
+                        f.intent,
+                        f.component,
+                        f.loc.map(|l| (l.line, l.col)),
+                        f.message
+                    )
+                })
                 .collect();
-            failures.push(format!("{}:\n want {want:?}\n  got {got:?}\n{}", file.display(), detail.join("\n")));
+            failures.push(format!(
+                "{}:\n want {want:?}\n  got {got:?}\n{}",
+                file.display(),
+                detail.join("\n")
+            ));
             continue;
         }
         for e in &expected {
@@ -113,20 +137,35 @@ fn every_fixture_produces_exactly_its_expected_findings() {
                 })
                 .unwrap();
             let secs = |d: Option<replay_audit::time::Dur>| {
-                d.map_or("none".to_string(), |d| d.secs().map_or("unbounded".into(), |s| s.to_string()))
+                d.map_or("none".to_string(), |d| {
+                    d.secs().map_or("unbounded".into(), |s| s.to_string())
+                })
             };
             if let Some(h) = &e.horizon
                 && secs(f.horizon) != *h
             {
-                failures.push(format!("{}: {} horizon {} != {h}", file.display(), e.code, secs(f.horizon)));
+                failures.push(format!(
+                    "{}: {} horizon {} != {h}",
+                    file.display(),
+                    e.code,
+                    secs(f.horizon)
+                ));
             }
             if let Some(w) = &e.window
                 && secs(f.window) != *w
             {
-                failures.push(format!("{}: {} window {} != {w}", file.display(), e.code, secs(f.window)));
+                failures.push(format!(
+                    "{}: {} window {} != {w}",
+                    file.display(),
+                    e.code,
+                    secs(f.window)
+                ));
             }
             if let Some(at) = &e.at {
-                let got = f.loc.map(|l| format!("{}:{}", l.line, l.col)).unwrap_or_default();
+                let got = f
+                    .loc
+                    .map(|l| format!("{}:{}", l.line, l.col))
+                    .unwrap_or_default();
                 if got != *at {
                     failures.push(format!("{}: {} at {got} != {at}", file.display(), e.code));
                 }

@@ -30,35 +30,54 @@ impl LoadError {
             s.push_str("\n\n");
         }
         let n = self.diagnostics.len();
-        s.push_str(&format!("error: could not analyse the manifest: {n} error{}\n", if n == 1 { "" } else { "s" }));
+        s.push_str(&format!(
+            "error: could not analyse the manifest: {n} error{}\n",
+            if n == 1 { "" } else { "s" }
+        ));
         s
     }
 }
 
 /// Loads and validates files or folders as one architecture.
 pub fn load(paths: &[PathBuf], limits: &Limits) -> Result<Manifest, LoadError> {
-    let m = load::load_files(paths, limits).map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })?;
-    check(m)
+    let loaded = load::load_files(paths, limits).map_err(|(sources, diagnostics)| LoadError {
+        sources,
+        diagnostics,
+    })?;
+    check(loaded)
 }
 
 /// Loads and validates in-memory texts (file name, content).
 pub fn load_texts(texts: Vec<(String, String)>, limits: &Limits) -> Result<Manifest, LoadError> {
-    let m = load::load_texts(texts, limits).map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })?;
-    check(m)
+    check(load::load_texts(texts, limits))
 }
 
-fn check(m: Manifest) -> Result<Manifest, LoadError> {
-    let diagnostics = validate::validate(&m);
-    if diagnostics.is_empty() {
+/// Validates even a partly read manifest, so one run reports every error;
+/// a reference to an id that is defined but failed to read is not reported
+/// again as dangling.
+fn check(loaded: load::Loaded) -> Result<Manifest, LoadError> {
+    let load::Loaded {
+        manifest: m,
+        mut errors,
+        defined,
+    } = loaded;
+    errors.extend(validate::validate(&m, &|id| defined.contains(id)));
+    if errors.is_empty() {
         Ok(m)
     } else {
-        Err(LoadError { sources: m.sources, diagnostics })
+        Err(LoadError {
+            sources: m.sources,
+            diagnostics: errors,
+        })
     }
 }
 
 /// Convenience for tests and tools: one text as `manifest.yaml`.
 pub fn from_str(text: &str) -> Result<Manifest, LoadError> {
-    load_texts(vec![("manifest.yaml".to_string(), text.to_string())], &Limits::default())
+    load_texts(
+        vec![("manifest.yaml".to_string(), text.to_string())],
+        &Limits::default(),
+    )
 }
 
 #[doc(hidden)]

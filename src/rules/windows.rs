@@ -71,8 +71,14 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
             let _ = class;
             if let Some((window, layer, age)) = dup.bypass.expired {
                 let lid = &m.components[layer].id;
-                let lay = r.layers.values().find(|l| l.layer.component == layer).map(|l| l.layer.clone());
-                let loc = lay.as_ref().map_or(m.components[layer].loc, |l| window_loc(m, l));
+                let lay = r
+                    .layers
+                    .values()
+                    .find(|l| l.layer.component == layer)
+                    .map(|l| l.layer.clone());
+                let loc = lay
+                    .as_ref()
+                    .map_or(m.components[layer].loc, |l| window_loc(m, l));
                 let mut f = Finding::new(
                     "RH001",
                     format!(
@@ -121,7 +127,10 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
                 f.path = path_to(a, r, l.at, origin);
                 out.push(f);
             }
-        } else if !window.is_unbounded() && window < required_window(reach) && !platform_fixed(a, &l.layer) {
+        } else if !window.is_unbounded()
+            && window < required_window(reach)
+            && !platform_fixed(a, &l.layer)
+        {
             let mut f = Finding::new(
                 "RH004",
                 format!(
@@ -173,10 +182,19 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
 /// a thin margin there is for the horizon to fix, not the window.
 fn platform_fixed(a: &Analysis, layer: &crate::analysis::Layer) -> bool {
     use crate::analysis::effective::Origin;
-    let Origin::Catalog { kind, .. } = &layer.window.origin else { return false };
-    let field = if layer.label == "transport dedup window" { "dedup_window" } else { return false };
+    let Origin::Catalog { kind, .. } = &layer.window.origin else {
+        return false;
+    };
+    let field = if layer.label == "transport dedup window" {
+        "dedup_window"
+    } else {
+        return false;
+    };
     let _ = a;
-    crate::catalog::catalog().kind(kind).and_then(|k| k.fields.get(field)).is_some_and(|f| f.fixed)
+    crate::catalog::catalog()
+        .kind(kind)
+        .and_then(|k| k.fields.get(field))
+        .is_some_and(|f| f.fixed)
 }
 
 fn path_to(a: &Analysis, r: &IntentResult, c: usize, origin: usize) -> Vec<String> {
@@ -197,12 +215,20 @@ fn unbounded_reason(a: &Analysis, r: &IntentResult, steps: &[Step]) -> String {
         .map_or_else(|| "an unbounded delay".to_string(), |s| s.why.clone())
 }
 
-fn unbounded_loc(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Option<crate::diagnostics::Loc> {
+fn unbounded_loc(
+    a: &Analysis,
+    r: &IntentResult,
+    steps: &[Step],
+) -> Option<crate::diagnostics::Loc> {
     if let Some(e) = r.unbounded_cycle {
         return Some(a.model.edges[e].loc);
     }
     let s = steps.iter().find(|s| s.adds.is_unbounded())?;
-    a.model.edges.iter().find(|e| e.from == s.from && e.to == s.to).map(|e| e.loc)
+    a.model
+        .edges
+        .iter()
+        .find(|e| e.from == s.from && e.to == s.to)
+        .map(|e| e.loc)
 }
 
 #[cfg(test)]

@@ -1,0 +1,403 @@
+//! The command line as CI sees it: output, exit codes, error texts.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn cmd() -> Command {
+    let mut c = Command::cargo_bin("replay-audit").unwrap();
+    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR");
+    c
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = cmd().args(args).output().unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn dlq_incident_fails_with_rh001_at_the_store() {
+    cmd()
+        .args([
+            "check",
+            "fixtures/incident-dlq-redrive.yaml",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .code(1);
+    let v = json(&[
+        "check",
+        "fixtures/incident-dlq-redrive.yaml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["version"], 1);
+    let f = &v["findings"][0];
+    assert_eq!(f["code"], "RH001");
+    assert_eq!(f["name"], "replay-outlives-dedup-window");
+    assert_eq!(f["severity"], "error");
+    assert_eq!(f["intent"], "seller-payout");
+    assert_eq!(f["component"], "payout-idempotency");
+    assert_eq!(f["horizon_seconds"], 55_200);
+    assert_eq!(f["window_seconds"], 3_600);
+    assert_eq!(
+        f["path"],
+        serde_json::json!([
+            "settlement-scheduler",
+            "payout-requests",
+            "payout-dlq",
+            "payout-requests",
+            "payout-worker",
+            "bank-rail"
+        ])
+    );
+    assert_eq!(
+        f["assumptions"],
+        serde_json::json!([
+            "max_backlog 30m on payout-requests",
+            "redrive of payout-dlq within 14h"
+        ])
+    );
+    assert_eq!(
+        f["location"],
+        serde_json::json!({"file": "fixtures/incident-dlq-redrive.yaml", "line": 52, "column": 11})
+    );
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({"error": 1, "warning": 0, "info": 1})
+    );
+}
+
+#[test]
+fn sound_design_exits_zero_and_fail_on_info_fails() {
+    cmd()
+        .args(["check", "fixtures/sound-payouts.yaml"])
+        .assert()
+        .code(0);
+    cmd()
+        .args([
+            "check",
+            "fixtures/sound-payouts.yaml",
+            "--fail-on",
+            "warning",
+        ])
+        .assert()
+        .code(0);
+    cmd()
+        .args(["check", "fixtures/sound-payouts.yaml", "--fail-on", "info"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn table_output_has_no_colour_when_piped() {
+    cmd()
+        .args(["check", "fixtures/incident-dlq-redrive.yaml"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "RH001 replay-outlives-dedup-window",
+        ))
+        .stdout(predicate::str::contains("\x1b[").not())
+        .stdout(predicate::str::contains("1 error(s), 0 warning(s), 1 info"));
+}
+
+#[test]
+fn every_input_error_is_reported_in_one_run() {
+    let out = cmd()
+        .args(["check", "fixtures/invalid/many-errors.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    for needle in [
+        "error: unknown field `retension` in `components.payout-requests`\n  --> fixtures/invalid/many-errors.yaml:13:5",
+        "help: did you mean `retention`?",
+        "`components.payout-requests.visibility_timeout`: `soon` is not a duration",
+        "--> fixtures/invalid/many-errors.yaml:14:25",
+        "`components.payout-worker.calls[0].retry.attempts` is 0, it must be at least 1",
+        "`components.payout-worker.calls[0].retry.backoff`: `-5s` is negative: durations cannot be negative",
+        "`components.payout-keys.retention` must be a duration, found a list",
+        "error: intents.seller-payout.origin `settlement-sheduler` is not a component\n --> fixtures/invalid/many-errors.yaml:4:13",
+        "help: did you mean `settlement-scheduler`?",
+        "error: components.payout-requests.kind: unknown kind `sqs-standart`",
+        "did you mean `sqs-standard`?",
+        "error: could not analyse the manifest: 7 errors",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in:\n{err}");
+    }
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn an_id_defined_in_two_files_names_both() {
+    cmd()
+        .args([
+            "check",
+            "fixtures/invalid/dup-a.yaml",
+            "fixtures/invalid/dup-b.yaml",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: id `payout-api` is defined twice\n --> fixtures/invalid/dup-b.yaml:3:3",
+        ))
+        .stderr(predicate::str::contains(
+            "::: fixtures/invalid/dup-a.yaml:3:3",
+        ))
+        .stderr(predicate::str::contains(
+            "first defined here as a component",
+        ));
+}
+
+#[test]
+fn version_problems() {
+    cmd()
+        .args(["check", "fixtures/invalid/no-version.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: `version` is missing\n --> fixtures/invalid/no-version.yaml:1:1",
+        ))
+        .stderr(predicate::str::contains("help: add `version: 1`"));
+    cmd()
+        .args(["check", "fixtures/invalid/version-2.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: unsupported manifest version `2`\n --> fixtures/invalid/version-2.yaml:1:10",
+        ));
+}
+
+#[test]
+fn yaml_syntax_error_points_at_the_bracket() {
+    cmd()
+        .args(["check", "fixtures/invalid/syntax.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("error: invalid YAML: unclosed bracket '{' at line 3, column 6\n --> fixtures/invalid/syntax.yaml:3:6"));
+}
+
+#[test]
+fn unreadable_inputs_exit_2() {
+    cmd()
+        .args(["check", "no/such/file.yaml"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: cannot read `no/such/file.yaml`: no such file or folder",
+        ));
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin.yaml");
+    std::fs::write(&bin, b"version: 1\nname: \xff\xfe\n").unwrap();
+    cmd()
+        .arg("check")
+        .arg(&bin)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "is not UTF-8 text: invalid byte at line 2, column 7 (byte 17)",
+        ));
+    let empty = dir.path().join("empty.yaml");
+    std::fs::write(&empty, b"").unwrap();
+    cmd()
+        .arg("check")
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the manifest is empty: `version` is missing",
+        ));
+    let big = dir.path().join("big.yaml");
+    std::fs::write(&big, "version: 1\n".repeat(20)).unwrap();
+    cmd()
+        .args(["--max-file-size", "100", "check"])
+        .arg(&big)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "is 220 bytes, more than the limit of 100 bytes",
+        ))
+        .stderr(predicate::str::contains("--max-file-size"));
+    let empty_dir = dir.path().join("none");
+    std::fs::create_dir(&empty_dir).unwrap();
+    cmd()
+        .arg("check")
+        .arg(&empty_dir)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no manifest files found"));
+}
+
+#[test]
+fn a_folder_is_one_architecture() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/incident-dlq-redrive.yaml"
+    ))
+    .unwrap();
+    let (head, comps) = text.split_at(text.find("components:").unwrap());
+    std::fs::write(dir.path().join("a-intents.yaml"), head).unwrap();
+    std::fs::write(
+        dir.path().join("b-components.yml"),
+        format!("version: 1\n{comps}"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a manifest").unwrap();
+    let out = cmd()
+        .args(["check", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        vec!["RH005", "RH001"],
+        "sorted by file: the intent file first"
+    );
+    assert_eq!(v["findings"][1]["horizon_seconds"], 55_200);
+    assert_eq!(
+        v["findings"][1]["location"]["file"],
+        dir.path().join("b-components.yml").display().to_string()
+    );
+}
+
+#[test]
+fn horizon_shows_the_arithmetic() {
+    let v = json(&[
+        "horizon",
+        "fixtures/incident-dlq-redrive.yaml",
+        "--at",
+        "payout-idempotency",
+        "--format",
+        "json",
+    ]);
+    let h = &v["horizons"][0];
+    assert_eq!(h["intent"], "seller-payout");
+    assert_eq!(h["node"], "payout-idempotency");
+    assert_eq!(h["horizon_seconds"], 55_200);
+    assert_eq!(h["window_seconds"], 3_600);
+    // 55 200 s plus the 10 % margin.
+    assert_eq!(h["required_retention_seconds"], 60_720);
+    let adds: Vec<u64> = h["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["adds_seconds"].as_u64().unwrap())
+        .collect();
+    assert_eq!(adds, vec![0, 2_400, 50_400, 2_400]);
+    assert_eq!(
+        h["steps"][2]["why"],
+        "redrive: redrive within 14h (declared)"
+    );
+    cmd()
+        .args(["horizon", "fixtures/incident-dlq-redrive.yaml", "--intent", "seller-payout"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("payout-idempotency (store): horizon 15h 20m, window 1h, minimum safe retention 16h 52m — EXPIRES FIRST"))
+        .stdout(predicate::str::contains("+14h  payout-dlq → payout-requests: redrive: redrive within 14h (declared)"));
+    cmd()
+        .args([
+            "horizon",
+            "fixtures/incident-dlq-redrive.yaml",
+            "--intent",
+            "seller-payot",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: no intent `seller-payot`\nhelp: did you mean `seller-payout`?",
+        ));
+}
+
+#[test]
+fn retry_arithmetic_reaches_the_horizon() {
+    // The client fails over (detection 5 m + catch-up 30 m), then retries
+    // 3 × 10 s with 2 s and 4 s of backoff: 26 s.
+    let v = json(&[
+        "horizon",
+        "fixtures/regional-evacuation.yaml",
+        "--at",
+        "payout-api",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["horizons"][0]["horizon_seconds"], 2_126);
+    assert_eq!(v["horizons"][0]["steps"][0]["adds_seconds"], 2_100);
+    assert_eq!(
+        v["horizons"][0]["steps"][0]["why"],
+        "failover eu-west-1 → us-east-1: detection 5m + catch-up 30m"
+    );
+    assert_eq!(v["horizons"][0]["steps"][1]["adds_seconds"], 26);
+}
+
+#[test]
+fn explain_rules_and_catalog() {
+    cmd()
+        .args(["explain", "RH001"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+            "# RH001 replay-outlives-dedup-window\n",
+        ))
+        .stdout(predicate::str::contains("## How to fix"));
+    cmd()
+        .args(["explain", "non-atomic-claim"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("# RH035 non-atomic-claim"));
+    cmd().args(["explain", "RH0001"]).assert().code(0);
+    cmd()
+        .args(["explain", "RH999"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("error: no rule `RH999`"));
+    let rules = json(&["rules", "--format", "json"]);
+    assert_eq!(rules.as_array().unwrap().len(), 31);
+    assert_eq!(rules[0]["code"], "RH001");
+    assert_eq!(rules[0]["severity"], "error");
+    cmd()
+        .args(["catalog", "sqs-fifo"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("dedup_window"))
+        .stdout(predicate::str::contains("https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-key-terms.html"));
+    cmd()
+        .args(["catalog", "sqs-fif"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("did you mean `sqs-fifo`?"));
+    let kinds = json(&["catalog", "--format", "json"]);
+    assert!(
+        kinds
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k["id"] == "powertools-idempotency")
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    cmd().args(["check"]).assert().code(2);
+    cmd()
+        .args(["check", "x.yaml", "--format", "xml"])
+        .assert()
+        .code(2);
+    cmd().args(["frobnicate"]).assert().code(2);
+}
