@@ -86,6 +86,10 @@ pub fn dur(c: &Component, field: &str) -> Option<Eff<Dur>> {
         "timeout" => &c.timeout,
         _ => &None,
     };
+    // A value the platform fixes cannot be overridden (RH050 reports the try).
+    if let Some(fixed) = kind_of(c).default_dur(field).filter(|d| d.fact.fixed) {
+        return from_catalog(c, Some(fixed));
+    }
     match written {
         Some(sp) => Some(Eff::manifest(sp)),
         None => from_catalog(c, kind_of(c).default_dur(field)),

@@ -1,4 +1,5 @@
 //! The key: RH020 key-minted-per-attempt, RH021 key-not-propagated,
+//! RH022 key-not-bound-to-fingerprint, RH023 fingerprint-misses-effect-fields,
 //! RH024 key-not-persisted-before-retry, RH025 key-from-transport-identity.
 
 use crate::analysis::{Analysis, BornAt, Class, IntentResult};
@@ -175,6 +176,50 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                     .at(fields.loc),
                 );
             }
+        }
+    }
+}
+
+/// RH022 key-not-bound-to-fingerprint, RH023 fingerprint-misses-effect-fields.
+pub(crate) fn check_binding(a: &Analysis, out: &mut Vec<Finding>) {
+    let m = a.manifest;
+    for r in &a.intents {
+        let intent = &m.intents[r.intent];
+        for &g in r.horizons.keys() {
+            let comp = &m.components[g];
+            let Some(guard) = &comp.dedup else { continue };
+            let (bound, loc) = match &guard.binds_fingerprint {
+                Some(b) => (b.value, b.loc),
+                None => (false, guard.loc),
+            };
+            if !bound {
+                out.push(
+                    Finding::new(
+                        "RH022",
+                        format!(
+                            "`{}` does not bind the key to a request fingerprint{}: a reuse of the key with another amount or account gets the first request's result instead of an error",
+                            comp.id,
+                            if guard.binds_fingerprint.is_none() { " (binds_fingerprint is not declared)" } else { "" }
+                        ),
+                    )
+                    .intent(&intent.id)
+                    .component(&comp.id)
+                    .at(loc),
+                );
+            }
+        }
+        if intent.fingerprint.is_none() {
+            out.push(
+                Finding::new(
+                    "RH023",
+                    format!(
+                        "`{}` declares no fingerprint: nothing says which fields a reused key must match, so a changed amount or destination goes unnoticed",
+                        intent.id
+                    ),
+                )
+                .intent(&intent.id)
+                .at(intent.loc),
+            );
         }
     }
 }

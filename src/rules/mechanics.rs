@@ -1,11 +1,13 @@
-//! Dedup mechanics: RH030 send-side-dedup-only, RH033
-//! unresolved-in-progress-ambiguity, RH035 non-atomic-claim,
-//! RH038 at-least-once-without-dedup.
+//! Dedup mechanics: RH030 send-side-dedup-only, RH031
+//! content-dedup-ignores-attributes, RH032 physical-ttl-defines-validity,
+//! RH033 unresolved-in-progress-ambiguity, RH034 blind-in-progress-expiry,
+//! RH035 non-atomic-claim, RH036 result-not-stored, RH037
+//! durable-step-side-effect, RH038 at-least-once-without-dedup.
 
 use crate::analysis::effective::{self as eff};
 use crate::analysis::{Analysis, BornAt, IntentResult};
 use crate::catalog::Generic;
-use crate::manifest::model::Claim;
+use crate::manifest::model::{Claim, Expiry};
 use crate::rules::Finding;
 
 pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
@@ -133,5 +135,123 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             .find(|r| r.horizons.contains_key(&c))
             .map(|r| m.intents[r.intent].id.clone());
         out.push(f);
+    }
+}
+
+/// RH031, RH032, RH034, RH036, RH037: how layers remember and what they
+/// return.
+pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
+    let m = a.manifest;
+    let reached = |c: usize| {
+        a.intents
+            .iter()
+            .find(|r| r.horizons.contains_key(&c))
+            .map(|r| m.intents[r.intent].id.as_str())
+    };
+    for (c, comp) in m.components.iter().enumerate() {
+        let Some(intent) = reached(c) else { continue };
+        let kind = eff::kind_of(comp);
+        // RH031: content-based dedup hashes the body only.
+        if kind.has_flag("content_dedup_body_only")
+            && let Some(cbd) = eff::boolean(comp, "content_based_dedup").filter(|b| b.value)
+            && let Some(attrs) = comp
+                .message_attributes
+                .as_ref()
+                .filter(|a| !a.value.is_empty())
+        {
+            out.push(
+                Finding::new(
+                    "RH031",
+                    format!(
+                        "`{}` deduplicates by a hash of the body only, but its messages carry {} in attributes: two different events with the same body are merged",
+                        comp.id,
+                        attrs.value.iter().map(|x| format!("`{x}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+                .intent(intent)
+                .component(&comp.id)
+                .at(cbd.loc().unwrap_or(attrs.loc)),
+            );
+        }
+        if let Some(guard) = &comp.dedup {
+            // RH032: validity left to physical TTL deletion.
+            if let Some(store) = m.component(&guard.store.value)
+                && let Some(exp) = eff::expiry(store).filter(|e| e.value == Expiry::PhysicalTtl)
+            {
+                out.push(
+                    Finding::new(
+                        "RH032",
+                        format!(
+                            "`{}` leaves the expiry of keys to physical TTL deletion{}: deletion runs late and expired records stay readable, so validity must be a timestamp checked in code",
+                            store.id,
+                            exp.provenance()
+                        ),
+                    )
+                    .intent(intent)
+                    .component(&store.id)
+                    .at(exp.loc().unwrap_or(store.kind.loc)),
+                );
+            }
+            // RH034: an in-progress claim that expires and is retried blindly.
+            if let Some(ip) = &guard.in_progress
+                && ip.expires_after.is_some()
+                && ip.on_expiry.as_ref().is_none_or(|x| x.value == "retry")
+            {
+                out.push(
+                    Finding::new(
+                        "RH034",
+                        format!(
+                            "`{}` lets an in-progress claim expire and then retries without reconciling: if the first attempt's effect happened, it happens again",
+                            comp.id
+                        ),
+                    )
+                    .intent(intent)
+                    .component(&comp.id)
+                    .at(ip.on_expiry.as_ref().map_or(ip.loc, |x| x.loc)),
+                );
+            }
+            // RH036: the original result is not returned to duplicates.
+            if !guard.stores_result.as_ref().is_some_and(|s| s.value) {
+                out.push(
+                    Finding::new(
+                        "RH036",
+                        format!(
+                            "`{}` does not store the result with the key{}: a duplicate is rejected or re-executed instead of getting the original answer",
+                            comp.id,
+                            if guard.stores_result.is_none() { " (stores_result is not declared)" } else { "" }
+                        ),
+                    )
+                    .intent(intent)
+                    .component(&comp.id)
+                    .at(guard.stores_result.as_ref().map_or(guard.loc, |s| s.loc)),
+                );
+            }
+        }
+        // RH037: at-least-once steps that perform an effect without a key.
+        let at_least_once_steps = kind.has_flag("steps_at_least_once")
+            || (kind.generic == Generic::Workflow
+                && kind.delivery.as_deref() == Some("at-least-once"));
+        if at_least_once_steps {
+            for l in comp.effects.iter().chain(comp.calls.iter()) {
+                let Some(t) = m.component_index(&l.to.value) else {
+                    continue;
+                };
+                if a.model.nodes[t].generic != Generic::External || l.passes_key() {
+                    continue;
+                }
+                out.push(
+                    Finding::new(
+                        "RH037",
+                        format!(
+                            "`{}` runs its steps at least once ({}) and its step calls `{}` without a key: a step re-run before its checkpoint repeats the effect",
+                            comp.id, comp.kind.value, l.to.value
+                        ),
+                    )
+                    .intent(intent)
+                    .component(&comp.id)
+                    .at(l.loc),
+                );
+            }
+        }
     }
 }

@@ -219,8 +219,11 @@ pub fn check(a: &Analysis) -> Vec<Finding> {
     let mut out = Vec::new();
     windows::check(a, &mut out);
     regions::check(a, &mut out);
+    regions::check_scope(a, &mut out);
     key::check(a, &mut out);
+    key::check_binding(a, &mut out);
     mechanics::check(a, &mut out);
+    mechanics::check_layers(a, &mut out);
     hygiene::check(a, &mut out);
     out.sort_by(|x, y| x.sort_key().cmp(&y.sort_key()));
     out.dedup_by(|x, y| {
