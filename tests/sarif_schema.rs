@@ -37,7 +37,7 @@ fn schema() -> Value {
 }
 
 fn schema_at(path: &Path) -> Value {
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut schema: Value = serde_json::from_str(&text).expect("schema is JSON");
     // jsonschema checks a schema against its meta-schema before using it,
     // and its strict (Unicode-mode) regex check refuses the stray `]` of

@@ -14,6 +14,9 @@ use crate::diagnostics::SourceMap;
 use crate::report::place;
 use crate::rules::{Finding, RULES};
 
+/// A finding with its waiver reason, if a waiver covers it.
+type Waivable<'a> = (&'a Finding, Option<&'a str>);
+
 /// Name of the suite for findings without an intent.
 pub const NO_INTENT: &str = "(no intent)";
 
@@ -32,8 +35,7 @@ pub fn render_with(
     waived: &[Option<&str>],
 ) -> String {
     // suite -> rule code -> findings (with their waiver).
-    let mut by_suite: BTreeMap<&str, BTreeMap<&str, Vec<(&Finding, Option<&str>)>>> =
-        BTreeMap::new();
+    let mut by_suite: BTreeMap<&str, BTreeMap<&str, Vec<Waivable>>> = BTreeMap::new();
     let names: BTreeSet<&str> = intents
         .iter()
         .copied()
@@ -67,15 +69,23 @@ pub fn render_with(
                 let mut s = TestCaseStatus::skipped();
                 let reasons: Vec<String> = list
                     .iter()
-                    .map(|(f, w)| format!("{}: waived: {}", place(map, f), w.unwrap_or("")))
+                    .map(|(f, w)| {
+                        format!(
+                            "{}: {}: {}\n  waived: {}",
+                            place(map, f),
+                            f.severity.name(),
+                            f.message,
+                            w.unwrap_or("")
+                        )
+                    })
                     .collect();
-                s.set_message(format!("waived: {}", list[0].1.unwrap_or("")))
+                s.set_message(one_line(&format!("waived: {}", list[0].1.unwrap_or(""))))
                     .set_description(reasons.join("\n"));
                 s
             } else {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 let message = if open.len() == 1 {
-                    open[0].message.clone()
+                    one_line(&open[0].message)
                 } else {
                     format!("{} findings of {} {}", open.len(), r.code, r.name)
                 };
@@ -102,7 +112,7 @@ pub fn render_with(
                 }
                 s.set_message(message)
                     .set_type(f_severity(&open))
-                    .set_description(text);
+                    .set_description(text.trim_end_matches('\n'));
                 s
             };
             let mut case = TestCase::new(format!("{} {}", r.code, r.name), status);
@@ -112,6 +122,12 @@ pub fn render_with(
         report.add_test_suite(suite);
     }
     report.to_string().expect("JUnit XML serialises")
+}
+
+/// An attribute value on one line: XML readers turn a raw line break in an
+/// attribute into a space anyway, so say so plainly.
+fn one_line(s: &str) -> String {
+    s.replace("\r\n", " ").replace(['\r', '\n'], " ")
 }
 
 /// The failure's type: the worst severity among the open findings.
