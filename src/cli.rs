@@ -37,6 +37,14 @@ pub enum ColorChoice {
 pub enum CheckFormat {
     Table,
     Json,
+    /// SARIF 2.1.0 (GitHub code scanning, editors).
+    Sarif,
+    /// JUnit XML: a suite per intent, a test case per rule.
+    Junit,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// A pull-request comment.
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

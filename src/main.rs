@@ -79,6 +79,17 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     color(cli.color, std::io::stdout().is_terminal()),
                 ),
                 CheckFormat::Json => report::json::render(&m.sources, &findings),
+                CheckFormat::Sarif => {
+                    report::sarif::render_with(&m.sources, &findings, Some(&m), &[])
+                }
+                CheckFormat::Junit => {
+                    let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
+                    report::junit::render(&m.sources, &intents, &findings)
+                }
+                CheckFormat::Github => report::github::render(&m.sources, &findings),
+                CheckFormat::Markdown => {
+                    report::markdown::render_with(&m.sources, &findings, Some(&m))
+                }
             };
             out(&text)?;
             let threshold = match fail_on {

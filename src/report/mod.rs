@@ -1,7 +1,12 @@
 //! Output formats: one file per format.
 
+pub mod github;
 pub mod horizon;
 pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod related;
+pub mod sarif;
 pub mod table;
 
 use crate::diagnostics::SourceMap;

@@ -1,0 +1,128 @@
+//! `--format markdown`: a pull-request comment. A summary line, a table of
+//! findings, and a collapsible `<details>` per finding with its worst path
+//! and the assumptions it rests on.
+//!
+//! Every string that comes from a manifest (ids, messages, paths, file
+//! names) goes through [`escape`]: a PR comment is rendered as GitHub
+//! Flavored Markdown with inline HTML, so an id must not be able to open a
+//! tag, a code span, a link or a table cell.
+
+use crate::diagnostics::SourceMap;
+use crate::manifest::Manifest;
+use crate::report::{Summary, place, related};
+use crate::rules::Finding;
+
+/// Escapes text for a table cell or a line of GitHub Markdown: HTML-special
+/// characters become entities, inline-syntax characters get a backslash,
+/// and line breaks become `<br>` so a cell stays on its row.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push_str("<br>");
+            }
+            '\n' => out.push_str("<br>"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '#' | '!' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The comment, without the worst paths' links placed.
+pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
+    render_with(map, findings, None)
+}
+
+/// The comment; with the manifest, each finding's details list the links of
+/// its worst path with their places and what each adds.
+pub fn render_with(map: &SourceMap, findings: &[Finding], manifest: Option<&Manifest>) -> String {
+    let s = Summary::of(findings);
+    let mut out = String::from("## replay-audit\n\n");
+    if findings.is_empty() {
+        out.push_str("No findings.\n");
+        return out;
+    }
+    out.push_str(&format!(
+        "**{}**: {}, {}, {}.\n\n",
+        plural(findings.len(), "finding", "findings"),
+        plural(s.error, "error", "errors"),
+        plural(s.warning, "warning", "warnings"),
+        plural(s.info, "info", "info")
+    ));
+    out.push_str("| severity | code | intent | component | location | message |\n");
+    out.push_str("|---|---|---|---|---|---|\n");
+    let dash = |v: &Option<String>| v.as_deref().map_or_else(|| "-".to_string(), escape);
+    for f in findings {
+        out.push_str(&format!(
+            "| {} | {} {} | {} | {} | {} | {} |\n",
+            f.severity.name(),
+            f.rule.code,
+            escape(f.rule.name),
+            dash(&f.intent),
+            dash(&f.component),
+            escape(&place(map, f)),
+            escape(&f.message)
+        ));
+    }
+    for f in findings {
+        out.push_str(&format!(
+            "\n<details>\n<summary>{} {} — {} / {}</summary>\n\n",
+            f.rule.code,
+            escape(f.rule.name),
+            dash(&f.intent),
+            dash(&f.component)
+        ));
+        out.push_str(&format!("- location: {}\n", escape(&place(map, f))));
+        out.push_str(&format!("- message: {}\n", escape(&f.message)));
+        if let Some(h) = f.horizon {
+            out.push_str(&format!("- horizon: {h}\n"));
+        }
+        if let Some(w) = f.window {
+            out.push_str(&format!("- window: {w}\n"));
+        }
+        if f.path.is_empty() {
+            out.push_str("- path: -\n");
+        } else {
+            let ids: Vec<String> = f.path.iter().map(|p| escape(p)).collect();
+            out.push_str(&format!("- path: {}\n", ids.join(" → ")));
+        }
+        for h in related::hops(manifest, f) {
+            let at = h.loc.map_or_else(|| "-".to_string(), |l| map.display(l));
+            out.push_str(&format!("  - {} ({})\n", escape(&h.text), escape(&at)));
+        }
+        if f.assumptions.is_empty() {
+            out.push_str("- assumptions: none\n");
+        } else {
+            out.push_str("- assumptions:\n");
+            for a in &f.assumptions {
+                out.push_str(&format!("  - {}\n", escape(a)));
+            }
+        }
+        out.push_str(&format!(
+            "- rule: [{} {}]({})\n",
+            f.rule.code,
+            escape(f.rule.name),
+            crate::report::sarif::help_uri(f.rule.code)
+        ));
+        out.push_str("\n</details>\n");
+    }
+    out
+}

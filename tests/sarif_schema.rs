@@ -1,0 +1,232 @@
+//! The SARIF of every fixture validates against the official SARIF 2.1.0
+//! schema (this is the check `.ci/run` relies on: `cargo test` runs it).
+//!
+//! The schema is read from `../shared/reference/` next to the repository
+//! when it is there, else from the copy committed at `tests/data/`.
+
+use std::path::{Path, PathBuf};
+
+use replay_audit::diagnostics::{Loc, SourceMap};
+use replay_audit::report::sarif;
+use replay_audit::rules::Finding;
+use replay_audit::{analysis, manifest, rules};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The official schema's `run.language` pattern, with a stray `]`.
+const LANGUAGE_PATTERN: &str = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$";
+
+fn shared_schema() -> PathBuf {
+    root().join("../shared/reference/sarif-schema-2.1.0.json")
+}
+
+fn committed_schema() -> PathBuf {
+    root().join("tests/data/sarif-schema-2.1.0.json")
+}
+
+fn schema() -> Value {
+    let shared = shared_schema();
+    schema_at(&if shared.is_file() {
+        shared
+    } else {
+        committed_schema()
+    })
+}
+
+fn schema_at(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut schema: Value = serde_json::from_str(&text).expect("schema is JSON");
+    // jsonschema checks a schema against its meta-schema before using it,
+    // and its strict (Unicode-mode) regex check refuses the stray `]` of
+    // the `language` patterns. Browsers read that `]` as a literal;
+    // escaping it says the same in a form every engine accepts. Nothing
+    // else changes.
+    let fixed = fix_language_patterns(&mut schema);
+    assert_eq!(fixed, 2, "{}: the schema changed", path.display());
+    schema
+}
+
+/// Escapes the stray `]` of every `language` pattern; returns how many.
+fn fix_language_patterns(v: &mut Value) -> usize {
+    match v {
+        Value::Object(map) => {
+            let mut n = 0;
+            for (k, child) in map.iter_mut() {
+                if k == "pattern" && child.as_str() == Some(LANGUAGE_PATTERN) {
+                    *child = Value::from(LANGUAGE_PATTERN.replace("]?$", "\\]?$"));
+                    n += 1;
+                } else {
+                    n += fix_language_patterns(child);
+                }
+            }
+            n
+        }
+        Value::Array(items) => items.iter_mut().map(fix_language_patterns).sum(),
+        _ => 0,
+    }
+}
+
+fn validator() -> jsonschema::Validator {
+    validator_for(&schema())
+}
+
+fn validator_for(schema: &Value) -> jsonschema::Validator {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("the SARIF schema compiles")
+}
+
+#[test]
+fn the_committed_copy_is_the_reference_schema() {
+    let copy =
+        std::fs::read(committed_schema()).expect("tests/data/sarif-schema-2.1.0.json is committed");
+    if let Ok(shared) = std::fs::read(shared_schema()) {
+        assert!(
+            copy == shared,
+            "tests/data/sarif-schema-2.1.0.json differs from shared/reference/"
+        );
+    }
+    // The fallback works on its own (a clone without shared/ uses it).
+    let v = validator_for(&schema_at(&committed_schema()));
+    assert!(v.is_valid(&serde_json::json!({"version": "2.1.0", "runs": []})));
+    assert!(!v.is_valid(&serde_json::json!({"version": "2.0.0", "runs": []})));
+}
+
+fn errors(v: &jsonschema::Validator, sarif: &Value) -> Vec<String> {
+    v.iter_errors(sarif)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// Every `*.yaml`/`*.yml` file below `fixtures/`, each its own
+/// architecture, relative to the repository, sorted.
+fn fixtures() -> Vec<PathBuf> {
+    fn walk(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = e.expect("entry").path();
+            let rel = rel.join(path.file_name().expect("name"));
+            if path.is_dir() {
+                walk(&path, &rel, out);
+            } else if path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                out.push(rel);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root().join("fixtures"), Path::new("fixtures"), &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn sarif_of_every_fixture_is_valid() {
+    let v = validator();
+    let mut validated = Vec::new();
+    for path in fixtures() {
+        let m = match manifest::load(
+            std::slice::from_ref(&root().join(&path)),
+            &manifest::Limits::default(),
+        ) {
+            Ok(m) => m,
+            // Fixtures under an `invalid/` folder are meant not to load: they have no SARIF.
+            Err(_) if path.components().any(|c| c.as_os_str() == "invalid") => continue,
+            Err(e) => panic!("{}: {}", path.display(), e.render(false)),
+        };
+        let a = analysis::analyse(&m);
+        let findings = rules::check(&a);
+        let text = sarif::render_with(&m.sources, &findings, Some(&m), &[]);
+        let value: Value = serde_json::from_str(&text).expect("SARIF is JSON");
+        let errs = errors(&v, &value);
+        assert!(
+            errs.is_empty(),
+            "{}: SARIF fails the schema:\n{}",
+            path.display(),
+            errs.join("\n")
+        );
+        assert_eq!(
+            value["runs"][0]["results"].as_array().map(Vec::len),
+            Some(findings.len()),
+            "{}",
+            path.display()
+        );
+        validated.push(path);
+    }
+    assert!(
+        validated.contains(&PathBuf::from("fixtures/incident-dlq-redrive.yaml")),
+        "validated: {validated:?}"
+    );
+    assert!(validated.len() >= 2, "validated: {validated:?}");
+}
+
+#[test]
+fn waived_and_awkward_findings_are_valid_too() {
+    let mut map = SourceMap::default();
+    map.add("dir with space/a:b%c.yaml".into(), String::new());
+    let f = Finding::new("RH035", "<script>x</script> ]]> a::b 100%\nnext")
+        .intent("i,1")
+        .component("c:2")
+        .at(Loc {
+            file: 0,
+            line: 3,
+            col: 7,
+        });
+    let g = Finding::new("RH001", "no location");
+    let text = sarif::render_with(
+        &map,
+        &[f, g],
+        None,
+        &[Some("accepted until the migration, ticket PAY-12"), None],
+    );
+    let value: Value = serde_json::from_str(&text).expect("JSON");
+    let errs = errors(&validator(), &value);
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+    let results = &value["runs"][0]["results"];
+    assert_eq!(
+        results[0]["suppressions"],
+        serde_json::json!([{"kind": "external", "justification": "accepted until the migration, ticket PAY-12"}])
+    );
+    assert_eq!(results[1]["suppressions"], serde_json::json!([]));
+    assert_eq!(results[1].get("locations"), None);
+}
+
+#[test]
+fn the_validator_rejects_what_the_schema_forbids() {
+    // Without this, a validator that accepts everything would pass the tests above.
+    let v = validator();
+    let m = manifest::load(
+        &[root().join("fixtures/incident-dlq-redrive.yaml")],
+        &manifest::Limits::default(),
+    )
+    .expect("loads");
+    let findings = rules::check(&analysis::analyse(&m));
+    let mut value: Value =
+        serde_json::from_str(&sarif::render(&m.sources, &findings)).expect("JSON");
+    assert!(errors(&v, &value).is_empty());
+    value["runs"][0]["results"][0]["level"] = Value::from("fatal");
+    assert!(
+        !errors(&v, &value).is_empty(),
+        "level `fatal` must be refused"
+    );
+    value["runs"][0]["results"][0]["level"] = Value::from("error");
+    value["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        Value::from(0);
+    assert!(
+        !errors(&v, &value).is_empty(),
+        "startLine 0 must be refused"
+    );
+    value["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        Value::from(1);
+    assert!(errors(&v, &value).is_empty());
+    // Formats are checked: a raw space makes the URI reference invalid, which
+    // is why `sarif::uri` percent-encodes it.
+    value["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] =
+        Value::from("dir with space/a.yaml");
+    assert!(
+        !errors(&v, &value).is_empty(),
+        "a URI with a space must be refused"
+    );
+}
