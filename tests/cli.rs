@@ -62,11 +62,11 @@ fn dlq_incident_fails_with_rh001_at_the_store() {
     );
     assert_eq!(
         f["location"],
-        serde_json::json!({"file": "fixtures/incident-dlq-redrive.yaml", "line": 52, "column": 11})
+        serde_json::json!({"file": "fixtures/incident-dlq-redrive.yaml", "line": 53, "column": 11})
     );
     assert_eq!(
         v["summary"],
-        serde_json::json!({"error": 1, "warning": 0, "info": 1})
+        serde_json::json!({"error": 1, "warning": 0, "info": 2})
     );
 }
 
@@ -101,7 +101,7 @@ fn table_output_has_no_colour_when_piped() {
             "RH001 replay-outlives-dedup-window",
         ))
         .stdout(predicate::str::contains("\x1b[").not())
-        .stdout(predicate::str::contains("1 error(s), 0 warning(s), 1 info"));
+        .stdout(predicate::str::contains("1 error(s), 0 warning(s), 2 info"));
 }
 
 #[test]
@@ -267,12 +267,12 @@ fn a_folder_is_one_architecture() {
         .collect();
     assert_eq!(
         codes,
-        vec!["RH005", "RH001"],
+        vec!["RH005", "RH040", "RH001"],
         "sorted by file: the intent file first"
     );
-    assert_eq!(v["findings"][1]["horizon_seconds"], 55_200);
+    assert_eq!(v["findings"][2]["horizon_seconds"], 55_200);
     assert_eq!(
-        v["findings"][1]["location"]["file"],
+        v["findings"][2]["location"]["file"],
         dir.path().join("b-components.yml").display().to_string()
     );
 }
