@@ -130,7 +130,10 @@ impl Diagnostic {
         };
         let mut groups: Vec<Group> = Vec::new();
         let mut title = Group::with_title(Level::ERROR.primary_title(self.message.as_str()));
-        if let Some(snippet) = self.loc.and_then(|l| snippet_for(map, l, &self.label, true)) {
+        if let Some(snippet) = self
+            .loc
+            .and_then(|l| snippet_for(map, l, &self.label, true))
+        {
             title = title.element(snippet);
         }
         for (l, note) in &self.related {

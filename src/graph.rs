@@ -52,14 +52,26 @@ impl Graph {
                     g.add_edge(
                         NodeIndex::new(i),
                         NodeIndex::new(j),
-                        Edge { ty: EdgeType::Link(l.ty), loc: l.loc, link: Some(l.clone()) },
+                        Edge {
+                            ty: EdgeType::Link(l.ty),
+                            loc: l.loc,
+                            link: Some(l.clone()),
+                        },
                     );
                 }
             }
             if let Some(guard) = &c.dedup
                 && let Some(j) = m.component_index(&guard.store.value)
             {
-                g.add_edge(NodeIndex::new(i), NodeIndex::new(j), Edge { ty: EdgeType::Dedup, loc: guard.loc, link: None });
+                g.add_edge(
+                    NodeIndex::new(i),
+                    NodeIndex::new(j),
+                    Edge {
+                        ty: EdgeType::Dedup,
+                        loc: guard.loc,
+                        link: None,
+                    },
+                );
             }
         }
         Graph { g }

@@ -28,30 +28,45 @@ fn color(choice: ColorChoice, stream_is_tty: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => stream_is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        ColorChoice::Auto => {
+            stream_is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
     }
 }
 
 fn out(text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()) {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
     }
 }
 
 fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u8> {
-    let limits = manifest::Limits { max_file_bytes: cli.max_file_size, ..manifest::Limits::default() };
+    let limits = manifest::Limits {
+        max_file_bytes: cli.max_file_size,
+        ..manifest::Limits::default()
+    };
     // Templates, plans and AsyncAPI documents among the paths are imported in memory.
     replay_audit::import::load(paths, &limits).map_err(|e| {
-        eprint!("{}", e.render(color(cli.color, std::io::stderr().is_terminal())));
+        eprint!(
+            "{}",
+            e.render(color(cli.color, std::io::stderr().is_terminal()))
+        );
         2
     })
 }
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
-        Command::Check { paths, format, fail_on } => {
+        Command::Check {
+            paths,
+            format,
+            fail_on,
+        } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
@@ -59,7 +74,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let a = analysis::analyse(&m);
             let findings = rules::check(&a);
             let text = match format {
-                CheckFormat::Table => report::table::render(&m.sources, &findings, color(cli.color, std::io::stdout().is_terminal())),
+                CheckFormat::Table => report::table::render(
+                    &m.sources,
+                    &findings,
+                    color(cli.color, std::io::stdout().is_terminal()),
+                ),
                 CheckFormat::Json => report::json::render(&m.sources, &findings),
             };
             out(&text)?;
@@ -70,7 +89,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             };
             Ok(u8::from(findings.iter().any(|f| f.severity >= threshold)))
         }
-        Command::Horizon { paths, intent, at, format } => {
+        Command::Horizon {
+            paths,
+            intent,
+            at,
+            format,
+        } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
@@ -79,8 +103,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 && m.intent(i).is_none()
             {
                 let ids: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
-                let hint = replay_audit::diagnostics::suggest(i, ids.iter().copied())
-                    .map_or_else(|| format!("intents: {}", ids.join(", ")), |s| format!("did you mean `{s}`?"));
+                let hint = replay_audit::diagnostics::suggest(i, ids.iter().copied()).map_or_else(
+                    || format!("intents: {}", ids.join(", ")),
+                    |s| format!("did you mean `{s}`?"),
+                );
                 eprintln!("error: no intent `{i}`\nhelp: {hint}");
                 return Ok(2);
             }
@@ -88,8 +114,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 && m.component(c).is_none()
             {
                 let ids: Vec<&str> = m.components.iter().map(|c| c.id.as_str()).collect();
-                let hint = replay_audit::diagnostics::suggest(c, ids.iter().copied())
-                    .map_or_else(|| "give a component id".to_string(), |s| format!("did you mean `{s}`?"));
+                let hint = replay_audit::diagnostics::suggest(c, ids.iter().copied()).map_or_else(
+                    || "give a component id".to_string(),
+                    |s| format!("did you mean `{s}`?"),
+                );
                 eprintln!("error: no component `{c}`\nhelp: {hint}");
                 return Ok(2);
             }
@@ -107,9 +135,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 Ok(0)
             }
             None => {
-                let codes: Vec<&str> = rules::RULES.iter().map(|r| r.code).chain(rules::RULES.iter().map(|r| r.name)).collect();
+                let codes: Vec<&str> = rules::RULES
+                    .iter()
+                    .map(|r| r.code)
+                    .chain(rules::RULES.iter().map(|r| r.name))
+                    .collect();
                 let hint = replay_audit::diagnostics::suggest(code, codes.iter().copied())
-                    .map_or_else(|| "`replay-audit rules` lists every rule".to_string(), |s| format!("did you mean `{s}`?"));
+                    .map_or_else(
+                        || "`replay-audit rules` lists every rule".to_string(),
+                        |s| format!("did you mean `{s}`?"),
+                    );
                 eprintln!("error: no rule `{code}`\nhelp: {hint}");
                 Ok(2)
             }
@@ -118,8 +153,15 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             out(&report::rules_list(*format == TextFormat::Json))?;
             Ok(0)
         }
-        Command::Import { format, file, parameters } => {
-            let limits = manifest::Limits { max_file_bytes: cli.max_file_size, ..manifest::Limits::default() };
+        Command::Import {
+            format,
+            file,
+            parameters,
+        } => {
+            let limits = manifest::Limits {
+                max_file_bytes: cli.max_file_size,
+                ..manifest::Limits::default()
+            };
             let params = match replay_audit::import::parse_params(parameters) {
                 Ok(p) => p,
                 Err(e) => {
@@ -132,8 +174,15 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 ImportFormat::Terraform => replay_audit::import::Format::Terraform,
                 ImportFormat::Asyncapi => replay_audit::import::Format::AsyncApi,
             };
-            let result = replay_audit::import::read_file(file, &limits)
-                .and_then(|text| replay_audit::import::import_text(format, &file.display().to_string(), &text, &params, &limits));
+            let result = replay_audit::import::read_file(file, &limits).and_then(|text| {
+                replay_audit::import::import_text(
+                    format,
+                    &file.display().to_string(),
+                    &text,
+                    &params,
+                    &limits,
+                )
+            });
             match result {
                 Ok(imported) => {
                     for u in &imported.unsupported {
@@ -143,7 +192,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     Ok(0)
                 }
                 Err(e) => {
-                    eprint!("{}", e.render(color(cli.color, std::io::stderr().is_terminal())));
+                    eprint!(
+                        "{}",
+                        e.render(color(cli.color, std::io::stderr().is_terminal()))
+                    );
                     Ok(2)
                 }
             }
@@ -155,9 +207,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 Some(k) => match catalog::catalog().kind(k) {
                     Some(kind) => out(&report::catalog::show(kind, json))?,
                     None => {
-                        let ids: Vec<&str> = catalog::catalog().kinds.iter().map(|k| k.id.as_str()).collect();
+                        let ids: Vec<&str> = catalog::catalog()
+                            .kinds
+                            .iter()
+                            .map(|k| k.id.as_str())
+                            .collect();
                         let hint = replay_audit::diagnostics::suggest(k, ids.iter().copied())
-                            .map_or_else(|| "`replay-audit catalog` lists the kinds".to_string(), |s| format!("did you mean `{s}`?"));
+                            .map_or_else(
+                                || "`replay-audit catalog` lists the kinds".to_string(),
+                                |s| format!("did you mean `{s}`?"),
+                            );
                         eprintln!("error: no kind `{k}` in the catalog\nhelp: {hint}");
                         return Ok(2);
                     }

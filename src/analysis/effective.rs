@@ -28,7 +28,10 @@ impl<T> Eff<T> {
     where
         T: Clone,
     {
-        Eff { value: sp.value.clone(), origin: Origin::Manifest(sp.loc) }
+        Eff {
+            value: sp.value.clone(),
+            origin: Origin::Manifest(sp.loc),
+        }
     }
 
     pub fn loc(&self) -> Option<Loc> {
@@ -64,7 +67,10 @@ fn from_catalog<T>(c: &Component, v: Option<crate::catalog::Cited<'static, T>>) 
     let cited = v?;
     Some(Eff {
         value: cited.value,
-        origin: Origin::Catalog { kind: c.kind.value.clone(), source: cited.fact.source.clone() },
+        origin: Origin::Catalog {
+            kind: c.kind.value.clone(),
+            source: cited.fact.source.clone(),
+        },
     })
 }
 
@@ -118,7 +124,10 @@ fn string(c: &Component, field: &str) -> Option<Eff<String>> {
     };
     match written {
         Some(sp) => Some(Eff::manifest(sp)),
-        None => from_catalog(c, kind_of(c).default_str(field)).map(|e| Eff { value: e.value.to_string(), origin: e.origin }),
+        None => from_catalog(c, kind_of(c).default_str(field)).map(|e| Eff {
+            value: e.value.to_string(),
+            origin: e.origin,
+        }),
     }
 }
 
@@ -151,7 +160,10 @@ pub fn delivery(c: &Component) -> Eff<Delivery> {
                 source: k.delivery_source.clone().unwrap_or_default(),
             },
         },
-        None => Eff { value: Delivery::AtLeastOnce, origin: Origin::Assumed },
+        None => Eff {
+            value: Delivery::AtLeastOnce,
+            origin: Origin::Assumed,
+        },
     }
 }
 
@@ -165,7 +177,13 @@ pub fn expiry(c: &Component) -> Option<Eff<Expiry>> {
         "physical-ttl" => Expiry::PhysicalTtl,
         _ => return None,
     };
-    Some(Eff { value, origin: Origin::Catalog { kind: c.kind.value.clone(), source: v.fact.source.clone() } })
+    Some(Eff {
+        value,
+        origin: Origin::Catalog {
+            kind: c.kind.value.clone(),
+            source: v.fact.source.clone(),
+        },
+    })
 }
 
 pub fn replication(c: &Component) -> Eff<Replication> {
@@ -174,9 +192,30 @@ pub fn replication(c: &Component) -> Eff<Replication> {
     }
     let v = kind_of(c).default_str("replication");
     match v.map(|v| (v.value, v.fact.source.clone())) {
-        Some(("async", s)) => Eff { value: Replication::Async, origin: Origin::Catalog { kind: c.kind.value.clone(), source: s } },
-        Some(("sync", s)) => Eff { value: Replication::Sync, origin: Origin::Catalog { kind: c.kind.value.clone(), source: s } },
-        Some(("none", s)) => Eff { value: Replication::None, origin: Origin::Catalog { kind: c.kind.value.clone(), source: s } },
-        _ => Eff { value: Replication::None, origin: Origin::Assumed },
+        Some(("async", s)) => Eff {
+            value: Replication::Async,
+            origin: Origin::Catalog {
+                kind: c.kind.value.clone(),
+                source: s,
+            },
+        },
+        Some(("sync", s)) => Eff {
+            value: Replication::Sync,
+            origin: Origin::Catalog {
+                kind: c.kind.value.clone(),
+                source: s,
+            },
+        },
+        Some(("none", s)) => Eff {
+            value: Replication::None,
+            origin: Origin::Catalog {
+                kind: c.kind.value.clone(),
+                source: s,
+            },
+        },
+        _ => Eff {
+            value: Replication::None,
+            origin: Origin::Assumed,
+        },
     }
 }

@@ -91,7 +91,11 @@ enum DupBack {
     /// Born here from the original copy at `state`.
     Born { state: usize, via: Via },
     /// Carried from `state` (class `class`) along `via`.
-    Carried { state: usize, class: Class, via: Via },
+    Carried {
+        state: usize,
+        class: Class,
+        via: Via,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -166,7 +170,12 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
         .enumerate()
         .map(|(i, intent)| analyse_intent(m, &model, i, intent))
         .collect();
-    Analysis { manifest: m, graph, model, intents }
+    Analysis {
+        manifest: m,
+        graph,
+        model,
+        intents,
+    }
 }
 
 fn region_index(model: &Model, comp: usize, region: Option<&str>) -> usize {
@@ -261,14 +270,23 @@ struct Run<'a> {
 fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> IntentResult {
     let origin = m.component_index(&intent.origin.value);
     let mut seeds: Vec<usize> = origin.into_iter().collect();
-    seeds.extend(intent.replays.iter().filter_map(|r| m.component_index(&r.enters_at.value)));
+    seeds.extend(
+        intent
+            .replays
+            .iter()
+            .filter_map(|r| m.component_index(&r.enters_at.value)),
+    );
     let reached = reachable(model, &seeds);
     let order = sccs(model, &reached);
     let has_key = intent.key.loc.is_some();
     let mut run = Run {
         model,
         intent,
-        minted_at: if has_key { m.component_index(&intent.minted_at().value) } else { None },
+        minted_at: if has_key {
+            m.component_index(&intent.minted_at().value)
+        } else {
+            None
+        },
         natural_key: has_key && !intent.key.is_generated(),
         per_attempt: intent.key.per_attempt(),
         states: Vec::new(),
@@ -309,13 +327,19 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
         }
         scc_info.push(info);
     }
-    let sid = |c: usize, round: usize, region: usize| base[c] + round * model.nodes[c].region_count() + region;
+    let sid = |c: usize, round: usize, region: usize| {
+        base[c] + round * model.nodes[c].region_count() + region
+    };
 
     if let Some(o) = origin {
         let s = sid(o, 0, 0);
         run.states[s].h = Some(Dur::ZERO);
         run.states[s].back = Some((s, Via::Origin));
-        run.states[s].key = if run.minted_at.is_none() && has_key { KeyStatus::Carried } else { KeyStatus::Unminted };
+        run.states[s].key = if run.minted_at.is_none() && has_key {
+            KeyStatus::Carried
+        } else {
+            KeyStatus::Unminted
+        };
     }
 
     for (comp, info) in order.iter().zip(&scc_info) {
@@ -417,7 +441,9 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
     }
     let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
     for eff in &intent.effects {
-        let Some(ec) = m.component_index(&eff.value) else { continue };
+        let Some(ec) = m.component_index(&eff.value) else {
+            continue;
+        };
         let mut worst: [Option<(usize, Dup)>; 4] = [None, None, None, None];
         for (i, st) in run.states.iter().enumerate() {
             if st.comp != ec {
@@ -435,7 +461,12 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
         let list = surviving.entry(ec).or_default();
         for class in CLASSES {
             if let Some((s, d)) = worst[class as usize].take() {
-                let path = Paths { states: &run.states, model, intent }.dup_path(s, class);
+                let path = Paths {
+                    states: &run.states,
+                    model,
+                    intent,
+                }
+                .dup_path(s, class);
                 list.push((class, d, path));
             }
         }
@@ -493,7 +524,11 @@ fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
         }
     }
     // Kahn's algorithm over non-redrive edges, smallest id first.
-    let mut ready: std::collections::BTreeSet<usize> = indeg.iter().filter(|(_, d)| **d == 0).map(|(c, _)| *c).collect();
+    let mut ready: std::collections::BTreeSet<usize> = indeg
+        .iter()
+        .filter(|(_, d)| **d == 0)
+        .map(|(c, _)| *c)
+        .collect();
     let mut topo = Vec::with_capacity(comp.len());
     while let Some(c) = ready.pop_first() {
         topo.push(c);
@@ -509,7 +544,10 @@ fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
         }
     }
     if !has_internal {
-        return CycleInfo { topo, bound: CycleBound::None };
+        return CycleInfo {
+            topo,
+            bound: CycleBound::None,
+        };
     }
     if topo.len() < comp.len() {
         // A loop without any redrive: nothing bounds it.
@@ -520,19 +558,33 @@ fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
             .find(|&e| inside(model.edges[e].to))
             .unwrap_or(0);
         topo.append(&mut rest);
-        return CycleInfo { topo, bound: CycleBound::Unbounded(blame) };
+        return CycleInfo {
+            topo,
+            bound: CycleBound::Unbounded(blame),
+        };
     }
     let mut total = 0u64;
     for &e in &redrives {
         match model.edges[e].redrive_bound {
             Some(Some(k)) => total = total.saturating_add(k),
-            _ => return CycleInfo { topo, bound: CycleBound::Unbounded(e) },
+            _ => {
+                return CycleInfo {
+                    topo,
+                    bound: CycleBound::Unbounded(e),
+                };
+            }
         }
     }
     if total > MAX_ROUNDS {
-        return CycleInfo { topo, bound: CycleBound::Unbounded(redrives[0]) };
+        return CycleInfo {
+            topo,
+            bound: CycleBound::Unbounded(redrives[0]),
+        };
     }
-    CycleInfo { topo, bound: CycleBound::Rounds(total as usize) }
+    CycleInfo {
+        topo,
+        bound: CycleBound::Rounds(total as usize),
+    }
 }
 
 fn merge_dup(slot: &mut Option<Dup>, d: Dup) {
@@ -560,7 +612,10 @@ impl Run<'_> {
             st.h = Some(within);
             st.back = Some((s, Via::Replay(ri)));
         }
-        if st.h.is_some() && st.back.is_some_and(|(_, v)| matches!(v, Via::Replay(_))) && self.minted_at.is_none_or(|m| m != st.comp) {
+        if st.h.is_some()
+            && st.back.is_some_and(|(_, v)| matches!(v, Via::Replay(_)))
+            && self.minted_at.is_none_or(|m| m != st.comp)
+        {
             // Replays resubmit the request as the intent made it.
             if self.intent.key.loc.is_some() {
                 st.key = st.key.min(KeyStatus::Carried);
@@ -575,7 +630,10 @@ impl Run<'_> {
             born_after_layer: layered,
             lost_at: None,
             bypass: Bypass::default(),
-            back: DupBack::Born { state: s, via: Via::Replay(ri) },
+            back: DupBack::Born {
+                state: s,
+                via: Via::Replay(ri),
+            },
         };
         merge_dup(&mut self.states[s].dups[class as usize], d);
     }
@@ -592,7 +650,11 @@ impl Run<'_> {
                     continue;
                 }
                 st.key = KeyStatus::Carried;
-                let remint = if self.natural_key && !self.per_attempt { Class::Same } else { Class::Fresh };
+                let remint = if self.natural_key && !self.per_attempt {
+                    Class::Same
+                } else {
+                    Class::Fresh
+                };
                 let dups = std::mem::take(&mut st.dups);
                 for (i, d) in dups.into_iter().enumerate() {
                     let Some(d) = d else { continue };
@@ -628,13 +690,21 @@ impl Run<'_> {
             }
             let region = node.regions.get(self.states[s].region).cloned();
             if let Some(g) = &node.guard {
-                let visible = g.store_regions.is_empty() || region.as_ref().is_none_or(|r| g.store_regions.contains(r));
+                let visible = g.store_regions.is_empty()
+                    || region.as_ref().is_none_or(|r| g.store_regions.contains(r));
                 if !visible {
                     self.crossings.push((c, region.clone().unwrap_or_default()));
                 }
                 if g.claim != crate::manifest::model::Claim::None {
                     let layer = g.layer.clone();
-                    self.apply_layer(s, c, &layer, visible.then_some(()).ok_or((c, region.clone().unwrap_or_default())));
+                    self.apply_layer(
+                        s,
+                        c,
+                        &layer,
+                        visible
+                            .then_some(())
+                            .ok_or((c, region.clone().unwrap_or_default())),
+                    );
                 }
             }
             if let Some(l) = &node.own_layer {
@@ -649,7 +719,14 @@ impl Run<'_> {
 
     /// Copies the original and its duplicates from one regional state of a
     /// component to another, `delay` later. A failover also gives birth.
-    fn copy_state(&mut self, from: usize, to: usize, delay: Dur, via: Via, failover_of: Option<usize>) {
+    fn copy_state(
+        &mut self,
+        from: usize,
+        to: usize,
+        delay: Dur,
+        via: Via,
+        failover_of: Option<usize>,
+    ) {
         let Some(h) = self.states[from].h else { return };
         let nh = h.add(delay);
         let src = self.states[from].clone();
@@ -664,7 +741,11 @@ impl Run<'_> {
             if let Some(d) = &src.dups[class as usize] {
                 let mut d2 = d.clone();
                 d2.age = d.age.add(delay);
-                d2.back = DupBack::Carried { state: from, class, via };
+                d2.back = DupBack::Carried {
+                    state: from,
+                    class,
+                    via,
+                };
                 merge_dup(&mut dst.dups[class as usize], d2);
             }
         }
@@ -686,12 +767,27 @@ impl Run<'_> {
     /// Lets a layer stop the duplicates it recognises and remembers why it
     /// let the others by. `visible` is `Err((guard, region))` when the
     /// layer's store cannot be seen from the copy's region.
-    fn apply_layer(&mut self, s: usize, at: usize, layer: &Layer, visible: Result<(), (usize, String)>) {
+    fn apply_layer(
+        &mut self,
+        s: usize,
+        at: usize,
+        layer: &Layer,
+        visible: Result<(), (usize, String)>,
+    ) {
         let window = layer.window.value;
-        let entry = self.layers.entry((at, layer.component)).or_insert_with(|| LayerReach { layer: layer.clone(), at, reach: None });
+        let entry = self
+            .layers
+            .entry((at, layer.component))
+            .or_insert_with(|| LayerReach {
+                layer: layer.clone(),
+                at,
+                reach: None,
+            });
         let st = &mut self.states[s];
         for class in CLASSES {
-            let Some(d) = &mut st.dups[class as usize] else { continue };
+            let Some(d) = &mut st.dups[class as usize] else {
+                continue;
+            };
             let recognises = match class {
                 Class::Same => true,
                 Class::Lost | Class::Unminted => layer.any_key || layer.content,
@@ -705,7 +801,9 @@ impl Run<'_> {
             if !recognises {
                 match class {
                     Class::Lost => {
-                        d.bypass.lost_key.get_or_insert((layer.component, d.lost_at));
+                        d.bypass
+                            .lost_key
+                            .get_or_insert((layer.component, d.lost_at));
                     }
                     _ => {
                         d.bypass.fresh_key.get_or_insert(layer.component);
@@ -730,8 +828,20 @@ impl Run<'_> {
         let src = self.states[s].clone();
         let Some(h) = src.h else { return };
         let nh = h.add(em.delay);
-        let key_after = |k: KeyStatus| if k == KeyStatus::Carried && !em.passes_key { KeyStatus::Lost } else { k };
-        let class_after = |c: Class| if c == Class::Same && !em.passes_key { Class::Lost } else { c };
+        let key_after = |k: KeyStatus| {
+            if k == KeyStatus::Carried && !em.passes_key {
+                KeyStatus::Lost
+            } else {
+                k
+            }
+        };
+        let class_after = |c: Class| {
+            if c == Class::Same && !em.passes_key {
+                Class::Lost
+            } else {
+                c
+            }
+        };
         let mut arriving: Vec<(Class, Dup)> = Vec::new();
         for class in CLASSES {
             if let Some(d) = &src.dups[class as usize] {
@@ -741,7 +851,11 @@ impl Run<'_> {
                 if nc == Class::Lost && class == Class::Same {
                     d2.lost_at = Some(e);
                 }
-                d2.back = DupBack::Carried { state: s, class, via: Via::Edge(e) };
+                d2.back = DupBack::Carried {
+                    state: s,
+                    class,
+                    via: Via::Edge(e),
+                };
                 arriving.push((nc, d2));
             }
         }
@@ -756,12 +870,19 @@ impl Run<'_> {
                     born_after_layer: src.orig_layered,
                     lost_at: (class == Class::Lost && src.key == KeyStatus::Carried).then_some(e),
                     bypass: Bypass::default(),
-                    back: DupBack::Born { state: s, via: Via::Edge(e) },
+                    back: DupBack::Born {
+                        state: s,
+                        via: Via::Edge(e),
+                    },
                 },
             ));
         }
         // A transport's dedup window acts on what is sent into it.
-        let send_layer = match (em.ty, em.dedup_id, &self.model.nodes[em.to].transport_window) {
+        let send_layer = match (
+            em.ty,
+            em.dedup_id,
+            &self.model.nodes[em.to].transport_window,
+        ) {
             (EdgeType::Link(LinkType::SendsTo), Some(id), Some(l)) if id != DedupId::None => {
                 let mut l = l.clone();
                 l.content = id == DedupId::Content;
@@ -774,7 +895,10 @@ impl Run<'_> {
             dst.h = Some(nh);
             dst.back = Some((s, Via::Edge(e)));
         }
-        dst.key = if dst.h.is_some() && dst.back.is_some_and(|(p, _)| p == s) && dst.key == KeyStatus::Unminted {
+        dst.key = if dst.h.is_some()
+            && dst.back.is_some_and(|(p, _)| p == s)
+            && dst.key == KeyStatus::Unminted
+        {
             key_after(src.key)
         } else {
             dst.key.max(key_after(src.key))
@@ -787,7 +911,6 @@ impl Run<'_> {
             self.apply_layer(t, em.to, &l, Ok(()));
         }
     }
-
 }
 
 /// Reconstructs worst paths from the back-pointers of a finished run.
@@ -815,7 +938,10 @@ impl Paths<'_> {
                         from: self.states[s].comp,
                         to: self.states[s].comp,
                         adds: r.within.value,
-                        why: format!("replay `{}` enters within {} (declared)", r.name, r.within.value),
+                        why: format!(
+                            "replay `{}` enters within {} (declared)",
+                            r.name, r.within.value
+                        ),
                         assumptions: vec![format!("replay `{}` within {}", r.name, r.within.value)],
                     });
                     break;
@@ -835,11 +961,26 @@ impl Paths<'_> {
         match via {
             Via::Edge(e) => {
                 let em = &self.model.edges[e];
-                Step { from, to, adds: em.delay, why: format!("{}: {}", em.ty.name(), em.why), assumptions: em.assumptions.clone() }
+                Step {
+                    from,
+                    to,
+                    adds: em.delay,
+                    why: format!("{}: {}", em.ty.name(), em.why),
+                    assumptions: em.assumptions.clone(),
+                }
             }
             Via::Failover => {
-                let (_, _, d, why) = self.model.nodes[from].failover.clone().expect("failover step");
-                Step { from, to, adds: d, why, assumptions: Vec::new() }
+                let (_, _, d, why) = self.model.nodes[from]
+                    .failover
+                    .clone()
+                    .expect("failover step");
+                Step {
+                    from,
+                    to,
+                    adds: d,
+                    why,
+                    assumptions: Vec::new(),
+                }
             }
             Via::Fanout => Step {
                 from,
@@ -848,7 +989,13 @@ impl Paths<'_> {
                 why: "active-active: the copy may reach another region".into(),
                 assumptions: Vec::new(),
             },
-            Via::Origin | Via::Replay(_) => Step { from, to, adds: Dur::ZERO, why: String::new(), assumptions: Vec::new() },
+            Via::Origin | Via::Replay(_) => Step {
+                from,
+                to,
+                adds: Dur::ZERO,
+                why: String::new(),
+                assumptions: Vec::new(),
+            },
         }
     }
 
@@ -859,12 +1006,18 @@ impl Paths<'_> {
         let mut guard = 0;
         loop {
             guard += 1;
-            let Some(d) = &self.states[s].dups[class as usize] else { break };
+            let Some(d) = &self.states[s].dups[class as usize] else {
+                break;
+            };
             if guard > self.states.len() * 4 + 4 {
                 break;
             }
             match d.back {
-                DupBack::Carried { state, class: c, via } => {
+                DupBack::Carried {
+                    state,
+                    class: c,
+                    via,
+                } => {
                     tail.push(self.step(state, s, via));
                     s = state;
                     class = c;
@@ -876,8 +1029,14 @@ impl Paths<'_> {
                             from: self.states[s].comp,
                             to: self.states[s].comp,
                             adds: r.within.value,
-                            why: format!("replay `{}` enters within {} (declared)", r.name, r.within.value),
-                            assumptions: vec![format!("replay `{}` within {}", r.name, r.within.value)],
+                            why: format!(
+                                "replay `{}` enters within {} (declared)",
+                                r.name, r.within.value
+                            ),
+                            assumptions: vec![format!(
+                                "replay `{}` within {}",
+                                r.name, r.within.value
+                            )],
                         });
                         tail.reverse();
                         return tail;
@@ -898,14 +1057,25 @@ impl Paths<'_> {
 impl IntentResult {
     /// The worst path to component `c` (for the `horizon` command).
     pub fn path_to(&self, a: &Analysis, c: usize) -> Vec<Step> {
-        let Some(&s) = self.paths.get(&c) else { return Vec::new() };
+        let Some(&s) = self.paths.get(&c) else {
+            return Vec::new();
+        };
         let intent = &a.manifest.intents[self.intent];
-        Paths { states: &self.states, model: &a.model, intent }.path_to(s)
+        Paths {
+            states: &self.states,
+            model: &a.model,
+            intent,
+        }
+        .path_to(s)
     }
 
     /// Ids along a path: the first component, then each step's target.
     pub fn path_ids(m: &Manifest, origin: usize, steps: &[Step]) -> Vec<String> {
-        let mut ids = vec![m.components[steps.first().map_or(origin, |s| s.from)].id.clone()];
+        let mut ids = vec![
+            m.components[steps.first().map_or(origin, |s| s.from)]
+                .id
+                .clone(),
+        ];
         for s in steps {
             if s.to != s.from || ids.last() != Some(&m.components[s.to].id) {
                 ids.push(m.components[s.to].id.clone());
@@ -917,5 +1087,8 @@ impl IntentResult {
 
 /// A location to fix for a layer's window: its field, else its kind line.
 pub fn window_loc(m: &Manifest, layer: &Layer) -> Loc {
-    layer.window.loc().unwrap_or(m.components[layer.component].kind.loc)
+    layer
+        .window
+        .loc()
+        .unwrap_or(m.components[layer.component].kind.loc)
 }

@@ -7,7 +7,9 @@ use crate::analysis::retry;
 use crate::catalog::Generic;
 use crate::diagnostics::Loc;
 use crate::graph::{EdgeType, Graph};
-use crate::manifest::model::{Claim, Component, DedupId, Delivery, LinkType, Manifest, Mode, Replication};
+use crate::manifest::model::{
+    Claim, Component, DedupId, Delivery, LinkType, Manifest, Mode, Replication,
+};
 use crate::time::Dur;
 
 /// Where a duplicate is born.
@@ -138,20 +140,37 @@ impl Model {
         }
         assumed.sort();
         assumed.dedup();
-        Model { nodes, edges, out, assumed }
+        Model {
+            nodes,
+            edges,
+            out,
+            assumed,
+        }
     }
 }
 
 fn assume(assumed: &mut Vec<Assumed>, component: usize, c: &Component, field: &str, value: &str) {
-    assumed.push(Assumed { component, field: field.to_string(), value: value.to_string(), loc: c.kind.loc });
+    assumed.push(Assumed {
+        component,
+        field: field.to_string(),
+        value: value.to_string(),
+        loc: c.kind.loc,
+    });
 }
 
 /// The window of a store: its retention, else the catalog's, else assumed.
 fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>) -> Eff<Dur> {
     eff::dur(c, "retention").unwrap_or_else(|| {
-        let v = if g == Generic::Ledger { Dur::Unbounded } else { Dur::ZERO };
+        let v = if g == Generic::Ledger {
+            Dur::Unbounded
+        } else {
+            Dur::ZERO
+        };
         assume(assumed, i, c, "retention", &v.to_string());
-        Eff { value: v, origin: Origin::Assumed }
+        Eff {
+            value: v,
+            origin: Origin::Assumed,
+        }
     })
 }
 
@@ -165,7 +184,15 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
             let ti = regions.iter().position(|x| *x == to.value)?;
             let det = r.detection.as_ref().map_or(Dur::ZERO, |d| d.value);
             let cu = r.catch_up.as_ref().map_or(Dur::ZERO, |d| d.value);
-            Some((0, ti, det.add(cu), format!("failover {} → {}: detection {det} + catch-up {cu}", r.id, to.value)))
+            Some((
+                0,
+                ti,
+                det.add(cu),
+                format!(
+                    "failover {} → {}: detection {det} + catch-up {cu}",
+                    r.id, to.value
+                ),
+            ))
         })
     } else {
         None
@@ -182,34 +209,63 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                 content: false,
                 label: "guard store",
             },
-            claim: g.claim.as_ref().map_or(Claim::ConditionalWrite, |c| c.value),
+            claim: g
+                .claim
+                .as_ref()
+                .map_or(Claim::ConditionalWrite, |c| c.value),
             store_regions: s.regions.iter().map(|r| r.value.clone()).collect(),
             replication: eff::replication(s),
         })
     });
-    let own_layer = if generic.is_store() && c.unique.as_ref().is_some_and(|u| !u.value.is_empty()) {
-        Some(Layer { component: i, window: store_window(i, c, generic, assumed), any_key: true, content: false, label: "unique constraint" })
+    let own_layer = if generic.is_store() && c.unique.as_ref().is_some_and(|u| !u.value.is_empty())
+    {
+        Some(Layer {
+            component: i,
+            window: store_window(i, c, generic, assumed),
+            any_key: true,
+            content: false,
+            label: "unique constraint",
+        })
     } else if eff::boolean(c, "accepts_key").is_some_and(|a| a.value) {
         let window = eff::dur(c, "key_window").unwrap_or_else(|| {
             assume(assumed, i, c, "key_window", "0s");
-            Eff { value: Dur::ZERO, origin: Origin::Assumed }
+            Eff {
+                value: Dur::ZERO,
+                origin: Origin::Assumed,
+            }
         });
-        Some(Layer { component: i, window, any_key: false, content: false, label: "provider key window" })
-    } else {
-        None
-    };
-    let transport_window = if generic.is_transport() {
-        eff::dur(c, "dedup_window").filter(|w| w.value > Dur::ZERO).map(|window| Layer {
+        Some(Layer {
             component: i,
             window,
             any_key: false,
-            content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
-            label: "transport dedup window",
+            content: false,
+            label: "provider key window",
         })
     } else {
         None
     };
-    NodeModel { generic, regions, mode, failover, guard, own_layer, transport_window }
+    let transport_window = if generic.is_transport() {
+        eff::dur(c, "dedup_window")
+            .filter(|w| w.value > Dur::ZERO)
+            .map(|window| Layer {
+                component: i,
+                window,
+                any_key: false,
+                content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
+                label: "transport dedup window",
+            })
+    } else {
+        None
+    };
+    NodeModel {
+        generic,
+        regions,
+        mode,
+        failover,
+        guard,
+        own_layer,
+        transport_window,
+    }
 }
 
 /// How long a transport may still deliver a message: its retention, or with
@@ -223,10 +279,17 @@ pub fn transport_span(
 ) -> (Dur, String, Vec<String>) {
     let retention = eff::dur(c, "retention").unwrap_or_else(|| {
         assume(assumed, i, c, "retention", "unbounded");
-        Eff { value: Dur::Unbounded, origin: Origin::Assumed }
+        Eff {
+            value: Dur::Unbounded,
+            origin: Origin::Assumed,
+        }
     });
     let Some(backlog) = &c.max_backlog else {
-        return (retention.value, format!("retention {}{}", retention.value, retention.provenance()), Vec::new());
+        return (
+            retention.value,
+            format!("retention {}{}", retention.value, retention.provenance()),
+            Vec::new(),
+        );
     };
     let receives = after_receives
         .or_else(|| eff::count(c, "max_receives").map(|e| e.value))
@@ -244,7 +307,15 @@ pub fn transport_span(
             vec![assumption],
         )
     } else {
-        (retention.value, format!("retention {}{} (max_backlog does not lower it)", retention.value, retention.provenance()), vec![assumption])
+        (
+            retention.value,
+            format!(
+                "retention {}{} (max_backlog does not lower it)",
+                retention.value,
+                retention.provenance()
+            ),
+            vec![assumption],
+        )
     }
 }
 
@@ -275,8 +346,18 @@ fn edge_model(
     let mut retried = false;
     if let Some(r) = &link.retry {
         let fallback = link.timeout.as_ref().map(|t| t.value);
-        if r.attempts.as_ref().is_some_and(|a| a.value > 1) && r.timeout.is_none() && fallback.is_none() && link.ty == LinkType::Calls {
-            assume(assumed, a, ca, &format!("{}.timeout", link.ty.field()), "0s");
+        if r.attempts.as_ref().is_some_and(|a| a.value > 1)
+            && r.timeout.is_none()
+            && fallback.is_none()
+            && link.ty == LinkType::Calls
+        {
+            assume(
+                assumed,
+                a,
+                ca,
+                &format!("{}.timeout", link.ty.field()),
+                "0s",
+            );
         }
         let s = retry::span(r, fallback);
         em.delay = em.delay.add(s.adds);
@@ -286,7 +367,13 @@ fn edge_model(
     match link.ty {
         LinkType::SendsTo => {
             em.dedup_id = Some(link.dedup_id.as_ref().map_or_else(
-                || if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) { DedupId::Content } else { DedupId::None },
+                || {
+                    if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
+                        DedupId::Content
+                    } else {
+                        DedupId::None
+                    }
+                },
                 |d| d.value,
             ));
             // An asynchronously invoked function queues the event itself.
@@ -295,11 +382,19 @@ fn edge_model(
             {
                 em.delay = em.delay.add(age.value);
                 em.birth = Some(Birth::Redelivery);
-                parts.push(format!("async invocation keeps the event up to max_event_age {}{}", age.value, age.provenance()));
+                parts.push(format!(
+                    "async invocation keeps the event up to max_event_age {}{}",
+                    age.value,
+                    age.provenance()
+                ));
             }
         }
         LinkType::DeliversTo | LinkType::DeadLetter => {
-            let receives = ca.dead_letter.as_ref().and_then(|d| d.after_receives.as_ref()).map(|x| x.value);
+            let receives = ca
+                .dead_letter
+                .as_ref()
+                .and_then(|d| d.after_receives.as_ref())
+                .map(|x| x.value);
             let delivery = eff::delivery(ca);
             if delivery.origin == Origin::Assumed && nodes[a].generic.is_transport() {
                 assume(assumed, a, ca, "delivery", "at-least-once");
@@ -325,7 +420,9 @@ fn edge_model(
                 };
                 parts.push(format!("{sem}: {why}"));
             } else {
-                parts.push(format!("moved to dead-letter queue after the source's delivery span: {why}"));
+                parts.push(format!(
+                    "moved to dead-letter queue after the source's delivery span: {why}"
+                ));
             }
         }
         LinkType::Redrive => {
@@ -334,16 +431,24 @@ fn edge_model(
             match &link.within {
                 Some(w) => {
                     em.delay = em.delay.add(w.value);
-                    em.assumptions.push(format!("redrive of {} within {}", ca.id, w.value));
+                    em.assumptions
+                        .push(format!("redrive of {} within {}", ca.id, w.value));
                     parts.push(format!("redrive within {} (declared)", w.value));
                 }
                 None => {
                     let r = eff::dur(ca, "retention").unwrap_or_else(|| {
                         assume(assumed, a, ca, "retention", "unbounded");
-                        Eff { value: Dur::Unbounded, origin: Origin::Assumed }
+                        Eff {
+                            value: Dur::Unbounded,
+                            origin: Origin::Assumed,
+                        }
                     });
                     em.delay = em.delay.add(r.value);
-                    parts.push(format!("redrive any time within the dead-letter retention {}{}", r.value, r.provenance()));
+                    parts.push(format!(
+                        "redrive any time within the dead-letter retention {}{}",
+                        r.value,
+                        r.provenance()
+                    ));
                 }
             }
         }
@@ -352,6 +457,10 @@ fn edge_model(
     if retried && em.birth.is_none() {
         em.birth = Some(Birth::Retry);
     }
-    em.why = if parts.is_empty() { "no delay".to_string() } else { parts.join("; ") };
+    em.why = if parts.is_empty() {
+        "no delay".to_string()
+    } else {
+        parts.join("; ")
+    };
     em
 }

@@ -19,7 +19,12 @@ pub struct Span {
 /// Computes the span. `fallback_timeout` is the call's own timeout.
 pub fn span(retry: &Retry, fallback_timeout: Option<Dur>) -> Span {
     let n = retry.attempts.as_ref().map_or(1, |a| a.value);
-    let t = retry.timeout.as_ref().map(|t| t.value).or(fallback_timeout).unwrap_or(Dur::ZERO);
+    let t = retry
+        .timeout
+        .as_ref()
+        .map(|t| t.value)
+        .or(fallback_timeout)
+        .unwrap_or(Dur::ZERO);
     let b = retry.backoff.as_ref().map_or(Dur::ZERO, |b| b.value);
     let m = retry.multiplier.as_ref().map_or(2.0, |m| m.value);
     let cap = retry.max_backoff.as_ref().map(|c| c.value);
@@ -72,7 +77,11 @@ pub fn span(retry: &Retry, fallback_timeout: Option<Dur>) -> Span {
         why.push_str(&format!(", capped by max_elapsed {}", max.value));
         total = max.value;
     }
-    Span { adds: total, why, attempts: n }
+    Span {
+        adds: total,
+        why,
+        attempts: n,
+    }
 }
 
 #[cfg(test)]
@@ -120,7 +129,10 @@ mod tests {
 
     #[test]
     fn call_timeout_is_the_default_attempt_timeout() {
-        let r = Retry { attempts: sp(2), ..Retry::default() };
+        let r = Retry {
+            attempts: sp(2),
+            ..Retry::default()
+        };
         assert_eq!(span(&r, Some(Dur::Secs(5))).adds, Dur::Secs(5));
     }
 

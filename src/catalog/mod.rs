@@ -56,7 +56,10 @@ impl Generic {
 
     /// Components that run code: they call, claim and perform effects.
     pub fn is_compute(self) -> bool {
-        matches!(self, Generic::Service | Generic::Function | Generic::Workflow)
+        matches!(
+            self,
+            Generic::Service | Generic::Function | Generic::Workflow
+        )
     }
 }
 
@@ -195,23 +198,43 @@ impl Kind {
 
     pub fn default_dur(&self, field: &str) -> Option<Cited<'_, Dur>> {
         let (field, fact, v) = self.default_of(field)?;
-        Some(Cited { value: toml_dur(v)?, kind: self, field, fact })
+        Some(Cited {
+            value: toml_dur(v)?,
+            kind: self,
+            field,
+            fact,
+        })
     }
 
     pub fn default_count(&self, field: &str) -> Option<Cited<'_, u64>> {
         let (field, fact, v) = self.default_of(field)?;
         let n = v.as_integer().filter(|i| *i >= 0)? as u64;
-        Some(Cited { value: n, kind: self, field, fact })
+        Some(Cited {
+            value: n,
+            kind: self,
+            field,
+            fact,
+        })
     }
 
     pub fn default_bool(&self, field: &str) -> Option<Cited<'_, bool>> {
         let (field, fact, v) = self.default_of(field)?;
-        Some(Cited { value: v.as_bool()?, kind: self, field, fact })
+        Some(Cited {
+            value: v.as_bool()?,
+            kind: self,
+            field,
+            fact,
+        })
     }
 
     pub fn default_str(&self, field: &str) -> Option<Cited<'_, &str>> {
         let (field, fact, v) = self.default_of(field)?;
-        Some(Cited { value: v.as_str()?, kind: self, field, fact })
+        Some(Cited {
+            value: v.as_str()?,
+            kind: self,
+            field,
+            fact,
+        })
     }
 }
 
@@ -229,22 +252,48 @@ mod tests {
                 assert!(FLAGS.contains(&f.as_str()), "{}: unknown flag {f}", k.id);
             }
             if k.delivery.is_some() {
-                let s = k.delivery_source.as_ref().unwrap_or_else(|| panic!("{}: delivery without source", k.id));
+                let s = k
+                    .delivery_source
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{}: delivery without source", k.id));
                 assert!(c.sources.contains_key(s), "{}: unknown source {s}", k.id);
             }
             for b in &k.behaviours {
-                assert!(c.sources.contains_key(&b.source), "{}: unknown source {}", k.id, b.source);
+                assert!(
+                    c.sources.contains_key(&b.source),
+                    "{}: unknown source {}",
+                    k.id,
+                    b.source
+                );
             }
             for (name, fact) in &k.fields {
-                let src = c.sources.get(&fact.source).unwrap_or_else(|| panic!("{}.{name}: unknown source {}", k.id, fact.source));
-                assert!(src.url.starts_with("https://"), "{}.{name}: source without URL", k.id);
-                assert_ne!(src.status, Status::Unverified, "{}.{name}: an unverified fact is used as a number", k.id);
+                let src = c
+                    .sources
+                    .get(&fact.source)
+                    .unwrap_or_else(|| panic!("{}.{name}: unknown source {}", k.id, fact.source));
+                assert!(
+                    src.url.starts_with("https://"),
+                    "{}.{name}: source without URL",
+                    k.id
+                );
+                assert_ne!(
+                    src.status,
+                    Status::Unverified,
+                    "{}.{name}: an unverified fact is used as a number",
+                    k.id
+                );
             }
         }
         for (id, s) in &c.sources {
-            assert!(s.url.starts_with("https://") || s.status == Status::Unverified, "{id}: no URL");
+            assert!(
+                s.url.starts_with("https://") || s.status == Status::Unverified,
+                "{id}: no URL"
+            );
         }
-        for generic in ["service", "function", "workflow", "queue", "topic", "stream", "store", "ledger", "external"] {
+        for generic in [
+            "service", "function", "workflow", "queue", "topic", "stream", "store", "ledger",
+            "external",
+        ] {
             assert!(c.kind(generic).is_some(), "generic kind {generic} missing");
         }
     }
@@ -253,8 +302,14 @@ mod tests {
     fn issue_kinds_have_their_documented_defaults() {
         let c = catalog();
         let sqs = c.kind("sqs-standard").unwrap();
-        assert_eq!(sqs.default_dur("visibility_timeout").unwrap().value, Dur::Secs(30));
-        assert_eq!(sqs.default_dur("retention").unwrap().value, Dur::Secs(345_600));
+        assert_eq!(
+            sqs.default_dur("visibility_timeout").unwrap().value,
+            Dur::Secs(30)
+        );
+        assert_eq!(
+            sqs.default_dur("retention").unwrap().value,
+            Dur::Secs(345_600)
+        );
         let fifo = c.kind("sqs-fifo").unwrap();
         let w = fifo.default_dur("dedup_window").unwrap();
         assert_eq!(w.value, Dur::Secs(300));
@@ -262,7 +317,14 @@ mod tests {
         let pt = c.kind("powertools-idempotency").unwrap();
         assert_eq!(pt.default_dur("retention").unwrap().value, Dur::Secs(3600));
         assert_eq!(pt.generic, Generic::Store);
-        assert_eq!(c.kind("dynamodb-global-table").unwrap().default_str("replication").unwrap().value, "async");
+        assert_eq!(
+            c.kind("dynamodb-global-table")
+                .unwrap()
+                .default_str("replication")
+                .unwrap()
+                .value,
+            "async"
+        );
         assert_eq!(c.kind("dynamodb-table").unwrap().generic, Generic::Store);
     }
 }

@@ -21,7 +21,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::{Spanned, Tagged};
 
 use crate::diagnostics::{Diagnostic, Loc, SourceMap};
-use crate::manifest::{self, LoadError, Limits, Manifest};
+use crate::manifest::{self, Limits, LoadError, Manifest};
 
 /// The input formats `import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,8 +71,14 @@ pub fn import_text(
         Ok(out)
     });
     match result {
-        Ok(out) => Ok(Imported { unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(), text: out.render() }),
-        Err(d) => Err(LoadError { sources, diagnostics: vec![d] }),
+        Ok(out) => Ok(Imported {
+            unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(),
+            text: out.render(),
+        }),
+        Err(d) => Err(LoadError {
+            sources,
+            diagnostics: vec![d],
+        }),
     }
 }
 
@@ -83,17 +89,26 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
         diagnostics: vec![Diagnostic::new(None, m).help(h.to_string())],
     };
     let name = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read `{name}`: {e}"), "check the path"))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| err(format!("cannot read `{name}`: {e}"), "check the path"))?;
     if meta.len() > limits.max_file_bytes {
         return Err(err(
-            format!("`{name}` is {} bytes, more than the limit of {} bytes", meta.len(), limits.max_file_bytes),
+            format!(
+                "`{name}` is {} bytes, more than the limit of {} bytes",
+                meta.len(),
+                limits.max_file_bytes
+            ),
             "raise the limit with --max-file-size BYTES if the file is genuine",
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read `{name}`: {e}"), "check the path"))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| err(format!("cannot read `{name}`: {e}"), "check the path"))?;
     String::from_utf8(bytes).map_err(|e| {
         err(
-            format!("`{name}` is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
+            format!(
+                "`{name}` is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
             "save the file as UTF-8",
         )
     })
@@ -105,21 +120,32 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
 /// document (`asyncapi`). A replay-audit manifest (`version`) is none.
 pub fn detect(text: &str, limits: &Limits) -> Option<Format> {
     let root = parse(text, 0, limits).ok()?;
-    let Value::Map(_) = root.value else { return None };
-    if root.get("version").is_some() && root.get("components").is_some() && root.get("asyncapi").is_none() {
+    let Value::Map(_) = root.value else {
+        return None;
+    };
+    if root.get("version").is_some()
+        && root.get("components").is_some()
+        && root.get("asyncapi").is_none()
+    {
         return None;
     }
     if root.get("asyncapi").is_some() {
         return Some(Format::AsyncApi);
     }
-    if root.get("planned_values").is_some() || (root.get("format_version").is_some() && root.get("terraform_version").is_some()) {
+    if root.get("planned_values").is_some()
+        || (root.get("format_version").is_some() && root.get("terraform_version").is_some())
+    {
         return Some(Format::Terraform);
     }
     if root.get("AWSTemplateFormatVersion").is_some() {
         return Some(Format::CloudFormation);
     }
     if let Some(Value::Map(res)) = root.get("Resources").map(|r| &r.value)
-        && res.iter().any(|(_, r)| r.get("Type").and_then(Node::str).is_some_and(|t| t.starts_with("AWS::")))
+        && res.iter().any(|(_, r)| {
+            r.get("Type")
+                .and_then(Node::str)
+                .is_some_and(|t| t.starts_with("AWS::"))
+        })
     {
         return Some(Format::CloudFormation);
     }
@@ -131,7 +157,10 @@ pub fn detect(text: &str, limits: &Limits) -> Option<Format> {
 /// memory (parameters from their defaults) and merged with the manifests
 /// given with them, which add intents, keys, effects and guards.
 pub fn load(paths: &[PathBuf], limits: &Limits) -> Result<Manifest, LoadError> {
-    let files = manifest::load::discover(paths).map_err(|diagnostics| LoadError { sources: SourceMap::default(), diagnostics })?;
+    let files = manifest::load::discover(paths).map_err(|diagnostics| LoadError {
+        sources: SourceMap::default(),
+        diagnostics,
+    })?;
     let mut texts = Vec::new();
     for f in &files {
         let text = read_file(f, limits)?;
@@ -182,7 +211,11 @@ pub enum Value {
 
 impl Node {
     pub fn new(value: Value, loc: Loc) -> Node {
-        Node { value, tag: None, loc }
+        Node {
+            value,
+            tag: None,
+            loc,
+        }
     }
 
     pub fn get(&self, key: &str) -> Option<&Node> {
@@ -262,10 +295,16 @@ impl Node {
     pub fn brief(&self) -> String {
         match &self.value {
             Value::Null => "null".into(),
-            Value::Seq(items) => format!("[{}]", items.iter().map(Node::brief).collect::<Vec<_>>().join(", ")),
+            Value::Seq(items) => format!(
+                "[{}]",
+                items.iter().map(Node::brief).collect::<Vec<_>>().join(", ")
+            ),
             Value::Map(m) => format!(
                 "{{{}}}",
-                m.iter().map(|(k, v)| format!("{k}: {}", v.brief())).collect::<Vec<_>>().join(", ")
+                m.iter()
+                    .map(|(k, v)| format!("{k}: {}", v.brief()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             _ => {
                 let t = self.text().unwrap_or_default();
@@ -291,20 +330,34 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
         budget: Some(limits.budget(text.len())),
         with_snippet: false,
     };
-    let saphyr: Result<Spanned<Tagged<Raw>>, _> = serde_saphyr::from_str_with_options(text, options);
+    let saphyr: Result<Spanned<Tagged<Raw>>, _> =
+        serde_saphyr::from_str_with_options(text, options);
     match saphyr {
         Ok(raw) => Ok(convert(raw, file)),
         Err(e) if looks_json => match serde_json::from_str::<serde_json::Value>(text) {
             Ok(v) if depth(&v) <= limits.max_depth => Ok(from_json(v, file)),
-            Ok(_) => Err(Diagnostic::new(None, "invalid JSON: the document is nested too deeply")),
+            Ok(_) => Err(Diagnostic::new(
+                None,
+                "invalid JSON: the document is nested too deeply",
+            )),
             Err(je) => Err(Diagnostic::at(
-                Loc { file, line: je.line() as u32, col: je.column() as u32 },
+                Loc {
+                    file,
+                    line: je.line() as u32,
+                    col: je.column() as u32,
+                },
                 format!("invalid JSON: {}", strip_position(&je.to_string())),
             )
             .label("here")
             .help("fix the JSON syntax at this place")),
         }
-        .map_err(|d| if d.loc.is_none() { yaml_error(&e, file) } else { d }),
+        .map_err(|d| {
+            if d.loc.is_none() {
+                yaml_error(&e, file)
+            } else {
+                d
+            }
+        }),
         Err(e) => Err(yaml_error(&e, file)),
     }
 }
@@ -325,20 +378,36 @@ fn depth(v: &serde_json::Value) -> usize {
 }
 
 fn from_json(v: serde_json::Value, file: u32) -> Node {
-    let loc = Loc { file, line: 0, col: 0 };
+    let loc = Loc {
+        file,
+        line: 0,
+        col: 0,
+    };
     let value = match v {
         serde_json::Value::Null => Value::Null,
         serde_json::Value::Bool(b) => Value::Bool(b),
-        serde_json::Value::Number(n) => n.as_i64().map_or_else(|| Value::Float(n.as_f64().unwrap_or(0.0)), Value::Int),
+        serde_json::Value::Number(n) => n
+            .as_i64()
+            .map_or_else(|| Value::Float(n.as_f64().unwrap_or(0.0)), Value::Int),
         serde_json::Value::String(s) => Value::Str(s),
-        serde_json::Value::Array(a) => Value::Seq(a.into_iter().map(|x| from_json(x, file)).collect()),
-        serde_json::Value::Object(o) => Value::Map(o.into_iter().map(|(k, x)| (k, from_json(x, file))).collect()),
+        serde_json::Value::Array(a) => {
+            Value::Seq(a.into_iter().map(|x| from_json(x, file)).collect())
+        }
+        serde_json::Value::Object(o) => Value::Map(
+            o.into_iter()
+                .map(|(k, x)| (k, from_json(x, file)))
+                .collect(),
+        ),
     };
     Node::new(value, loc)
 }
 
 fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
-    let loc = e.location().filter(|l| l.line() > 0).map(|l| Loc { file, line: l.line() as u32, col: l.column() as u32 });
+    let loc = e.location().filter(|l| l.line() > 0).map(|l| Loc {
+        file,
+        line: l.line() as u32,
+        col: l.column() as u32,
+    });
     let text = e.to_string();
     let first = text.lines().next().unwrap_or("invalid YAML");
     let first = first.strip_prefix("error: ").unwrap_or(first);
@@ -346,11 +415,15 @@ fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
         Some(i) if first.starts_with("line ") => &first[i + 2..],
         _ => first,
     };
-    let (message, help) = if message.contains("budget breached") || message.contains("recursion limit") {
-        ("the document is too large or too deeply nested for its size".to_string(), "write the values out instead of nesting aliases; keep nesting under 64 levels")
-    } else {
-        (message.to_string(), "fix the syntax at this place")
-    };
+    let (message, help) =
+        if message.contains("budget breached") || message.contains("recursion limit") {
+            (
+                "the document is too large or too deeply nested for its size".to_string(),
+                "write the values out instead of nesting aliases; keep nesting under 64 levels",
+            )
+        } else {
+            (message.to_string(), "fix the syntax at this place")
+        };
     let mut d = Diagnostic::new(loc, format!("invalid YAML: {message}")).help(help);
     if loc.is_some() {
         d = d.label("here");
@@ -359,7 +432,11 @@ fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
 }
 
 fn convert(raw: Spanned<Tagged<Raw>>, file: u32) -> Node {
-    let loc = Loc { file, line: raw.referenced.line() as u32, col: raw.referenced.column() as u32 };
+    let loc = Loc {
+        file,
+        line: raw.referenced.line() as u32,
+        col: raw.referenced.column() as u32,
+    };
     let Tagged(raw, tag) = raw.value;
     let value = match raw {
         Raw::Null => Value::Null,
@@ -384,14 +461,16 @@ fn convert(raw: Spanned<Tagged<Raw>>, file: u32) -> Node {
     Node { value, tag, loc }
 }
 
+type RawNode = Spanned<Tagged<Raw>>;
+
 enum Raw {
     Null,
     Bool(bool),
     Int(i64),
     Float(f64),
     Str(String),
-    Seq(Vec<Spanned<Tagged<Raw>>>),
-    Map(Vec<(Spanned<Tagged<Raw>>, Spanned<Tagged<Raw>>)>),
+    Seq(Vec<RawNode>),
+    Map(Vec<(RawNode, RawNode)>),
 }
 
 impl<'de> Deserialize<'de> for Raw {
@@ -493,7 +572,11 @@ pub fn kebab(name: &str) -> String {
         clean.pop();
     }
     let clean = clean.trim_start_matches('.').to_string();
-    if clean.is_empty() { "unnamed".to_string() } else { clean }
+    if clean.is_empty() {
+        "unnamed".to_string()
+    } else {
+        clean
+    }
 }
 
 /// A duration in seconds as the manifest writes it (`300` → `5m`).
@@ -529,7 +612,11 @@ pub enum V {
 
 impl F {
     pub fn new(key: &str, val: V, comment: Option<String>) -> F {
-        F { key: key.to_string(), val, comment }
+        F {
+            key: key.to_string(),
+            val,
+            comment,
+        }
     }
 }
 
@@ -599,10 +686,19 @@ impl Out {
         let mut id = id.to_string();
         let mut n = 2;
         while self.has(&id) {
-            id = format!("{}-{n}", id.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-'));
+            id = format!(
+                "{}-{n}",
+                id.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+            );
             n += 1;
         }
-        self.comps.push(OutComp { id: id.clone(), kind: kind.to_string(), from, fields: Vec::new(), notes: Vec::new() });
+        self.comps.push(OutComp {
+            id: id.clone(),
+            kind: kind.to_string(),
+            from,
+            fields: Vec::new(),
+            notes: Vec::new(),
+        });
         id
     }
 
@@ -620,7 +716,10 @@ impl Out {
     pub fn push_link(&mut self, id: &str, key: &str, item: Vec<F>) {
         if let Some(c) = self.comp(id) {
             match c.fields.iter_mut().find(|x| x.key == key) {
-                Some(F { val: V::Items(items), .. }) => items.push(item),
+                Some(F {
+                    val: V::Items(items),
+                    ..
+                }) => items.push(item),
                 _ => c.fields.push(F::new(key, V::Items(vec![item]), None)),
             }
         }
@@ -645,7 +744,12 @@ impl Out {
     /// The manifest text.
     pub fn render(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "# Generated by `replay-audit import` from {} ({}).", self.file, self.format.name());
+        let _ = writeln!(
+            s,
+            "# Generated by `replay-audit import` from {} ({}).",
+            self.file,
+            self.format.name()
+        );
         s.push_str("# Every imported value names its source; review every `TODO:` before relying on the findings.\n");
         s.push_str("# The input cannot tell intents, keys, effects and dedup guards: add them here or in an\n");
         s.push_str("# overlay manifest given to `check` with the original file (same ids extend these components).\n");
@@ -662,11 +766,16 @@ impl Out {
         if !self.regions.is_empty() {
             s.push_str("\nregions:\n");
             for (r, src) in &self.regions {
-                let _ = writeln!(s, "  {r}: {{}}  # {src}; TODO: failover_to, detection, catch_up");
+                let _ = writeln!(
+                    s,
+                    "  {r}: {{}}  # {src}; TODO: failover_to, detection, catch_up"
+                );
             }
         }
         if self.intents.is_empty() {
-            s.push_str("\n# TODO: declare the intents (business decisions) these components carry, e.g.\n");
+            s.push_str(
+                "\n# TODO: declare the intents (business decisions) these components carry, e.g.\n",
+            );
             s.push_str("# intents:\n#   my-intent:\n#     origin: <component where the decision becomes stable>\n");
             s.push_str("#     effect: <component where the business effect happens>\n");
             s.push_str("#     key: { fields: [<natural key fields>] }\n");
@@ -698,7 +807,8 @@ impl Out {
 }
 
 fn comment(c: &Option<String>) -> String {
-    c.as_ref().map_or_else(String::new, |c| format!("  # {}", c.replace('\n', " ")))
+    c.as_ref()
+        .map_or_else(String::new, |c| format!("  # {}", c.replace('\n', " ")))
 }
 
 fn write_fields(s: &mut String, fields: &[F], indent: usize) {
@@ -709,13 +819,23 @@ fn write_fields(s: &mut String, fields: &[F], indent: usize) {
 
 fn write_field(s: &mut String, f: &F, indent: usize, first_prefix: &str) {
     let pad = " ".repeat(indent);
-    let lead = if first_prefix.is_empty() { pad.clone() } else { format!("{}{first_prefix}", " ".repeat(indent - first_prefix.len())) };
+    let lead = if first_prefix.is_empty() {
+        pad.clone()
+    } else {
+        format!("{}{first_prefix}", " ".repeat(indent - first_prefix.len()))
+    };
     match &f.val {
         V::S(v) => {
             let _ = writeln!(s, "{lead}{}: {v}{}", f.key, comment(&f.comment));
         }
         V::List(items) => {
-            let _ = writeln!(s, "{lead}{}: [{}]{}", f.key, items.join(", "), comment(&f.comment));
+            let _ = writeln!(
+                s,
+                "{lead}{}: [{}]{}",
+                f.key,
+                items.join(", "),
+                comment(&f.comment)
+            );
         }
         V::Map(fields) => {
             let _ = writeln!(s, "{lead}{}:{}", f.key, comment(&f.comment));
@@ -735,10 +855,19 @@ fn write_field(s: &mut String, f: &F, indent: usize, first_prefix: &str) {
 /// A string as a YAML scalar (quoted where plain text would be misread).
 pub fn scalar(text: &str) -> String {
     let plain = !text.is_empty()
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
-        && !matches!(text, "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~")
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+        && !matches!(
+            text,
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "~"
+        )
         && text.parse::<f64>().is_err();
-    if plain { text.to_string() } else { serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into()) }
+    if plain {
+        text.to_string()
+    } else {
+        serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
+    }
 }
 
 /// An input error at a node.
@@ -768,11 +897,22 @@ mod tests {
 
     #[test]
     fn keeps_tags_and_lines() {
-        let n = parse("A:\n  B: !Ref Foo\n  C: !GetAtt [X, Arn]\n", 0, &Limits::default()).unwrap();
+        let n = parse(
+            "A:\n  B: !Ref Foo\n  C: !GetAtt [X, Arn]\n",
+            0,
+            &Limits::default(),
+        )
+        .unwrap();
         let b = n.at(&["A", "B"]).unwrap();
-        assert_eq!((b.tag.as_deref(), b.str(), b.loc.line), (Some("!Ref"), Some("Foo"), 2));
+        assert_eq!(
+            (b.tag.as_deref(), b.str(), b.loc.line),
+            (Some("!Ref"), Some("Foo"), 2)
+        );
         let c = n.at(&["A", "C"]).unwrap();
-        assert_eq!((c.tag.as_deref(), c.items().len(), c.loc.line), (Some("!GetAtt"), 2, 3));
+        assert_eq!(
+            (c.tag.as_deref(), c.items().len(), c.loc.line),
+            (Some("!GetAtt"), 2, 3)
+        );
     }
 
     #[test]
@@ -780,7 +920,11 @@ mod tests {
         let e = parse("{\n  \"a\": 1,\n  \"b\": }\n", 0, &Limits::default()).unwrap_err();
         let l = e.loc.unwrap();
         assert_eq!((l.line, l.col), (3, 8), "{}", e.message);
-        assert!(e.message.starts_with("invalid JSON") || e.message.starts_with("invalid YAML"), "{}", e.message);
+        assert!(
+            e.message.starts_with("invalid JSON") || e.message.starts_with("invalid YAML"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
@@ -792,9 +936,24 @@ mod tests {
     #[test]
     fn detects_formats() {
         let l = Limits::default();
-        assert_eq!(detect("AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n", &l), Some(Format::CloudFormation));
-        assert_eq!(detect("Resources:\n  Q:\n    Type: AWS::SQS::Queue\n", &l), Some(Format::CloudFormation));
-        assert_eq!(detect("{\"format_version\":\"1.2\",\"terraform_version\":\"1.9.0\",\"planned_values\":{}}", &l), Some(Format::Terraform));
+        assert_eq!(
+            detect(
+                "AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n",
+                &l
+            ),
+            Some(Format::CloudFormation)
+        );
+        assert_eq!(
+            detect("Resources:\n  Q:\n    Type: AWS::SQS::Queue\n", &l),
+            Some(Format::CloudFormation)
+        );
+        assert_eq!(
+            detect(
+                "{\"format_version\":\"1.2\",\"terraform_version\":\"1.9.0\",\"planned_values\":{}}",
+                &l
+            ),
+            Some(Format::Terraform)
+        );
         assert_eq!(detect("asyncapi: 3.0.0\n", &l), Some(Format::AsyncApi));
         assert_eq!(detect("version: 1\ncomponents: {}\n", &l), None);
         assert_eq!(detect("version: 1\n", &l), None);

@@ -43,9 +43,19 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
             continue;
         }
         let ty = r.get("type").and_then(Node::str).unwrap_or("").to_string();
-        let address = r.get("address").and_then(Node::str).unwrap_or("").to_string();
+        let address = r
+            .get("address")
+            .and_then(Node::str)
+            .unwrap_or("")
+            .to_string();
         let empty: &Node = r;
-        out.push(Res { address, ty, values: r.get("values").unwrap_or(empty), node: r, id: None });
+        out.push(Res {
+            address,
+            ty,
+            values: r.get("values").unwrap_or(empty),
+            node: r,
+            id: None,
+        });
     }
     for m in module.get("child_modules").map(Node::items).unwrap_or(&[]) {
         collect(m, out, depth + 1);
@@ -54,12 +64,22 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
 
 /// References of `address`'s attribute `attr` in the configuration section.
 fn config_refs(root: &Node, address: &str, attr: &str) -> Vec<String> {
-    fn walk(module: &Node, prefix: &str, address: &str, attr: &str, out: &mut Vec<String>, depth: usize) {
+    fn walk(
+        module: &Node,
+        prefix: &str,
+        address: &str,
+        attr: &str,
+        out: &mut Vec<String>,
+        depth: usize,
+    ) {
         if depth > 32 {
             return;
         }
         for r in module.get("resources").map(Node::items).unwrap_or(&[]) {
-            let a = format!("{prefix}{}", r.get("address").and_then(Node::str).unwrap_or(""));
+            let a = format!(
+                "{prefix}{}",
+                r.get("address").and_then(Node::str).unwrap_or("")
+            );
             let base = address.split('[').next().unwrap_or(address);
             if a == base
                 && let Some(e) = r.at(&["expressions", attr])
@@ -69,7 +89,14 @@ fn config_refs(root: &Node, address: &str, attr: &str) -> Vec<String> {
         }
         for (name, call) in module.get("module_calls").map(Node::entries).unwrap_or(&[]) {
             if let Some(m) = call.get("module") {
-                walk(m, &format!("{prefix}module.{name}."), address, attr, out, depth + 1);
+                walk(
+                    m,
+                    &format!("{prefix}module.{name}."),
+                    address,
+                    attr,
+                    out,
+                    depth + 1,
+                );
             }
         }
     }
@@ -102,20 +129,29 @@ fn find(res: &[Res], root: &Node, from: &str, attr: &str, value: Option<&Node>) 
             }
         }
         let name = text.rsplit([':', '/']).next().unwrap_or(&text);
-        if let Some(i) = res.iter().position(|r| r.id.is_some() && r.values.get("name").and_then(Node::text).as_deref() == Some(name)) {
+        if let Some(i) = res.iter().position(|r| {
+            r.id.is_some() && r.values.get("name").and_then(Node::text).as_deref() == Some(name)
+        }) {
             return Some(i);
         }
     }
     for reference in config_refs(root, from, attr) {
-        let target = reference.trim_end_matches(".arn").trim_end_matches(".stream_arn").trim_end_matches(".function_name").trim_end_matches(".name");
-        if let Some(i) = res.iter().position(|r| r.address == target || r.address.starts_with(&format!("{target}["))) {
+        let target = reference
+            .trim_end_matches(".arn")
+            .trim_end_matches(".stream_arn")
+            .trim_end_matches(".function_name")
+            .trim_end_matches(".name");
+        if let Some(i) = res
+            .iter()
+            .position(|r| r.address == target || r.address.starts_with(&format!("{target}[")))
+        {
             return Some(i);
         }
     }
     None
 }
 
-fn first<'a>(n: Option<&'a Node>) -> Option<&'a Node> {
+fn first(n: Option<&Node>) -> Option<&Node> {
     match n.map(|n| &n.value) {
         Some(Value::Seq(items)) => items.first(),
         Some(Value::Map(_)) => n,
@@ -135,19 +171,37 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
     collect(module, &mut res, 0);
     out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into());
     for r in res.iter_mut() {
-        let name = r.node.get("name").and_then(Node::str).unwrap_or(&r.address).to_string();
+        let name = r
+            .node
+            .get("name")
+            .and_then(Node::str)
+            .unwrap_or(&r.address)
+            .to_string();
         if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
             let mut kind = *kind;
-            if r.ty == "aws_sqs_queue" && r.values.get("fifo_queue").and_then(Node::boolean) == Some(true) {
+            if r.ty == "aws_sqs_queue"
+                && r.values.get("fifo_queue").and_then(Node::boolean) == Some(true)
+            {
                 kind = "sqs-fifo";
             }
-            if r.ty == "aws_sns_topic" && r.values.get("fifo_topic").and_then(Node::boolean) == Some(true) {
+            if r.ty == "aws_sns_topic"
+                && r.values.get("fifo_topic").and_then(Node::boolean) == Some(true)
+            {
                 kind = "sns-fifo";
             }
-            if r.ty == "aws_dynamodb_table" && !r.values.get("replica").map(Node::items).unwrap_or(&[]).is_empty() {
+            if r.ty == "aws_dynamodb_table"
+                && !r
+                    .values
+                    .get("replica")
+                    .map(Node::items)
+                    .unwrap_or(&[])
+                    .is_empty()
+            {
                 kind = "dynamodb-global-table";
             }
-            if r.ty == "aws_sfn_state_machine" && r.values.get("type").and_then(Node::str) == Some("EXPRESS") {
+            if r.ty == "aws_sfn_state_machine"
+                && r.values.get("type").and_then(Node::str) == Some("EXPRESS")
+            {
                 kind = "step-functions-express-async";
             }
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
@@ -172,25 +226,50 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
         };
         match (r.ty.as_str(), r.id.clone()) {
             ("aws_sqs_queue", Some(id)) => {
-                set_dur(out, &id, "visibility_timeout", "visibility_timeout_seconds", 1);
+                set_dur(
+                    out,
+                    &id,
+                    "visibility_timeout",
+                    "visibility_timeout_seconds",
+                    1,
+                );
                 set_dur(out, &id, "retention", "message_retention_seconds", 1);
                 if let Some(n) = v("content_based_deduplication")
                     && let Some(b) = n.boolean()
                     && r.values.get("fifo_queue").and_then(Node::boolean) == Some(true)
                 {
                     let c = out.src(&path("content_based_deduplication"), n);
-                    out.set(&id, F::new("content_based_dedup", V::S(b.to_string()), Some(c)));
+                    out.set(
+                        &id,
+                        F::new("content_based_dedup", V::S(b.to_string()), Some(c)),
+                    );
                 }
                 if let Some(n) = v("deduplication_scope")
                     && let Some(s) = n.str().filter(|s| !s.is_empty())
                 {
-                    let scope = if s == "messageGroup" { "message-group".to_string() } else { kebab(s) };
+                    let scope = if s == "messageGroup" {
+                        "message-group".to_string()
+                    } else {
+                        kebab(s)
+                    };
                     let c = out.src(&path("deduplication_scope"), n);
                     out.set(&id, F::new("dedup_scope", V::S(scalar(&scope)), Some(c)));
                 }
-                let policy = v("redrive_policy").and_then(Node::str).and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok());
-                let arn = policy.as_ref().and_then(|p| p.get("deadLetterTargetArn")).and_then(|a| a.as_str()).map(|s| Node::new(Value::Str(s.into()), r.node.loc));
-                let count = policy.as_ref().and_then(|p| p.get("maxReceiveCount")).and_then(|c| c.as_i64().or_else(|| c.as_str().and_then(|s| s.parse().ok())));
+                let policy = v("redrive_policy")
+                    .and_then(Node::str)
+                    .and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok());
+                let arn = policy
+                    .as_ref()
+                    .and_then(|p| p.get("deadLetterTargetArn"))
+                    .and_then(|a| a.as_str())
+                    .map(|s| Node::new(Value::Str(s.into()), r.node.loc));
+                let count = policy
+                    .as_ref()
+                    .and_then(|p| p.get("maxReceiveCount"))
+                    .and_then(|c| {
+                        c.as_i64()
+                            .or_else(|| c.as_str().and_then(|s| s.parse().ok()))
+                    });
                 if policy.is_some() || !config_refs(root, &r.address, "redrive_policy").is_empty() {
                     match find(&res, root, &r.address, "redrive_policy", arn.as_ref()).and_then(|j| res[j].id.clone()) {
                         Some(dlq) => {
@@ -206,7 +285,9 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
                 }
             }
             ("aws_lambda_function", Some(id)) => set_dur(out, &id, "timeout", "timeout", 1),
-            ("aws_kinesis_stream", Some(id)) => set_dur(out, &id, "retention", "retention_period", 3600),
+            ("aws_kinesis_stream", Some(id)) => {
+                set_dur(out, &id, "retention", "retention_period", 3600)
+            }
             ("aws_dynamodb_table", Some(id)) => {
                 match first(v("ttl")) {
                     Some(t) if t.get("enabled").and_then(Node::boolean) == Some(true) => {
@@ -229,32 +310,82 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
                     out.note(&id, "TODO: add the provider's own region to `regions` (the plan lists only the replicas)".into());
                     let c = out.src(&path("replica"), v("replica").unwrap_or(r.node));
                     out.set(&id, F::new("regions", V::List(regions), Some(c)));
-                    out.set(&id, F::new("replication", V::S("async".into()), Some("global tables replicate asynchronously by default".into())));
-                    out.set(&id, F::new("mode", V::S("active-active".into()), Some("every replica accepts writes".into())));
+                    out.set(
+                        &id,
+                        F::new(
+                            "replication",
+                            V::S("async".into()),
+                            Some("global tables replicate asynchronously by default".into()),
+                        ),
+                    );
+                    out.set(
+                        &id,
+                        F::new(
+                            "mode",
+                            V::S("active-active".into()),
+                            Some("every replica accepts writes".into()),
+                        ),
+                    );
                 }
             }
             ("aws_lambda_event_source_mapping", _) => {
-                let src = find(&res, root, &r.address, "event_source_arn", v("event_source_arn"));
+                let src = find(
+                    &res,
+                    root,
+                    &r.address,
+                    "event_source_arn",
+                    v("event_source_arn"),
+                );
                 let func = find(&res, root, &r.address, "function_name", v("function_name"));
-                match (src.and_then(|j| res[j].id.clone()), func.and_then(|j| res[j].id.clone())) {
+                match (
+                    src.and_then(|j| res[j].id.clone()),
+                    func.and_then(|j| res[j].id.clone()),
+                ) {
                     (Some(s), Some(f)) => {
                         let s = if res[src.unwrap_or(0)].ty == "aws_dynamodb_table" {
                             let sid = format!("{s}-stream");
                             if !out.has(&sid) {
-                                out.add(&sid, "stream", format!("DynamoDB stream of {}", res[src.unwrap_or(0)].address));
-                                out.set(&sid, F::new("retention", V::S("24h".into()), Some("DynamoDB Streams keep records for 24 hours".into())));
+                                out.add(
+                                    &sid,
+                                    "stream",
+                                    format!("DynamoDB stream of {}", res[src.unwrap_or(0)].address),
+                                );
+                                out.set(
+                                    &sid,
+                                    F::new(
+                                        "retention",
+                                        V::S("24h".into()),
+                                        Some("DynamoDB Streams keep records for 24 hours".into()),
+                                    ),
+                                );
                             }
                             sid
                         } else {
                             s
                         };
-                        let mut link = vec![F::new("to", V::S(f.clone()), Some(out.src(&path("function_name"), v("function_name").unwrap_or(r.node))))];
+                        let mut link =
+                            vec![F::new(
+                                "to",
+                                V::S(f.clone()),
+                                Some(out.src(
+                                    &path("function_name"),
+                                    v("function_name").unwrap_or(r.node),
+                                )),
+                            )];
                         if let Some(n) = v("maximum_retry_attempts")
                             && let Some(x) = n.int()
                         {
                             let c = out.src(&path("maximum_retry_attempts"), n);
                             if x >= 0 {
-                                link.push(F::new("retry", V::Map(vec![F::new("attempts", V::S((x + 1).to_string()), Some(format!("{c}: {x} retries + the first attempt")))]), None));
+                                link.push(F::new(
+                                    "retry",
+                                    V::Map(vec![F::new(
+                                        "attempts",
+                                        V::S((x + 1).to_string()),
+                                        Some(format!("{c}: {x} retries + the first attempt")),
+                                    )]),
+                                    None,
+                                ));
                             } else {
                                 out.note(&s, format!("maximum_retry_attempts -1 on the mapping to {f}: retried until the record expires ({c})"));
                             }
@@ -266,16 +397,29 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
                             let c = out.src(&path("maximum_record_age_in_seconds"), n);
                             link.push(F::new("max_record_age", V::S(dur(x as u64)), Some(c)));
                         }
-                        if v("bisect_batch_on_function_error").and_then(Node::boolean) == Some(true) {
+                        if v("bisect_batch_on_function_error").and_then(Node::boolean) == Some(true)
+                        {
                             out.note(&s, format!("bisect_batch_on_function_error true on the mapping to {f}: a failing batch is split and its good records are processed again ({})", path("bisect_batch_on_function_error")));
                         }
                         out.push_link(&s, "delivers_to", link);
-                        let dest = first(v("destination_config")).and_then(|d| first(d.get("on_failure"))).and_then(|o| o.get("destination_arn"));
+                        let dest = first(v("destination_config"))
+                            .and_then(|d| first(d.get("on_failure")))
+                            .and_then(|o| o.get("destination_arn"));
                         if let Some(d) = dest
-                            && let Some(to) = find(&res, root, &r.address, "destination_config", Some(d)).and_then(|j| res[j].id.clone())
+                            && let Some(to) =
+                                find(&res, root, &r.address, "destination_config", Some(d))
+                                    .and_then(|j| res[j].id.clone())
                         {
-                            let c = out.src(&path("destination_config.on_failure.destination_arn"), d);
-                            out.set(&s, F::new("dead_letter", V::Map(vec![F::new("to", V::S(to), Some(c))]), None));
+                            let c =
+                                out.src(&path("destination_config.on_failure.destination_arn"), d);
+                            out.set(
+                                &s,
+                                F::new(
+                                    "dead_letter",
+                                    V::Map(vec![F::new("to", V::S(to), Some(c))]),
+                                    None,
+                                ),
+                            );
                         }
                         if res[func.unwrap_or(0)].ty == "aws_lambda_function"
                             && let Some(c) = out.comp(&f)
@@ -284,11 +428,16 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
                             c.kind = "lambda-event-source".into();
                         }
                     }
-                    _ => out.unsupported(format!("{} (source or function not in this plan)", r.address), out.src(&r.address, r.node)),
+                    _ => out.unsupported(
+                        format!("{} (source or function not in this plan)", r.address),
+                        out.src(&r.address, r.node),
+                    ),
                 }
             }
             ("aws_lambda_function_event_invoke_config", _) => {
-                match find(&res, root, &r.address, "function_name", v("function_name")).and_then(|j| res[j].id.clone()) {
+                match find(&res, root, &r.address, "function_name", v("function_name"))
+                    .and_then(|j| res[j].id.clone())
+                {
                     Some(f) => {
                         if let Some(c) = out.comp(&f) {
                             c.kind = "lambda-async".into();
@@ -300,65 +449,131 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
                             let c = out.src(&path("maximum_retry_attempts"), n);
                             out.note(&f, format!("asynchronous invocation retries a failed event {x} time(s) ({c})"));
                         }
-                        let dest = first(v("destination_config")).and_then(|d| first(d.get("on_failure"))).and_then(|o| o.get("destination"));
+                        let dest = first(v("destination_config"))
+                            .and_then(|d| first(d.get("on_failure")))
+                            .and_then(|o| o.get("destination"));
                         if let Some(d) = dest
-                            && let Some(to) = find(&res, root, &r.address, "destination_config", Some(d)).and_then(|j| res[j].id.clone())
+                            && let Some(to) =
+                                find(&res, root, &r.address, "destination_config", Some(d))
+                                    .and_then(|j| res[j].id.clone())
                         {
                             let c = out.src(&path("destination_config.on_failure.destination"), d);
-                            out.set(&f, F::new("dead_letter", V::Map(vec![F::new("to", V::S(to), Some(c))]), None));
+                            out.set(
+                                &f,
+                                F::new(
+                                    "dead_letter",
+                                    V::Map(vec![F::new("to", V::S(to), Some(c))]),
+                                    None,
+                                ),
+                            );
                         }
                     }
-                    None => out.unsupported(format!("{} (function not in this plan)", r.address), out.src(&r.address, r.node)),
+                    None => out.unsupported(
+                        format!("{} (function not in this plan)", r.address),
+                        out.src(&r.address, r.node),
+                    ),
                 }
             }
             ("aws_sns_topic_subscription", _) => {
-                let t = find(&res, root, &r.address, "topic_arn", v("topic_arn")).and_then(|j| res[j].id.clone());
-                let e = find(&res, root, &r.address, "endpoint", v("endpoint")).and_then(|j| res[j].id.clone());
+                let t = find(&res, root, &r.address, "topic_arn", v("topic_arn"))
+                    .and_then(|j| res[j].id.clone());
+                let e = find(&res, root, &r.address, "endpoint", v("endpoint"))
+                    .and_then(|j| res[j].id.clone());
                 match (t, e) {
                     (Some(t), Some(e)) => {
                         let c = out.src(&path("endpoint"), v("endpoint").unwrap_or(r.node));
                         out.push_link(&t, "delivers_to", vec![F::new("to", V::S(e), Some(c))]);
                     }
-                    _ => out.unsupported(format!("{} (topic or endpoint not in this plan)", r.address), out.src(&r.address, r.node)),
+                    _ => out.unsupported(
+                        format!("{} (topic or endpoint not in this plan)", r.address),
+                        out.src(&r.address, r.node),
+                    ),
                 }
             }
             ("aws_cloudwatch_event_target", _) => {
                 let rule = v("rule").and_then(Node::text).and_then(|name| {
-                    res.iter().find(|x| x.ty == "aws_cloudwatch_event_rule" && x.values.get("name").and_then(Node::text).as_deref() == Some(name.as_str()))
+                    res.iter().find(|x| {
+                        x.ty == "aws_cloudwatch_event_rule"
+                            && x.values.get("name").and_then(Node::text).as_deref()
+                                == Some(name.as_str())
+                    })
                 });
-                let rule = rule.and_then(|x| x.id.clone()).or_else(|| find(&res, root, &r.address, "rule", None).and_then(|j| res[j].id.clone()));
-                let target = find(&res, root, &r.address, "arn", v("arn")).and_then(|j| res[j].id.clone());
+                let rule = rule.and_then(|x| x.id.clone()).or_else(|| {
+                    find(&res, root, &r.address, "rule", None).and_then(|j| res[j].id.clone())
+                });
+                let target =
+                    find(&res, root, &r.address, "arn", v("arn")).and_then(|j| res[j].id.clone());
                 match (rule, target) {
                     (Some(rule), Some(target)) => {
-                        let mut link = vec![F::new("to", V::S(target), Some(out.src(&path("arn"), v("arn").unwrap_or(r.node))))];
+                        let mut link = vec![F::new(
+                            "to",
+                            V::S(target),
+                            Some(out.src(&path("arn"), v("arn").unwrap_or(r.node))),
+                        )];
                         match first(v("retry_policy")) {
                             Some(rp) => {
                                 if let Some(n) = rp.get("maximum_retry_attempts")
                                     && let Some(x) = n.int()
                                 {
-                                    let c = out.src(&path("retry_policy.maximum_retry_attempts"), n);
-                                    link.push(F::new("retry", V::Map(vec![F::new("attempts", V::S((x + 1).to_string()), Some(format!("{c}: {x} retries + the first attempt")))]), None));
+                                    let c =
+                                        out.src(&path("retry_policy.maximum_retry_attempts"), n);
+                                    link.push(F::new(
+                                        "retry",
+                                        V::Map(vec![F::new(
+                                            "attempts",
+                                            V::S((x + 1).to_string()),
+                                            Some(format!("{c}: {x} retries + the first attempt")),
+                                        )]),
+                                        None,
+                                    ));
                                 }
                                 if let Some(n) = rp.get("maximum_event_age_in_seconds")
                                     && let Some(x) = n.int()
                                     && x > 0
                                 {
-                                    let c = out.src(&path("retry_policy.maximum_event_age_in_seconds"), n);
-                                    link.push(F::new("max_record_age", V::S(dur(x as u64)), Some(c.clone())));
-                                    out.set(&rule, F::new("max_event_age", V::S(dur(x as u64)), Some(c)));
+                                    let c = out
+                                        .src(&path("retry_policy.maximum_event_age_in_seconds"), n);
+                                    link.push(F::new(
+                                        "max_record_age",
+                                        V::S(dur(x as u64)),
+                                        Some(c.clone()),
+                                    ));
+                                    out.set(
+                                        &rule,
+                                        F::new("max_event_age", V::S(dur(x as u64)), Some(c)),
+                                    );
                                 }
                             }
-                            None => link.push(F::new("max_record_age", V::S("24h".into()), Some("EventBridge default maximum event age (no retry_policy)".into()))),
+                            None => link.push(F::new(
+                                "max_record_age",
+                                V::S("24h".into()),
+                                Some(
+                                    "EventBridge default maximum event age (no retry_policy)"
+                                        .into(),
+                                ),
+                            )),
                         }
                         out.push_link(&rule, "delivers_to", link);
                         if let Some(d) = first(v("dead_letter_config")).and_then(|d| d.get("arn"))
-                            && let Some(to) = find(&res, root, &r.address, "dead_letter_config", Some(d)).and_then(|j| res[j].id.clone())
+                            && let Some(to) =
+                                find(&res, root, &r.address, "dead_letter_config", Some(d))
+                                    .and_then(|j| res[j].id.clone())
                         {
                             let c = out.src(&path("dead_letter_config.arn"), d);
-                            out.set(&rule, F::new("dead_letter", V::Map(vec![F::new("to", V::S(to), Some(c))]), None));
+                            out.set(
+                                &rule,
+                                F::new(
+                                    "dead_letter",
+                                    V::Map(vec![F::new("to", V::S(to), Some(c))]),
+                                    None,
+                                ),
+                            );
                         }
                     }
-                    _ => out.unsupported(format!("{} (rule or target not in this plan)", r.address), out.src(&r.address, r.node)),
+                    _ => out.unsupported(
+                        format!("{} (rule or target not in this plan)", r.address),
+                        out.src(&r.address, r.node),
+                    ),
                 }
             }
             _ => {}

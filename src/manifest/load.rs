@@ -21,11 +21,13 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
         match std::fs::metadata(p) {
             Ok(m) if m.is_dir() => walk(p, &mut files, &mut errors, 0),
             Ok(_) => files.push(p.clone()),
-            Err(e) => errors.push(Diagnostic::new(
-                None,
-                format!("cannot read `{}`: {}", p.display(), io_reason(&e)),
-            )
-            .help("check the path; give manifest files or folders holding *.yaml files")),
+            Err(e) => errors.push(
+                Diagnostic::new(
+                    None,
+                    format!("cannot read `{}`: {}", p.display(), io_reason(&e)),
+                )
+                .help("check the path; give manifest files or folders holding *.yaml files"),
+            ),
         }
     }
     if files.is_empty() && errors.is_empty() {
@@ -47,7 +49,10 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<Diagnostic>, dept
     if depth > MAX_WALK_DEPTH {
         errors.push(Diagnostic::new(
             None,
-            format!("`{}` is nested more than {MAX_WALK_DEPTH} folders deep", dir.display()),
+            format!(
+                "`{}` is nested more than {MAX_WALK_DEPTH} folders deep",
+                dir.display()
+            ),
         ));
         return;
     }
@@ -64,13 +69,18 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<Diagnostic>, dept
     entries.sort();
     for path in entries {
         // Symbolic links are never followed: a folder scan stays in the folder.
-        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
         if meta.file_type().is_symlink() {
             continue;
         }
         if meta.is_dir() {
             walk(&path, files, errors, depth + 1);
-        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml")
+        ) {
             files.push(path);
         }
     }
@@ -85,7 +95,10 @@ fn io_reason(e: &std::io::Error) -> String {
 }
 
 /// Reads files into one manifest; `Err` carries every error found.
-pub fn load_files(paths: &[PathBuf], limits: &Limits) -> Result<Manifest, (SourceMap, Vec<Diagnostic>)> {
+pub fn load_files(
+    paths: &[PathBuf],
+    limits: &Limits,
+) -> Result<Manifest, (SourceMap, Vec<Diagnostic>)> {
     let files = discover(paths).map_err(|e| (SourceMap::default(), e))?;
     let mut texts = Vec::new();
     let mut errors = Vec::new();
@@ -125,7 +138,9 @@ fn read_text(path: &Path, limits: &Limits) -> Result<String, Diagnostic> {
         let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
         Diagnostic::new(
             None,
-            format!("`{name}` is not UTF-8 text: invalid byte at line {line}, column {col} (byte {at})"),
+            format!(
+                "`{name}` is not UTF-8 text: invalid byte at line {line}, column {col} (byte {at})"
+            ),
         )
         .help("save the manifest as UTF-8")
     })
@@ -145,7 +160,14 @@ pub fn load_texts(
         let file = m.sources.add(path, text);
         let text = &m.sources.files[file as usize].text;
         match yaml::parse(text, file, limits) {
-            Ok(node) => r.top(&node, file, &mut m.name, &mut regions, &mut intents, &mut components),
+            Ok(node) => r.top(
+                &node,
+                file,
+                &mut m.name,
+                &mut regions,
+                &mut intents,
+                &mut components,
+            ),
             Err(d) => r.errors.push(d),
         }
     }
@@ -181,22 +203,38 @@ pub fn load_texts_merging(
     for section in ["components", "regions"] {
         merge_section(&mut nodes, section);
     }
-    let (mut regions, mut intents, mut components) = (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+    let (mut regions, mut intents, mut components) =
+        (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
     for (file, _, node) in &nodes {
-        r.top(node, *file, &mut m.name, &mut regions, &mut intents, &mut components);
+        r.top(
+            node,
+            *file,
+            &mut m.name,
+            &mut regions,
+            &mut intents,
+            &mut components,
+        );
     }
     m.regions = regions.into_values().collect();
     m.intents = intents.into_values().collect();
     m.components = components.into_values().collect();
-    if r.errors.is_empty() { Ok(m) } else { Err((m.sources, r.errors)) }
+    if r.errors.is_empty() {
+        Ok(m)
+    } else {
+        Err((m.sources, r.errors))
+    }
 }
 
 /// Moves the entries of `section` that extend an imported entry of the same
 /// id into it: overlay fields replace imported fields of the same name.
 fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str) {
     fn section_map<'a>(node: &'a mut Node, section: &str) -> Option<&'a mut Vec<(Node, Node)>> {
-        let Value::Map(top) = &mut node.value else { return None };
-        let (_, v) = top.iter_mut().find(|(k, _)| k.value.scalar_text().as_deref() == Some(section))?;
+        let Value::Map(top) = &mut node.value else {
+            return None;
+        };
+        let (_, v) = top
+            .iter_mut()
+            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(section))?;
         match &mut v.value {
             Value::Map(m) => Some(m),
             _ => None,
@@ -207,14 +245,20 @@ fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str) {
         .iter_mut()
         .filter(|(_, imp, _)| *imp)
         .filter_map(|(_, _, n)| section_map(n, section))
-        .flat_map(|m| m.iter().filter_map(|(k, _)| k.value.scalar_text()).collect::<Vec<_>>())
+        .flat_map(|m| {
+            m.iter()
+                .filter_map(|(k, _)| k.value.scalar_text())
+                .collect::<Vec<_>>()
+        })
         .collect();
     for (_, _, n) in nodes.iter_mut().filter(|(_, imp, _)| !*imp) {
         if let Some(m) = section_map(n, section) {
             let mut i = 0;
             while i < m.len() {
                 match m[i].0.value.scalar_text() {
-                    Some(id) if imported_ids.contains(&id) => overlay_entries.push((id, m.remove(i).1)),
+                    Some(id) if imported_ids.contains(&id) => {
+                        overlay_entries.push((id, m.remove(i).1))
+                    }
                     _ => i += 1,
                 }
             }
@@ -222,15 +266,23 @@ fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str) {
     }
     for (id, overlay) in overlay_entries {
         for (_, _, n) in nodes.iter_mut().filter(|(_, imp, _)| *imp) {
-            let Some(m) = section_map(n, section) else { continue };
-            let Some((_, base)) = m.iter_mut().find(|(k, _)| k.value.scalar_text().as_deref() == Some(id.as_str())) else {
+            let Some(m) = section_map(n, section) else {
+                continue;
+            };
+            let Some((_, base)) = m
+                .iter_mut()
+                .find(|(k, _)| k.value.scalar_text().as_deref() == Some(id.as_str()))
+            else {
                 continue;
             };
             match (&mut base.value, overlay.value.clone()) {
                 (Value::Map(fields), Value::Map(extra)) => {
                     for (k, v) in extra {
                         let name = k.value.scalar_text();
-                        match fields.iter_mut().find(|(bk, _)| bk.value.scalar_text() == name) {
+                        match fields
+                            .iter_mut()
+                            .find(|(bk, _)| bk.value.scalar_text() == name)
+                        {
                             Some(slot) => *slot = (k, v),
                             None => fields.push((k, v)),
                         }
@@ -254,21 +306,65 @@ pub(crate) struct Reader {
 pub(crate) const TOP_FIELDS: &[&str] = &["version", "name", "regions", "intents", "components"];
 pub(crate) const REGION_FIELDS: &[&str] = &["failover_to", "detection", "catch_up"];
 pub(crate) const INTENT_FIELDS: &[&str] = &[
-    "description", "origin", "effect", "effects", "key", "fingerprint", "replays", "tested",
+    "description",
+    "origin",
+    "effect",
+    "effects",
+    "key",
+    "fingerprint",
+    "replays",
+    "tested",
 ];
 pub(crate) const KEY_FIELDS: &[&str] = &["fields", "minted_at", "minted", "persisted_before_retry"];
 pub(crate) const REPLAY_FIELDS: &[&str] = &["name", "enters_at", "within"];
 pub(crate) const COMPONENT_FIELDS: &[&str] = &[
-    "kind", "description", "regions", "mode", "sends_to", "delivers_to", "calls", "dead_letter",
-    "redrive", "dedup", "effects", "timeout", "visibility_timeout", "retention", "max_receives",
-    "delivery", "dedup_window", "dedup_scope", "content_based_dedup", "message_attributes",
-    "max_backlog", "max_event_age", "expiry", "replication", "scope", "backup", "unique",
-    "accepts_key", "key_window", "lookup_by_reference", "reconciliation",
+    "kind",
+    "description",
+    "regions",
+    "mode",
+    "sends_to",
+    "delivers_to",
+    "calls",
+    "dead_letter",
+    "redrive",
+    "dedup",
+    "effects",
+    "timeout",
+    "visibility_timeout",
+    "retention",
+    "max_receives",
+    "delivery",
+    "dedup_window",
+    "dedup_scope",
+    "content_based_dedup",
+    "message_attributes",
+    "max_backlog",
+    "max_event_age",
+    "expiry",
+    "replication",
+    "scope",
+    "backup",
+    "unique",
+    "accepts_key",
+    "key_window",
+    "lookup_by_reference",
+    "reconciliation",
 ];
-pub(crate) const RETRY_FIELDS: &[&str] =
-    &["attempts", "timeout", "backoff", "multiplier", "max_backoff", "max_elapsed"];
-pub(crate) const GUARD_FIELDS: &[&str] =
-    &["store", "claim", "binds_fingerprint", "stores_result", "in_progress"];
+pub(crate) const RETRY_FIELDS: &[&str] = &[
+    "attempts",
+    "timeout",
+    "backoff",
+    "multiplier",
+    "max_backoff",
+    "max_elapsed",
+];
+pub(crate) const GUARD_FIELDS: &[&str] = &[
+    "store",
+    "claim",
+    "binds_fingerprint",
+    "stores_result",
+    "in_progress",
+];
 pub(crate) const IN_PROGRESS_FIELDS: &[&str] = &["on_conflict", "expires_after", "on_expiry"];
 pub(crate) const BACKUP_FIELDS: &[&str] = &["rpo", "restored_with"];
 
@@ -300,7 +396,8 @@ impl<'n> Fields<'n> {
 pub(crate) fn is_valid_id(id: &str) -> bool {
     let mut chars = id.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
+        && chars
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
 impl Reader {
@@ -313,15 +410,24 @@ impl Reader {
     pub fn fields<'n>(&mut self, node: &'n Node, path: &str, known: &[&str]) -> Option<Fields<'n>> {
         let Value::Map(entries) = &node.value else {
             self.err(
-                Diagnostic::at(node.loc, format!("`{path}` must be a mapping, found {}", node.value.type_name()))
-                    .label("expected `field: value` pairs"),
+                Diagnostic::at(
+                    node.loc,
+                    format!(
+                        "`{path}` must be a mapping, found {}",
+                        node.value.type_name()
+                    ),
+                )
+                .label("expected `field: value` pairs"),
             );
             return None;
         };
         let mut out = Vec::new();
         for (k, v) in entries {
             let Some(name) = k.value.scalar_text() else {
-                self.err(Diagnostic::at(k.loc, format!("`{path}` has a key that is {}", k.value.type_name())));
+                self.err(Diagnostic::at(
+                    k.loc,
+                    format!("`{path}` has a key that is {}", k.value.type_name()),
+                ));
                 continue;
             };
             if !known.contains(&name.as_str()) {
@@ -341,17 +447,24 @@ impl Reader {
 
     fn type_error(&mut self, node: &Node, path: &str, expected: &str) {
         self.err(
-            Diagnostic::at(node.loc, format!("`{path}` must be {expected}, found {}", node.value.type_name()))
-                .label(format!("expected {expected}")),
+            Diagnostic::at(
+                node.loc,
+                format!(
+                    "`{path}` must be {expected}, found {}",
+                    node.value.type_name()
+                ),
+            )
+            .label(format!("expected {expected}")),
         );
     }
 
     pub fn string(&mut self, node: &Node, path: &str) -> Option<Sp<String>> {
         match &node.value {
             Value::Str(s) => Some(Sp::new(s.clone(), node.loc)),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
-                Some(Sp::new(node.value.scalar_text().unwrap_or_default(), node.loc))
-            }
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Sp::new(
+                node.value.scalar_text().unwrap_or_default(),
+                node.loc,
+            )),
             _ => {
                 self.type_error(node, path, "a string");
                 None
@@ -386,8 +499,11 @@ impl Reader {
             Value::Int(i) if *i >= min as i64 => Some(Sp::new(*i as u64, node.loc)),
             Value::Int(i) => {
                 self.err(
-                    Diagnostic::at(node.loc, format!("`{path}` is {i}, it must be at least {min}"))
-                        .label("out of range"),
+                    Diagnostic::at(
+                        node.loc,
+                        format!("`{path}` is {i}, it must be at least {min}"),
+                    )
+                    .label("out of range"),
                 );
                 None
             }
@@ -403,7 +519,10 @@ impl Reader {
             Value::Int(i) if *i > 0 => Some(Sp::new(*i as f64, node.loc)),
             Value::Float(f) if f.is_finite() && *f > 0.0 => Some(Sp::new(*f, node.loc)),
             Value::Int(_) | Value::Float(_) => {
-                self.err(Diagnostic::at(node.loc, format!("`{path}` must be a positive number")));
+                self.err(Diagnostic::at(
+                    node.loc,
+                    format!("`{path}` must be a positive number"),
+                ));
                 None
             }
             _ => {
@@ -416,7 +535,9 @@ impl Reader {
     /// A duration; `allow_zero` where zero means something ("not kept").
     pub fn duration(&mut self, node: &Node, path: &str, allow_zero: bool) -> Option<Sp<Dur>> {
         let d = match &node.value {
-            Value::Int(i) if *i < 0 => Err(format!("`{i}` is negative: durations cannot be negative")),
+            Value::Int(i) if *i < 0 => {
+                Err(format!("`{i}` is negative: durations cannot be negative"))
+            }
             Value::Int(i) => Ok(Dur::Secs(*i as u64)),
             Value::Str(s) => Dur::parse(s),
             _ => {
@@ -427,26 +548,39 @@ impl Reader {
         match d {
             Ok(Dur::Secs(0)) if !allow_zero => {
                 self.err(
-                    Diagnostic::at(node.loc, format!("`{path}` is zero, which makes no sense here"))
-                        .help("give a positive duration, e.g. `30s`"),
+                    Diagnostic::at(
+                        node.loc,
+                        format!("`{path}` is zero, which makes no sense here"),
+                    )
+                    .help("give a positive duration, e.g. `30s`"),
                 );
                 None
             }
             Ok(d) => Some(Sp::new(d, node.loc)),
             Err(msg) => {
-                self.err(Diagnostic::at(node.loc, format!("`{path}`: {msg}")).label("bad duration"));
+                self.err(
+                    Diagnostic::at(node.loc, format!("`{path}`: {msg}")).label("bad duration"),
+                );
                 None
             }
         }
     }
 
-    pub fn choice<T: Copy>(&mut self, node: &Node, path: &str, options: &[(&str, T)]) -> Option<Sp<T>> {
+    pub fn choice<T: Copy>(
+        &mut self,
+        node: &Node,
+        path: &str,
+        options: &[(&str, T)],
+    ) -> Option<Sp<T>> {
         let s = self.string(node, path)?;
         if let Some((_, v)) = options.iter().find(|(n, _)| *n == s.value) {
             return Some(Sp::new(*v, s.loc));
         }
         let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-        let mut d = Diagnostic::at(s.loc, format!("`{path}`: `{}` is not one of {}", s.value, names.join(", ")));
+        let mut d = Diagnostic::at(
+            s.loc,
+            format!("`{path}`: `{}` is not one of {}", s.value, names.join(", ")),
+        );
         if let Some(sugg) = suggest(&s.value, names.iter().copied()) {
             d = d.help(format!("did you mean `{sugg}`?"));
         }
@@ -529,20 +663,36 @@ impl Reader {
     ) {
         if node.value == Value::Null {
             self.err(
-                Diagnostic::at(Loc { file, line: 1, col: 1 }, "the manifest is empty: `version` is missing")
-                    .help("start the file with `version: 1`"),
+                Diagnostic::at(
+                    Loc {
+                        file,
+                        line: 1,
+                        col: 1,
+                    },
+                    "the manifest is empty: `version` is missing",
+                )
+                .help("start the file with `version: 1`"),
             );
             return;
         }
-        let Some(f) = self.fields(node, "manifest", TOP_FIELDS) else { return };
+        let Some(f) = self.fields(node, "manifest", TOP_FIELDS) else {
+            return;
+        };
         match f.get("version") {
             None => self.err(
-                Diagnostic::at(node.loc, "`version` is missing").help("add `version: 1` at the top of the file"),
+                Diagnostic::at(node.loc, "`version` is missing")
+                    .help("add `version: 1` at the top of the file"),
             ),
             Some(v) if v.value == Value::Int(1) || v.value == Value::Str("1".into()) => {}
             Some(v) => self.err(
-                Diagnostic::at(v.loc, format!("unsupported manifest version `{}`", v.value.scalar_text().unwrap_or_default()))
-                    .help("this replay-audit reads `version: 1`"),
+                Diagnostic::at(
+                    v.loc,
+                    format!(
+                        "unsupported manifest version `{}`",
+                        v.value.scalar_text().unwrap_or_default()
+                    ),
+                )
+                .help("this replay-audit reads `version: 1`"),
             ),
         }
         if let Some(n) = f.get("name").and_then(|n| self.string(n, "name")) {
@@ -579,14 +729,26 @@ impl Reader {
 
     fn region(&mut self, id: Sp<String>, node: &Node) -> Option<Region> {
         let path = format!("regions.{}", id.value);
-        let mut r = Region { id: id.value, loc: id.loc, failover_to: None, detection: None, catch_up: None };
+        let mut r = Region {
+            id: id.value,
+            loc: id.loc,
+            failover_to: None,
+            detection: None,
+            catch_up: None,
+        };
         if node.value == Value::Null {
             return Some(r);
         }
         let f = self.fields(node, &path, REGION_FIELDS)?;
-        r.failover_to = f.get("failover_to").and_then(|n| self.id_ref(n, &format!("{path}.failover_to")));
-        r.detection = f.get("detection").and_then(|n| self.duration(n, &format!("{path}.detection"), true));
-        r.catch_up = f.get("catch_up").and_then(|n| self.duration(n, &format!("{path}.catch_up"), true));
+        r.failover_to = f
+            .get("failover_to")
+            .and_then(|n| self.id_ref(n, &format!("{path}.failover_to")));
+        r.detection = f
+            .get("detection")
+            .and_then(|n| self.duration(n, &format!("{path}.detection"), true));
+        r.catch_up = f
+            .get("catch_up")
+            .and_then(|n| self.duration(n, &format!("{path}.catch_up"), true));
         Some(r)
     }
 
@@ -622,7 +784,9 @@ impl Reader {
             Some(n) => self.key(n, &format!("{path}.key")),
             None => Key::default(),
         };
-        let fingerprint = f.get("fingerprint").and_then(|n| self.string_list(n, &format!("{path}.fingerprint")));
+        let fingerprint = f
+            .get("fingerprint")
+            .and_then(|n| self.string_list(n, &format!("{path}.fingerprint")));
         let mut replays = Vec::new();
         if let Some(n) = f.get("replays") {
             for (i, item) in Self::items(n) {
@@ -631,8 +795,13 @@ impl Reader {
                 }
             }
         }
-        let tested = f.get("tested").and_then(|n| self.string_list(n, &format!("{path}.tested")));
-        let description = f.get("description").and_then(|n| self.string(n, &format!("{path}.description"))).map(|s| s.value);
+        let tested = f
+            .get("tested")
+            .and_then(|n| self.string_list(n, &format!("{path}.tested")));
+        let description = f
+            .get("description")
+            .and_then(|n| self.string(n, &format!("{path}.description")))
+            .map(|s| s.value);
         Some(Intent {
             id: id.value,
             loc: id.loc,
@@ -647,15 +816,32 @@ impl Reader {
     }
 
     fn key(&mut self, node: &Node, path: &str) -> Key {
-        let mut k = Key { loc: Some(node.loc), ..Key::default() };
-        let Some(f) = self.fields(node, path, KEY_FIELDS) else { return k };
-        k.fields = f.get("fields").and_then(|n| self.string_list(n, &format!("{path}.fields")));
-        k.minted_at = f.get("minted_at").and_then(|n| self.id_ref(n, &format!("{path}.minted_at")));
+        let mut k = Key {
+            loc: Some(node.loc),
+            ..Key::default()
+        };
+        let Some(f) = self.fields(node, path, KEY_FIELDS) else {
+            return k;
+        };
+        k.fields = f
+            .get("fields")
+            .and_then(|n| self.string_list(n, &format!("{path}.fields")));
+        k.minted_at = f
+            .get("minted_at")
+            .and_then(|n| self.id_ref(n, &format!("{path}.minted_at")));
         k.minted = f.get("minted").and_then(|n| {
-            self.choice(n, &format!("{path}.minted"), &[("per-intent", Minted::PerIntent), ("per-attempt", Minted::PerAttempt)])
+            self.choice(
+                n,
+                &format!("{path}.minted"),
+                &[
+                    ("per-intent", Minted::PerIntent),
+                    ("per-attempt", Minted::PerAttempt),
+                ],
+            )
         });
-        k.persisted_before_retry =
-            f.get("persisted_before_retry").and_then(|n| self.boolean(n, &format!("{path}.persisted_before_retry")));
+        k.persisted_before_retry = f
+            .get("persisted_before_retry")
+            .and_then(|n| self.boolean(n, &format!("{path}.persisted_before_retry")));
         k
     }
 
@@ -667,7 +853,12 @@ impl Reader {
             .map_or_else(|| format!("replay {}", i + 1), |s| s.value);
         let enters_at = self.required(&f, node, path, "enters_at", |r, n, p| r.id_ref(n, p));
         let within = self.required(&f, node, path, "within", |r, n, p| r.duration(n, p, true));
-        Some(Replay { name, loc: node.loc, enters_at: enters_at?, within: within? })
+        Some(Replay {
+            name,
+            loc: node.loc,
+            enters_at: enters_at?,
+            within: within?,
+        })
     }
 
     fn required<T>(
@@ -681,7 +872,10 @@ impl Reader {
         match f.get(field) {
             Some(n) => read(self, n, &format!("{path}.{field}")),
             None => {
-                self.err(Diagnostic::at(node.loc, format!("`{path}` needs `{field}`")).label(format!("`{field}` missing")));
+                self.err(
+                    Diagnostic::at(node.loc, format!("`{path}` needs `{field}`"))
+                        .label(format!("`{field}` missing")),
+                );
                 None
             }
         }
@@ -692,8 +886,15 @@ impl Reader {
         let f = self.fields(node, &path, COMPONENT_FIELDS)?;
         let p = |field: &str| format!("{path}.{field}");
         let kind = self.required(&f, node, &path, "kind", |r, n, p| r.string(n, p));
-        let mut c = Component { id: id.value.clone(), loc: id.loc, ..Component::default() };
-        c.description = f.get("description").and_then(|n| self.string(n, &p("description"))).map(|s| s.value);
+        let mut c = Component {
+            id: id.value.clone(),
+            loc: id.loc,
+            ..Component::default()
+        };
+        c.description = f
+            .get("description")
+            .and_then(|n| self.string(n, &p("description")))
+            .map(|s| s.value);
         if let Some(n) = f.get("regions") {
             for (i, item) in Self::items(n) {
                 if let Some(r) = self.id_ref(item, &format!("{path}.regions[{i}]")) {
@@ -702,19 +903,37 @@ impl Reader {
             }
         }
         c.mode = f.get("mode").and_then(|n| {
-            self.choice(n, &p("mode"), &[("active-active", Mode::ActiveActive), ("active-passive", Mode::ActivePassive)])
+            self.choice(
+                n,
+                &p("mode"),
+                &[
+                    ("active-active", Mode::ActiveActive),
+                    ("active-passive", Mode::ActivePassive),
+                ],
+            )
         });
         c.sends_to = self.links(&f, &path, LinkType::SendsTo);
         c.delivers_to = self.links(&f, &path, LinkType::DeliversTo);
         c.calls = self.links(&f, &path, LinkType::Calls);
-        c.dead_letter = self.links(&f, &path, LinkType::DeadLetter).into_iter().next();
+        c.dead_letter = self
+            .links(&f, &path, LinkType::DeadLetter)
+            .into_iter()
+            .next();
         c.redrive = self.links(&f, &path, LinkType::Redrive).into_iter().next();
         c.effects = self.links(&f, &path, LinkType::Effects);
         c.dedup = f.get("dedup").and_then(|n| self.guard(n, &p("dedup")));
-        c.timeout = f.get("timeout").and_then(|n| self.duration(n, &p("timeout"), false));
-        c.visibility_timeout = f.get("visibility_timeout").and_then(|n| self.duration(n, &p("visibility_timeout"), true));
-        c.retention = f.get("retention").and_then(|n| self.duration(n, &p("retention"), true));
-        c.max_receives = f.get("max_receives").and_then(|n| self.count(n, &p("max_receives"), 1));
+        c.timeout = f
+            .get("timeout")
+            .and_then(|n| self.duration(n, &p("timeout"), false));
+        c.visibility_timeout = f
+            .get("visibility_timeout")
+            .and_then(|n| self.duration(n, &p("visibility_timeout"), true));
+        c.retention = f
+            .get("retention")
+            .and_then(|n| self.duration(n, &p("retention"), true));
+        c.max_receives = f
+            .get("max_receives")
+            .and_then(|n| self.count(n, &p("max_receives"), 1));
         c.delivery = f.get("delivery").and_then(|n| {
             self.choice(
                 n,
@@ -726,28 +945,59 @@ impl Reader {
                 ],
             )
         });
-        c.dedup_window = f.get("dedup_window").and_then(|n| self.duration(n, &p("dedup_window"), true));
-        c.dedup_scope = f.get("dedup_scope").and_then(|n| self.string(n, &p("dedup_scope")));
-        c.content_based_dedup = f.get("content_based_dedup").and_then(|n| self.boolean(n, &p("content_based_dedup")));
-        c.message_attributes = f.get("message_attributes").and_then(|n| self.string_list(n, &p("message_attributes")));
-        c.max_backlog = f.get("max_backlog").and_then(|n| self.duration(n, &p("max_backlog"), true));
-        c.max_event_age = f.get("max_event_age").and_then(|n| self.duration(n, &p("max_event_age"), false));
+        c.dedup_window = f
+            .get("dedup_window")
+            .and_then(|n| self.duration(n, &p("dedup_window"), true));
+        c.dedup_scope = f
+            .get("dedup_scope")
+            .and_then(|n| self.string(n, &p("dedup_scope")));
+        c.content_based_dedup = f
+            .get("content_based_dedup")
+            .and_then(|n| self.boolean(n, &p("content_based_dedup")));
+        c.message_attributes = f
+            .get("message_attributes")
+            .and_then(|n| self.string_list(n, &p("message_attributes")));
+        c.max_backlog = f
+            .get("max_backlog")
+            .and_then(|n| self.duration(n, &p("max_backlog"), true));
+        c.max_event_age = f
+            .get("max_event_age")
+            .and_then(|n| self.duration(n, &p("max_event_age"), false));
         c.expiry = f.get("expiry").and_then(|n| {
-            self.choice(n, &p("expiry"), &[("application", Expiry::Application), ("physical-ttl", Expiry::PhysicalTtl)])
+            self.choice(
+                n,
+                &p("expiry"),
+                &[
+                    ("application", Expiry::Application),
+                    ("physical-ttl", Expiry::PhysicalTtl),
+                ],
+            )
         });
         c.replication = f.get("replication").and_then(|n| {
             self.choice(
                 n,
                 &p("replication"),
-                &[("none", Replication::None), ("async", Replication::Async), ("sync", Replication::Sync)],
+                &[
+                    ("none", Replication::None),
+                    ("async", Replication::Async),
+                    ("sync", Replication::Sync),
+                ],
             )
         });
         c.scope = f.get("scope").and_then(|n| self.string(n, &p("scope")));
         c.backup = f.get("backup").and_then(|n| self.backup(n, &p("backup")));
-        c.unique = f.get("unique").and_then(|n| self.string_list(n, &p("unique")));
-        c.accepts_key = f.get("accepts_key").and_then(|n| self.boolean(n, &p("accepts_key")));
-        c.key_window = f.get("key_window").and_then(|n| self.duration(n, &p("key_window"), true));
-        c.lookup_by_reference = f.get("lookup_by_reference").and_then(|n| self.boolean(n, &p("lookup_by_reference")));
+        c.unique = f
+            .get("unique")
+            .and_then(|n| self.string_list(n, &p("unique")));
+        c.accepts_key = f
+            .get("accepts_key")
+            .and_then(|n| self.boolean(n, &p("accepts_key")));
+        c.key_window = f
+            .get("key_window")
+            .and_then(|n| self.duration(n, &p("key_window"), true));
+        c.lookup_by_reference = f
+            .get("lookup_by_reference")
+            .and_then(|n| self.boolean(n, &p("lookup_by_reference")));
         c.reconciliation = f.get("reconciliation").and_then(|n| {
             let s = self.choice(
                 n,
@@ -769,7 +1019,9 @@ impl Reader {
     }
 
     fn links(&mut self, f: &Fields, path: &str, ty: LinkType) -> Vec<Link> {
-        let Some(node) = f.get(ty.field()) else { return Vec::new() };
+        let Some(node) = f.get(ty.field()) else {
+            return Vec::new();
+        };
         let mut out = Vec::new();
         for (i, item) in Self::items(node) {
             let lp = if matches!(node.value, Value::Seq(_)) {
@@ -794,18 +1046,45 @@ impl Reader {
         let mut l = Link::new(ty, node.loc, to);
         let p = |field: &str| format!("{path}.{field}");
         l.retry = f.get("retry").and_then(|n| self.retry(n, &p("retry")));
-        l.timeout = f.get("timeout").and_then(|n| self.duration(n, &p("timeout"), false));
-        l.passes_key = f.get("passes_key").and_then(|n| self.boolean(n, &p("passes_key")));
+        l.timeout = f
+            .get("timeout")
+            .and_then(|n| self.duration(n, &p("timeout"), false));
+        l.passes_key = f
+            .get("passes_key")
+            .and_then(|n| self.boolean(n, &p("passes_key")));
         l.dedup_id = f.get("dedup_id").and_then(|n| {
-            self.choice(n, &p("dedup_id"), &[("key", DedupId::Key), ("content", DedupId::Content), ("none", DedupId::None)])
+            self.choice(
+                n,
+                &p("dedup_id"),
+                &[
+                    ("key", DedupId::Key),
+                    ("content", DedupId::Content),
+                    ("none", DedupId::None),
+                ],
+            )
         });
-        l.max_record_age = f.get("max_record_age").and_then(|n| self.duration(n, &p("max_record_age"), false));
-        l.after_receives = f.get("after_receives").and_then(|n| self.count(n, &p("after_receives"), 1));
+        l.max_record_age = f
+            .get("max_record_age")
+            .and_then(|n| self.duration(n, &p("max_record_age"), false));
+        l.after_receives = f
+            .get("after_receives")
+            .and_then(|n| self.count(n, &p("after_receives"), 1));
         l.mode = f.get("mode").and_then(|n| {
-            self.choice(n, &p("mode"), &[("manual", RedriveMode::Manual), ("automatic", RedriveMode::Automatic)])
+            self.choice(
+                n,
+                &p("mode"),
+                &[
+                    ("manual", RedriveMode::Manual),
+                    ("automatic", RedriveMode::Automatic),
+                ],
+            )
         });
-        l.within = f.get("within").and_then(|n| self.duration(n, &p("within"), true));
-        l.max_times = f.get("max_times").and_then(|n| self.count(n, &p("max_times"), 0));
+        l.within = f
+            .get("within")
+            .and_then(|n| self.duration(n, &p("within"), true));
+        l.max_times = f
+            .get("max_times")
+            .and_then(|n| self.count(n, &p("max_times"), 0));
         Some(l)
     }
 
@@ -814,12 +1093,24 @@ impl Reader {
         let p = |field: &str| format!("{path}.{field}");
         Some(Retry {
             loc: node.loc,
-            attempts: f.get("attempts").and_then(|n| self.count(n, &p("attempts"), 1)),
-            timeout: f.get("timeout").and_then(|n| self.duration(n, &p("timeout"), false)),
-            backoff: f.get("backoff").and_then(|n| self.duration(n, &p("backoff"), true)),
-            multiplier: f.get("multiplier").and_then(|n| self.number(n, &p("multiplier"))),
-            max_backoff: f.get("max_backoff").and_then(|n| self.duration(n, &p("max_backoff"), true)),
-            max_elapsed: f.get("max_elapsed").and_then(|n| self.duration(n, &p("max_elapsed"), false)),
+            attempts: f
+                .get("attempts")
+                .and_then(|n| self.count(n, &p("attempts"), 1)),
+            timeout: f
+                .get("timeout")
+                .and_then(|n| self.duration(n, &p("timeout"), false)),
+            backoff: f
+                .get("backoff")
+                .and_then(|n| self.duration(n, &p("backoff"), true)),
+            multiplier: f
+                .get("multiplier")
+                .and_then(|n| self.number(n, &p("multiplier"))),
+            max_backoff: f
+                .get("max_backoff")
+                .and_then(|n| self.duration(n, &p("max_backoff"), true)),
+            max_elapsed: f
+                .get("max_elapsed")
+                .and_then(|n| self.duration(n, &p("max_elapsed"), false)),
         })
     }
 
@@ -832,12 +1123,18 @@ impl Reader {
                 let ip = self.fields(n, &p("in_progress"), IN_PROGRESS_FIELDS);
                 ip.map(|ip| InProgress {
                     loc: n.loc,
-                    on_conflict: ip.get("on_conflict").and_then(|x| self.string(x, &p("in_progress.on_conflict"))),
+                    on_conflict: ip
+                        .get("on_conflict")
+                        .and_then(|x| self.string(x, &p("in_progress.on_conflict"))),
                     expires_after: ip
                         .get("expires_after")
                         .and_then(|x| self.duration(x, &p("in_progress.expires_after"), false)),
                     on_expiry: ip.get("on_expiry").and_then(|x| {
-                        let s = self.choice(x, &p("in_progress.on_expiry"), &[("reconcile", "reconcile"), ("retry", "retry")])?;
+                        let s = self.choice(
+                            x,
+                            &p("in_progress.on_expiry"),
+                            &[("reconcile", "reconcile"), ("retry", "retry")],
+                        )?;
                         Some(Sp::new(s.value.to_string(), s.loc))
                     }),
                 })
@@ -858,16 +1155,25 @@ impl Reader {
                     ],
                 )
             }),
-            binds_fingerprint: f.get("binds_fingerprint").and_then(|n| self.boolean(n, &p("binds_fingerprint"))),
-            stores_result: f.get("stores_result").and_then(|n| self.boolean(n, &p("stores_result"))),
+            binds_fingerprint: f
+                .get("binds_fingerprint")
+                .and_then(|n| self.boolean(n, &p("binds_fingerprint"))),
+            stores_result: f
+                .get("stores_result")
+                .and_then(|n| self.boolean(n, &p("stores_result"))),
             in_progress,
         })
     }
 
     fn backup(&mut self, node: &Node, path: &str) -> Option<Backup> {
         let f = self.fields(node, path, BACKUP_FIELDS)?;
-        let mut b = Backup { loc: node.loc, ..Backup::default() };
-        b.rpo = f.get("rpo").and_then(|n| self.duration(n, &format!("{path}.rpo"), true));
+        let mut b = Backup {
+            loc: node.loc,
+            ..Backup::default()
+        };
+        b.rpo = f
+            .get("rpo")
+            .and_then(|n| self.duration(n, &format!("{path}.rpo"), true));
         if let Some(n) = f.get("restored_with") {
             for (i, item) in Self::items(n) {
                 if let Some(id) = self.id_ref(item, &format!("{path}.restored_with[{i}]")) {

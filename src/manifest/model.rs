@@ -16,7 +16,10 @@ pub struct Sp<T> {
 
 impl<T: Default> Default for Sp<T> {
     fn default() -> Self {
-        Sp { value: T::default(), loc: Loc::default() }
+        Sp {
+            value: T::default(),
+            loc: Loc::default(),
+        }
     }
 }
 
@@ -92,9 +95,12 @@ impl Key {
     /// A generated key (`uuid`) is random: minting it again gives another one.
     pub fn is_generated(&self) -> bool {
         self.fields.as_ref().is_some_and(|f| {
-            f.value
-                .iter()
-                .any(|x| matches!(x.to_ascii_lowercase().as_str(), "uuid" | "ulid" | "random" | "nonce"))
+            f.value.iter().any(|x| {
+                matches!(
+                    x.to_ascii_lowercase().as_str(),
+                    "uuid" | "ulid" | "random" | "nonce"
+                )
+            })
         })
     }
 
@@ -346,8 +352,6 @@ impl Component {
     }
 
     pub fn mode(&self) -> Mode {
-        self.mode
-            .as_ref()
-            .map_or(Mode::ActivePassive, |m| m.value)
+        self.mode.as_ref().map_or(Mode::ActivePassive, |m| m.value)
     }
 }

@@ -30,7 +30,11 @@ pub fn validate(m: &Manifest) -> Vec<Diagnostic> {
         if m.regions.is_empty() || m.region(&r.value).is_some() {
             return;
         }
-        let mut d = Diagnostic::at(r.loc, format!("{what} `{}` is not a declared region", r.value)).label("unknown region");
+        let mut d = Diagnostic::at(
+            r.loc,
+            format!("{what} `{}` is not a declared region", r.value),
+        )
+        .label("unknown region");
         d = match suggest(&r.value, region_ids.iter().copied()) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help(format!("declared regions: {}", region_ids.join(", "))),
@@ -42,7 +46,10 @@ pub fn validate(m: &Manifest) -> Vec<Diagnostic> {
         if let Some(f) = &r.failover_to {
             region(&mut errs, f, &format!("regions.{}.failover_to", r.id));
             if f.value == r.id {
-                errs.push(Diagnostic::at(f.loc, format!("region `{}` fails over to itself", r.id)));
+                errs.push(Diagnostic::at(
+                    f.loc,
+                    format!("region `{}` fails over to itself", r.id),
+                ));
             }
         }
     }
@@ -57,7 +64,11 @@ pub fn validate(m: &Manifest) -> Vec<Diagnostic> {
             component(&mut errs, at, &format!("{p}.key.minted_at"));
         }
         for r in &i.replays {
-            component(&mut errs, &r.enters_at, &format!("{p}.replays `{}`.enters_at", r.name));
+            component(
+                &mut errs,
+                &r.enters_at,
+                &format!("{p}.replays `{}`.enters_at", r.name),
+            );
         }
     }
 
@@ -65,7 +76,11 @@ pub fn validate(m: &Manifest) -> Vec<Diagnostic> {
         let p = format!("components.{}", c.id);
         let kind = catalog().kind(&c.kind.value);
         if kind.is_none() {
-            let mut d = Diagnostic::at(c.kind.loc, format!("{p}.kind: unknown kind `{}`", c.kind.value)).label("not in the catalog");
+            let mut d = Diagnostic::at(
+                c.kind.loc,
+                format!("{p}.kind: unknown kind `{}`", c.kind.value),
+            )
+            .label("not in the catalog");
             d = match suggest(&c.kind.value, kinds.iter().copied()) {
                 Some(s) => d.help(format!("did you mean `{s}`? (`replay-audit catalog` lists the kinds)")),
                 None => d.help("use a generic kind (service, function, workflow, queue, topic, stream, store, ledger, external) or one listed by `replay-audit catalog`"),
@@ -77,8 +92,12 @@ pub fn validate(m: &Manifest) -> Vec<Diagnostic> {
         }
         for l in c.links() {
             let what = format!("{p}.{}", l.ty.field());
-            if component(&mut errs, &l.to, &what) && l.to.value == c.id && l.ty != LinkType::Redrive {
-                errs.push(Diagnostic::at(l.to.loc, format!("{what}: `{}` links to itself", c.id)));
+            if component(&mut errs, &l.to, &what) && l.to.value == c.id && l.ty != LinkType::Redrive
+            {
+                errs.push(Diagnostic::at(
+                    l.to.loc,
+                    format!("{what}: `{}` links to itself", c.id),
+                ));
             }
         }
         if let Some(g) = &c.dedup
@@ -101,8 +120,15 @@ pub fn validate(m: &Manifest) -> Vec<Diagnostic> {
             && !k.generic.is_transport()
         {
             errs.push(
-                Diagnostic::at(r.loc, format!("{p}.redrive: `{}` is a {}; only a queue, topic or stream can be redriven", c.id, k.generic.name()))
-                    .help("put `redrive` on the dead-letter queue"),
+                Diagnostic::at(
+                    r.loc,
+                    format!(
+                        "{p}.redrive: `{}` is a {}; only a queue, topic or stream can be redriven",
+                        c.id,
+                        k.generic.name()
+                    ),
+                )
+                .help("put `redrive` on the dead-letter queue"),
             );
         }
         if let (Some(k), false) = (kind, c.delivers_to.is_empty())
@@ -110,8 +136,14 @@ pub fn validate(m: &Manifest) -> Vec<Diagnostic> {
             && k.generic != Generic::Function
         {
             errs.push(
-                Diagnostic::at(c.delivers_to[0].loc, format!("{p}.delivers_to: a {} does not deliver messages", k.generic.name()))
-                    .help("a producer uses `sends_to` (to a queue, topic or stream) or `calls`"),
+                Diagnostic::at(
+                    c.delivers_to[0].loc,
+                    format!(
+                        "{p}.delivers_to: a {} does not deliver messages",
+                        k.generic.name()
+                    ),
+                )
+                .help("a producer uses `sends_to` (to a queue, topic or stream) or `calls`"),
             );
         }
     }

@@ -101,8 +101,8 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
         budget: Some(limits.budget(text.len())),
         with_snippet: false,
     };
-    let raw: Spanned<Raw> = serde_saphyr::from_str_with_options(text, options)
-        .map_err(|e| yaml_error(&e, file))?;
+    let raw: Spanned<Raw> =
+        serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e, file))?;
     Ok(convert(raw, file))
 }
 
@@ -130,8 +130,7 @@ fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
 
 /// Plain words for the budget and stream errors a user can hit.
 fn explain_yaml_error(message: &str) -> (String, Option<String>) {
-    if message.contains("budget breached: Nodes") || message.contains("budget breached: Events")
-    {
+    if message.contains("budget breached: Nodes") || message.contains("budget breached: Events") {
         return (
             "the document expands to more nodes than its size allows (an alias bomb?)".into(),
             Some("write the values out instead of nesting aliases of aliases".into()),
@@ -146,7 +145,10 @@ fn explain_yaml_error(message: &str) -> (String, Option<String>) {
     if message.contains("multiple YAML documents") || message.contains("Documents") {
         return (
             "the file holds several YAML documents (`---`)".into(),
-            Some("put each document in a file of its own; several files form one architecture".into()),
+            Some(
+                "put each document in a file of its own; several files form one architecture"
+                    .into(),
+            ),
         );
     }
     if message.contains("duplicate mapping key") {
@@ -275,7 +277,9 @@ mod tests {
         let (k, v) = &top[1];
         assert_eq!(k.value, Value::Str("components".into()));
         assert_eq!((k.loc.line, k.loc.col), (2, 1));
-        let Value::Map(comps) = &v.value else { panic!() };
+        let Value::Map(comps) = &v.value else {
+            panic!()
+        };
         assert_eq!((comps[0].0.loc.line, comps[0].0.loc.col), (3, 3));
     }
 
@@ -289,7 +293,10 @@ mod tests {
     #[test]
     fn alias_bomb_stops_early() {
         let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
-        for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().zip(["b", "c", "d", "e", "f", "g", "h", "i"]) {
+        for (prev, name) in ["a", "b", "c", "d", "e", "f", "g", "h"]
+            .iter()
+            .zip(["b", "c", "d", "e", "f", "g", "h", "i"])
+        {
             bomb.push_str(&format!("{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
         }
         let e = p(&bomb).unwrap_err();
@@ -309,6 +316,10 @@ mod tests {
     #[test]
     fn several_documents_are_refused() {
         let e = p("a: 1\n---\nb: 2\n").unwrap_err();
-        assert!(e.message.contains("several YAML documents"), "{}", e.message);
+        assert!(
+            e.message.contains("several YAML documents"),
+            "{}",
+            e.message
+        );
     }
 }

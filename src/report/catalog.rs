@@ -27,7 +27,9 @@ pub fn list(json: bool) -> String {
         return serde_json::to_string_pretty(&c.kinds).expect("serialises") + "\n";
     }
     let mut t = Table::new();
-    t.load_style(NOTHING).force_no_tty().set_header(vec!["kind", "generic", "vendor", "delivery", "summary"]);
+    t.load_style(NOTHING)
+        .force_no_tty()
+        .set_header(vec!["kind", "generic", "vendor", "delivery", "summary"]);
     for k in &c.kinds {
         t.add_row(vec![
             k.id.as_str(),
@@ -60,18 +62,30 @@ pub fn show(k: &Kind, json: bool) -> String {
                 sources.insert(id, s);
             }
         }
-        return serde_json::to_string_pretty(&Shown { kind: k, sources }).expect("serialises") + "\n";
+        return serde_json::to_string_pretty(&Shown { kind: k, sources }).expect("serialises")
+            + "\n";
     }
-    let mut s = format!("{} ({}, {})\n{}\n", k.id, k.generic.name(), k.vendor, k.summary);
+    let mut s = format!(
+        "{} ({}, {})\n{}\n",
+        k.id,
+        k.generic.name(),
+        k.vendor,
+        k.summary
+    );
     if let Some(t) = &k.title {
         s = format!("{t}\n{s}");
     }
     if let Some(d) = &k.delivery {
-        s.push_str(&format!("delivery: {d} [{}]\n", k.delivery_source.as_deref().unwrap_or("-")));
+        s.push_str(&format!(
+            "delivery: {d} [{}]\n",
+            k.delivery_source.as_deref().unwrap_or("-")
+        ));
     }
     if !k.fields.is_empty() {
         let mut t = Table::new();
-        t.load_style(NOTHING).force_no_tty().set_header(vec!["field", "default", "min", "max", "fixed", "source"]);
+        t.load_style(NOTHING)
+            .force_no_tty()
+            .set_header(vec!["field", "default", "min", "max", "fixed", "source"]);
         for (name, f) in &k.fields {
             t.add_row(vec![
                 name.clone(),
@@ -103,7 +117,12 @@ pub fn show(k: &Kind, json: bool) -> String {
         s.push_str("\nsources:\n");
         for id in ids {
             if let Some(src) = c.sources.get(id) {
-                s.push_str(&format!("  {id} ({}): {}\n    {}\n", status(src.status), src.fact, src.url));
+                s.push_str(&format!(
+                    "  {id} ({}): {}\n    {}\n",
+                    status(src.status),
+                    src.fact,
+                    src.url
+                ));
             }
         }
     }

@@ -49,23 +49,41 @@ pub fn rows(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Row> {
             if let Some(g) = &node.guard {
                 nodes.push((c, "guard", c, Some(g.layer.window.value)));
             }
-            if node.generic.is_store() && a.model.nodes.iter().any(|n| n.guard.as_ref().is_some_and(|g| g.layer.component == c)) {
+            if node.generic.is_store()
+                && a.model
+                    .nodes
+                    .iter()
+                    .any(|n| n.guard.as_ref().is_some_and(|g| g.layer.component == c))
+            {
                 // The store's horizon is its guards' worst; show it with the guard's path.
                 let guard = r
                     .horizons
                     .keys()
                     .copied()
-                    .filter(|&g| a.model.nodes[g].guard.as_ref().is_some_and(|gm| gm.layer.component == c))
+                    .filter(|&g| {
+                        a.model.nodes[g]
+                            .guard
+                            .as_ref()
+                            .is_some_and(|gm| gm.layer.component == c)
+                    })
                     .max_by_key(|g| r.horizons[g])
                     .unwrap_or(c);
-                let w = a.model.nodes[guard].guard.as_ref().map(|g| g.layer.window.value);
+                let w = a.model.nodes[guard]
+                    .guard
+                    .as_ref()
+                    .map(|g| g.layer.window.value);
                 nodes.push((c, "store", guard, w));
             }
             if let Some(t) = &node.transport_window {
                 nodes.push((c, "transport", c, Some(t.window.value)));
             }
             if i.effects.iter().any(|e| e.value == m.components[c].id) {
-                nodes.push((c, "effect", c, node.own_layer.as_ref().map(|l| l.window.value)));
+                nodes.push((
+                    c,
+                    "effect",
+                    c,
+                    node.own_layer.as_ref().map(|l| l.window.value),
+                ));
             }
         }
         for (c, role, via, window) in nodes {
@@ -109,7 +127,12 @@ pub fn render_json(rows: &[Row]) -> String {
         version: u32,
         horizons: &'a [Row],
     }
-    serde_json::to_string_pretty(&Out { version: 1, horizons: rows }).expect("serialises") + "\n"
+    serde_json::to_string_pretty(&Out {
+        version: 1,
+        horizons: rows,
+    })
+    .expect("serialises")
+        + "\n"
 }
 
 pub fn render_text(rows: &[Row]) -> String {
@@ -120,7 +143,9 @@ pub fn render_text(rows: &[Row]) -> String {
             s.push_str(&format!("intent {}\n", r.intent));
             current = Some(&r.intent);
         }
-        let window = r.window.map_or_else(|| "none".to_string(), |w| w.to_string());
+        let window = r
+            .window
+            .map_or_else(|| "none".to_string(), |w| w.to_string());
         let verdict = match r.window {
             Some(w) if w >= r.horizon => "covered",
             Some(_) => "EXPIRES FIRST",
@@ -139,7 +164,13 @@ pub fn render_text(rows: &[Row]) -> String {
         for st in &r.steps {
             let adds = st.adds_seconds.map_or(Dur::Unbounded, Dur::Secs);
             total = total.add(adds);
-            s.push_str(&format!("      {:>12}  {} → {}: {}\n", format!("+{adds}"), st.from, st.to, st.why));
+            s.push_str(&format!(
+                "      {:>12}  {} → {}: {}\n",
+                format!("+{adds}"),
+                st.from,
+                st.to,
+                st.why
+            ));
         }
         s.push_str(&format!("      {:>12}  total\n", format!("= {total}")));
     }

@@ -49,12 +49,18 @@ pub fn rules_list(json: bool) -> String {
         }
         let list: Vec<R> = RULES
             .iter()
-            .map(|r| R { code: r.code, name: r.name, severity: r.severity.name(), summary: r.summary() })
+            .map(|r| R {
+                code: r.code,
+                name: r.name,
+                severity: r.severity.name(),
+                summary: r.summary(),
+            })
             .collect();
         return serde_json::to_string_pretty(&list).expect("serialises") + "\n";
     }
     let mut t = comfy_table::Table::new();
-    t.load_style(comfy_table::presets::NOTHING).set_header(vec!["code", "name", "severity", "summary"]);
+    t.load_style(comfy_table::presets::NOTHING)
+        .set_header(vec!["code", "name", "severity", "summary"]);
     t.force_no_tty();
     for r in RULES {
         t.add_row(vec![r.code, r.name, r.severity.name(), r.summary()]);

@@ -16,7 +16,14 @@ pub fn render(map: &SourceMap, findings: &[Finding], color: bool) -> String {
     t.load_style(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_width(160)
-        .set_header(vec!["severity", "code", "intent", "component", "location", "message"]);
+        .set_header(vec![
+            "severity",
+            "code",
+            "intent",
+            "component",
+            "location",
+            "message",
+        ]);
     if !color {
         t.force_no_tty();
     } else {

@@ -7,7 +7,13 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
     for asm in &a.model.assumed {
         // Only what some intent's analysis actually read.
-        let Some(r) = a.intents.iter().find(|r| r.horizons.contains_key(&asm.component)) else { continue };
+        let Some(r) = a
+            .intents
+            .iter()
+            .find(|r| r.horizons.contains_key(&asm.component))
+        else {
+            continue;
+        };
         let c = &m.components[asm.component];
         out.push(
             Finding::new(

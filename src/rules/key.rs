@@ -6,10 +6,26 @@ use crate::rules::Finding;
 
 /// Key field names that a transport or runtime assigns per delivery.
 const TRANSPORT_IDENTITIES: &[&str] = &[
-    "message_id", "messageid", "message-id", "delivery_id", "delivery_tag", "receipt_handle",
-    "execution_id", "execution_arn", "execution_name", "invocation_id", "request_id",
-    "aws_request_id", "sequence_number", "offset", "timestamp", "time_bucket", "received_at",
-    "attempt", "attempt_id", "now",
+    "message_id",
+    "messageid",
+    "message-id",
+    "delivery_id",
+    "delivery_tag",
+    "receipt_handle",
+    "execution_id",
+    "execution_arn",
+    "execution_name",
+    "invocation_id",
+    "request_id",
+    "aws_request_id",
+    "sequence_number",
+    "offset",
+    "timestamp",
+    "time_bucket",
+    "received_at",
+    "attempt",
+    "attempt_id",
+    "now",
 ];
 
 pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
@@ -27,16 +43,28 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                         let born = match dup.born_at {
                             BornAt::Edge(e) => {
                                 let em = &a.model.edges[e];
-                                format!("`{}` → `{}`", m.components[em.from].id, m.components[em.to].id)
+                                format!(
+                                    "`{}` → `{}`",
+                                    m.components[em.from].id, m.components[em.to].id
+                                )
                             }
                             _ => "its way".to_string(),
                         };
                         let minted = intent.minted_at();
-                        let loc = intent.key.minted.as_ref().map(|x| x.loc).or(intent.key.loc).unwrap_or(minted.loc);
+                        let loc = intent
+                            .key
+                            .minted
+                            .as_ref()
+                            .map(|x| x.loc)
+                            .or(intent.key.loc)
+                            .unwrap_or(minted.loc);
                         let why = if intent.key.per_attempt() {
                             format!("the key is minted per attempt at `{}`", minted.value)
                         } else {
-                            format!("the generated key is minted at `{}`, downstream of where the copy is born", minted.value)
+                            format!(
+                                "the generated key is minted at `{}`, downstream of where the copy is born",
+                                minted.value
+                            )
                         };
                         let mut f = Finding::new(
                             "RH020",
@@ -58,7 +86,12 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                         let (loc, link) = match edge {
                             Some(em) => (
                                 em.loc,
-                                format!("`{}` {} `{}`", m.components[em.from].id, em.ty.name(), m.components[em.to].id),
+                                format!(
+                                    "`{}` {} `{}`",
+                                    m.components[em.from].id,
+                                    em.ty.name(),
+                                    m.components[em.to].id
+                                ),
                             ),
                             None => (m.components[effect].loc, "a link".to_string()),
                         };
@@ -82,11 +115,24 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             }
         }
         // RH024: a generated key that is not persisted before retries begin.
-        if intent.key.is_generated() && !intent.key.persisted_before_retry.as_ref().is_some_and(|p| p.value) {
+        if intent.key.is_generated()
+            && !intent
+                .key
+                .persisted_before_retry
+                .as_ref()
+                .is_some_and(|p| p.value)
+        {
             if let Some(mc) = m.component_index(&intent.minted_at().value) {
-                let retried = a.model.out[mc].iter().map(|&e| &a.model.edges[e]).find(|e| e.birth.is_some());
+                let retried = a.model.out[mc]
+                    .iter()
+                    .map(|&e| &a.model.edges[e])
+                    .find(|e| e.birth.is_some());
                 if let Some(em) = retried {
-                    let loc = intent.key.persisted_before_retry.as_ref().map_or(intent.key.loc.unwrap_or(intent.loc), |p| p.loc);
+                    let loc = intent
+                        .key
+                        .persisted_before_retry
+                        .as_ref()
+                        .map_or(intent.key.loc.unwrap_or(intent.loc), |p| p.loc);
                     out.push(
                         Finding::new(
                             "RH024",

@@ -23,23 +23,44 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                     BornAt::Edge(e) => {
                         let em = &a.model.edges[e];
                         (
-                            format!("`{}` {} `{}`", m.components[em.from].id, em.ty.name(), m.components[em.to].id),
+                            format!(
+                                "`{}` {} `{}`",
+                                m.components[em.from].id,
+                                em.ty.name(),
+                                m.components[em.to].id
+                            ),
                             em.loc,
                         )
                     }
-                    BornAt::Failover(c) => (format!("the failover of `{}`", m.components[c].id), m.components[c].loc),
-                    BornAt::Replay(i) => (format!("replay `{}`", intent.replays[i].name), intent.replays[i].loc),
+                    BornAt::Failover(c) => (
+                        format!("the failover of `{}`", m.components[c].id),
+                        m.components[c].loc,
+                    ),
+                    BornAt::Replay(i) => (
+                        format!("replay `{}`", intent.replays[i].name),
+                        intent.replays[i].loc,
+                    ),
                 };
-                let code = if dup.born_after_layer { "RH030" } else { "RH038" };
+                let code = if dup.born_after_layer {
+                    "RH030"
+                } else {
+                    "RH038"
+                };
                 let message = if dup.born_after_layer {
                     format!(
                         "the only dedup on the way to `{eid}` sits upstream of {born}, where {} is born: send-side dedup cannot stop it",
                         dup.birth.describe()
                     )
                 } else {
-                    format!("{} on {born} reaches `{eid}` with no dedup layer at all", dup.birth.describe())
+                    format!(
+                        "{} on {born} reaches `{eid}` with no dedup layer at all",
+                        dup.birth.describe()
+                    )
                 };
-                let mut f = Finding::new(code, message).intent(&intent.id).component(eid).at(loc);
+                let mut f = Finding::new(code, message)
+                    .intent(&intent.id)
+                    .component(eid)
+                    .at(loc);
                 f.horizon = Some(dup.age);
                 f.path = IntentResult::path_ids(m, origin, steps);
                 f.steps = steps.clone();
@@ -49,7 +70,9 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         // RH033: an external effect performed after a claim, with nothing to
         // resolve a crash between the effect and the completion record.
         for e in &intent.effects {
-            let Some(ec) = m.component_index(&e.value) else { continue };
+            let Some(ec) = m.component_index(&e.value) else {
+                continue;
+            };
             if a.model.nodes[ec].generic != Generic::External || !r.horizons.contains_key(&ec) {
                 continue;
             }
@@ -58,10 +81,16 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                 if performer.dedup.is_none() || !r.horizons.contains_key(&pc) {
                     continue;
                 }
-                let Some(link) = performer.effects.iter().find(|l| l.to.value == ext.id) else { continue };
-                let provider_dedups = eff::boolean(ext, "accepts_key").is_some_and(|x| x.value) && link.passes_key();
+                let Some(link) = performer.effects.iter().find(|l| l.to.value == ext.id) else {
+                    continue;
+                };
+                let provider_dedups =
+                    eff::boolean(ext, "accepts_key").is_some_and(|x| x.value) && link.passes_key();
                 let lookup = eff::boolean(ext, "lookup_by_reference").is_some_and(|x| x.value);
-                let reconciled = ext.reconciliation.as_ref().is_some_and(|x| x.value != "none");
+                let reconciled = ext
+                    .reconciliation
+                    .as_ref()
+                    .is_some_and(|x| x.value != "none");
                 if provider_dedups || lookup || reconciled {
                     continue;
                 }
@@ -91,11 +120,18 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         };
         let mut f = Finding::new(
             "RH035",
-            format!("`{}` {what}: two overlapping copies can both see no record and both proceed", comp.id),
+            format!(
+                "`{}` {what}: two overlapping copies can both see no record and both proceed",
+                comp.id
+            ),
         )
         .component(&comp.id)
         .at(claim.loc);
-        f.intent = a.intents.iter().find(|r| r.horizons.contains_key(&c)).map(|r| m.intents[r.intent].id.clone());
+        f.intent = a
+            .intents
+            .iter()
+            .find(|r| r.horizons.contains_key(&c))
+            .map(|r| m.intents[r.intent].id.clone());
         out.push(f);
     }
 }

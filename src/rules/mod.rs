@@ -118,12 +118,15 @@ registry! {
 /// Finds a rule by code (`RH001`, `rh1`) or name.
 pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
     let q = code_or_name.trim();
-    RULES.iter().find(|r| r.code.eq_ignore_ascii_case(q) || r.name == q).or_else(|| {
-        let digits = q.strip_prefix("RH").or_else(|| q.strip_prefix("rh"))?;
-        let n: u32 = digits.parse().ok()?;
-        let code = format!("RH{n:03}");
-        RULES.iter().find(|r| r.code == code)
-    })
+    RULES
+        .iter()
+        .find(|r| r.code.eq_ignore_ascii_case(q) || r.name == q)
+        .or_else(|| {
+            let digits = q.strip_prefix("RH").or_else(|| q.strip_prefix("rh"))?;
+            let n: u32 = digits.parse().ok()?;
+            let code = format!("RH{n:03}");
+            RULES.iter().find(|r| r.code == code)
+        })
 }
 
 /// One problem found in an architecture.
@@ -221,7 +224,12 @@ pub fn check(a: &Analysis) -> Vec<Finding> {
     mechanics::check(a, &mut out);
     hygiene::check(a, &mut out);
     out.sort_by(|x, y| x.sort_key().cmp(&y.sort_key()));
-    out.dedup_by(|x, y| x.rule.code == y.rule.code && x.intent == y.intent && x.component == y.component && x.message == y.message);
+    out.dedup_by(|x, y| {
+        x.rule.code == y.rule.code
+            && x.intent == y.intent
+            && x.component == y.component
+            && x.message == y.message
+    });
     out
 }
 
@@ -233,9 +241,25 @@ mod tests {
     fn every_rule_has_its_page() {
         for r in RULES {
             let first = r.doc.lines().next().unwrap_or("");
-            assert_eq!(first, format!("# {} {}", r.code, r.name), "docs/rules/{}.md title", r.code);
-            assert!(r.doc.contains(&format!("Default severity: {}", r.severity.name())), "{} severity", r.code);
-            for h in ["## What it detects", "## Why it matters", "## How to fix", "## Example", "## Sources"] {
+            assert_eq!(
+                first,
+                format!("# {} {}", r.code, r.name),
+                "docs/rules/{}.md title",
+                r.code
+            );
+            assert!(
+                r.doc
+                    .contains(&format!("Default severity: {}", r.severity.name())),
+                "{} severity",
+                r.code
+            );
+            for h in [
+                "## What it detects",
+                "## Why it matters",
+                "## How to fix",
+                "## Example",
+                "## Sources",
+            ] {
                 assert!(r.doc.contains(h), "{} lacks {h}", r.code);
             }
             assert!(!r.summary().is_empty());

@@ -12,7 +12,9 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         let intent = &m.intents[r.intent];
         for (guard, region) in &r.crossings {
             let g = &m.components[*guard];
-            let Some(gm) = &a.model.nodes[*guard].guard else { continue };
+            let Some(gm) = &a.model.nodes[*guard].guard else {
+                continue;
+            };
             let store = &m.components[gm.layer.component];
             let loc = g.dedup.as_ref().map_or(g.loc, |d| d.store.loc);
             let mut f = Finding::new(
@@ -38,7 +40,10 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         for &c in r.horizons.keys() {
             let node = &a.model.nodes[c];
             let Some(gm) = &node.guard else { continue };
-            if node.mode != Mode::ActiveActive || node.regions.len() < 2 || gm.replication.value != Replication::Async {
+            if node.mode != Mode::ActiveActive
+                || node.regions.len() < 2
+                || gm.replication.value != Replication::Async
+            {
                 continue;
             }
             let shared: Vec<&String> = node

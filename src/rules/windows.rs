@@ -71,8 +71,14 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
             let _ = class;
             if let Some((window, layer, age)) = dup.bypass.expired {
                 let lid = &m.components[layer].id;
-                let lay = r.layers.values().find(|l| l.layer.component == layer).map(|l| l.layer.clone());
-                let loc = lay.as_ref().map_or(m.components[layer].loc, |l| window_loc(m, l));
+                let lay = r
+                    .layers
+                    .values()
+                    .find(|l| l.layer.component == layer)
+                    .map(|l| l.layer.clone());
+                let loc = lay
+                    .as_ref()
+                    .map_or(m.components[layer].loc, |l| window_loc(m, l));
                 let mut f = Finding::new(
                     "RH001",
                     format!(
@@ -187,12 +193,20 @@ fn unbounded_reason(a: &Analysis, r: &IntentResult, steps: &[Step]) -> String {
         .map_or_else(|| "an unbounded delay".to_string(), |s| s.why.clone())
 }
 
-fn unbounded_loc(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Option<crate::diagnostics::Loc> {
+fn unbounded_loc(
+    a: &Analysis,
+    r: &IntentResult,
+    steps: &[Step],
+) -> Option<crate::diagnostics::Loc> {
     if let Some(e) = r.unbounded_cycle {
         return Some(a.model.edges[e].loc);
     }
     let s = steps.iter().find(|s| s.adds.is_unbounded())?;
-    a.model.edges.iter().find(|e| e.from == s.from && e.to == s.to).map(|e| e.loc)
+    a.model
+        .edges
+        .iter()
+        .find(|e| e.from == s.from && e.to == s.to)
+        .map(|e| e.loc)
 }
 
 #[cfg(test)]
