@@ -330,6 +330,19 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
         budget: Some(limits.budget(text.len())),
         with_snippet: false,
     };
+    // JSON must be JSON: YAML would accept `"b": }` as a null.
+    if looks_json && let Err(je) = serde_json::from_str::<de::IgnoredAny>(text) {
+        return Err(Diagnostic::at(
+            Loc {
+                file,
+                line: je.line() as u32,
+                col: je.column() as u32,
+            },
+            format!("invalid JSON: {}", strip_position(&je.to_string())),
+        )
+        .label("here")
+        .help("fix the JSON syntax at this place"));
+    }
     let saphyr: Result<Spanned<Tagged<Raw>>, _> =
         serde_saphyr::from_str_with_options(text, options);
     match saphyr {
