@@ -60,6 +60,16 @@ pub enum FailOn {
     Info,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFormat {
+    /// CloudFormation or SAM template (YAML or JSON).
+    Cloudformation,
+    /// Terraform plan JSON (`terraform show -json PLANFILE`).
+    Terraform,
+    /// AsyncAPI 2.x or 3.x document (YAML or JSON).
+    Asyncapi,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run every rule and print the findings (exit 1 on findings at or above --fail-on).
@@ -101,5 +111,14 @@ pub enum Command {
         kind: Option<String>,
         #[arg(long, value_enum, default_value_t = TextFormat::Text)]
         format: TextFormat,
+    },
+    /// A commented manifest skeleton from CloudFormation/SAM, a Terraform plan or AsyncAPI.
+    Import {
+        #[arg(value_enum)]
+        format: ImportFormat,
+        file: PathBuf,
+        /// Template parameter value (CloudFormation), KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
     },
 }

@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod cli;
 pub mod diagnostics;
 pub mod graph;
+pub mod import;
 pub mod manifest;
 pub mod report;
 pub mod rules;

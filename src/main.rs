@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use replay_audit::cli::{CheckFormat, Cli, ColorChoice, Command, FailOn, TextFormat};
+use replay_audit::cli::{CheckFormat, Cli, ColorChoice, Command, FailOn, ImportFormat, TextFormat};
 use replay_audit::{analysis, catalog, manifest, report, rules};
 
 fn main() -> ExitCode {
@@ -50,7 +50,8 @@ fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u
         max_file_bytes: cli.max_file_size,
         ..manifest::Limits::default()
     };
-    manifest::load(paths, &limits).map_err(|e| {
+    // Templates, plans and AsyncAPI documents among the paths are imported in memory.
+    replay_audit::import::load(paths, &limits).map_err(|e| {
         eprint!(
             "{}",
             e.render(color(cli.color, std::io::stderr().is_terminal()))
@@ -162,6 +163,53 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Rules { format } => {
             out(&report::rules_list(*format == TextFormat::Json))?;
             Ok(0)
+        }
+        Command::Import {
+            format,
+            file,
+            parameters,
+        } => {
+            let limits = manifest::Limits {
+                max_file_bytes: cli.max_file_size,
+                ..manifest::Limits::default()
+            };
+            let params = match replay_audit::import::parse_params(parameters) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}\nhelp: write --parameter Name=value");
+                    return Ok(2);
+                }
+            };
+            let format = match format {
+                ImportFormat::Cloudformation => replay_audit::import::Format::CloudFormation,
+                ImportFormat::Terraform => replay_audit::import::Format::Terraform,
+                ImportFormat::Asyncapi => replay_audit::import::Format::AsyncApi,
+            };
+            let result = replay_audit::import::read_file(file, &limits).and_then(|text| {
+                replay_audit::import::import_text(
+                    format,
+                    &file.display().to_string(),
+                    &text,
+                    &params,
+                    &limits,
+                )
+            });
+            match result {
+                Ok(imported) => {
+                    for u in &imported.unsupported {
+                        eprintln!("warning: not imported: {u}");
+                    }
+                    out(&imported.text)?;
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprint!(
+                        "{}",
+                        e.render(color(cli.color, std::io::stderr().is_terminal()))
+                    );
+                    Ok(2)
+                }
+            }
         }
         Command::Catalog { kind, format } => {
             let json = *format == TextFormat::Json;

@@ -1,0 +1,295 @@
+//! `import` and `check` on infrastructure files: each fixture is imported,
+//! then checked with a small overlay, and the findings are asserted exactly.
+
+use assert_cmd::Command;
+
+fn bin() -> Command {
+    let mut c = Command::cargo_bin("replay-audit").unwrap();
+    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/import"));
+    c
+}
+
+type Found = (String, String, String);
+
+/// (code, component, intent) of every finding, and the exit code.
+fn check(args: &[&str]) -> (Vec<Found>, i32) {
+    let o = bin()
+        .arg("check")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let s = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_string();
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (s(&f["code"]), s(&f["component"]), s(&f["intent"])))
+        .collect();
+    (f, o.status.code().unwrap())
+}
+
+fn import(args: &[&str]) -> (String, String, i32) {
+    let o = bin().arg("import").args(args).output().unwrap();
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+        o.status.code().unwrap(),
+    )
+}
+
+fn t(code: &str, comp: &str, intent: &str) -> Found {
+    (code.into(), comp.into(), intent.into())
+}
+
+#[test]
+fn sqs_dlq_lambda_with_ttl_table() {
+    let (text, err, code) = import(&["cloudformation", "sqs-dlq-lambda.yaml"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("    visibility_timeout: 1m 30s  # from Resources.PayoutQueue.Properties.VisibilityTimeout (sqs-dlq-lambda.yaml:21)\n"), "{text}");
+    assert!(text.contains("    retention: 4d  # from Resources.PayoutQueue.Properties.MessageRetentionPeriod (sqs-dlq-lambda.yaml:22)\n"), "{text}");
+    assert!(text.contains("      after_receives: 3  # from Resources.PayoutQueue.Properties.RedrivePolicy.maxReceiveCount (sqs-dlq-lambda.yaml:25)\n"), "{text}");
+    assert!(
+        text.contains("    kind: lambda-event-source  # AWS::Serverless::Function"),
+        "{text}"
+    );
+    assert!(text.contains("    expiry: physical-ttl  # from Resources.IdempotencyTable.Properties.TimeToLiveSpecification.Enabled (sqs-dlq-lambda.yaml:48)"), "{text}");
+    assert!(
+        text.contains("#   - Resources.PayoutAlarm (AWS::CloudWatch::Alarm)"),
+        "{text}"
+    );
+    assert_eq!(
+        err,
+        "warning: not imported: Resources.PayoutAlarm (AWS::CloudWatch::Alarm)\n"
+    );
+    // The skeleton alone is a valid manifest.
+    assert_eq!(check(&["sqs-dlq-lambda.yaml"]), (vec![], 0));
+    let (f, code) = check(&["sqs-dlq-lambda.yaml", "sqs-dlq-lambda.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH032", "idempotency-table", "seller-payout"),
+            t("RH001", "idempotency-table", "seller-payout"),
+            t("RH005", "-", "seller-payout"),
+            t("RH040", "-", "seller-payout")
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn parameters_and_conditions_are_evaluated() {
+    let (text, _, code) = import(&[
+        "cloudformation",
+        "sqs-dlq-lambda.yaml",
+        "--parameter",
+        "Stage=dev",
+        "--parameter",
+        "VisibilitySeconds=45",
+    ]);
+    assert_eq!(code, 0);
+    assert!(text.contains("    visibility_timeout: 45s  #"), "{text}");
+    assert!(
+        text.contains(
+            "    retention: 1h  # from Resources.PayoutQueue.Properties.MessageRetentionPeriod"
+        ),
+        "{text}"
+    );
+    let (_, err, code) = import(&[
+        "cloudformation",
+        "sqs-dlq-lambda.yaml",
+        "--parameter",
+        "Stag=dev",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("the template has no parameter `Stag`")
+            && err.contains("did you mean `Stage`?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn fifo_chain_with_content_dedup_and_shared_dlq() {
+    let (text, _, _) = import(&["cloudformation", "fifo-chain.yaml"]);
+    assert!(text.contains("    dedup_scope: message-group  # from Resources.OrdersQueue.Properties.DeduplicationScope (fifo-chain.yaml:10)\n"), "{text}");
+    // A RedrivePolicy written as a JSON string, pointing at the DLQ by ARN.
+    assert!(text.contains("      to: shared-dlq  # from Resources.ShipmentsQueue.Properties.RedrivePolicy.deadLetterTargetArn (fifo-chain.yaml:21)\n"), "{text}");
+    assert!(text.contains("TODO: redrive: RedriveAllowPolicy allowAll and several sources (orders-queue, shipments-queue)"), "{text}");
+    let (f, code) = check(&["fifo-chain.yaml", "fifo-chain.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH030", "warehouse", "ship-order"),
+            t("RH040", "-", "ship-order")
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn kinesis_mapping_with_bisect_and_on_failure_destination() {
+    let (text, _, _) = import(&["cloudformation", "kinesis-bisect.json"]);
+    assert!(text.contains("          attempts: 3  # from Resources.ClickMapping.Properties.MaximumRetryAttempts (kinesis-bisect.json:22): 2 retries + the first attempt\n"), "{text}");
+    assert!(text.contains("        max_record_age: 1h  # from Resources.ClickMapping.Properties.MaximumRecordAgeInSeconds (kinesis-bisect.json:23)\n"), "{text}");
+    assert!(text.contains("      to: failed-records  # from Resources.ClickMapping.Properties.DestinationConfig.OnFailure.Destination (kinesis-bisect.json:25)\n"), "{text}");
+    assert!(
+        text.contains("# BisectBatchOnFunctionError true on the mapping to click-function"),
+        "{text}"
+    );
+    // The on-failure destination keeps pointers 4 days; the stream keeps
+    // the records they point at 24 hours.
+    assert_eq!(
+        check(&["kinesis-bisect.json", "kinesis-bisect.overlay.yaml"]),
+        (
+            vec![
+                t("RH016", "failed-records", "count-click"),
+                t("RH040", "-", "count-click")
+            ],
+            0
+        )
+    );
+}
+
+#[test]
+fn two_region_global_table() {
+    let (text, _, _) = import(&["cloudformation", "global-table.yaml"]);
+    assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14)\n"), "{text}");
+    assert!(text.contains("  us-east-1: {}  # from Resources.PaymentKeys.Properties.Replicas[1].Region (global-table.yaml:15); TODO"), "{text}");
+    assert!(text.contains("    replication: async  #"), "{text}");
+    let (f, code) = check(&["global-table.yaml", "global-table.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH011", "payment-keys", "charge"),
+            t("RH032", "payment-keys", "charge"),
+            t("RH040", "-", "charge")
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn eventbridge_rule_with_retry_policy() {
+    let (text, _, _) = import(&["cloudformation", "eventbridge-retry.yaml"]);
+    assert!(text.contains("          attempts: 5  # from Resources.InvoiceRule.Properties.Targets[0].RetryPolicy.MaximumRetryAttempts (eventbridge-retry.yaml:11): 4 retries + the first attempt\n"), "{text}");
+    assert!(text.contains("        max_record_age: 2h  # from Resources.InvoiceRule.Properties.Targets[0].RetryPolicy.MaximumEventAgeInSeconds (eventbridge-retry.yaml:12)\n"), "{text}");
+    assert!(text.contains("      to: invoice-dlq  # from Resources.InvoiceRule.Properties.Targets[0].DeadLetterConfig.Arn (eventbridge-retry.yaml:14)\n"), "{text}");
+    let (f, code) = check(&["eventbridge-retry.yaml", "eventbridge-retry.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH021", "mail-provider", "send-invoice"),
+            t("RH040", "-", "send-invoice")
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn asyncapi3_with_sqs_bindings_and_extensions() {
+    let (text, _, code) = import(&["asyncapi", "asyncapi3-sqs.yaml"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("    visibility_timeout: 5m  # from channels.payoutRequests.bindings.sqs.queue.visibilityTimeout (asyncapi3-sqs.yaml:12)\n"), "{text}");
+    assert!(text.contains("    origin: request-payout  #"), "{text}");
+    assert!(text.contains("      - to: process-payout  # from operations.processPayout.channel (asyncapi3-sqs.yaml:32)\n"), "{text}");
+    let (f, code) = check(&["asyncapi3-sqs.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "payout-keys", "seller-payout"),
+            t("RH033", "bank-rail", "seller-payout"),
+            t("RH022", "process-payout", "seller-payout"),
+            t("RH023", "-", "seller-payout"),
+            t("RH036", "process-payout", "seller-payout"),
+            t("RH040", "-", "seller-payout")
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn terraform_plan_with_child_module() {
+    let (text, err, code) = import(&["terraform", "plan.json"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("  payout-requests:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.payout_requests (plan.json:7)\n"), "{text}");
+    assert!(text.contains("      after_receives: 4  # from aws_sqs_queue.payout_requests.redrive_policy (plan.json:18) maxReceiveCount\n"), "{text}");
+    assert!(text.contains("      - to: payout-worker  # from module.worker.aws_lambda_event_source_mapping.payouts.function_name (plan.json:57)\n"), "{text}");
+    assert!(
+        text.contains("    kind: lambda-event-source  # aws_lambda_function"),
+        "{text}"
+    );
+    assert_eq!(
+        err,
+        "warning: not imported: aws_iam_role.worker (aws_iam_role)\n"
+    );
+    assert_eq!(
+        check(&["plan.json", "plan.overlay.yaml"]),
+        (
+            vec![
+                t("RH032", "payout-keys", "seller-payout"),
+                t("RH040", "-", "seller-payout")
+            ],
+            0
+        )
+    );
+}
+
+#[test]
+fn bad_inputs_exit_2_with_locations() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = dir.path().join("t.yaml");
+    std::fs::write(
+        &yaml,
+        "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties: [1, 2\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["import", "cloudformation"])
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("invalid YAML") && err.contains("t.yaml:4:17"),
+        "{err}"
+    );
+    let json = dir.path().join("plan.json");
+    std::fs::write(
+        &json,
+        "{\n  \"planned_values\": {\n    \"root_module\": [1,,2]\n  }\n}\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["import", "terraform"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("plan.json:3:"), "{err}");
+    std::fs::write(&json, "{\"format_version\": \"1.2\"}").unwrap();
+    let o = bin()
+        .args(["import", "terraform"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`planned_values.root_module` is missing"));
+    let o = bin()
+        .args([
+            "--max-file-size",
+            "10",
+            "import",
+            "cloudformation",
+            "fifo-chain.yaml",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("more than the limit of 10 bytes"));
+}
