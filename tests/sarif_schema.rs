@@ -127,13 +127,16 @@ fn sarif_of_every_fixture_is_valid() {
     let v = validator();
     let mut validated = Vec::new();
     for path in fixtures() {
-        let m = match manifest::load(
+        // Infrastructure files are imported on the fly, as `check` does.
+        let m = match replay_audit::import::load(
             std::slice::from_ref(&root().join(&path)),
             &manifest::Limits::default(),
         ) {
             Ok(m) => m,
             // Fixtures under an `invalid/` folder are meant not to load: they have no SARIF.
             Err(_) if path.components().any(|c| c.as_os_str() == "invalid") => continue,
+            // Overlays only make sense beside the template they extend.
+            Err(_) if path.to_string_lossy().contains(".overlay.") => continue,
             Err(e) => panic!("{}: {}", path.display(), e.render(false)),
         };
         let a = analysis::analyse(&m);
