@@ -10,10 +10,12 @@ pub mod catalog;
 pub mod cli;
 pub mod diagnostics;
 pub mod graph;
+pub mod init;
 pub mod manifest;
 pub mod policy;
 pub mod report;
 pub mod rules;
+pub mod schema;
 pub mod time;
 
 pub use analysis::{Analysis, analyse};
