@@ -96,9 +96,13 @@ mod tests {
 
     #[test]
     fn the_starter_is_a_valid_manifest_with_no_failing_finding() {
-        let m = crate::manifest::from_str(STARTER).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let m =
+            crate::manifest::from_str(STARTER).unwrap_or_else(|e| panic!("{}", e.render(false)));
         let a = crate::analysis::analyse(&m);
-        let found: Vec<(String, &str)> = crate::rules::check(&a).iter().map(|f| (f.fingerprint(), f.severity.name())).collect();
+        let found: Vec<(String, &str)> = crate::rules::check(&a)
+            .iter()
+            .map(|f| (f.fingerprint(), f.severity.name()))
+            .collect();
         assert_eq!(found, vec![("RH005:order-charge:-".to_string(), "info")]);
     }
 }

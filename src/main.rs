@@ -3,9 +3,11 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::CommandFactory;
-use replay_audit::cli::{CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, TextFormat};
+use clap::Parser;
+use replay_audit::cli::{
+    CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, TextFormat,
+};
 use replay_audit::{analysis, catalog, init, manifest, policy, report, rules, schema};
 
 fn main() -> ExitCode {
@@ -62,20 +64,28 @@ fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
-        Command::Check { paths, format, fail_on, config, baseline, write_baseline } => {
+        Command::Check {
+            paths,
+            format,
+            fail_on,
+            config,
+            baseline,
+            write_baseline,
+        } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
             };
             let err_color = color(cli.color, std::io::stderr().is_terminal());
-            let policy = match policy::locate(paths, config.as_deref()).map(|p| policy::Policy::read(&p)) {
-                None => policy::Policy::default(),
-                Some(Ok(p)) => p,
-                Some(Err(e)) => {
-                    eprint!("{}", e.render(err_color));
-                    return Ok(2);
-                }
-            };
+            let policy =
+                match policy::locate(paths, config.as_deref()).map(|p| policy::Policy::read(&p)) {
+                    None => policy::Policy::default(),
+                    Some(Ok(p)) => p,
+                    Some(Err(e)) => {
+                        eprint!("{}", e.render(err_color));
+                        return Ok(2);
+                    }
+                };
             let today = match policy::Date::today() {
                 Ok(d) => d,
                 Err(e) => {
@@ -84,15 +94,23 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
             };
             let a = analysis::analyse(&m);
-            let (mut findings, unused_waivers) = policy.apply(rules::check_with(&a, &policy.options()), today);
-            let mut notes = policy::Notes { unused_waivers, stale_baseline: Vec::new() };
+            let (mut findings, unused_waivers) =
+                policy.apply(rules::check_with(&a, &policy.options()), today);
+            let mut notes = policy::Notes {
+                unused_waivers,
+                stale_baseline: Vec::new(),
+            };
             if let Some(path) = write_baseline {
                 let b = policy::Baseline::of(&findings);
                 if let Err(e) = std::fs::write(path, b.to_json()) {
                     eprintln!("error: cannot write baseline `{}`: {e}", path.display());
                     return Ok(2);
                 }
-                eprintln!("wrote {} fingerprint(s) to {}", b.fingerprints.len(), path.display());
+                eprintln!(
+                    "wrote {} fingerprint(s) to {}",
+                    b.fingerprints.len(),
+                    path.display()
+                );
                 b.apply(&mut findings);
             }
             if let Some(path) = baseline {
@@ -124,7 +142,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
             };
             out(&text)?;
-            for w in notes.warnings(baseline.as_ref().map(|b| b.display().to_string()).as_deref()) {
+            for w in notes.warnings(
+                baseline
+                    .as_ref()
+                    .map(|b| b.display().to_string())
+                    .as_deref(),
+            ) {
                 eprintln!("{w}");
             }
             let threshold = match fail_on {
@@ -133,7 +156,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 Some(FailOn::Info) => rules::Severity::Info,
                 None => policy.fail_on.unwrap_or(rules::Severity::Error),
             };
-            Ok(u8::from(findings.iter().any(|f| f.is_active() && f.severity >= threshold)))
+            Ok(u8::from(
+                findings
+                    .iter()
+                    .any(|f| f.is_active() && f.severity >= threshold),
+            ))
         }
         Command::Horizon {
             paths,
@@ -257,11 +284,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     .and_then(|mut f| f.write_all(init::STARTER.as_bytes()));
                 match written {
                     Ok(()) => {
-                        eprintln!("wrote {}; run `replay-audit check {}`", path.display(), path.display());
+                        eprintln!(
+                            "wrote {}; run `replay-audit check {}`",
+                            path.display(),
+                            path.display()
+                        );
                         Ok(0)
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                        eprintln!("error: `{}` already exists\nhelp: give another --output path, or move the file away first", path.display());
+                        eprintln!(
+                            "error: `{}` already exists\nhelp: give another --output path, or move the file away first",
+                            path.display()
+                        );
                         Ok(2)
                     }
                     Err(e) => {

@@ -35,7 +35,11 @@ pub struct PolicyError {
 
 impl PolicyError {
     fn one(path: &str, sources: SourceMap, d: Diagnostic) -> PolicyError {
-        PolicyError { path: path.to_string(), sources, diagnostics: vec![d] }
+        PolicyError {
+            path: path.to_string(),
+            sources,
+            diagnostics: vec![d],
+        }
     }
 
     /// Renders every error like rustc, followed by a count.
@@ -46,7 +50,11 @@ impl PolicyError {
             s.push_str("\n\n");
         }
         let n = self.diagnostics.len();
-        s.push_str(&format!("error: could not use `{}`: {n} error{}\n", self.path, if n == 1 { "" } else { "s" }));
+        s.push_str(&format!(
+            "error: could not use `{}`: {n} error{}\n",
+            self.path,
+            if n == 1 { "" } else { "s" }
+        ));
         s
     }
 }
@@ -64,20 +72,31 @@ impl Date {
     pub fn parse(text: &str) -> Option<Date> {
         let b = text.as_bytes();
         let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-        if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) || !digits(5..7) || !digits(8..10) {
+        if b.len() != 10
+            || b[4] != b'-'
+            || b[7] != b'-'
+            || !digits(0..4)
+            || !digits(5..7)
+            || !digits(8..10)
+        {
             return None;
         }
         // humantime (already a dependency) knows the calendar: it refuses
         // 2025-02-30, so no date crate is needed for this one check.
         humantime::parse_rfc3339(&format!("{text}T00:00:00Z")).ok()?;
-        Some(Date { year: text[0..4].parse().ok()?, month: text[5..7].parse().ok()?, day: text[8..10].parse().ok()? })
+        Some(Date {
+            year: text[0..4].parse().ok()?,
+            month: text[5..7].parse().ok()?,
+            day: text[8..10].parse().ok()?,
+        })
     }
 
     /// Today (UTC), or the date in `REPLAY_AUDIT_TODAY`.
     pub fn today() -> Result<Date, String> {
         if let Some(v) = std::env::var_os(TODAY_VAR) {
             let v = v.to_string_lossy();
-            return Date::parse(v.trim()).ok_or_else(|| format!("{TODAY_VAR}=`{v}` is not a date: write YYYY-MM-DD"));
+            return Date::parse(v.trim())
+                .ok_or_else(|| format!("{TODAY_VAR}=`{v}` is not a date: write YYYY-MM-DD"));
         }
         let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
         Date::parse(&now[..10]).ok_or_else(|| format!("the system clock gives `{now}`, not a date"))
@@ -113,7 +132,9 @@ impl Waiver {
             (Some(p), Some(v)) => glob(p, v),
             (Some(_), None) => false,
         };
-        f.rule.code == self.rule.code && field(&self.intent, &f.intent) && field(&self.component, &f.component)
+        f.rule.code == self.rule.code
+            && field(&self.intent, &f.intent)
+            && field(&self.component, &f.component)
     }
 
     pub fn expired(&self, today: Date) -> bool {
@@ -181,7 +202,9 @@ impl Notes {
 impl Policy {
     /// The options the rules take from this policy.
     pub fn options(&self) -> Options {
-        Options { margin: self.margin }
+        Options {
+            margin: self.margin,
+        }
     }
 
     /// Reads a policy file; every error is collected.
@@ -211,17 +234,23 @@ impl Policy {
             }
         };
         let mut errors = Vec::new();
-        let mut p = Policy::default();
-        p.fail_on = raw.fail_on.map(|s| s.into_inner().severity());
+        let mut p = Policy {
+            fail_on: raw.fail_on.map(|s| s.into_inner().severity()),
+            ..Policy::default()
+        };
         for (key, level) in raw.severity {
             match find_rule(key.get_ref()) {
                 Ok(rule) => {
-                    p.severity.insert(rule.code, level.get_ref().severity_or_off());
+                    p.severity
+                        .insert(rule.code, level.get_ref().severity_or_off());
                 }
                 Err(help) => errors.push(
-                    Diagnostic::at(loc(key.span().start), format!("`[severity]`: no rule `{}`", key.get_ref()))
-                        .label("not a rule code or name")
-                        .help(help),
+                    Diagnostic::at(
+                        loc(key.span().start),
+                        format!("`[severity]`: no rule `{}`", key.get_ref()),
+                    )
+                    .label("not a rule code or name")
+                    .help(help),
                 ),
             }
         }
@@ -233,10 +262,16 @@ impl Policy {
                 match duration(min.get_ref()) {
                     Ok(Dur::Secs(s)) => p.margin.minimum = s,
                     Ok(Dur::Unbounded) => errors.push(
-                        Diagnostic::at(loc(min.span().start), "`margin.minimum` cannot be `unbounded`")
-                            .help("give a duration such as \"5m\", or a number of seconds"),
+                        Diagnostic::at(
+                            loc(min.span().start),
+                            "`margin.minimum` cannot be `unbounded`",
+                        )
+                        .help("give a duration such as \"5m\", or a number of seconds"),
                     ),
-                    Err(msg) => errors.push(Diagnostic::at(loc(min.span().start), format!("`margin.minimum`: {msg}")).label("bad duration")),
+                    Err(msg) => errors.push(
+                        Diagnostic::at(loc(min.span().start), format!("`margin.minimum`: {msg}"))
+                            .label("bad duration"),
+                    ),
                 }
             }
         }
@@ -248,9 +283,12 @@ impl Policy {
                 Ok(r) => Some(r),
                 Err(help) => {
                     errors.push(
-                        Diagnostic::at(loc(w.code.span().start), format!("{what}: no rule `{}`", w.code.get_ref()))
-                            .label("not a rule code or name")
-                            .help(help),
+                        Diagnostic::at(
+                            loc(w.code.span().start),
+                            format!("{what}: no rule `{}`", w.code.get_ref()),
+                        )
+                        .label("not a rule code or name")
+                        .help(help),
                     );
                     None
                 }
@@ -276,17 +314,19 @@ impl Policy {
             };
             let expires = match &w.expires {
                 None => None,
-                Some(v) => match date(v.get_ref()) {
-                    Some(d) => Some(d),
-                    None => {
-                        errors.push(
+                Some(v) => {
+                    match date(v.get_ref()) {
+                        Some(d) => Some(d),
+                        None => {
+                            errors.push(
                             Diagnostic::at(loc(v.span().start), format!("{what}: `expires` is not a date"))
                                 .label("expected YYYY-MM-DD")
                                 .help("write the last day the waiver holds, e.g. expires = 2026-06-30"),
                         );
-                        None
+                            None
+                        }
                     }
-                },
+                }
             };
             for (field, pat) in [("intent", &w.intent), ("component", &w.component)] {
                 if let Some(pat) = pat
@@ -314,7 +354,11 @@ impl Policy {
         if errors.is_empty() {
             Ok(p)
         } else {
-            Err(PolicyError { path: name.to_string(), sources: p.sources, diagnostics: errors })
+            Err(PolicyError {
+                path: name.to_string(),
+                sources: p.sources,
+                diagnostics: errors,
+            })
         }
     }
 
@@ -353,7 +397,10 @@ impl Policy {
                     " (waiver expired on {}: {}{})",
                     w.expires.map(|d| d.to_string()).unwrap_or_default(),
                     w.reason,
-                    w.ticket.as_ref().map(|t| format!(", {t}")).unwrap_or_default()
+                    w.ticket
+                        .as_ref()
+                        .map(|t| format!(", {t}"))
+                        .unwrap_or_default()
                 ));
             }
             out.push(f);
@@ -435,7 +482,14 @@ pub struct Baseline {
 impl Baseline {
     /// The non-waived findings of a run.
     pub fn of(findings: &[Finding]) -> Baseline {
-        Baseline { version: 1, fingerprints: findings.iter().filter(|f| f.waived.is_none()).map(Finding::fingerprint).collect() }
+        Baseline {
+            version: 1,
+            fingerprints: findings
+                .iter()
+                .filter(|f| f.waived.is_none())
+                .map(Finding::fingerprint)
+                .collect(),
+        }
     }
 
     /// Pretty JSON, one fingerprint a line, ending in a newline.
@@ -472,8 +526,14 @@ impl Baseline {
             return Err(PolicyError::one(
                 name,
                 sources,
-                Diagnostic::new(None, format!("baseline `{name}` has version {}, this replay-audit reads version 1", b.version))
-                    .help("rewrite it with --write-baseline"),
+                Diagnostic::new(
+                    None,
+                    format!(
+                        "baseline `{name}` has version {}, this replay-audit reads version 1",
+                        b.version
+                    ),
+                )
+                .help("rewrite it with --write-baseline"),
             ));
         }
         Ok(b)
@@ -569,26 +629,38 @@ struct RawWaiver {
 
 fn duration(v: &toml::Value) -> Result<Dur, String> {
     match v {
-        toml::Value::Integer(i) if *i < 0 => Err(format!("`{i}` is negative: durations cannot be negative")),
+        toml::Value::Integer(i) if *i < 0 => {
+            Err(format!("`{i}` is negative: durations cannot be negative"))
+        }
         toml::Value::Integer(i) => Ok(Dur::Secs(*i as u64)),
         toml::Value::String(s) => Dur::parse(s),
-        other => Err(format!("expected a duration such as \"5m\" or a number of seconds, found {}", other.type_str())),
+        other => Err(format!(
+            "expected a duration such as \"5m\" or a number of seconds, found {}",
+            other.type_str()
+        )),
     }
 }
 
 fn date(v: &toml::Value) -> Option<Date> {
     match v {
         toml::Value::String(s) => Date::parse(s.trim()),
-        toml::Value::Datetime(dt) if dt.time.is_none() && dt.offset.is_none() => Date::parse(&dt.date?.to_string()),
+        toml::Value::Datetime(dt) if dt.time.is_none() && dt.offset.is_none() => {
+            Date::parse(&dt.date?.to_string())
+        }
         _ => None,
     }
 }
 
 fn find_rule(code: &str) -> Result<&'static Rule, String> {
     rules::rule(code).ok_or_else(|| {
-        let names = RULES.iter().map(|r| r.code).chain(RULES.iter().map(|r| r.name));
-        suggest(code, names)
-            .map_or_else(|| "`replay-audit rules` lists every rule".to_string(), |s| format!("did you mean `{s}`?"))
+        let names = RULES
+            .iter()
+            .map(|r| r.code)
+            .chain(RULES.iter().map(|r| r.name));
+        suggest(code, names).map_or_else(
+            || "`replay-audit rules` lists every rule".to_string(),
+            |s| format!("did you mean `{s}`?"),
+        )
     })
 }
 
@@ -646,7 +718,11 @@ mod tests {
 
     fn err(text: &str) -> String {
         let e = Policy::parse("replay-audit.toml", text).unwrap_err();
-        e.diagnostics.iter().map(|d| d.one_line(&e.sources)).collect::<Vec<_>>().join("\n")
+        e.diagnostics
+            .iter()
+            .map(|d| d.one_line(&e.sources))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     #[test]
@@ -662,7 +738,14 @@ mod tests {
 
     #[test]
     fn dates_are_strict() {
-        assert_eq!(Date::parse("2026-02-28"), Some(Date { year: 2026, month: 2, day: 28 }));
+        assert_eq!(
+            Date::parse("2026-02-28"),
+            Some(Date {
+                year: 2026,
+                month: 2,
+                day: 28
+            })
+        );
         assert_eq!(Date::parse("2026-02-30"), None);
         assert_eq!(Date::parse("2026-2-28"), None);
         assert!(Date::parse("2026-01-31").unwrap() < Date::parse("2026-02-01").unwrap());
@@ -678,12 +761,31 @@ mod tests {
         assert_eq!(p.fail_on, Some(Severity::Warning));
         assert_eq!(p.severity.get("RH005"), Some(&None));
         assert_eq!(p.severity.get("RH004"), Some(&Some(Severity::Error)));
-        assert_eq!(p.margin, Margin { percent: 20, minimum: 600 });
+        assert_eq!(
+            p.margin,
+            Margin {
+                percent: 20,
+                minimum: 600
+            }
+        );
         assert_eq!(p.waivers.len(), 1);
         let w = &p.waivers[0];
-        assert_eq!((w.rule.code, w.intent.as_deref(), w.ticket.as_deref()), ("RH001", Some("seller-*"), Some("PAY-1")));
-        assert_eq!(w.expires.map(|d| d.to_string()).as_deref(), Some("2026-06-30"));
-        assert_eq!(w.loc, Loc { file: 0, line: 9, col: 1 });
+        assert_eq!(
+            (w.rule.code, w.intent.as_deref(), w.ticket.as_deref()),
+            ("RH001", Some("seller-*"), Some("PAY-1"))
+        );
+        assert_eq!(
+            w.expires.map(|d| d.to_string()).as_deref(),
+            Some("2026-06-30")
+        );
+        assert_eq!(
+            w.loc,
+            Loc {
+                file: 0,
+                line: 9,
+                col: 1
+            }
+        );
         assert_eq!(p.options().margin.of(Dur::Secs(3600)), Dur::Secs(720));
     }
 
@@ -721,6 +823,10 @@ mod tests {
             err("[[waiver]]\ncode = \"RH001\"\nreason = \"x\"\nexpires = \"soon\"\n"),
             "replay-audit.toml:4:11: error: waiver #1 (RH001): `expires` is not a date; help: write the last day the waiver holds, e.g. expires = 2026-06-30"
         );
-        assert!(err("fail_on = \n").starts_with("replay-audit.toml:1:"), "{}", err("fail_on = \n"));
+        assert!(
+            err("fail_on = \n").starts_with("replay-audit.toml:1:"),
+            "{}",
+            err("fail_on = \n")
+        );
     }
 }

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 
 use crate::catalog::catalog;
 use crate::manifest::load::{
-    BACKUP_FIELDS, COMPONENT_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, INTENT_FIELDS, KEY_FIELDS, REGION_FIELDS,
-    REPLAY_FIELDS, RETRY_FIELDS, TOP_FIELDS,
+    BACKUP_FIELDS, COMPONENT_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, INTENT_FIELDS, KEY_FIELDS,
+    REGION_FIELDS, REPLAY_FIELDS, RETRY_FIELDS, TOP_FIELDS,
 };
 
 /// Where the schema is published for `$id` (the repository's copy).
@@ -41,7 +41,10 @@ fn object(fields: &[&str], props: Vec<(&str, Value)>, required: &[&str]) -> Valu
     for (name, schema) in props {
         properties.insert(name.to_string(), schema);
     }
-    debug_assert!(fields.iter().all(|f| properties.contains_key(*f)), "a field without a schema");
+    debug_assert!(
+        fields.iter().all(|f| properties.contains_key(*f)),
+        "a field without a schema"
+    );
     let mut o = json!({
         "type": "object",
         "properties": properties,
@@ -58,7 +61,11 @@ fn link(fields: &[&str], extra: Vec<(&str, Value)>, id_allowed: bool) -> Value {
     let mut props = vec![("to", r("id"))];
     props.extend(extra);
     let obj = object(fields, props, &["to"]);
-    if id_allowed { json!({ "anyOf": [r("id"), obj] }) } else { obj }
+    if id_allowed {
+        json!({ "anyOf": [r("id"), obj] })
+    } else {
+        obj
+    }
 }
 
 /// The JSON Schema of the manifest format, version 1.
@@ -205,15 +212,28 @@ pub fn schema() -> Value {
             "additionalProperties": r(def),
         })
     };
-    let mut top = object(TOP_FIELDS, vec![
-        ("version", json!({ "enum": [1, "1"], "description": "the manifest format version" })),
-        ("name", json!({ "type": "string", "description": "used in reports" })),
-        ("regions", by_id("region")),
-        ("intents", by_id("intent")),
-        ("components", by_id("component")),
-    ], &["version"]);
+    let mut top = object(
+        TOP_FIELDS,
+        vec![
+            (
+                "version",
+                json!({ "enum": [1, "1"], "description": "the manifest format version" }),
+            ),
+            (
+                "name",
+                json!({ "type": "string", "description": "used in reports" }),
+            ),
+            ("regions", by_id("region")),
+            ("intents", by_id("intent")),
+            ("components", by_id("component")),
+        ],
+        &["version"],
+    );
     let o = top.as_object_mut().expect("an object");
-    o.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+    o.insert(
+        "$schema".into(),
+        json!("https://json-schema.org/draft/2020-12/schema"),
+    );
     o.insert("$id".into(), json!(ID));
     o.insert("title".into(), json!("replay-audit manifest, version 1"));
     o.insert("$defs".into(), defs);
@@ -230,7 +250,12 @@ mod tests {
     use super::*;
 
     fn keys(v: &Value) -> Vec<String> {
-        let mut k: Vec<String> = v["properties"].as_object().expect("properties").keys().cloned().collect();
+        let mut k: Vec<String> = v["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .cloned()
+            .collect();
         k.sort();
         k
     }
@@ -255,10 +280,20 @@ mod tests {
         assert_eq!(keys(&d["guard"]), sorted(GUARD_FIELDS));
         assert_eq!(keys(&d["in_progress"]), sorted(IN_PROGRESS_FIELDS));
         assert_eq!(keys(&d["backup"]), sorted(BACKUP_FIELDS));
-        for def in ["key", "replay", "component", "retry", "guard", "in_progress", "backup"] {
+        for def in [
+            "key",
+            "replay",
+            "component",
+            "retry",
+            "guard",
+            "in_progress",
+            "backup",
+        ] {
             assert_eq!(d[def]["additionalProperties"], json!(false), "{def}");
         }
-        let kinds = d["component"]["properties"]["kind"]["enum"].as_array().unwrap();
+        let kinds = d["component"]["properties"]["kind"]["enum"]
+            .as_array()
+            .unwrap();
         assert!(kinds.contains(&json!("sqs-standard")) && kinds.contains(&json!("service")));
     }
 
@@ -271,25 +306,57 @@ mod tests {
     }
 
     fn errors(v: &jsonschema::Validator, instance: &Value) -> Vec<String> {
-        v.iter_errors(instance).map(|e| format!("{} at {}", e, e.instance_path())).collect()
+        v.iter_errors(instance)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect()
     }
 
     #[test]
     fn every_fixture_and_the_starter_validate() {
         let v = validator();
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+        let mut files = Vec::new();
+        let mut stack = vec![std::path::PathBuf::from(dir)];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).expect("fixtures folder") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if matches!(
+                    path.extension().and_then(|e| e.to_str()),
+                    Some("yaml" | "yml")
+                ) {
+                    files.push(path);
+                }
+            }
+        }
         let mut seen = 0;
-        for entry in std::fs::read_dir(dir).expect("fixtures folder") {
-            let path = entry.expect("entry").path();
-            if !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+        for path in files {
+            // `fixtures/invalid/` holds manifests that must be refused.
+            if path
+                .parent()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| n == "invalid")
+            {
                 continue;
             }
             let text = std::fs::read_to_string(&path).expect("fixture");
-            assert_eq!(errors(&v, &yaml(&text)), Vec::<String>::new(), "{}", path.display());
+            assert_eq!(
+                errors(&v, &yaml(&text)),
+                Vec::<String>::new(),
+                "{}",
+                path.display()
+            );
             seen += 1;
         }
-        assert!(seen >= 1, "no fixture found in {dir}");
-        assert_eq!(errors(&v, &yaml(crate::init::STARTER)), Vec::<String>::new());
+        let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/payouts.yaml");
+        let text = std::fs::read_to_string(examples).expect("example");
+        assert_eq!(errors(&v, &yaml(&text)), Vec::<String>::new(), "{examples}");
+        assert!(seen >= 5, "only {seen} fixtures found in {dir}");
+        assert_eq!(
+            errors(&v, &yaml(crate::init::STARTER)),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
@@ -297,7 +364,9 @@ mod tests {
         let v = validator();
         let base = "version: 1\ncomponents:\n  q:\n    kind: sqs-standard\n";
         assert!(v.is_valid(&yaml(base)));
-        assert!(v.is_valid(&yaml(&format!("{base}    retention: 4d\n    max_receives: 3\n"))));
+        assert!(v.is_valid(&yaml(&format!(
+            "{base}    retention: 4d\n    max_receives: 3\n"
+        ))));
         assert!(v.is_valid(&yaml(&format!("{base}    retention: 345600\n"))));
         for bad in [
             format!("{base}    retension: 4d\n"),
@@ -310,6 +379,8 @@ mod tests {
             "version: 2\n".to_string(),
             "name: x\n".to_string(),
             "version: 1\nintents:\n  i:\n    origin: a\n".to_string(),
+            include_str!("../fixtures/invalid/no-version.yaml").to_string(),
+            include_str!("../fixtures/invalid/version-2.yaml").to_string(),
         ] {
             assert!(!v.is_valid(&yaml(&bad)), "accepted:\n{bad}");
         }

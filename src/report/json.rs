@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use crate::diagnostics::{Location, SourceMap};
-use crate::report::Summary;
 use crate::policy::Notes;
+use crate::report::Summary;
 use crate::rules::{Finding, Waived};
 
 #[derive(Debug, Serialize)]

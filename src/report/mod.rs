@@ -13,14 +13,21 @@ use crate::diagnostics::SourceMap;
 use crate::rules::{Finding, Severity};
 
 /// Counts by severity of the active findings (neither waived nor
-/// baselined), and how many were waived or baselined.
+/// baselined), and how many were waived or baselined (those two keys
+/// appear in JSON only when not zero).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
     pub error: usize,
     pub warning: usize,
     pub info: usize,
+    #[serde(skip_serializing_if = "is_zero")]
     pub waived: usize,
+    #[serde(skip_serializing_if = "is_zero")]
     pub baselined: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {

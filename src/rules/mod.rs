@@ -29,7 +29,10 @@ pub struct Margin {
 
 impl Default for Margin {
     fn default() -> Self {
-        Margin { percent: 10, minimum: 300 }
+        Margin {
+            percent: 10,
+            minimum: 300,
+        }
     }
 }
 
@@ -37,7 +40,11 @@ impl Margin {
     /// The margin for a horizon (rounded up to a whole second).
     pub fn of(self, horizon: Dur) -> Dur {
         match horizon {
-            Dur::Secs(h) => Dur::Secs(h.saturating_mul(self.percent).div_ceil(100).max(self.minimum)),
+            Dur::Secs(h) => Dur::Secs(
+                h.saturating_mul(self.percent)
+                    .div_ceil(100)
+                    .max(self.minimum),
+            ),
             Dur::Unbounded => Dur::Unbounded,
         }
     }
