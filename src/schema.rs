@@ -15,8 +15,9 @@ use crate::manifest::load::{
     REGION_FIELDS, REPLAY_FIELDS, RETRY_FIELDS, TOP_FIELDS,
 };
 
-/// Where the schema is published for `$id` (the repository's copy).
-pub const ID: &str = "https://replay-audit.dev/schema/manifest-v1.json";
+/// The schema's `$id`: a name, not a download address (the schema is
+/// printed by `replay-audit schema`, not published anywhere).
+pub const ID: &str = "urn:replay-audit:manifest:1";
 
 fn r(def: &str) -> Value {
     json!({ "$ref": format!("#/$defs/{def}") })
