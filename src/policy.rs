@@ -835,10 +835,14 @@ mod tests {
         let doc = include_str!("../docs/ci.md");
         let start = doc.find("```toml\n").expect("a toml block in docs/ci.md") + "```toml\n".len();
         let end = start + doc[start..].find("```").expect("closed block");
-        let p = Policy::parse("docs/ci.md", &doc[start..end]).unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let p = Policy::parse("docs/ci.md", &doc[start..end])
+            .unwrap_or_else(|e| panic!("{}", e.render(false)));
         assert_eq!(p.fail_on, Some(Severity::Warning));
         assert_eq!(p.margin, Margin::default());
         assert_eq!(p.waivers.len(), 1);
-        assert_eq!(p.waivers[0].expires.map(|d| d.to_string()).as_deref(), Some("2026-09-30"));
+        assert_eq!(
+            p.waivers[0].expires.map(|d| d.to_string()).as_deref(),
+            Some("2026-09-30")
+        );
     }
 }
