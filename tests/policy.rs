@@ -1,9 +1,10 @@
 //! Exit-code matrix of `check` with a policy file and baselines.
 //!
-//! The fixture `incident-dlq-redrive.yaml` gives exactly two findings:
-//! RH001 (error, intent seller-payout, component payout-idempotency) and
-//! RH005 (info, intent seller-payout). Every case copies it into a temp
-//! folder, so `replay-audit.toml` beside it is the case's own.
+//! The fixture `incident-dlq-redrive.yaml`, with its `tested` list
+//! completed (so RH040 stays quiet), gives exactly two findings: RH001
+//! (error, intent seller-payout, component payout-idempotency) and RH005
+//! (info, intent seller-payout). Every case copies it into a temp folder, so
+//! `replay-audit.toml` beside it is the case's own.
 
 use std::path::{Path, PathBuf};
 
@@ -11,7 +12,21 @@ use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
-const FIXTURE: &str = include_str!("../fixtures/incident-dlq-redrive.yaml");
+const FIXTURE_FILE: &str = include_str!("../fixtures/incident-dlq-redrive.yaml");
+const TESTED: &str =
+    "tested: [timeout-before-effect, timeout-after-effect, lost-ack, concurrent-retry]";
+
+/// The fixture with every failure mode tested: RH001 and RH005 only.
+fn fixture() -> String {
+    assert!(
+        FIXTURE_FILE.contains(TESTED),
+        "the fixture's `tested` line changed"
+    );
+    FIXTURE_FILE.replace(
+        TESTED,
+        &TESTED.replace("]", ", expired-key, dlq-redrive, regional-failover]"),
+    )
+}
 const RH001: &str = "RH001:seller-payout:payout-idempotency";
 const RH005: &str = "RH005:seller-payout:-";
 
@@ -34,7 +49,7 @@ impl Run {
 impl Case {
     /// The fixture as `a.yaml`, with `policy` (if any) beside it.
     fn new(policy: Option<&str>) -> Case {
-        Case::with_manifest(FIXTURE, policy)
+        Case::with_manifest(&fixture(), policy)
     }
 
     fn with_manifest(manifest: &str, policy: Option<&str>) -> Case {
@@ -362,7 +377,7 @@ fn a_bad_today_is_an_input_error() {
 fn the_margin_policy_reaches_rh004() {
     // A 16 h store against a 15 h 20 m horizon: 40 m of margin, below the
     // default 10 % (1 h 32 m), above 1 % or 5 minutes.
-    let manifest = FIXTURE.replace(
+    let manifest = fixture().replace(
         "    kind: powertools-idempotency\n",
         "    kind: powertools-idempotency\n    retention: 16h\n",
     );
