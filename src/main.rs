@@ -122,6 +122,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     }
                 }
             }
+            // Waived and baselined findings, for the formats that mark them
+            // (SARIF suppressions, JUnit skipped cases).
+            let accepted: Vec<Option<&str>> = findings
+                .iter()
+                .map(|f| match (&f.waived, f.baselined) {
+                    (Some(w), _) => Some(w.reason.as_str()),
+                    (None, true) => Some("listed in the baseline"),
+                    (None, false) => None,
+                })
+                .collect();
             let text = match format {
                 CheckFormat::Table => report::table::render(
                     &m.sources,
@@ -130,11 +140,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 ),
                 CheckFormat::Json => report::json::render_with(&m.sources, &findings, &notes),
                 CheckFormat::Sarif => {
-                    report::sarif::render_with(&m.sources, &findings, Some(&m), &[])
+                    report::sarif::render_with(&m.sources, &findings, Some(&m), &accepted)
                 }
                 CheckFormat::Junit => {
                     let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
-                    report::junit::render(&m.sources, &intents, &findings)
+                    report::junit::render_with(&m.sources, &intents, &findings, &accepted)
                 }
                 CheckFormat::Github => report::github::render(&m.sources, &findings),
                 CheckFormat::Markdown => {

@@ -534,3 +534,29 @@ fn a_broken_baseline_is_an_input_error() {
     let both = c.run(&["--baseline", p(&base), "--write-baseline", p(&base)]);
     assert_eq!(both.code, 2, "the two options conflict");
 }
+
+#[test]
+fn sarif_and_junit_mark_waived_findings() {
+    let c = Case::new(Some(WAIVER));
+    let r = c.run(&["--format", "sarif"]);
+    assert_eq!(r.code, 0);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let rh001 = results
+        .iter()
+        .find(|x| x["ruleId"] == "RH001")
+        .expect("RH001 result");
+    assert_eq!(rh001["suppressions"][0]["kind"], "external");
+    assert_eq!(
+        rh001["suppressions"][0]["justification"],
+        "bank rail dedup lands in Q2"
+    );
+    let junit = c.run(&["--format", "junit"]);
+    assert_eq!(junit.code, 0);
+    assert!(
+        junit.stdout.contains("bank rail dedup lands in Q2"),
+        "{}",
+        junit.stdout
+    );
+    assert!(junit.stdout.contains("<skipped"), "{}", junit.stdout);
+}
