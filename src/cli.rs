@@ -79,9 +79,18 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
         format: CheckFormat,
-        /// Lowest severity that fails the run.
-        #[arg(long, value_enum, default_value_t = FailOn::Error)]
-        fail_on: FailOn,
+        /// Lowest severity that fails the run [default: `fail_on` of the policy file, else error].
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
+        /// Policy file [default: replay-audit.toml beside the first manifest path].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+        /// Fail only on findings whose fingerprint is not in this baseline file.
+        #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+        baseline: Option<PathBuf>,
+        /// Write the fingerprints of the current (non-waived) findings to FILE; they then count as baselined.
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
     },
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.
     Horizon {
@@ -121,4 +130,26 @@ pub enum Command {
         #[arg(long = "parameter", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
     },
+    /// Print the JSON Schema of the manifest, for editors (see docs/editors.md).
+    Schema,
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: CompletionShell,
+    },
+    /// Print the man page (roff) to stdout.
+    Man,
+    /// Write a commented starter manifest that passes `check`.
+    Init {
+        /// Write it to FILE instead of stdout (an existing file is never overwritten).
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
 }

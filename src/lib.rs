@@ -11,9 +11,12 @@ pub mod cli;
 pub mod diagnostics;
 pub mod graph;
 pub mod import;
+pub mod init;
 pub mod manifest;
+pub mod policy;
 pub mod report;
 pub mod rules;
+pub mod schema;
 pub mod time;
 
 pub use analysis::{Analysis, analyse};

@@ -3,9 +3,12 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
+use clap::CommandFactory;
 use clap::Parser;
-use replay_audit::cli::{CheckFormat, Cli, ColorChoice, Command, FailOn, ImportFormat, TextFormat};
-use replay_audit::{analysis, catalog, manifest, report, rules};
+use replay_audit::cli::{
+    CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, ImportFormat, TextFormat,
+};
+use replay_audit::{analysis, catalog, init, manifest, policy, report, rules, schema};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -66,26 +69,83 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             paths,
             format,
             fail_on,
+            config,
+            baseline,
+            write_baseline,
         } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
             };
+            let err_color = color(cli.color, std::io::stderr().is_terminal());
+            let policy =
+                match policy::locate(paths, config.as_deref()).map(|p| policy::Policy::read(&p)) {
+                    None => policy::Policy::default(),
+                    Some(Ok(p)) => p,
+                    Some(Err(e)) => {
+                        eprint!("{}", e.render(err_color));
+                        return Ok(2);
+                    }
+                };
+            let today = match policy::Date::today() {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(2);
+                }
+            };
             let a = analysis::analyse(&m);
-            let findings = rules::check(&a);
+            let (mut findings, unused_waivers) =
+                policy.apply(rules::check_with(&a, &policy.options()), today);
+            let mut notes = policy::Notes {
+                unused_waivers,
+                stale_baseline: Vec::new(),
+            };
+            if let Some(path) = write_baseline {
+                let b = policy::Baseline::of(&findings);
+                if let Err(e) = std::fs::write(path, b.to_json()) {
+                    eprintln!("error: cannot write baseline `{}`: {e}", path.display());
+                    return Ok(2);
+                }
+                eprintln!(
+                    "wrote {} fingerprint(s) to {}",
+                    b.fingerprints.len(),
+                    path.display()
+                );
+                b.apply(&mut findings);
+            }
+            if let Some(path) = baseline {
+                match policy::Baseline::read(path) {
+                    Ok(b) => notes.stale_baseline = b.apply(&mut findings),
+                    Err(e) => {
+                        eprint!("{}", e.render(err_color));
+                        return Ok(2);
+                    }
+                }
+            }
+            // Waived and baselined findings, for the formats that mark them
+            // (SARIF suppressions, JUnit skipped cases).
+            let accepted: Vec<Option<&str>> = findings
+                .iter()
+                .map(|f| match (&f.waived, f.baselined) {
+                    (Some(w), _) => Some(w.reason.as_str()),
+                    (None, true) => Some("listed in the baseline"),
+                    (None, false) => None,
+                })
+                .collect();
             let text = match format {
                 CheckFormat::Table => report::table::render(
                     &m.sources,
                     &findings,
                     color(cli.color, std::io::stdout().is_terminal()),
                 ),
-                CheckFormat::Json => report::json::render(&m.sources, &findings),
+                CheckFormat::Json => report::json::render_with(&m.sources, &findings, &notes),
                 CheckFormat::Sarif => {
-                    report::sarif::render_with(&m.sources, &findings, Some(&m), &[])
+                    report::sarif::render_with(&m.sources, &findings, Some(&m), &accepted)
                 }
                 CheckFormat::Junit => {
                     let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
-                    report::junit::render(&m.sources, &intents, &findings)
+                    report::junit::render_with(&m.sources, &intents, &findings, &accepted)
                 }
                 CheckFormat::Github => report::github::render(&m.sources, &findings),
                 CheckFormat::Markdown => {
@@ -93,12 +153,25 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
             };
             out(&text)?;
+            for w in notes.warnings(
+                baseline
+                    .as_ref()
+                    .map(|b| b.display().to_string())
+                    .as_deref(),
+            ) {
+                eprintln!("{w}");
+            }
             let threshold = match fail_on {
-                FailOn::Error => rules::Severity::Error,
-                FailOn::Warning => rules::Severity::Warning,
-                FailOn::Info => rules::Severity::Info,
+                Some(FailOn::Error) => rules::Severity::Error,
+                Some(FailOn::Warning) => rules::Severity::Warning,
+                Some(FailOn::Info) => rules::Severity::Info,
+                None => policy.fail_on.unwrap_or(rules::Severity::Error),
             };
-            Ok(u8::from(findings.iter().any(|f| f.severity >= threshold)))
+            Ok(u8::from(
+                findings
+                    .iter()
+                    .any(|f| f.is_active() && f.severity >= threshold),
+            ))
         }
         Command::Horizon {
             paths,
@@ -235,5 +308,60 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             Ok(0)
         }
+        Command::Schema => {
+            out(&schema::render())?;
+            Ok(0)
+        }
+        Command::Completions { shell } => {
+            let shell = match shell {
+                CompletionShell::Bash => clap_complete::Shell::Bash,
+                CompletionShell::Zsh => clap_complete::Shell::Zsh,
+                CompletionShell::Fish => clap_complete::Shell::Fish,
+            };
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "replay-audit", &mut buf);
+            out(&String::from_utf8_lossy(&buf))?;
+            Ok(0)
+        }
+        Command::Man => {
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
+            out(&String::from_utf8_lossy(&buf))?;
+            Ok(0)
+        }
+        Command::Init { output } => match output {
+            None => {
+                out(init::STARTER)?;
+                Ok(0)
+            }
+            Some(path) => {
+                let written = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+                    .and_then(|mut f| f.write_all(init::STARTER.as_bytes()));
+                match written {
+                    Ok(()) => {
+                        eprintln!(
+                            "wrote {}; run `replay-audit check {}`",
+                            path.display(),
+                            path.display()
+                        );
+                        Ok(0)
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                        eprintln!(
+                            "error: `{}` already exists\nhelp: give another --output path, or move the file away first",
+                            path.display()
+                        );
+                        Ok(2)
+                    }
+                    Err(e) => {
+                        eprintln!("error: cannot write `{}`: {e}", path.display());
+                        Ok(2)
+                    }
+                }
+            }
+        },
     }
 }

@@ -3,8 +3,9 @@
 use serde::Serialize;
 
 use crate::diagnostics::{Location, SourceMap};
+use crate::policy::Notes;
 use crate::report::Summary;
-use crate::rules::Finding;
+use crate::rules::{Finding, Waived};
 
 #[derive(Debug, Serialize)]
 pub struct JsonFinding {
@@ -19,6 +20,10 @@ pub struct JsonFinding {
     pub path: Vec<String>,
     pub assumptions: Vec<String>,
     pub location: Option<Location>,
+    /// The live waiver covering it, or null.
+    pub waived: Option<Waived>,
+    /// Listed in the `--baseline` file.
+    pub baselined: bool,
 }
 
 impl JsonFinding {
@@ -35,6 +40,8 @@ impl JsonFinding {
             path: f.path.clone(),
             assumptions: f.assumptions.clone(),
             location: f.loc.map(|l| map.location(l)),
+            waived: f.waived.clone(),
+            baselined: f.baselined,
         }
     }
 }
@@ -44,13 +51,22 @@ struct Report {
     version: u32,
     findings: Vec<JsonFinding>,
     summary: Summary,
+    #[serde(flatten)]
+    notes: Notes,
 }
 
 pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
+    render_with(map, findings, &Notes::default())
+}
+
+/// [`render`] with the policy's and the baseline's notes (`unused_waivers`,
+/// `stale_baseline`).
+pub fn render_with(map: &SourceMap, findings: &[Finding], notes: &Notes) -> String {
     let r = Report {
         version: 1,
         findings: findings.iter().map(|f| JsonFinding::from(map, f)).collect(),
         summary: Summary::of(findings),
+        notes: notes.clone(),
     };
     serde_json::to_string_pretty(&r).expect("findings serialise") + "\n"
 }

@@ -12,18 +12,36 @@ pub mod table;
 use crate::diagnostics::SourceMap;
 use crate::rules::{Finding, Severity};
 
-/// Counts by severity.
+/// Counts by severity of the active findings (neither waived nor
+/// baselined), and how many were waived or baselined (those two keys
+/// appear in JSON only when not zero).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Summary {
     pub error: usize,
     pub warning: usize,
     pub info: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub waived: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub baselined: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
     pub fn of(findings: &[Finding]) -> Summary {
         let mut s = Summary::default();
         for f in findings {
+            if f.waived.is_some() {
+                s.waived += 1;
+                continue;
+            }
+            if f.baselined {
+                s.baselined += 1;
+                continue;
+            }
             match f.severity {
                 Severity::Error => s.error += 1,
                 Severity::Warning => s.warning += 1,

@@ -30,7 +30,11 @@ pub fn render(map: &SourceMap, findings: &[Finding], color: bool) -> String {
         t.enforce_styling();
     }
     for f in findings {
-        let sev = Cell::new(f.severity.name());
+        let sev = Cell::new(match (&f.waived, f.baselined) {
+            (Some(_), _) => format!("{}\n(waived)", f.severity.name()),
+            (None, true) => format!("{}\n(baselined)", f.severity.name()),
+            (None, false) => f.severity.name().to_string(),
+        });
         let sev = if color {
             sev.fg(match f.severity {
                 Severity::Error => Color::Red,
@@ -44,6 +48,15 @@ pub fn render(map: &SourceMap, findings: &[Finding], color: bool) -> String {
         if !f.path.is_empty() {
             msg.push_str(&format!("\npath: {}", f.path.join(" → ")));
         }
+        if let Some(w) = &f.waived {
+            msg.push_str(&format!("\nwaived: {}", w.reason));
+            if let Some(t) = &w.ticket {
+                msg.push_str(&format!(" [{t}]"));
+            }
+            if let Some(e) = &w.expires {
+                msg.push_str(&format!(" (until {e})"));
+            }
+        }
         t.add_row(vec![
             sev,
             Cell::new(format!("{} {}", f.rule.code, f.rule.name)),
@@ -53,8 +66,15 @@ pub fn render(map: &SourceMap, findings: &[Finding], color: bool) -> String {
             Cell::new(msg),
         ]);
     }
+    let mut extra = String::new();
+    if s.waived > 0 {
+        extra.push_str(&format!(", {} waived", s.waived));
+    }
+    if s.baselined > 0 {
+        extra.push_str(&format!(", {} baselined", s.baselined));
+    }
     format!(
-        "{t}\n{} error(s), {} warning(s), {} info\n",
+        "{t}\n{} error(s), {} warning(s), {} info{extra}\n",
         s.error, s.warning, s.info
     )
 }

@@ -12,6 +12,58 @@ mod regions;
 mod windows;
 pub use windows::{margin, required_window};
 
+/// Settings that change what the rules report (from `replay-audit.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Options {
+    /// The retention margin RH004 asks for.
+    pub margin: Margin,
+}
+
+/// The margin policy of RH004: `percent` of the horizon or `minimum`
+/// seconds, whichever is larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Margin {
+    pub percent: u64,
+    pub minimum: u64,
+}
+
+impl Default for Margin {
+    fn default() -> Self {
+        Margin {
+            percent: 10,
+            minimum: 300,
+        }
+    }
+}
+
+impl Margin {
+    /// The margin for a horizon (rounded up to a whole second).
+    pub fn of(self, horizon: Dur) -> Dur {
+        match horizon {
+            Dur::Secs(h) => Dur::Secs(
+                h.saturating_mul(self.percent)
+                    .div_ceil(100)
+                    .max(self.minimum),
+            ),
+            Dur::Unbounded => Dur::Unbounded,
+        }
+    }
+
+    /// The smallest window that neither RH001 nor RH004 would flag.
+    pub fn required_window(self, horizon: Dur) -> Dur {
+        horizon.add(self.of(horizon))
+    }
+}
+
+/// A waiver from `replay-audit.toml` that covers a finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Waived {
+    pub reason: String,
+    pub ticket: Option<String>,
+    /// `YYYY-MM-DD`, the last day the waiver holds.
+    pub expires: Option<String>,
+}
+
 use serde::Serialize;
 
 use crate::analysis::{Analysis, Step};
@@ -145,6 +197,10 @@ pub struct Finding {
     pub loc: Option<Loc>,
     /// Other places worth showing (the worst path's links).
     pub related: Vec<(Loc, String)>,
+    /// Covered by a live waiver: shown, never counted toward failure.
+    pub waived: Option<Waived>,
+    /// Listed in the `--baseline` file: shown, never counted toward failure.
+    pub baselined: bool,
 }
 
 impl Finding {
@@ -163,7 +219,14 @@ impl Finding {
             assumptions: Vec::new(),
             loc: None,
             related: Vec::new(),
+            waived: None,
+            baselined: false,
         }
+    }
+
+    /// Counts toward the failing severity (neither waived nor baselined).
+    pub fn is_active(&self) -> bool {
+        self.waived.is_none() && !self.baselined
     }
 
     pub fn intent(mut self, id: &str) -> Self {
@@ -216,8 +279,13 @@ impl Finding {
 
 /// Runs every rule; findings come back sorted and without repeats.
 pub fn check(a: &Analysis) -> Vec<Finding> {
+    check_with(a, &Options::default())
+}
+
+/// [`check`] with settings from a policy file.
+pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
     let mut out = Vec::new();
-    windows::check(a, &mut out);
+    windows::check(a, options, &mut out);
     regions::check(a, &mut out);
     regions::check_scope(a, &mut out);
     key::check(a, &mut out);

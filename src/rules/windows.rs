@@ -5,16 +5,13 @@
 use std::collections::BTreeSet;
 
 use crate::analysis::{Analysis, IntentResult, Step, window_loc};
-use crate::rules::Finding;
+use crate::rules::{Finding, Margin, Options};
 use crate::time::Dur;
 
 /// The default margin policy: 10 % of the horizon or 5 minutes, whichever
 /// is larger.
 pub fn margin(horizon: Dur) -> Dur {
-    match horizon {
-        Dur::Secs(h) => Dur::Secs((h.div_ceil(10)).max(300)),
-        Dur::Unbounded => Dur::Unbounded,
-    }
+    Margin::default().of(horizon)
 }
 
 /// The smallest window that neither RH001 nor RH004 would flag.
@@ -30,13 +27,13 @@ fn assumptions(steps: &[Step]) -> Vec<String> {
     set.into_iter().collect()
 }
 
-pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
+pub(crate) fn check(a: &Analysis, options: &Options, out: &mut Vec<Finding>) {
     for r in &a.intents {
-        intent(a, r, out);
+        intent(a, r, options.margin, out);
     }
 }
 
-fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
+fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>) {
     let m = a.manifest;
     let intent = &m.intents[r.intent];
     let origin = m.component_index(&intent.origin.value).unwrap_or(0);
@@ -128,17 +125,19 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
                 out.push(f);
             }
         } else if !window.is_unbounded()
-            && window < required_window(reach)
+            && window < policy.required_window(reach)
             && !platform_fixed(a, &l.layer)
         {
             let mut f = Finding::new(
                 "RH004",
                 format!(
-                    "`{lid}` keeps keys {} and the latest copy arrives at {}: the margin {} is below the policy's {} (10 % or 5 minutes)",
+                    "`{lid}` keeps keys {} and the latest copy arrives at {}: the margin {} is below the policy's {} ({} % or {})",
                     window,
                     reach,
                     Dur::Secs(window.secs().unwrap_or(0) - reach.secs().unwrap_or(0)),
-                    margin(reach)
+                    policy.of(reach),
+                    policy.percent,
+                    if policy.minimum == 300 { "5 minutes".to_string() } else { Dur::Secs(policy.minimum).to_string() }
                 ),
             )
             .intent(&intent.id)
