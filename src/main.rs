@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use replay_audit::cli::{CheckFormat, Cli, ColorChoice, Command, FailOn, TextFormat};
+use replay_audit::cli::{CheckFormat, Cli, ColorChoice, Command, FailOn, GraphFormat, ReportFormat, TextFormat};
 use replay_audit::{analysis, catalog, manifest, report, rules};
 
 fn main() -> ExitCode {
@@ -37,6 +37,23 @@ fn out(text: &str) -> anyhow::Result<()> {
     match stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
+    }
+}
+
+/// Writes to `-o FILE`, or to standard output; an unwritable file is an input error (2).
+fn write_output(path: Option<&std::path::Path>, text: &str) -> anyhow::Result<u8> {
+    match path {
+        None => {
+            out(text)?;
+            Ok(0)
+        }
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => Ok(0),
+            Err(e) => {
+                eprintln!("error: cannot write `{}`: {e}\nhelp: check that the folder exists and is writable", p.display());
+                Ok(2)
+            }
+        },
     }
 }
 
@@ -99,6 +116,34 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 TextFormat::Json => report::horizon::render_json(&rows),
             })?;
             Ok(0)
+        }
+        Command::Report { paths, format, output } => {
+            let m = match load(&cli, paths) {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            let a = analysis::analyse(&m);
+            let findings = rules::check(&a);
+            let review = report::review::build(&a, &findings);
+            let text = match format {
+                ReportFormat::Markdown => report::review_md::render(&review),
+                ReportFormat::Html => report::review_html::render(&review),
+            };
+            write_output(output.as_deref(), &text)
+        }
+        Command::Graph { paths, format, output } => {
+            let m = match load(&cli, paths) {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            let a = analysis::analyse(&m);
+            let findings = rules::check(&a);
+            let view = report::draw::view(&m, &findings);
+            let text = match format {
+                GraphFormat::Dot => report::draw::dot(&view, m.name.as_deref().unwrap_or("architecture")),
+                GraphFormat::Mermaid => report::draw::mermaid(&view),
+            };
+            write_output(output.as_deref(), &text)
         }
         Command::Explain { code } => match rules::rule(code) {
             Some(r) => {
