@@ -51,19 +51,27 @@ fn fixture(path: &str) -> String {
 #[test]
 fn markdown_report_of_the_incident_matches_the_snapshot() {
     let md = ok(&["report", INCIDENT, "--format", "markdown"]);
-    let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/review-incident-dlq-redrive.md");
+    let expected =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/expected/review-incident-dlq-redrive.md");
     if std::env::var_os("UPDATE_EXPECT").is_some() {
         std::fs::create_dir_all(expected.parent().unwrap()).unwrap();
         std::fs::write(&expected, &md).unwrap();
     }
-    let want = std::fs::read_to_string(&expected).expect("snapshot exists (UPDATE_EXPECT=1 writes it)");
-    assert_eq!(md, want, "the Markdown report changed; if intended, run UPDATE_EXPECT=1 cargo test --test review");
+    let want =
+        std::fs::read_to_string(&expected).expect("snapshot exists (UPDATE_EXPECT=1 writes it)");
+    assert_eq!(
+        md, want,
+        "the Markdown report changed; if intended, run UPDATE_EXPECT=1 cargo test --test review"
+    );
 }
 
 #[test]
 fn markdown_is_the_default_format_and_o_writes_a_file() {
     let stdout = ok(&["report", INCIDENT]);
-    assert!(stdout.starts_with("# Idempotency review: payouts-dlq-incident\n"), "{stdout}");
+    assert!(
+        stdout.starts_with("# Idempotency review: payouts-dlq-incident\n"),
+        "{stdout}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("review.md");
     let printed = ok(&["report", INCIDENT, "-o", file.to_str().unwrap()]);
@@ -75,13 +83,21 @@ fn markdown_is_the_default_format_and_o_writes_a_file() {
 fn report_input_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.yaml");
-    std::fs::write(&bad, "version: 1\ncomponents:\n  a: { kind: service, sendz_to: b }\n").unwrap();
+    std::fs::write(
+        &bad,
+        "version: 1\ncomponents:\n  a: { kind: service, sendz_to: b }\n",
+    )
+    .unwrap();
     let (code, stdout, stderr) = run(&["report", bad.to_str().unwrap(), "--format", "html"]);
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(stdout, "");
     assert!(stderr.contains("bad.yaml:3:"), "{stderr}");
-    let (code, _, stderr) =
-        run(&["report", INCIDENT, "-o", dir.path().join("missing/dir/r.md").to_str().unwrap()]);
+    let (code, _, stderr) = run(&[
+        "report",
+        INCIDENT,
+        "-o",
+        dir.path().join("missing/dir/r.md").to_str().unwrap(),
+    ]);
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot write"), "{stderr}");
     let (code, _, _) = run(&["graph", INCIDENT, "--format", "png"]);
@@ -95,8 +111,11 @@ fn incident_checklist_statuses_and_codes() {
     let r = review_of(&fixture(INCIDENT));
     assert_eq!(r.intents.len(), 1);
     let i = &r.intents[0];
-    let got: Vec<(usize, &str, Status, Vec<&str>)> =
-        i.answers.iter().map(|a| (a.number, a.topic, a.status, a.codes.clone())).collect();
+    let got: Vec<(usize, &str, Status, Vec<&str>)> = i
+        .answers
+        .iter()
+        .map(|a| (a.number, a.topic, a.status, a.codes.clone()))
+        .collect();
     use Status::*;
     assert_eq!(
         got,
@@ -120,13 +139,23 @@ fn incident_checklist_statuses_and_codes() {
     let retention = &i.answers[7];
     assert!(retention.evidence.iter().any(|e| e.at.as_deref() == Some("manifest.yaml:49")
         && e.text.contains("`payout-idempotency` (store): retention 1h (powertools-idempotency default, F040); latest copy at 15h 20m; minimum safe retention 16h 52m (expires first)")));
-    assert_eq!(retention.assumptions, vec!["max_backlog 30m on payout-requests", "redrive of payout-dlq within 14h"]);
+    assert_eq!(
+        retention.assumptions,
+        vec![
+            "max_backlog 30m on payout-requests",
+            "redrive of payout-dlq within 14h"
+        ]
+    );
 }
 
 #[test]
 fn incident_test_plan_applies_to_its_graph() {
     let r = review_of(&fixture(INCIDENT));
-    let plan: Vec<(&str, bool)> = r.intents[0].experiments.iter().map(|e| (e.name, e.covered)).collect();
+    let plan: Vec<(&str, bool)> = r.intents[0]
+        .experiments
+        .iter()
+        .map(|e| (e.name, e.covered))
+        .collect();
     assert_eq!(
         plan,
         vec![
@@ -144,7 +173,11 @@ fn incident_test_plan_applies_to_its_graph() {
         redrive.text,
         "Redrive `payout-dlq` at the latest the manifest allows, so its copy reaches `bank-rail` 15h 20m after the first attempt, and check `bank-rail` does not take effect twice."
     );
-    assert!(r.intents[0].experiments[4].text.contains("`payout-worker` 1h 1s after the first attempt"));
+    assert!(
+        r.intents[0].experiments[4]
+            .text
+            .contains("`payout-worker` 1h 1s after the first attempt")
+    );
 }
 
 #[test]
@@ -154,7 +187,14 @@ fn regions_give_a_failover_experiment_and_no_redrive() {
     let names: Vec<&str> = i.experiments.iter().map(|e| e.name).collect();
     assert_eq!(
         names,
-        ["timeout-before-effect", "timeout-after-effect", "lost-ack", "concurrent-retry", "expired-key", "regional-failover"]
+        [
+            "timeout-before-effect",
+            "timeout-after-effect",
+            "lost-ack",
+            "concurrent-retry",
+            "expired-key",
+            "regional-failover"
+        ]
     );
     assert_eq!(
         i.experiments[5].text,
@@ -176,7 +216,10 @@ fn a_manifest_that_is_silent_is_assumed_not_satisfied() {
     );
     let st: Vec<Status> = r.intents[0].answers.iter().map(|a| a.status).collect();
     // No key: intent, generation and propagation are not answered.
-    assert_eq!(&st[..3], &[Status::Assumed, Status::Assumed, Status::Assumed]);
+    assert_eq!(
+        &st[..3],
+        &[Status::Assumed, Status::Assumed, Status::Assumed]
+    );
     // No `tested` list and nothing that retries: nothing to inject but a lost ack.
     let plan: Vec<&str> = r.intents[0].experiments.iter().map(|e| e.name).collect();
     assert_eq!(plan, ["lost-ack"]);
@@ -339,7 +382,10 @@ fn parse_dot(s: &str) -> Dot {
                 let id = text(t);
                 i += 1;
                 let at = attrs(&toks, &mut i);
-                assert!(d.nodes.insert(id.clone(), at).is_none(), "node `{id}` declared twice");
+                assert!(
+                    d.nodes.insert(id.clone(), at).is_none(),
+                    "node `{id}` declared twice"
+                );
                 if let Some(c) = cluster {
                     d.clusters[c].1.insert(id);
                 }
@@ -347,7 +393,10 @@ fn parse_dot(s: &str) -> Dot {
         }
     }
     for (a, b, _) in &d.edges {
-        assert!(d.nodes.contains_key(a) && d.nodes.contains_key(b), "edge {a} -> {b} between declared nodes");
+        assert!(
+            d.nodes.contains_key(a) && d.nodes.contains_key(b),
+            "edge {a} -> {b} between declared nodes"
+        );
     }
     d
 }
@@ -363,9 +412,18 @@ fn dot_validates_with_graphviz_if_installed(dot: &str) {
     else {
         return; // Graphviz is optional; the structural check above always runs.
     };
-    child.stdin.take().unwrap().write_all(dot.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(dot.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "dot rejects the graph: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "dot rejects the graph: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -376,11 +434,21 @@ fn dot_of_the_incident_marks_the_finding_and_its_worst_path() {
     let ids: Vec<&str> = d.nodes.keys().map(String::as_str).collect();
     assert_eq!(
         ids,
-        ["bank-rail", "payout-dlq", "payout-idempotency", "payout-requests", "payout-worker", "settlement-scheduler"]
+        [
+            "bank-rail",
+            "payout-dlq",
+            "payout-idempotency",
+            "payout-requests",
+            "payout-worker",
+            "settlement-scheduler"
+        ]
     );
     assert_eq!(d.nodes["payout-idempotency"]["shape"], "cylinder");
     assert_eq!(d.nodes["payout-idempotency"]["color"], "#d93025");
-    assert_eq!(d.nodes["payout-idempotency"]["label"], "payout-idempotency\npowertools-idempotency\nRH001");
+    assert_eq!(
+        d.nodes["payout-idempotency"]["label"],
+        "payout-idempotency\npowertools-idempotency\nRH001"
+    );
     assert_eq!(d.nodes["bank-rail"]["shape"], "hexagon");
     assert!(!d.nodes["bank-rail"].contains_key("color"));
     let hot: BTreeSet<(&str, &str, &str)> = d
@@ -406,7 +474,10 @@ fn dot_of_the_incident_marks_the_finding_and_its_worst_path() {
 #[test]
 fn dot_clusters_regions_and_escapes_free_text() {
     let s = ok(&["graph", REGIONS]);
-    assert!(s.starts_with("digraph \"<script>alert(\\\"x\\\")</script> & co\" {\n"), "{s}");
+    assert!(
+        s.starts_with("digraph \"<script>alert(\\\"x\\\")</script> & co\" {\n"),
+        "{s}"
+    );
     let d = parse_dot(&s);
     dot_validates_with_graphviz_if_installed(&s);
     let clusters: Vec<(&str, Vec<&str>)> = d
@@ -416,9 +487,18 @@ fn dot_clusters_regions_and_escapes_free_text() {
         .collect();
     assert_eq!(
         clusters,
-        vec![("eu-west-1", vec!["charge-keys"]), ("eu-west-1 + us-east-1", vec!["charger", "checkout", "orders"])]
+        vec![
+            ("eu-west-1", vec!["charge-keys"]),
+            (
+                "eu-west-1 + us-east-1",
+                vec!["charger", "checkout", "orders"]
+            )
+        ]
     );
-    assert!(d.nodes.contains_key("psp"), "a component without regions is drawn outside the clusters");
+    assert!(
+        d.nodes.contains_key("psp"),
+        "a component without regions is drawn outside the clusters"
+    );
 }
 
 // ------------------------------------------------------------------ Mermaid
@@ -438,10 +518,16 @@ fn check_mermaid(s: &str) -> (BTreeSet<String>, Vec<(String, String)>) {
         } else if t == "end" {
             depth -= 1;
             assert!(depth >= 0);
-        } else if t.starts_with("classDef ") || t.starts_with("class ") || t.starts_with("linkStyle ") {
+        } else if t.starts_with("classDef ")
+            || t.starts_with("class ")
+            || t.starts_with("linkStyle ")
+        {
             if let Some(idx) = t.strip_prefix("linkStyle ") {
                 for n in idx.split(' ').next().unwrap().split(',') {
-                    assert!(n.parse::<usize>().unwrap() < links, "linkStyle index {n} names an edge");
+                    assert!(
+                        n.parse::<usize>().unwrap() < links,
+                        "linkStyle index {n} names an edge"
+                    );
                 }
             }
             if let Some(ids) = t.strip_prefix("class ") {
@@ -453,20 +539,43 @@ fn check_mermaid(s: &str) -> (BTreeSet<String>, Vec<(String, String)>) {
             let parts: Vec<&str> = t.split_whitespace().collect();
             assert_eq!(parts.len(), 3, "{t}");
             let label = parts[1].split('|').nth(1).unwrap();
-            assert!(label.starts_with('"') && label.ends_with('"') && !label[1..label.len() - 1].contains('"'));
+            assert!(
+                label.starts_with('"')
+                    && label.ends_with('"')
+                    && !label[1..label.len() - 1].contains('"')
+            );
             edges.push((parts[0].to_string(), parts[2].to_string()));
             links += 1;
         } else {
             // A node: nN, an opening shape, a quoted label, the matching close.
-            let id: String = t.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            let id: String = t
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
             let rest = &t[id.len()..];
-            let shapes = [("[(\"", "\")]"), ("([\"", "\"])"), ("{{\"", "\"}}"), ("[\"", "\"]")];
-            let (open, close) = shapes.iter().find(|(o, _)| rest.starts_with(o)).unwrap_or_else(|| panic!("shape: {t}"));
+            let shapes = [
+                ("[(\"", "\")]"),
+                ("([\"", "\"])"),
+                ("{{\"", "\"}}"),
+                ("[\"", "\"]"),
+            ];
+            let (open, close) = shapes
+                .iter()
+                .find(|(o, _)| rest.starts_with(o))
+                .unwrap_or_else(|| panic!("shape: {t}"));
             assert!(rest.ends_with(close), "{t}");
             let label = &rest[open.len()..rest.len() - close.len()];
             assert!(!label.contains('"'), "label keeps no raw quote: {t}");
-            assert!(!label.replace("<br/>", "").contains(['<', '>', '[', ']', '{', '}', '|', '`']), "{t}");
-            assert!(id.starts_with('n') && nodes.insert(id.clone()), "node {id} declared once");
+            assert!(
+                !label
+                    .replace("<br/>", "")
+                    .contains(['<', '>', '[', ']', '{', '}', '|', '`']),
+                "{t}"
+            );
+            assert!(
+                id.starts_with('n') && nodes.insert(id.clone()),
+                "node {id} declared once"
+            );
         }
     }
     assert_eq!(depth, 0, "every subgraph ends");
@@ -482,9 +591,15 @@ fn mermaid_is_well_formed_and_marks_findings() {
     let (nodes, edges) = check_mermaid(&s);
     assert_eq!(nodes.len(), 6);
     assert_eq!(edges.len(), 6);
-    assert!(s.contains("  n2[(\"payout-idempotency<br/>powertools-idempotency<br/>RH001\")]\n"), "{s}");
+    assert!(
+        s.contains("  n2[(\"payout-idempotency<br/>powertools-idempotency<br/>RH001\")]\n"),
+        "{s}"
+    );
     assert!(s.contains("  class n2 error\n"), "{s}");
-    assert!(s.contains("  n4 -.->|\"dedup\"| n2\n"), "the dedup claim is not on the worst path: {s}");
+    assert!(
+        s.contains("  n4 -.->|\"dedup\"| n2\n"),
+        "the dedup claim is not on the worst path: {s}"
+    );
     assert!(s.contains("  n1 ==>|\"redrive\"| n3\n"), "{s}");
     let (nodes, _) = check_mermaid(&ok(&["graph", REGIONS, "--format", "mermaid"]));
     assert_eq!(nodes.len(), 5);
@@ -493,7 +608,10 @@ fn mermaid_is_well_formed_and_marks_findings() {
 #[test]
 fn mermaid_entity_codes_keep_labels_closed() {
     use replay_audit::report::draw::mermaid_text;
-    assert_eq!(mermaid_text("end\"]; click n0 call x()"), "end#34;#93;#59; click n0 call x()");
+    assert_eq!(
+        mermaid_text("end\"]; click n0 call x()"),
+        "end#34;#93;#59; click n0 call x()"
+    );
 }
 
 // ------------------------------------------------------------------ HTML
@@ -503,7 +621,9 @@ fn html_is_one_self_contained_file() {
     let html = ok(&["report", INCIDENT, "--format", "html"]);
     assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">"));
     assert!(html.ends_with("</html>\n"));
-    for banned in ["<script", "<link", "@import", "<img", "<iframe", "https://", "src="] {
+    for banned in [
+        "<script", "<link", "@import", "<img", "<iframe", "https://", "src=",
+    ] {
         assert!(!html.contains(banned), "{banned}");
     }
     let http: Vec<&str> = html.matches("http://").collect();
@@ -520,7 +640,11 @@ fn html_is_one_self_contained_file() {
     assert!(html.contains("<g class=\"node store error\" data-id=\"payout-idempotency\">"));
     assert_eq!(html.matches("<g class=\"node ").count(), 6);
     assert_eq!(html.matches("<g class=\"edge ").count(), 6);
-    assert_eq!(html.matches("<g class=\"edge dedup\"").count(), 1, "the one edge off the worst path");
+    assert_eq!(
+        html.matches("<g class=\"edge dedup\"").count(),
+        1,
+        "the one edge off the worst path"
+    );
 }
 
 #[test]

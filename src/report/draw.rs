@@ -452,7 +452,12 @@ fn reversed_edges(n: usize, pairs: &[(usize, usize)]) -> Vec<bool> {
     rev
 }
 
-fn crossings(order: &[Vec<usize>], pos: &[usize], down: &[Vec<usize>]) -> usize {
+/// Edge crossings between adjacent layers (quadratic per layer pair, so
+/// only counted for drawings small enough to read; `None` above that).
+fn crossings(order: &[Vec<usize>], pos: &[usize], down: &[Vec<usize>]) -> Option<usize> {
+    if down.iter().map(Vec::len).sum::<usize>() > 3000 {
+        return None;
+    }
     let mut total = 0;
     for layer in order {
         let mut segs: Vec<(usize, usize)> = Vec::new();
@@ -470,7 +475,7 @@ fn crossings(order: &[Vec<usize>], pos: &[usize], down: &[Vec<usize>]) -> usize 
             }
         }
     }
-    total
+    Some(total)
 }
 
 /// The layered layout of a view (top to bottom).
@@ -608,7 +613,7 @@ pub fn layout(v: &View) -> Layout {
             index(&order, &mut pos);
         }
         let c = crossings(&order, &pos, &down);
-        if c < best.0 {
+        if c.is_none() || c < best.0 {
             best = (c, order.clone());
         }
     }
