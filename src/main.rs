@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::CommandFactory;
 use clap::Parser;
 use replay_audit::cli::{
-    CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, ImportFormat, TextFormat,
+    CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, GraphFormat, ImportFormat,
+    ReportFormat, TextFormat,
 };
 use replay_audit::{analysis, catalog, init, manifest, policy, report, rules, schema};
 
@@ -45,6 +46,26 @@ fn out(text: &str) -> anyhow::Result<()> {
     {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         r => Ok(r?),
+    }
+}
+
+/// Writes to `-o FILE`, or to standard output; an unwritable file is an input error (2).
+fn write_output(path: Option<&std::path::Path>, text: &str) -> anyhow::Result<u8> {
+    match path {
+        None => {
+            out(text)?;
+            Ok(0)
+        }
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => Ok(0),
+            Err(e) => {
+                eprintln!(
+                    "error: cannot write `{}`: {e}\nhelp: check that the folder exists and is writable",
+                    p.display()
+                );
+                Ok(2)
+            }
+        },
     }
 }
 
@@ -212,6 +233,44 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 TextFormat::Json => report::horizon::render_json(&rows),
             })?;
             Ok(0)
+        }
+        Command::Report {
+            paths,
+            format,
+            output,
+        } => {
+            let m = match load(&cli, paths) {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            let a = analysis::analyse(&m);
+            let findings = rules::check(&a);
+            let review = report::review::build(&a, &findings);
+            let text = match format {
+                ReportFormat::Markdown => report::review_md::render(&review),
+                ReportFormat::Html => report::review_html::render(&review),
+            };
+            write_output(output.as_deref(), &text)
+        }
+        Command::Graph {
+            paths,
+            format,
+            output,
+        } => {
+            let m = match load(&cli, paths) {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            let a = analysis::analyse(&m);
+            let findings = rules::check(&a);
+            let view = report::draw::view(&m, &findings);
+            let text = match format {
+                GraphFormat::Dot => {
+                    report::draw::dot(&view, m.name.as_deref().unwrap_or("architecture"))
+                }
+                GraphFormat::Mermaid => report::draw::mermaid(&view),
+            };
+            write_output(output.as_deref(), &text)
         }
         Command::Explain { code } => match rules::rule(code) {
             Some(r) => {

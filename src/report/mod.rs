@@ -58,6 +58,10 @@ pub fn place(map: &SourceMap, f: &Finding) -> String {
 }
 
 pub mod catalog;
+pub mod draw;
+pub mod review;
+pub mod review_html;
+pub mod review_md;
 
 /// `rules`: every rule with its default severity and one line.
 pub fn rules_list(json: bool) -> String {

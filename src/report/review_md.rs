@@ -1,0 +1,262 @@
+//! `report --format markdown`: the review checklist as GitHub-flavoured
+//! Markdown (the graph as a Mermaid block, which GitHub draws).
+
+use std::fmt::Write as _;
+
+use crate::report::draw;
+use crate::report::review::{Answer, Review, Status, margin_text, row_verdict};
+use crate::rules::required_window;
+
+/// Text that may hold anything a manifest author wrote: no HTML, no table
+/// breaks. Backticks stay, so `ids` still show as code.
+pub fn md_inline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '|' => out.push_str("\\|"),
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Free text with no Markdown meaning at all (descriptions).
+pub fn md_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        if matches!(ch, '*' | '_' | '`' | '[' | ']' | '#' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    md_inline(&out)
+}
+
+pub fn status_md(a: &Answer) -> String {
+    match a.status {
+        Status::Satisfied => "✅ satisfied".to_string(),
+        Status::Failing if a.codes.is_empty() => "❌ failing".to_string(),
+        Status::Failing => format!("❌ failing ({})", a.codes.join(", ")),
+        Status::Assumed => "⚠️ **ASSUMED**".to_string(),
+    }
+}
+
+fn title_case(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| {
+        f.to_uppercase().collect::<String>() + c.as_str()
+    })
+}
+
+pub fn render(r: &Review) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Idempotency review: {}\n", md_text(&r.title));
+    let files: Vec<String> = r
+        .files
+        .iter()
+        .map(|f| format!("`{}`", md_inline(f)))
+        .collect();
+    let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
+    let _ = writeln!(
+        s,
+        "Findings: {} error(s), {} warning(s), {} info.  ",
+        r.summary.error, r.summary.warning, r.summary.info
+    );
+    let count = |st: Status| {
+        r.intents
+            .iter()
+            .flat_map(|i| &i.answers)
+            .filter(|a| a.status == st)
+            .count()
+    };
+    let _ = writeln!(
+        s,
+        "Checklist: {} satisfied, {} failing, {} **ASSUMED**.\n",
+        count(Status::Satisfied),
+        count(Status::Failing),
+        count(Status::Assumed)
+    );
+    s.push_str(
+        "Each question is answered from the manifest. **failing** means a finding contradicts the answer (its codes are given); \
+**ASSUMED** means the manifest does not say, or the answer rests on a declared assumption or a guessed value: \
+a guarantee that rests on \"we assume\" is not finished.\n\n",
+    );
+
+    s.push_str("## Graph\n\nRed nodes carry findings (codes in the label); thick red edges are the worst paths of the errors.\n\n```mermaid\n");
+    s.push_str(&draw::mermaid(&r.graph));
+    s.push_str("```\n\n");
+
+    for i in &r.intents {
+        let _ = writeln!(s, "## Intent `{}`\n", i.id);
+        if let Some(d) = &i.description {
+            let _ = writeln!(s, "{}  ", md_text(d));
+        }
+        let effects: Vec<String> = i.effects.iter().map(|e| format!("`{e}`")).collect();
+        let _ = writeln!(
+            s,
+            "Origin `{}`, effect {}; declared at `{}`.\n",
+            i.origin,
+            effects.join(", "),
+            md_inline(&i.at)
+        );
+        s.push_str("| # | Question | Status |\n|---|---|---|\n");
+        for a in &i.answers {
+            let _ = writeln!(
+                s,
+                "| {} | {}: {} | {} |",
+                a.number,
+                title_case(a.topic),
+                md_inline(a.question),
+                status_md(a)
+            );
+        }
+        s.push('\n');
+        for a in &i.answers {
+            let _ = writeln!(
+                s,
+                "### {}. {} — {}\n",
+                a.number,
+                title_case(a.topic),
+                status_md(a)
+            );
+            let _ = writeln!(s, "_{}_\n", md_inline(a.question));
+            let _ = writeln!(s, "{}\n", md_inline(&a.answer));
+            for e in &a.evidence {
+                match &e.at {
+                    Some(at) => {
+                        let _ = writeln!(s, "- {} (`{}`)", md_inline(&e.text), md_inline(at));
+                    }
+                    None => {
+                        let _ = writeln!(s, "- {}", md_inline(&e.text));
+                    }
+                }
+            }
+            for x in &a.assumptions {
+                let _ = writeln!(s, "- **ASSUMED:** {}", md_inline(x));
+            }
+            if !a.evidence.is_empty() || !a.assumptions.is_empty() {
+                s.push('\n');
+            }
+        }
+    }
+
+    s.push_str("## Horizons\n\n");
+    if r.horizons.is_empty() {
+        s.push_str("No guard, store or effect is reached.\n\n");
+    } else {
+        s.push_str("| Intent | Component | Role | Horizon | Window | Minimum safe retention | Margin | Verdict |\n|---|---|---|---|---|---|---|---|\n");
+        for row in &r.horizons {
+            let verdict = row_verdict(row);
+            let verdict = if verdict == "expires first" {
+                "**expires first**".to_string()
+            } else {
+                verdict.to_string()
+            };
+            let _ = writeln!(
+                s,
+                "| `{}` | `{}` | {} | {} | {} | {} | {} | {verdict} |",
+                row.intent,
+                row.node,
+                row.role,
+                row.horizon,
+                row.window
+                    .map_or_else(|| "none".to_string(), |w| w.to_string()),
+                required_window(row.horizon),
+                margin_text(row),
+            );
+        }
+        s.push('\n');
+    }
+
+    s.push_str("## Operational assumptions\n\n");
+    if r.assumptions.is_empty() {
+        s.push_str("None: no verdict rests on a declared bound or a guessed value.\n\n");
+    } else {
+        s.push_str("| Source | Assumption | Where | Intents |\n|---|---|---|---|\n");
+        for x in &r.assumptions {
+            let intents: Vec<String> = x.intents.iter().map(|i| format!("`{i}`")).collect();
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} |",
+                if x.source == "declared" {
+                    "declared"
+                } else {
+                    "**assumed value**"
+                },
+                md_inline(&x.text),
+                x.at.as_deref()
+                    .map_or_else(|| "-".to_string(), |a| format!("`{}`", md_inline(a))),
+                if intents.is_empty() {
+                    "-".to_string()
+                } else {
+                    intents.join(", ")
+                }
+            );
+        }
+        s.push('\n');
+    }
+
+    s.push_str("## Findings\n\n");
+    if r.findings.is_empty() {
+        s.push_str("No findings.\n\n");
+    }
+    for f in &r.findings {
+        let mut scope = Vec::new();
+        if let Some(i) = &f.intent {
+            scope.push(format!("intent `{i}`"));
+        }
+        if let Some(c) = &f.component {
+            scope.push(format!("component `{c}`"));
+        }
+        scope.push(format!("`{}`", md_inline(&f.at)));
+        let _ = writeln!(
+            s,
+            "- **{}** {} {} — {}  ",
+            f.severity.name(),
+            f.code,
+            f.name,
+            scope.join(", ")
+        );
+        let _ = writeln!(s, "  {}", md_inline(&f.message));
+        if !f.path.is_empty() {
+            let path: Vec<String> = f.path.iter().map(|p| format!("`{p}`")).collect();
+            let _ = writeln!(s, "  \n  path: {}", path.join(" → "));
+        }
+        if !f.assumptions.is_empty() {
+            let _ = writeln!(
+                s,
+                "  \n  rests on: {}",
+                md_inline(&f.assumptions.join("; "))
+            );
+        }
+    }
+    if !r.findings.is_empty() {
+        s.push('\n');
+    }
+
+    s.push_str("## Failure-injection test plan\n\n");
+    s.push_str("Only the experiments that apply to each intent's graph; checked ones are named in the intent's `tested` list.\n\n");
+    for i in &r.intents {
+        let _ = writeln!(s, "### `{}`\n", i.id);
+        if i.experiments.is_empty() {
+            s.push_str("No failure injection applies.\n\n");
+            continue;
+        }
+        for e in &i.experiments {
+            let _ = writeln!(
+                s,
+                "- [{}] **{}** ({}): {}",
+                if e.covered { "x" } else { " " },
+                e.name,
+                if e.covered { "covered" } else { "missing" },
+                md_inline(&e.text)
+            );
+        }
+        s.push('\n');
+    }
+    s
+}

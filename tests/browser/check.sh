@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Browser check of the HTML review report.
+#
+# Builds replay-audit, renders the report of fixtures/incident-dlq-redrive.yaml,
+# opens it in headless Chromium, checks the rendered DOM (twelve questions per
+# intent, an inline <svg>, nothing loaded from outside) and writes a screenshot
+# to target/report.png.
+#
+# Needs the Debian package `chromium`. When it is missing the script tries
+# `apt-get install -y chromium` (as root); only when that is impossible does it
+# skip, with a message, and exit 0. Any other failure exits 1.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+target="${CARGO_TARGET_DIR:-$root/target}"
+out="$root/target"
+mkdir -p "$out"
+
+find_chromium() {
+  for c in chromium chromium-browser google-chrome; do
+    if command -v "$c" >/dev/null 2>&1; then command -v "$c"; return 0; fi
+  done
+  return 1
+}
+
+if ! browser="$(find_chromium)"; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "browser check: chromium not found, installing it with apt-get" >&2
+    (apt-get install -y chromium || { apt-get update && apt-get install -y chromium; }) >&2 || true
+  fi
+  if ! browser="$(find_chromium)"; then
+    echo "browser check: SKIPPED: chromium is not installed and could not be installed (apt-get install -y chromium, as root)" >&2
+    exit 0
+  fi
+fi
+
+cargo build --quiet --bin replay-audit
+bin="$target/debug/replay-audit"
+html="$out/report.html"
+"$bin" report fixtures/incident-dlq-redrive.yaml --format html -o "$html"
+
+profile="$(mktemp -d)"
+trap 'rm -rf "$profile"' EXIT
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
+       --disable-component-update --disable-sync --no-first-run
+       --user-data-dir="$profile")
+
+dom="$out/report.dom.html"
+"$browser" "${flags[@]}" --dump-dom "file://$html" >"$dom" 2>"$out/chromium.log"
+
+fail=0
+check() { # description, command...
+  local what="$1"; shift
+  if "$@"; then echo "ok: $what"; else echo "FAILED: $what" >&2; fail=1; fi
+}
+
+intents=$(grep -c '<section class="intent"' "$dom" || true)
+answers=$(grep -o 'class="answer [a-z]*" id="[^"]*-q[0-9]*"' "$dom" | wc -l)
+check "the DOM holds at least one intent (found $intents)" test "$intents" -ge 1
+check "twelve questions per intent ($answers answers for $intents intent(s))" test "$answers" -eq $((12 * intents))
+for n in $(seq 1 12); do
+  check "question $n of seller-payout" grep -q "id=\"seller-payout-q$n\"" "$dom"
+done
+check "an inline <svg> graph" grep -q '<svg[^>]*class="graph"' "$dom"
+check "an ASSUMED badge" grep -q 'class="badge assumed"' "$dom"
+check "no external resource" bash -c '! grep -Eq "(src|href)=\"(https?:)?//" "$1"' _ "$dom"
+check "no script" bash -c '! grep -qi "<script" "$1"' _ "$dom"
+
+"$browser" "${flags[@]}" --hide-scrollbars --window-size=1280,2000 --screenshot="$out/report.png" "file://$html" >>"$out/chromium.log" 2>&1
+check "screenshot written to target/report.png" test -s "$out/report.png"
+
+if [ "$fail" != 0 ]; then
+  echo "browser check failed; DOM in $dom, Chromium log in $out/chromium.log" >&2
+  exit 1
+fi
+echo "browser check passed: $html, screenshot $out/report.png"
