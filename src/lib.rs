@@ -13,7 +13,9 @@ pub mod graph;
 pub mod manifest;
 pub mod report;
 pub mod rules;
+pub mod shell;
 pub mod time;
+pub mod whatif;
 
 pub use analysis::{Analysis, analyse};
 pub use manifest::{LoadError, Manifest};

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use replay_audit::cli::{CheckFormat, Cli, ColorChoice, Command, FailOn, TextFormat};
-use replay_audit::{analysis, catalog, manifest, report, rules};
+use replay_audit::{analysis, catalog, manifest, report, rules, shell, whatif};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -48,10 +48,86 @@ fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u
     })
 }
 
+fn limits(cli: &Cli) -> manifest::Limits {
+    manifest::Limits { max_file_bytes: cli.max_file_size, ..manifest::Limits::default() }
+}
+
+fn severity(f: FailOn) -> rules::Severity {
+    match f {
+        FailOn::Error => rules::Severity::Error,
+        FailOn::Warning => rules::Severity::Warning,
+        FailOn::Info => rules::Severity::Info,
+    }
+}
+
+fn render_load_error(cli: &Cli, e: &manifest::LoadError) -> u8 {
+    eprint!("{}", e.render(color(cli.color, std::io::stderr().is_terminal())));
+    2
+}
+
+fn load_overridden(cli: &Cli, paths: &[std::path::PathBuf], overrides: &std::path::Path) -> Result<manifest::Manifest, u8> {
+    whatif::load_with_overrides(paths, overrides, &limits(cli)).map_err(|e| render_load_error(cli, &e))
+}
+
+fn what_if(
+    cli: &Cli,
+    paths: &[std::path::PathBuf],
+    set: &[String],
+    unset: &[String],
+    overrides: Option<&std::path::Path>,
+    format: TextFormat,
+    fail_on: FailOn,
+) -> anyhow::Result<u8> {
+    if set.is_empty() && unset.is_empty() && overrides.is_none() {
+        eprintln!("error: what-if needs a change\nhelp: give --set ID.FIELD=VALUE, --unset ID.FIELD or --overrides FILE");
+        return Ok(2);
+    }
+    let mut session = match whatif::Session::open(paths, &limits(cli)) {
+        Ok(s) => s,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let base = match session.build(&[]) {
+        Ok(b) => b,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let mut list = Vec::new();
+    if let Some(o) = overrides {
+        match session.read_overrides(o) {
+            Ok(o) => list.extend(o),
+            Err(e) => return Ok(render_load_error(cli, &e)),
+        }
+    }
+    for s in set {
+        match session.parse_set("--set", s) {
+            Ok(o) => list.push(o),
+            Err(e) => return Ok(render_load_error(cli, &e)),
+        }
+    }
+    for u in unset {
+        list.push(session.parse_unset("--unset", u));
+    }
+    let built = match session.build(&list) {
+        Ok(b) => b,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let before = rules::check(&analysis::analyse(&base.manifest));
+    let after = rules::check(&analysis::analyse(&built.manifest));
+    let delta = whatif::compare(&before, &after);
+    out(&match format {
+        TextFormat::Text => whatif::render_text(&built.changes, &delta),
+        TextFormat::Json => whatif::render_json(&base.manifest.sources, &built.manifest.sources, &built.changes, &delta),
+    })?;
+    Ok(u8::from(delta.fails(severity(fail_on))))
+}
+
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
-        Command::Check { paths, format, fail_on } => {
-            let m = match load(&cli, paths) {
+        Command::Check { paths, format, fail_on, overrides } => {
+            let loaded = match overrides {
+                Some(o) => load_overridden(&cli, paths, o),
+                None => load(&cli, paths),
+            };
+            let m = match loaded {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
             };
@@ -62,14 +138,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 CheckFormat::Json => report::json::render(&m.sources, &findings),
             };
             out(&text)?;
-            let threshold = match fail_on {
-                FailOn::Error => rules::Severity::Error,
-                FailOn::Warning => rules::Severity::Warning,
-                FailOn::Info => rules::Severity::Info,
-            };
+            let threshold = severity(*fail_on);
             Ok(u8::from(findings.iter().any(|f| f.severity >= threshold)))
         }
-        Command::Horizon { paths, intent, at, format } => {
+        Command::Horizon { paths, intent, at, format, required } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
@@ -93,12 +165,39 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 return Ok(2);
             }
             let a = analysis::analyse(&m);
+            if *required {
+                let rows = whatif::required(&a, intent.as_deref(), at.as_deref());
+                out(&match format {
+                    TextFormat::Text => whatif::render_required_text(&rows),
+                    TextFormat::Json => whatif::render_required_json(&rows),
+                })?;
+                return Ok(0);
+            }
             let rows = report::horizon::rows(&a, intent.as_deref(), at.as_deref());
             out(&match format {
                 TextFormat::Text => report::horizon::render_text(&rows),
                 TextFormat::Json => report::horizon::render_json(&rows),
             })?;
             Ok(0)
+        }
+        Command::WhatIf { paths, set, unset, overrides, format, fail_on } => {
+            what_if(&cli, paths, set, unset, overrides.as_deref(), *format, *fail_on)
+        }
+        Command::Shell { paths } => {
+            let session = match whatif::Session::open(paths, &limits(&cli)) {
+                Ok(s) => s,
+                Err(e) => return Ok(render_load_error(&cli, &e)),
+            };
+            let tty = std::io::stdin().is_terminal();
+            let mut sh = match shell::Shell::new(session, tty && color(cli.color, std::io::stderr().is_terminal())) {
+                Ok(s) => s,
+                Err(e) => return Ok(render_load_error(&cli, &e)),
+            };
+            Ok(if tty {
+                shell::run_terminal(&mut sh)
+            } else {
+                shell::run_lines(&mut sh, std::io::stdin().lock(), &mut std::io::stdout(), &mut std::io::stderr())
+            })
         }
         Command::Explain { code } => match rules::rule(code) {
             Some(r) => {

@@ -159,6 +159,61 @@ pub fn load_texts(
     }
 }
 
+/// Parses already loaded texts (file name, content) into span-carrying
+/// trees without reading the typed model: `trees[i]` is file `i` of the
+/// returned map. `what-if` edits these trees and then calls [`load_nodes`],
+/// so the YAML is parsed once however many times the model is rebuilt.
+pub fn parse_texts(
+    texts: Vec<(String, String)>,
+    limits: &Limits,
+) -> Result<(SourceMap, Vec<Node>), (SourceMap, Vec<Diagnostic>)> {
+    let mut sources = SourceMap::default();
+    let mut trees = Vec::new();
+    let mut errors = Vec::new();
+    for (path, text) in texts {
+        let file = sources.add(path, text);
+        match yaml::parse(&sources.files[file as usize].text, file, limits) {
+            Ok(node) => trees.push(node),
+            Err(d) => errors.push(d),
+        }
+    }
+    if errors.is_empty() { Ok((sources, trees)) } else { Err((sources, errors)) }
+}
+
+/// [`parse_texts`] for files and folders, as [`load_files`] reads them.
+pub fn parse_files(paths: &[PathBuf], limits: &Limits) -> Result<(SourceMap, Vec<Node>), (SourceMap, Vec<Diagnostic>)> {
+    let files = discover(paths).map_err(|e| (SourceMap::default(), e))?;
+    let mut texts = Vec::new();
+    let mut errors = Vec::new();
+    for f in &files {
+        match read_text(f, limits) {
+            Ok(t) => texts.push((f.display().to_string(), t)),
+            Err(d) => errors.push(d),
+        }
+    }
+    if !errors.is_empty() {
+        return Err((SourceMap::default(), errors));
+    }
+    parse_texts(texts, limits)
+}
+
+/// Reads the typed model from parsed trees: `trees[i]` is read as file `i`
+/// of `sources` (locations in the trees may point at any file of the map).
+pub fn load_nodes(sources: SourceMap, trees: &[Node]) -> Result<Manifest, (SourceMap, Vec<Diagnostic>)> {
+    let mut m = Manifest { sources, ..Manifest::default() };
+    let mut r = Reader::default();
+    let mut regions = BTreeMap::new();
+    let mut intents = BTreeMap::new();
+    let mut components = BTreeMap::new();
+    for (file, node) in trees.iter().enumerate() {
+        r.top(node, file as u32, &mut m.name, &mut regions, &mut intents, &mut components);
+    }
+    m.regions = regions.into_values().collect();
+    m.intents = intents.into_values().collect();
+    m.components = components.into_values().collect();
+    if r.errors.is_empty() { Ok(m) } else { Err((m.sources, r.errors)) }
+}
+
 /// Where each id was first defined, across files and kinds of element.
 #[derive(Default)]
 pub(crate) struct Reader {
