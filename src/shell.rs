@@ -100,7 +100,10 @@ impl Shell {
     }
 
     fn plain_error(&self, d: Diagnostic) -> String {
-        d.render(&SourceMap::default(), false)
+        match d.help {
+            Some(h) => format!("error: {}\nhelp: {h}", d.message),
+            None => format!("error: {}", d.message),
+        }
     }
 
     /// Rebuilds with `next` as the applied overrides; on success, reports
