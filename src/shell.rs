@@ -33,25 +33,66 @@ use crate::whatif::{self, Built, Delta, Override, Session};
 
 /// Command names, for `help` and completion.
 pub const COMMANDS: &[(&str, &str)] = &[
-    ("set", "set TARGET=VALUE   change a value (ID.FIELD, nested: ID.sends_to[0].retry.attempts)"),
-    ("unset", "unset TARGET       remove a field (its default applies)"),
-    ("undo", "undo               take back the last set, unset or redo"),
+    (
+        "set",
+        "set TARGET=VALUE   change a value (ID.FIELD, nested: ID.sends_to[0].retry.attempts)",
+    ),
+    (
+        "unset",
+        "unset TARGET       remove a field (its default applies)",
+    ),
+    (
+        "undo",
+        "undo               take back the last set, unset or redo",
+    ),
     ("redo", "redo               apply again what undo took back"),
-    ("changes", "changes            the changes so far: target: old → new"),
+    (
+        "changes",
+        "changes            the changes so far: target: old → new",
+    ),
     ("check", "check              every finding now"),
-    ("horizon", "horizon [ID]       worst-case horizons (of one intent or component)"),
-    ("why", "why CODE [ID]      a finding's worst path, step by step"),
+    (
+        "horizon",
+        "horizon [ID]       worst-case horizons (of one intent or component)",
+    ),
+    (
+        "why",
+        "why CODE [ID]      a finding's worst path, step by step",
+    ),
     ("diff", "diff               the changes against the files"),
     ("explain", "explain CODE       a rule's page"),
-    ("save", "save FILE          write the changes as an overrides file (--overrides FILE)"),
+    (
+        "save",
+        "save FILE          write the changes as an overrides file (--overrides FILE)",
+    ),
     ("help", "help               this list"),
-    ("quit", "quit               leave (also `exit` or end of input)"),
+    (
+        "quit",
+        "quit               leave (also `exit` or end of input)",
+    ),
 ];
 
 /// Fields below a link item (union of every link type's fields).
-const LINK_ITEM_FIELDS: &[&str] =
-    &["to", "retry", "dedup_id", "max_record_age", "timeout", "passes_key", "after_receives", "mode", "within", "max_times"];
-const LINK_FIELDS: &[&str] = &["sends_to", "delivers_to", "calls", "dead_letter", "redrive", "effects"];
+const LINK_ITEM_FIELDS: &[&str] = &[
+    "to",
+    "retry",
+    "dedup_id",
+    "max_record_age",
+    "timeout",
+    "passes_key",
+    "after_receives",
+    "mode",
+    "within",
+    "max_times",
+];
+const LINK_FIELDS: &[&str] = &[
+    "sends_to",
+    "delivers_to",
+    "calls",
+    "dead_letter",
+    "redrive",
+    "effects",
+];
 
 /// What one line did.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -63,10 +104,16 @@ pub struct Reply {
 
 impl Reply {
     fn out(s: impl Into<String>) -> Reply {
-        Reply { out: s.into(), ..Reply::default() }
+        Reply {
+            out: s.into(),
+            ..Reply::default()
+        }
     }
     fn err(s: impl Into<String>) -> Reply {
-        Reply { err: Some(s.into()), ..Reply::default() }
+        Reply {
+            err: Some(s.into()),
+            ..Reply::default()
+        }
     }
 }
 
@@ -87,7 +134,15 @@ impl Shell {
     pub fn new(session: Session, color: bool) -> Result<Shell, LoadError> {
         let current = session.build(&[])?;
         let findings = rules::check(&analysis::analyse(&current.manifest));
-        Ok(Shell { session, applied: Vec::new(), undo: Vec::new(), redo: Vec::new(), current, findings, color })
+        Ok(Shell {
+            session,
+            applied: Vec::new(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            current,
+            findings,
+            color,
+        })
     }
 
     /// Ids of intents, components and regions.
@@ -96,7 +151,11 @@ impl Shell {
     }
 
     fn render_error(&self, e: &LoadError) -> String {
-        e.diagnostics.iter().map(|d| d.render(&e.sources, self.color)).collect::<Vec<_>>().join("\n")
+        e.diagnostics
+            .iter()
+            .map(|d| d.render(&e.sources, self.color))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
     fn plain_error(&self, d: Diagnostic) -> String {
@@ -109,7 +168,10 @@ impl Shell {
     /// Rebuilds with `next` as the applied overrides; on success, reports
     /// the findings that step resolved and introduced.
     fn rebuild(&mut self, next: Vec<Override>) -> Result<String, String> {
-        let built = self.session.build(&next).map_err(|e| self.render_error(&e))?;
+        let built = self
+            .session
+            .build(&next)
+            .map_err(|e| self.render_error(&e))?;
         let findings = rules::check(&analysis::analyse(&built.manifest));
         let delta = whatif::compare(&self.findings, &findings);
         self.applied = next;
@@ -149,7 +211,9 @@ impl Shell {
         if line.is_empty() || line.starts_with('#') {
             return Reply::default();
         }
-        let (cmd, rest) = line.split_once(char::is_whitespace).map_or((line, ""), |(c, r)| (c, r.trim()));
+        let (cmd, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(c, r)| (c, r.trim()));
         match cmd {
             "set" | "unset" => {
                 if rest.is_empty() {
@@ -174,7 +238,12 @@ impl Shell {
                         let mut s = String::new();
                         for c in &self.current.changes {
                             if !before.contains(c) {
-                                s.push_str(&format!("{}: {} → {}\n", c.target, show(&c.old), show(&c.new)));
+                                s.push_str(&format!(
+                                    "{}: {} → {}\n",
+                                    c.target,
+                                    show(&c.old),
+                                    show(&c.new)
+                                ));
                             }
                         }
                         if s.is_empty() {
@@ -186,29 +255,51 @@ impl Shell {
                 }
             }
             "undo" | "redo" => {
-                let (from, to) = if cmd == "undo" { (&mut self.undo, &mut self.redo) } else { (&mut self.redo, &mut self.undo) };
+                let (from, to) = if cmd == "undo" {
+                    (&mut self.undo, &mut self.redo)
+                } else {
+                    (&mut self.redo, &mut self.undo)
+                };
                 let Some(next) = from.pop() else {
                     return Reply::err(format!("error: nothing to {cmd}"));
                 };
                 to.push(self.applied.clone());
                 match self.rebuild(next) {
-                    Ok(report) => Reply::out(format!("{cmd}: {} change(s) now\n{report}", self.current.changes.len())),
+                    Ok(report) => Reply::out(format!(
+                        "{cmd}: {} change(s) now\n{report}",
+                        self.current.changes.len()
+                    )),
                     Err(e) => Reply::err(e),
                 }
             }
             "changes" => Reply::out(whatif::render_changes(&self.current.changes)),
-            "diff" => Reply::out(whatif::render_diff(&self.current.manifest.sources, &self.session.files(), &self.current.changes)),
-            "check" => Reply::out(render_findings(&self.current.manifest.sources, &self.findings)),
+            "diff" => Reply::out(whatif::render_diff(
+                &self.current.manifest.sources,
+                &self.session.files(),
+                &self.current.changes,
+            )),
+            "check" => Reply::out(render_findings(
+                &self.current.manifest.sources,
+                &self.findings,
+            )),
             "horizon" => self.horizon(rest),
             "why" => self.why(rest),
             "explain" => match rules::rule(rest) {
                 Some(r) if !r.doc.is_empty() => Reply::out(r.doc.to_string()),
-                Some(r) => Reply::out(format!("{} {} (default severity {})\n", r.code, r.name, r.severity.name())),
+                Some(r) => Reply::out(format!(
+                    "{} {} (default severity {})\n",
+                    r.code,
+                    r.name,
+                    r.severity.name()
+                )),
                 None => Reply::err(self.plain_error(unknown_rule(rest))),
             },
             "save" => {
                 if rest.is_empty() {
-                    return Reply::err(format!("error: `save` needs a file name: {}", usage("save")));
+                    return Reply::err(format!(
+                        "error: `save` needs a file name: {}",
+                        usage("save")
+                    ));
                 }
                 let text = whatif::overrides_yaml(&self.current.changes);
                 match std::fs::write(rest, text) {
@@ -219,12 +310,22 @@ impl Shell {
                     Err(e) => Reply::err(format!("error: cannot write `{rest}`: {e}")),
                 }
             }
-            "help" | "?" => Reply::out(COMMANDS.iter().map(|(_, h)| format!("  {h}\n")).collect::<String>()),
-            "quit" | "exit" => Reply { quit: true, ..Reply::default() },
+            "help" | "?" => Reply::out(
+                COMMANDS
+                    .iter()
+                    .map(|(_, h)| format!("  {h}\n"))
+                    .collect::<String>(),
+            ),
+            "quit" | "exit" => Reply {
+                quit: true,
+                ..Reply::default()
+            },
             other => {
                 let names: Vec<&str> = COMMANDS.iter().map(|(c, _)| *c).collect();
-                let hint = suggest(other, names.iter().copied())
-                    .map_or_else(|| "`help` lists the commands".to_string(), |s| format!("did you mean `{s}`?"));
+                let hint = suggest(other, names.iter().copied()).map_or_else(
+                    || "`help` lists the commands".to_string(),
+                    |s| format!("did you mean `{s}`?"),
+                );
                 Reply::err(format!("error: unknown command `{other}`\nhelp: {hint}"))
             }
         }
@@ -264,10 +365,18 @@ impl Shell {
             .findings
             .iter()
             .filter(|f| f.rule.code == rule.code)
-            .filter(|f| id.is_none_or(|id| f.intent.as_deref() == Some(id) || f.component.as_deref() == Some(id)))
+            .filter(|f| {
+                id.is_none_or(|id| {
+                    f.intent.as_deref() == Some(id) || f.component.as_deref() == Some(id)
+                })
+            })
             .collect();
         if matching.is_empty() {
-            return Reply::out(format!("no {} finding{} now\n", rule.code, id.map(|i| format!(" about `{i}`")).unwrap_or_default()));
+            return Reply::out(format!(
+                "no {} finding{} now\n",
+                rule.code,
+                id.map(|i| format!(" about `{i}`")).unwrap_or_default()
+            ));
         }
         let a = analysis::analyse(m);
         let mut s = String::new();
@@ -276,7 +385,11 @@ impl Shell {
             if let Some(l) = f.loc {
                 s.push_str(&format!("  at {}\n", m.sources.display(l)));
             }
-            let steps = if f.steps.is_empty() { steps_for(&a, f) } else { f.steps.clone() };
+            let steps = if f.steps.is_empty() {
+                steps_for(&a, f)
+            } else {
+                f.steps.clone()
+            };
             if !steps.is_empty() {
                 s.push_str("  worst path:\n");
                 s.push_str(&render_steps(&a, &steps));
@@ -306,7 +419,9 @@ impl Shell {
 
 /// The worst path to a finding's component, where the finding carries none.
 fn steps_for(a: &Analysis, f: &Finding) -> Vec<Step> {
-    let (Some(intent), Some(comp)) = (&f.intent, &f.component) else { return Vec::new() };
+    let (Some(intent), Some(comp)) = (&f.intent, &f.component) else {
+        return Vec::new();
+    };
     report::horizon::rows(a, Some(intent), Some(comp))
         .into_iter()
         .next()
@@ -333,21 +448,34 @@ fn render_steps(a: &Analysis, steps: &[Step]) -> String {
     let mut total = Dur::ZERO;
     for st in steps {
         total = total.add(st.adds);
-        s.push_str(&format!("    {:>12}  {} → {}: {}\n", format!("+{}", st.adds), id(st.from), id(st.to), st.why));
+        s.push_str(&format!(
+            "    {:>12}  {} → {}: {}\n",
+            format!("+{}", st.adds),
+            id(st.from),
+            id(st.to),
+            st.why
+        ));
     }
     s.push_str(&format!("    {:>12}  total\n", format!("= {total}")));
     s
 }
 
 fn usage(cmd: &str) -> String {
-    COMMANDS.iter().find(|(c, _)| *c == cmd).map_or_else(String::new, |(_, h)| {
-        let h = h.split("  ").next().unwrap_or(h);
-        format!("`{}`", h.trim())
-    })
+    COMMANDS
+        .iter()
+        .find(|(c, _)| *c == cmd)
+        .map_or_else(String::new, |(_, h)| {
+            let h = h.split("  ").next().unwrap_or(h);
+            format!("`{}`", h.trim())
+        })
 }
 
 fn unknown_rule(code: &str) -> Diagnostic {
-    let codes: Vec<&str> = rules::RULES.iter().map(|r| r.code).chain(rules::RULES.iter().map(|r| r.name)).collect();
+    let codes: Vec<&str> = rules::RULES
+        .iter()
+        .map(|r| r.code)
+        .chain(rules::RULES.iter().map(|r| r.name))
+        .collect();
     let d = Diagnostic::new(None, format!("no rule `{code}`"));
     match suggest(code, codes.iter().copied()) {
         Some(s) => d.help(format!("did you mean `{s}`?")),
@@ -356,8 +484,10 @@ fn unknown_rule(code: &str) -> Diagnostic {
 }
 
 fn unknown_id<'a>(id: &str, ids: impl Iterator<Item = &'a str> + Clone) -> String {
-    let hint = suggest(id, ids.clone())
-        .map_or_else(|| format!("ids: {}", ids.take(20).collect::<Vec<_>>().join(", ")), |s| format!("did you mean `{s}`?"));
+    let hint = suggest(id, ids.clone()).map_or_else(
+        || format!("ids: {}", ids.take(20).collect::<Vec<_>>().join(", ")),
+        |s| format!("did you mean `{s}`?"),
+    );
     format!("error: no intent, component or region `{id}`\nhelp: {hint}")
 }
 
@@ -379,22 +509,40 @@ fn who(f: &Finding) -> String {
 }
 
 fn short(f: &Finding) -> String {
-    let mut s = format!("{} {} {} {}", f.severity.name(), f.rule.code, f.rule.name, who(f));
+    let mut s = format!(
+        "{} {} {} {}",
+        f.severity.name(),
+        f.rule.code,
+        f.rule.name,
+        who(f)
+    );
     if f.horizon.is_some() || f.window.is_some() {
-        s.push_str(&format!(" (horizon {}, window {})", opt(f.horizon), opt(f.window)));
+        s.push_str(&format!(
+            " (horizon {}, window {})",
+            opt(f.horizon),
+            opt(f.window)
+        ));
     }
     s
 }
 
 fn counts(findings: &[Finding]) -> String {
     let s = report::Summary::of(findings);
-    format!("{} error(s), {} warning(s), {} info", s.error, s.warning, s.info)
+    format!(
+        "{} error(s), {} warning(s), {} info",
+        s.error, s.warning, s.info
+    )
 }
 
 fn render_findings(map: &SourceMap, findings: &[Finding]) -> String {
     let mut s = String::new();
     for f in findings {
-        s.push_str(&format!("{}\n  {}\n  at {}\n", short(f), f.message, report::place(map, f)));
+        s.push_str(&format!(
+            "{}\n  {}\n  at {}\n",
+            short(f),
+            f.message,
+            report::place(map, f)
+        ));
     }
     s.push_str(&format!("{}\n", counts(findings)));
     s
@@ -402,7 +550,12 @@ fn render_findings(map: &SourceMap, findings: &[Finding]) -> String {
 
 /// Runs commands read line by line (no prompt, no escape codes). Returns
 /// the exit code: 0, or 2 when a command failed.
-pub fn run_lines(shell: &mut Shell, input: impl BufRead, out: &mut impl Write, err: &mut impl Write) -> u8 {
+pub fn run_lines(
+    shell: &mut Shell,
+    input: impl BufRead,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> u8 {
     let mut failed = false;
     for line in input.lines() {
         let Ok(line) = line else {
@@ -429,7 +582,11 @@ fn history_path() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_STATE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/state")))?;
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/state"))
+        })?;
     Some(base.join("replay-audit").join("history"))
 }
 
@@ -439,14 +596,22 @@ pub fn run_terminal(shell: &mut Shell) -> u8 {
     let helper = Complete { ids: shell.ids() };
     let Ok(mut rl) = Editor::<Complete, rustyline::history::DefaultHistory>::new() else {
         let stdin = std::io::stdin();
-        return run_lines(shell, stdin.lock(), &mut std::io::stdout(), &mut std::io::stderr());
+        return run_lines(
+            shell,
+            stdin.lock(),
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+        );
     };
     rl.set_helper(Some(helper));
     let history = history_path();
     if let Some(h) = &history {
         let _ = rl.load_history(h);
     }
-    println!("replay-audit shell: {}; `help` lists the commands", counts(&shell.findings));
+    println!(
+        "replay-audit shell: {}; `help` lists the commands",
+        counts(&shell.findings)
+    );
     loop {
         match rl.readline("what-if> ") {
             Ok(line) => {
@@ -485,15 +650,33 @@ impl Complete {
     /// Candidates for the word `word` after command `cmd` (`None`: the word
     /// is the command).
     pub fn candidates(&self, cmd: Option<&str>, word: &str) -> Vec<String> {
-        let pick = |list: Vec<String>| list.into_iter().filter(|c| c.starts_with(word)).collect::<Vec<_>>();
+        let pick = |list: Vec<String>| {
+            list.into_iter()
+                .filter(|c| c.starts_with(word))
+                .collect::<Vec<_>>()
+        };
         match cmd {
-            None => pick(COMMANDS.iter().map(|(c, _)| c.to_string()).chain(["exit".to_string()]).collect()),
-            Some("why" | "explain") => pick(rules::RULES.iter().map(|r| r.code.to_string()).collect()),
+            None => pick(
+                COMMANDS
+                    .iter()
+                    .map(|(c, _)| c.to_string())
+                    .chain(["exit".to_string()])
+                    .collect(),
+            ),
+            Some("why" | "explain") => {
+                pick(rules::RULES.iter().map(|r| r.code.to_string()).collect())
+            }
             Some("horizon") => pick(self.ids.clone()),
             Some("set" | "unset") => {
                 // The longest id the word starts with, then fields.
-                let id = self.ids.iter().filter(|id| word.starts_with(&format!("{id}."))).max_by_key(|id| id.len());
-                let Some(id) = id else { return pick(self.ids.iter().map(|i| format!("{i}.")).collect()) };
+                let id = self
+                    .ids
+                    .iter()
+                    .filter(|id| word.starts_with(&format!("{id}.")))
+                    .max_by_key(|id| id.len());
+                let Some(id) = id else {
+                    return pick(self.ids.iter().map(|i| format!("{i}.")).collect());
+                };
                 let (head, _) = word.rsplit_once('.').unwrap_or((word, ""));
                 let parent = head.rsplit(['.']).next().unwrap_or("");
                 let parent = parent.split('[').next().unwrap_or(parent);
@@ -528,13 +711,30 @@ impl Complete {
 
 impl Completer for Complete {
     type Candidate = Pair;
-    fn complete(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = &line[..pos];
         let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
         let word = &before[start..];
-        let cmd = if start == 0 { None } else { before.split_whitespace().next() };
+        let cmd = if start == 0 {
+            None
+        } else {
+            before.split_whitespace().next()
+        };
         let list = self.candidates(cmd, word.split('=').next().unwrap_or(word));
-        Ok((start, list.into_iter().map(|c| Pair { display: c.clone(), replacement: c }).collect()))
+        Ok((
+            start,
+            list.into_iter()
+                .map(|c| Pair {
+                    display: c.clone(),
+                    replacement: c,
+                })
+                .collect(),
+        ))
     }
 }
 
@@ -558,15 +758,40 @@ mod tests {
 
     #[test]
     fn completes_commands_ids_and_fields() {
-        let c = Complete { ids: vec!["payout-dlq".into(), "payout-requests".into(), "seller-payout".into()] };
-        assert_eq!(c.candidates(None, "he"), vec!["help", "horizon"].into_iter().filter(|x| x.starts_with("he")).map(String::from).collect::<Vec<_>>());
-        assert_eq!(c.candidates(Some("set"), "payout-d"), vec!["payout-dlq.".to_string()]);
-        assert_eq!(c.candidates(Some("set"), "payout-dlq.redr"), vec!["payout-dlq.redrive".to_string()]);
+        let c = Complete {
+            ids: vec![
+                "payout-dlq".into(),
+                "payout-requests".into(),
+                "seller-payout".into(),
+            ],
+        };
+        assert_eq!(
+            c.candidates(None, "he"),
+            vec!["help", "horizon"]
+                .into_iter()
+                .filter(|x| x.starts_with("he"))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "payout-d"),
+            vec!["payout-dlq.".to_string()]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "payout-dlq.redr"),
+            vec!["payout-dlq.redrive".to_string()]
+        );
         assert_eq!(
             c.candidates(Some("set"), "payout-dlq.redrive.wi"),
             vec!["payout-dlq.redrive.within".to_string()]
         );
-        assert_eq!(c.candidates(Some("set"), "payout-requests.sends_to[0].retry.att"), vec!["payout-requests.sends_to[0].retry.attempts".to_string()]);
-        assert_eq!(c.candidates(Some("why"), "RH00"), (1..=5).map(|i| format!("RH00{i}")).collect::<Vec<_>>());
+        assert_eq!(
+            c.candidates(Some("set"), "payout-requests.sends_to[0].retry.att"),
+            vec!["payout-requests.sends_to[0].retry.attempts".to_string()]
+        );
+        assert_eq!(
+            c.candidates(Some("why"), "RH00"),
+            (1..=5).map(|i| format!("RH00{i}")).collect::<Vec<_>>()
+        );
     }
 }

@@ -30,7 +30,14 @@ use crate::time::Dur;
 
 /// Link fields of a component: a string item there is a link to an id, and
 /// is turned into `{to: id}` when a field below it is set.
-const LINK_FIELDS: &[&str] = &["sends_to", "delivers_to", "calls", "dead_letter", "redrive", "effects"];
+const LINK_FIELDS: &[&str] = &[
+    "sends_to",
+    "delivers_to",
+    "calls",
+    "dead_letter",
+    "redrive",
+    "effects",
+];
 /// Link fields that take a `retry` policy (for the `ID.retry.FIELD` shorthand).
 const RETRY_LINKS: &[&str] = &["sends_to", "delivers_to", "calls"];
 
@@ -134,14 +141,20 @@ impl Session {
     /// Parses files or folders (no reading of the model yet).
     pub fn open(paths: &[PathBuf], limits: &Limits) -> Result<Session, LoadError> {
         let (sources, trees) =
-            load::parse_files(paths, limits).map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })?;
+            load::parse_files(paths, limits).map_err(|(sources, diagnostics)| LoadError {
+                sources,
+                diagnostics,
+            })?;
         Ok(Session::new(sources, trees, limits))
     }
 
     /// Parses in-memory texts (file name, content).
     pub fn from_texts(texts: Vec<(String, String)>, limits: &Limits) -> Result<Session, LoadError> {
         let (sources, trees) =
-            load::parse_texts(texts, limits).map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })?;
+            load::parse_texts(texts, limits).map_err(|(sources, diagnostics)| LoadError {
+                sources,
+                diagnostics,
+            })?;
         Ok(Session::new(sources, trees, limits))
     }
 
@@ -149,7 +162,13 @@ impl Session {
         let mut ids = BTreeMap::new();
         for (file, tree) in trees.iter().enumerate() {
             for section in [Section::Regions, Section::Intents, Section::Components] {
-                let Some(Node { value: Value::Map(entries), .. }) = map_get(tree, section.key()) else { continue };
+                let Some(Node {
+                    value: Value::Map(entries),
+                    ..
+                }) = map_get(tree, section.key())
+                else {
+                    continue;
+                };
                 for (k, _) in entries {
                     if let Some(id) = k.value.scalar_text() {
                         ids.entry(id).or_insert((file, section));
@@ -157,7 +176,13 @@ impl Session {
                 }
             }
         }
-        Session { base_sources: sources, base_trees: trees, limits: *limits, extra: Vec::new(), ids }
+        Session {
+            base_sources: sources,
+            base_trees: trees,
+            limits: *limits,
+            extra: Vec::new(),
+            ids,
+        }
     }
 
     /// Every intent, component and region id (for completion).
@@ -174,16 +199,26 @@ impl Session {
 
     /// Paths of the manifest files.
     pub fn files(&self) -> Vec<&str> {
-        self.base_sources.files.iter().map(|f| f.path.as_str()).collect()
+        self.base_sources
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect()
     }
 
     fn add_source(&mut self, name: &str, text: &str) -> u32 {
-        self.extra.push(SourceFile { path: name.to_string(), text: text.to_string() });
+        self.extra.push(SourceFile {
+            path: name.to_string(),
+            text: text.to_string(),
+        });
         (self.base_sources.files.len() + self.extra.len() - 1) as u32
     }
 
     fn error(&self, d: Diagnostic) -> LoadError {
-        LoadError { sources: self.sources(), diagnostics: vec![d] }
+        LoadError {
+            sources: self.sources(),
+            diagnostics: vec![d],
+        }
     }
 
     /// Reads `TARGET=VALUE`; `origin` names where it was written (`--set`).
@@ -194,9 +229,18 @@ impl Session {
         let file = self.add_source(origin, arg);
         let Some(eq) = arg.find('=') else {
             return Err(self.error(
-                Diagnostic::at(Loc { file, line: 1, col: 1 }, format!("`{arg}` is not TARGET=VALUE"))
-                    .label("no `=`")
-                    .help("write e.g. `payout-idempotency.retention=2d`; `unset TARGET` removes a field"),
+                Diagnostic::at(
+                    Loc {
+                        file,
+                        line: 1,
+                        col: 1,
+                    },
+                    format!("`{arg}` is not TARGET=VALUE"),
+                )
+                .label("no `=`")
+                .help(
+                    "write e.g. `payout-idempotency.retention=2d`; `unset TARGET` removes a field",
+                ),
             ));
         };
         let target = arg[..eq].trim_end().to_string();
@@ -216,19 +260,42 @@ impl Session {
         shift_cols(&mut value, shift);
         if text.trim().is_empty() {
             return Err(self.error(
-                Diagnostic::at(Loc { file, line: 1, col: shift }, format!("`{target}` has no value after `=`"))
-                    .help("give a value, e.g. `2d`; `unset TARGET` (or `~`) removes a field"),
+                Diagnostic::at(
+                    Loc {
+                        file,
+                        line: 1,
+                        col: shift,
+                    },
+                    format!("`{target}` has no value after `=`"),
+                )
+                .help("give a value, e.g. `2d`; `unset TARGET` (or `~`) removes a field"),
             ));
         }
         let value = (value.value != Value::Null).then_some(value);
-        Ok(Override { target, loc: Loc { file, line: 1, col: 1 }, value })
+        Ok(Override {
+            target,
+            loc: Loc {
+                file,
+                line: 1,
+                col: 1,
+            },
+            value,
+        })
     }
 
     /// `--unset TARGET`.
     pub fn parse_unset(&mut self, origin: &str, target: &str) -> Override {
         let target = target.trim();
         let file = self.add_source(origin, target);
-        Override { target: target.to_string(), loc: Loc { file, line: 1, col: 1 }, value: None }
+        Override {
+            target: target.to_string(),
+            loc: Loc {
+                file,
+                line: 1,
+                col: 1,
+            },
+            value: None,
+        }
     }
 
     /// An overrides file: a mapping `TARGET: VALUE` (`null` removes the field),
@@ -237,7 +304,10 @@ impl Session {
         let name = path.display().to_string();
         let text = match std::fs::metadata(path).and_then(|m| {
             if m.len() > self.limits.max_file_bytes {
-                Err(std::io::Error::other(format!("larger than the limit of {} bytes", self.limits.max_file_bytes)))
+                Err(std::io::Error::other(format!(
+                    "larger than the limit of {} bytes",
+                    self.limits.max_file_bytes
+                )))
             } else {
                 std::fs::read_to_string(path)
             }
@@ -265,25 +335,50 @@ impl Session {
         let mut out = Vec::new();
         for (k, v) in entries {
             let Some(target) = k.value.scalar_text() else {
-                return Err(self.error(Diagnostic::at(k.loc, "a target must be written as text: `ID.FIELD`")));
+                return Err(self.error(Diagnostic::at(
+                    k.loc,
+                    "a target must be written as text: `ID.FIELD`",
+                )));
             };
-            out.push(Override { target, loc: k.loc, value: (v.value != Value::Null).then_some(v) });
+            out.push(Override {
+                target,
+                loc: k.loc,
+                value: (v.value != Value::Null).then_some(v),
+            });
         }
         Ok(out)
     }
 
     /// Resolves a target: the longest prefix that is an id, then fields.
     fn resolve(&self, trees: &[Node], target: &str, loc: Loc) -> Result<Target, Diagnostic> {
-        let at = |off: usize| Loc { col: loc.col + off as u32, ..loc };
-        let cuts: Vec<usize> =
-            target.char_indices().filter(|(_, c)| matches!(c, '.' | '[')).map(|(i, _)| i).chain([target.len()]).collect();
-        let Some(&cut) = cuts.iter().rev().find(|&&c| self.ids.contains_key(&target[..c])) else {
+        let at = |off: usize| Loc {
+            col: loc.col + off as u32,
+            ..loc
+        };
+        let cuts: Vec<usize> = target
+            .char_indices()
+            .filter(|(_, c)| matches!(c, '.' | '['))
+            .map(|(i, _)| i)
+            .chain([target.len()])
+            .collect();
+        let Some(&cut) = cuts
+            .iter()
+            .rev()
+            .find(|&&c| self.ids.contains_key(&target[..c]))
+        else {
             let first = &target[..cuts[0]];
-            let sugg = cuts.iter().rev().find_map(|&c| suggest(&target[..c], self.ids()));
-            let d = Diagnostic::at(loc, format!("no intent, component or region `{first}`")).label("unknown id");
+            let sugg = cuts
+                .iter()
+                .rev()
+                .find_map(|&c| suggest(&target[..c], self.ids()));
+            let d = Diagnostic::at(loc, format!("no intent, component or region `{first}`"))
+                .label("unknown id");
             let d = match sugg {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
-                None => d.help(format!("the ids are: {}", self.ids().take(20).collect::<Vec<_>>().join(", "))),
+                None => d.help(format!(
+                    "the ids are: {}",
+                    self.ids().take(20).collect::<Vec<_>>().join(", ")
+                )),
             };
             return Err(d);
         };
@@ -297,9 +392,15 @@ impl Session {
             match bytes[i] {
                 b'.' => {
                     let start = i + 1;
-                    let end = rest[start..].find(['.', '[']).map_or(rest.len(), |e| start + e);
+                    let end = rest[start..]
+                        .find(['.', '['])
+                        .map_or(rest.len(), |e| start + e);
                     if end == start {
-                        return Err(Diagnostic::at(at(cut + i), format!("`{target}`: empty field name")).label("here"));
+                        return Err(Diagnostic::at(
+                            at(cut + i),
+                            format!("`{target}`: empty field name"),
+                        )
+                        .label("here"));
                     }
                     segs.push((Seg::Key(rest[start..end].to_string()), at(cut + start)));
                     i = end;
@@ -308,8 +409,11 @@ impl Session {
                     let close = rest[i..].find(']').map(|e| i + e);
                     let n = close.and_then(|c| rest[i + 1..c].trim().parse::<usize>().ok());
                     let (Some(close), Some(n)) = (close, n) else {
-                        return Err(Diagnostic::at(at(cut + i), format!("`{target}`: a list index is written `[0]`"))
-                            .label("bad index"));
+                        return Err(Diagnostic::at(
+                            at(cut + i),
+                            format!("`{target}`: a list index is written `[0]`"),
+                        )
+                        .label("bad index"));
                     };
                     segs.push((Seg::Index(n), at(cut + i)));
                     i = close + 1;
@@ -318,10 +422,22 @@ impl Session {
             }
         }
         if segs.is_empty() {
-            return Err(Diagnostic::at(loc, format!("`{id}` needs a field: write `{id}.FIELD=VALUE`"))
-                .help(format!("the fields of {} are: {}", section.key(), section.fields().join(", "))));
+            return Err(Diagnostic::at(
+                loc,
+                format!("`{id}` needs a field: write `{id}.FIELD=VALUE`"),
+            )
+            .help(format!(
+                "the fields of {} are: {}",
+                section.key(),
+                section.fields().join(", ")
+            )));
         }
-        let mut t = Target { id, file, section, segs };
+        let mut t = Target {
+            id,
+            file,
+            section,
+            segs,
+        };
         // `ID.retry.FIELD`: retry lives on a link; accept it where the
         // component has exactly one link that retries.
         if section == Section::Components && t.segs[0].0 == Seg::Key("retry".into()) {
@@ -329,20 +445,39 @@ impl Session {
             let mut cands = Vec::new();
             for f in RETRY_LINKS {
                 match comp.and_then(|c| map_get(c, f)) {
-                    Some(Node { value: Value::Seq(items), .. }) => {
-                        cands.extend((0..items.len()).map(|i| vec![Seg::Key(f.to_string()), Seg::Index(i)]))
-                    }
+                    Some(Node {
+                        value: Value::Seq(items),
+                        ..
+                    }) => cands.extend(
+                        (0..items.len()).map(|i| vec![Seg::Key(f.to_string()), Seg::Index(i)]),
+                    ),
                     Some(_) => cands.push(vec![Seg::Key(f.to_string())]),
                     None => {}
                 }
             }
             if cands.len() != 1 {
-                let spell = |c: &Vec<Seg>| Target { segs: c.iter().map(|s| (s.clone(), loc)).collect(), ..t.clone() }.canonical();
-                let list: Vec<String> = cands.iter().map(|c| format!("`{}.retry...`", spell(c))).collect();
-                return Err(Diagnostic::at(t.segs[0].1, format!("`retry` is set on a link, and `{}` has {}", t.id, match list.len() {
-                    0 => "no `sends_to`, `delivers_to` or `calls` link".to_string(),
-                    n => format!("{n} links that retry"),
-                }))
+                let spell = |c: &Vec<Seg>| {
+                    Target {
+                        segs: c.iter().map(|s| (s.clone(), loc)).collect(),
+                        ..t.clone()
+                    }
+                    .canonical()
+                };
+                let list: Vec<String> = cands
+                    .iter()
+                    .map(|c| format!("`{}.retry...`", spell(c)))
+                    .collect();
+                return Err(Diagnostic::at(
+                    t.segs[0].1,
+                    format!(
+                        "`retry` is set on a link, and `{}` has {}",
+                        t.id,
+                        match list.len() {
+                            0 => "no `sends_to`, `delivers_to` or `calls` link".to_string(),
+                            n => format!("{n} links that retry"),
+                        }
+                    ),
+                )
                 .label("which link?")
                 .help(if list.is_empty() {
                     "retry policies go on `sends_to`, `delivers_to` and `calls` links".to_string()
@@ -352,7 +487,7 @@ impl Session {
             }
             let l = t.segs[0].1;
             let mut segs: Vec<(Seg, Loc)> = cands.remove(0).into_iter().map(|s| (s, l)).collect();
-            segs.extend(t.segs.drain(..));
+            segs.append(&mut t.segs);
             t.segs = segs;
         }
         Ok(t)
@@ -372,9 +507,18 @@ impl Session {
                 }
             };
             let section = t.section;
-            let Some(node) = element_mut(&mut trees[t.file], section, &t.id) else { continue };
+            let Some(node) = element_mut(&mut trees[t.file], section, &t.id) else {
+                continue;
+            };
             let mut path = format!("{}.{}", section.key(), t.id);
-            if let Err(d) = set_at(node, &t.segs, o.value.as_ref(), false, section == Section::Components, &mut path) {
+            if let Err(d) = set_at(
+                node,
+                &t.segs,
+                o.value.as_ref(),
+                false,
+                section == Section::Components,
+                &mut path,
+            ) {
                 errors.push(d);
                 continue;
             }
@@ -383,23 +527,44 @@ impl Session {
             }
         }
         if !errors.is_empty() {
-            return Err(LoadError { sources: self.sources(), diagnostics: errors });
+            return Err(LoadError {
+                sources: self.sources(),
+                diagnostics: errors,
+            });
         }
         let manifest =
-            load::load_nodes(self.sources(), &trees).map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })?;
+            load::load_nodes(self.sources(), &trees).map_err(|(sources, diagnostics)| {
+                LoadError {
+                    sources,
+                    diagnostics,
+                }
+            })?;
         let diagnostics = validate::validate(&manifest);
         if !diagnostics.is_empty() {
-            return Err(LoadError { sources: manifest.sources, diagnostics });
+            return Err(LoadError {
+                sources: manifest.sources,
+                diagnostics,
+            });
         }
         let changes = targets
             .iter()
             .filter_map(|t| {
-                let old = get_at(element(&self.base_trees[t.file], t.section, &t.id)?, &t.segs);
+                let old = get_at(
+                    element(&self.base_trees[t.file], t.section, &t.id)?,
+                    &t.segs,
+                );
                 let new = get_at(element(&trees[t.file], t.section, &t.id)?, &t.segs);
                 let old_s = old.map(flow);
                 let new_s = new.map(flow);
-                let loc = old.map(|n| n.loc).or_else(|| element_key_loc(&self.base_trees[t.file], t.section, &t.id));
-                (old_s != new_s).then(|| Change { target: t.canonical(), old: old_s, new: new_s, loc })
+                let loc = old
+                    .map(|n| n.loc)
+                    .or_else(|| element_key_loc(&self.base_trees[t.file], t.section, &t.id));
+                (old_s != new_s).then(|| Change {
+                    target: t.canonical(),
+                    old: old_s,
+                    new: new_s,
+                    loc,
+                })
             })
             .collect();
         Ok(Built { manifest, changes })
@@ -428,16 +593,20 @@ fn shift_cols(n: &mut Node, shift: u32) {
 
 fn map_get<'n>(n: &'n Node, key: &str) -> Option<&'n Node> {
     match &n.value {
-        Value::Map(entries) => entries.iter().find(|(k, _)| k.value.scalar_text().as_deref() == Some(key)).map(|(_, v)| v),
+        Value::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
+            .map(|(_, v)| v),
         _ => None,
     }
 }
 
 fn map_get_mut<'n>(n: &'n mut Node, key: &str) -> Option<&'n mut Node> {
     match &mut n.value {
-        Value::Map(entries) => {
-            entries.iter_mut().find(|(k, _)| k.value.scalar_text().as_deref() == Some(key)).map(|(_, v)| v)
-        }
+        Value::Map(entries) => entries
+            .iter_mut()
+            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
+            .map(|(_, v)| v),
         _ => None,
     }
 }
@@ -452,7 +621,10 @@ fn element_mut<'n>(tree: &'n mut Node, section: Section, id: &str) -> Option<&'n
 
 fn element_key_loc(tree: &Node, section: Section, id: &str) -> Option<Loc> {
     match &map_get(tree, section.key())?.value {
-        Value::Map(entries) => entries.iter().find(|(k, _)| k.value.scalar_text().as_deref() == Some(id)).map(|(k, _)| k.loc),
+        Value::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(id))
+            .map(|(k, _)| k.loc),
         _ => None,
     }
 }
@@ -477,30 +649,58 @@ fn set_at(
             }
             if link && matches!(cur.value, Value::Str(_)) {
                 // `sends_to: queue` becomes `sends_to: {to: queue}`.
-                let to = Node { value: Value::Str("to".into()), loc: cur.loc };
-                let old = std::mem::replace(cur, Node { value: Value::Map(Vec::new()), loc: cur.loc });
+                let to = Node {
+                    value: Value::Str("to".into()),
+                    loc: cur.loc,
+                };
+                let old = std::mem::replace(
+                    cur,
+                    Node {
+                        value: Value::Map(Vec::new()),
+                        loc: cur.loc,
+                    },
+                );
                 cur.value = Value::Map(vec![(to, old)]);
             }
             let found = match &cur.value {
-                Value::Map(entries) => entries.iter().position(|(key, _)| key.value.scalar_text().as_deref() == Some(k)),
+                Value::Map(entries) => entries
+                    .iter()
+                    .position(|(key, _)| key.value.scalar_text().as_deref() == Some(k)),
                 other => {
-                    return Err(Diagnostic::at(*loc, format!("`{path}` is {}, so it has no field `{k}`", other.type_name()))
-                        .label("not a mapping"));
+                    return Err(Diagnostic::at(
+                        *loc,
+                        format!(
+                            "`{path}` is {}, so it has no field `{k}`",
+                            other.type_name()
+                        ),
+                    )
+                    .label("not a mapping"));
                 }
             };
-            let Value::Map(entries) = &mut cur.value else { unreachable!("checked above") };
+            let Value::Map(entries) = &mut cur.value else {
+                unreachable!("checked above")
+            };
             path.push('.');
             path.push_str(k);
             if last {
                 match (value, found) {
                     (Some(v), Some(j)) => entries[j].1 = v.clone(),
-                    (Some(v), None) => entries.push((Node { value: Value::Str(k.clone()), loc: *loc }, v.clone())),
+                    (Some(v), None) => entries.push((
+                        Node {
+                            value: Value::Str(k.clone()),
+                            loc: *loc,
+                        },
+                        v.clone(),
+                    )),
                     (None, Some(j)) => {
                         entries.remove(j);
                     }
                     (None, None) => {
-                        return Err(Diagnostic::at(*loc, format!("`{path}` is not set in the manifest: nothing to unset"))
-                            .label("not set"));
+                        return Err(Diagnostic::at(
+                            *loc,
+                            format!("`{path}` is not set in the manifest: nothing to unset"),
+                        )
+                        .label("not set"));
                     }
                 }
                 return Ok(());
@@ -508,7 +708,16 @@ fn set_at(
             let j = match found {
                 Some(j) => j,
                 None => {
-                    entries.push((Node { value: Value::Str(k.clone()), loc: *loc }, Node { value: Value::Null, loc: *loc }));
+                    entries.push((
+                        Node {
+                            value: Value::Str(k.clone()),
+                            loc: *loc,
+                        },
+                        Node {
+                            value: Value::Null,
+                            loc: *loc,
+                        },
+                    ));
                     entries.len() - 1
                 }
             };
@@ -522,7 +731,11 @@ fn set_at(
                     if n >= items.len() {
                         return Err(Diagnostic::at(
                             *loc,
-                            format!("`{path}` has {} item{}: [{n}] is out of range", items.len(), if items.len() == 1 { "" } else { "s" }),
+                            format!(
+                                "`{path}` has {} item{}: [{n}] is out of range",
+                                items.len(),
+                                if items.len() == 1 { "" } else { "s" }
+                            ),
                         )
                         .label("no such item"));
                     }
@@ -538,7 +751,11 @@ fn set_at(
                     }
                     set_at(&mut items[n], &segs[1..], value, link, false, path)
                 }
-                Value::Null => Err(Diagnostic::at(*loc, format!("`{path}` is not set, so it has no item [{n}]")).label("no list here")),
+                Value::Null => Err(Diagnostic::at(
+                    *loc,
+                    format!("`{path}` is not set, so it has no item [{n}]"),
+                )
+                .label("no list here")),
                 // A field that takes one item or a list: a single item is item 0.
                 _ if n == 0 => {
                     path.push_str("[0]");
@@ -548,14 +765,23 @@ fn set_at(
                                 *cur = v.clone();
                                 Ok(())
                             }
-                            None => Err(Diagnostic::at(*loc, format!("`{path}` is the only item: unset the field itself"))
-                                .label("only item")),
+                            None => Err(Diagnostic::at(
+                                *loc,
+                                format!("`{path}` is the only item: unset the field itself"),
+                            )
+                            .label("only item")),
                         };
                     }
                     set_at(cur, &segs[1..], value, link, false, path)
                 }
-                other => Err(Diagnostic::at(*loc, format!("`{path}` is {}, not a list: [{n}] is out of range", other.type_name()))
-                    .label("not a list")),
+                other => Err(Diagnostic::at(
+                    *loc,
+                    format!(
+                        "`{path}` is {}, not a list: [{n}] is out of range",
+                        other.type_name()
+                    ),
+                )
+                .label("not a list")),
             }
         }
     }
@@ -563,7 +789,9 @@ fn set_at(
 
 /// The value at `segs`, if set (a link written as an id has only `to`).
 fn get_at<'n>(cur: &'n Node, segs: &[(Seg, Loc)]) -> Option<&'n Node> {
-    let Some(((seg, _), rest)) = segs.split_first() else { return Some(cur) };
+    let Some(((seg, _), rest)) = segs.split_first() else {
+        return Some(cur);
+    };
     match (seg, &cur.value) {
         (Seg::Key(k), Value::Str(_)) if k == "to" => get_at(cur, rest),
         (Seg::Key(k), _) => get_at(map_get(cur, k)?, rest),
@@ -582,10 +810,17 @@ pub fn flow(n: &Node) -> String {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => f.to_string(),
         Value::Str(s) => quote(s),
-        Value::Seq(items) => format!("[{}]", items.iter().map(flow).collect::<Vec<_>>().join(", ")),
+        Value::Seq(items) => format!(
+            "[{}]",
+            items.iter().map(flow).collect::<Vec<_>>().join(", ")
+        ),
         Value::Map(entries) => format!(
             "{{{}}}",
-            entries.iter().map(|(k, v)| format!("{}: {}", flow(k), flow(v))).collect::<Vec<_>>().join(", ")
+            entries
+                .iter()
+                .map(|(k, v)| format!("{}: {}", flow(k), flow(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -597,9 +832,16 @@ pub fn quote(s: &str) -> String {
         && s.trim() == s
         && !s.chars().any(|c| ":#[]{},&*!|>'\"%@`\n\\".contains(c))
         && !s.starts_with(['-', '?', '~'])
-        && !matches!(s.to_ascii_lowercase().as_str(), "true" | "false" | "null" | "yes" | "no" | "on" | "off")
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off"
+        )
         && s.parse::<f64>().is_err();
-    if plain { s.to_string() } else { serde_json::to_string(s).expect("a string serialises") }
+    if plain {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).expect("a string serialises")
+    }
 }
 
 /// Changes as an overrides file (`save`; read back by `--overrides`).
@@ -608,7 +850,11 @@ pub fn overrides_yaml(changes: &[Change]) -> String {
         "# replay-audit overrides: TARGET: VALUE (null removes the field).\n# Use with `replay-audit check --overrides FILE` or `what-if --overrides FILE`.\n",
     );
     for c in changes {
-        s.push_str(&format!("{}: {}\n", quote(&c.target), c.new.as_deref().unwrap_or("null")));
+        s.push_str(&format!(
+            "{}: {}\n",
+            quote(&c.target),
+            c.new.as_deref().unwrap_or("null")
+        ));
     }
     s
 }
@@ -622,7 +868,10 @@ pub fn render_changes(changes: &[Change]) -> String {
     if changes.is_empty() {
         return "no changes\n".into();
     }
-    changes.iter().map(|c| format!("  {}: {} → {}\n", c.target, show(&c.old), show(&c.new))).collect()
+    changes
+        .iter()
+        .map(|c| format!("  {}: {} → {}\n", c.target, show(&c.old), show(&c.new)))
+        .collect()
 }
 
 /// The changes against the files, like a unified diff.
@@ -630,10 +879,23 @@ pub fn render_diff(sources: &SourceMap, files: &[&str], changes: &[Change]) -> S
     if changes.is_empty() {
         return "no changes\n".into();
     }
-    let mut s = format!("--- {}\n+++ with {} change{}\n", files.join(" "), changes.len(), if changes.len() == 1 { "" } else { "s" });
+    let mut s = format!(
+        "--- {}\n+++ with {} change{}\n",
+        files.join(" "),
+        changes.len(),
+        if changes.len() == 1 { "" } else { "s" }
+    );
     for c in changes {
-        let at = c.loc.map(|l| format!(" {}:{}", sources.path(l), l.line)).unwrap_or_default();
-        s.push_str(&format!("@@ {} @@{at}\n-{}\n+{}\n", c.target, show(&c.old), show(&c.new)));
+        let at = c
+            .loc
+            .map(|l| format!(" {}:{}", sources.path(l), l.line))
+            .unwrap_or_default();
+        s.push_str(&format!(
+            "@@ {} @@{at}\n-{}\n+{}\n",
+            c.target,
+            show(&c.old),
+            show(&c.new)
+        ));
     }
     s
 }
@@ -653,15 +915,21 @@ pub struct Delta {
 pub fn compare(old: &[Finding], new: &[Finding]) -> Delta {
     let mut taken = vec![false; new.len()];
     let mut matched: Vec<Option<usize>> = vec![None; old.len()];
-    let passes: [&dyn Fn(&Finding, &Finding) -> bool; 3] =
-        [&|a, b| a.message == b.message, &|a, b| a.path == b.path, &|_, _| true];
+    type Same = dyn Fn(&Finding, &Finding) -> bool;
+    let passes: [&Same; 3] = [
+        &|a, b| a.message == b.message,
+        &|a, b| a.path == b.path,
+        &|_, _| true,
+    ];
     for same in passes {
         for (i, o) in old.iter().enumerate() {
             if matched[i].is_some() {
                 continue;
             }
             let fp = o.fingerprint();
-            if let Some(j) = (0..new.len()).find(|&j| !taken[j] && new[j].fingerprint() == fp && same(o, &new[j])) {
+            if let Some(j) = (0..new.len())
+                .find(|&j| !taken[j] && new[j].fingerprint() == fp && same(o, &new[j]))
+            {
                 taken[j] = true;
                 matched[i] = Some(j);
             }
@@ -687,7 +955,10 @@ pub fn compare(old: &[Finding], new: &[Finding]) -> Delta {
 impl Delta {
     /// Whether any finding that remains is at or above `threshold`.
     pub fn fails(&self, threshold: Severity) -> bool {
-        self.introduced.iter().chain(self.unchanged.iter().map(|(_, n)| n)).any(|f| f.severity >= threshold)
+        self.introduced
+            .iter()
+            .chain(self.unchanged.iter().map(|(_, n)| n))
+            .any(|f| f.severity >= threshold)
     }
 }
 
@@ -702,17 +973,40 @@ fn finding_line(f: &Finding) -> String {
         (None, Some(c)) => c.clone(),
         (None, None) => "-".into(),
     };
-    format!("{:<7} {} {} — {}", f.severity.name(), f.rule.code, f.rule.name, who)
+    format!(
+        "{:<7} {} {} — {}",
+        f.severity.name(),
+        f.rule.code,
+        f.rule.name,
+        who
+    )
 }
 
 fn numbers(before: Option<&Finding>, f: &Finding) -> String {
-    let pair = |a: Option<Dur>, b: Option<Dur>| if a == b { dur(b) } else { format!("{} → {}", dur(a), dur(b)) };
-    if f.horizon.is_none() && f.window.is_none() && before.is_none_or(|b| b.horizon.is_none() && b.window.is_none()) {
+    let pair = |a: Option<Dur>, b: Option<Dur>| {
+        if a == b {
+            dur(b)
+        } else {
+            format!("{} → {}", dur(a), dur(b))
+        }
+    };
+    if f.horizon.is_none()
+        && f.window.is_none()
+        && before.is_none_or(|b| b.horizon.is_none() && b.window.is_none())
+    {
         return String::new();
     }
     match before {
-        Some(b) => format!("\n          horizon {}, window {}", pair(b.horizon, f.horizon), pair(b.window, f.window)),
-        None => format!("\n          horizon {}, window {}", dur(f.horizon), dur(f.window)),
+        Some(b) => format!(
+            "\n          horizon {}, window {}",
+            pair(b.horizon, f.horizon),
+            pair(b.window, f.window)
+        ),
+        None => format!(
+            "\n          horizon {}, window {}",
+            dur(f.horizon),
+            dur(f.window)
+        ),
     }
 }
 
@@ -726,12 +1020,23 @@ pub fn render_text(changes: &[Change], d: &Delta) -> String {
         }
         s.push_str(&format!("{title} ({}):\n", items.len()));
         for (before, f) in items {
-            s.push_str(&format!("  {}{}\n          {}\n", finding_line(f), numbers(before, f), f.message));
+            s.push_str(&format!(
+                "  {}{}\n          {}\n",
+                finding_line(f),
+                numbers(before, f),
+                f.message
+            ));
         }
     };
     section("resolved", d.resolved.iter().map(|f| (None, f)).collect());
-    section("introduced", d.introduced.iter().map(|f| (None, f)).collect());
-    section("unchanged", d.unchanged.iter().map(|(b, f)| (Some(b), f)).collect());
+    section(
+        "introduced",
+        d.introduced.iter().map(|f| (None, f)).collect(),
+    );
+    section(
+        "unchanged",
+        d.unchanged.iter().map(|(b, f)| (Some(b), f)).collect(),
+    );
     s
 }
 
@@ -758,8 +1063,16 @@ pub fn render_json(before: &SourceMap, after: &SourceMap, changes: &[Change], d:
     let out = Out {
         version: 1,
         changes,
-        resolved: d.resolved.iter().map(|f| JsonFinding::from(before, f)).collect(),
-        introduced: d.introduced.iter().map(|f| JsonFinding::from(after, f)).collect(),
+        resolved: d
+            .resolved
+            .iter()
+            .map(|f| JsonFinding::from(before, f))
+            .collect(),
+        introduced: d
+            .introduced
+            .iter()
+            .map(|f| JsonFinding::from(after, f))
+            .collect(),
         unchanged: d
             .unchanged
             .iter()
@@ -815,11 +1128,17 @@ pub fn required(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Req
             }
             // A layer no recognisable copy reaches needs only the horizon of
             // the original at it (nothing it could stop arrives later).
-            let h = l.reach.unwrap_or_else(|| r.horizons.get(&l.at).copied().unwrap_or(Dur::ZERO));
+            let h = l
+                .reach
+                .unwrap_or_else(|| r.horizons.get(&l.at).copied().unwrap_or(Dur::ZERO));
             let need = required_window(h);
             let window = l.layer.window.value;
             let verdict = if h.is_unbounded() {
-                if window.is_unbounded() { "covered" } else { "unbounded" }
+                if window.is_unbounded() {
+                    "covered"
+                } else {
+                    "unbounded"
+                }
             } else if window >= need {
                 "covered"
             } else if window >= h {
@@ -827,7 +1146,11 @@ pub fn required(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Req
             } else {
                 "expires-first"
             };
-            let bounded_by = if h.is_unbounded() { bounds(a, r, &r.path_to(a, l.at)) } else { Vec::new() };
+            let bounded_by = if h.is_unbounded() {
+                bounds(a, r, &r.path_to(a, l.at))
+            } else {
+                Vec::new()
+            };
             out.push(RequiredRow {
                 intent: i.id.clone(),
                 component: comp.clone(),
@@ -854,24 +1177,52 @@ fn bounds(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(e) = r.unbounded_cycle {
         let em = &a.model.edges[e];
-        out.push(format!("`max_times` on the redrive `{}` → `{}` (the cycle repeats without a bound)", id(em.from), id(em.to)));
+        out.push(format!(
+            "`max_times` on the redrive `{}` → `{}` (the cycle repeats without a bound)",
+            id(em.from),
+            id(em.to)
+        ));
     }
     for s in steps.iter().filter(|s| s.adds.is_unbounded()) {
-        let edge = a.model.edges.iter().find(|e| e.from == s.from && e.to == s.to && e.delay.is_unbounded());
+        let edge = a
+            .model
+            .edges
+            .iter()
+            .find(|e| e.from == s.from && e.to == s.to && e.delay.is_unbounded());
         let text = match edge.map(|e| e.ty) {
             Some(EdgeType::Link(LinkType::Redrive)) => {
-                format!("`within` on the redrive `{}` → `{}` (or a finite `retention` on `{}`)", id(s.from), id(s.to), id(s.from))
+                format!(
+                    "`within` on the redrive `{}` → `{}` (or a finite `retention` on `{}`)",
+                    id(s.from),
+                    id(s.to),
+                    id(s.from)
+                )
             }
             Some(EdgeType::Link(LinkType::DeliversTo | LinkType::DeadLetter)) => {
-                format!("`max_backlog` on `{}` (or a finite `retention`)", id(s.from))
+                format!(
+                    "`max_backlog` on `{}` (or a finite `retention`)",
+                    id(s.from)
+                )
             }
             Some(EdgeType::Link(LinkType::SendsTo)) => {
-                format!("`max_backlog` or a finite `max_event_age` on `{}`", id(s.to))
+                format!(
+                    "`max_backlog` or a finite `max_event_age` on `{}`",
+                    id(s.to)
+                )
             }
-            Some(EdgeType::Link(t)) => format!("a bound on the `{}` link `{}` → `{}`: {}", t.field(), id(s.from), id(s.to), s.why),
-            _ if s.why.starts_with("replay") => format!("a finite `within` on the {} ", s.why.split(" enters").next().unwrap_or("replay"))
-                .trim_end()
-                .to_string(),
+            Some(EdgeType::Link(t)) => format!(
+                "a bound on the `{}` link `{}` → `{}`: {}",
+                t.field(),
+                id(s.from),
+                id(s.to),
+                s.why
+            ),
+            _ if s.why.starts_with("replay") => format!(
+                "a finite `within` on the {} ",
+                s.why.split(" enters").next().unwrap_or("replay")
+            )
+            .trim_end()
+            .to_string(),
             _ => format!("a bound on `{}` → `{}`: {}", id(s.from), id(s.to), s.why),
         };
         if !out.contains(&text) {
@@ -879,7 +1230,9 @@ fn bounds(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Vec<String> {
         }
     }
     if out.is_empty() {
-        out.push("a declared bound on the worst path (`max_times`, `max_backlog` or `within`)".into());
+        out.push(
+            "a declared bound on the worst path (`max_times`, `max_backlog` or `within`)".into(),
+        );
     }
     out
 }
@@ -892,14 +1245,21 @@ pub fn render_required_text(rows: &[RequiredRow]) -> String {
             s.push_str(&format!("intent {}\n", r.intent));
             current = Some(&r.intent);
         }
-        let via = if r.at == r.component { String::new() } else { format!(" via `{}`", r.at) };
+        let via = if r.at == r.component {
+            String::new()
+        } else {
+            format!(" via `{}`", r.at)
+        };
         s.push_str(&format!("  {} ({}{via}): ", r.component, r.layer));
         if r.horizon.is_unbounded() {
             if r.window.is_unbounded() {
                 s.push_str("horizon unbounded, window unbounded — covered\n");
                 continue;
             }
-            s.push_str(&format!("horizon unbounded, window {}: no retention is long enough\n", r.window));
+            s.push_str(&format!(
+                "horizon unbounded, window {}: no retention is long enough\n",
+                r.window
+            ));
             for b in &r.bounded_by {
                 s.push_str(&format!("      bound it with {b}\n"));
             }
@@ -926,11 +1286,20 @@ pub fn render_required_json(rows: &[RequiredRow]) -> String {
         version: u32,
         required: &'a [RequiredRow],
     }
-    serde_json::to_string_pretty(&Out { version: 1, required: rows }).expect("serialises") + "\n"
+    serde_json::to_string_pretty(&Out {
+        version: 1,
+        required: rows,
+    })
+    .expect("serialises")
+        + "\n"
 }
 
 /// Loads files with an overrides file applied (`check --overrides`).
-pub fn load_with_overrides(paths: &[PathBuf], overrides: &Path, limits: &Limits) -> Result<Manifest, LoadError> {
+pub fn load_with_overrides(
+    paths: &[PathBuf],
+    overrides: &Path,
+    limits: &Limits,
+) -> Result<Manifest, LoadError> {
     let mut s = Session::open(paths, limits)?;
     s.build(&[])?;
     let o = s.read_overrides(overrides)?;
@@ -956,8 +1325,25 @@ mod tests {
     fn sets_a_field_and_reports_old_and_new() {
         let mut s = session();
         let b = set(&mut s, "keys.retention=2d").unwrap();
-        assert_eq!(b.changes, vec![Change { target: "keys.retention".into(), old: Some("1h".into()), new: Some("2d".into()), loc: b.changes[0].loc }]);
-        assert_eq!(b.manifest.component("keys").unwrap().retention.as_ref().unwrap().value, Dur::Secs(172_800));
+        assert_eq!(
+            b.changes,
+            vec![Change {
+                target: "keys.retention".into(),
+                old: Some("1h".into()),
+                new: Some("2d".into()),
+                loc: b.changes[0].loc
+            }]
+        );
+        assert_eq!(
+            b.manifest
+                .component("keys")
+                .unwrap()
+                .retention
+                .as_ref()
+                .unwrap()
+                .value,
+            Dur::Secs(172_800)
+        );
     }
 
     #[test]
@@ -966,7 +1352,10 @@ mod tests {
         let b = set(&mut s, "api.sends_to[0].retry.attempts=5").unwrap();
         let l = &b.manifest.component("api").unwrap().sends_to[0];
         assert_eq!(l.to.value, "q");
-        assert_eq!(l.retry.as_ref().unwrap().attempts.as_ref().unwrap().value, 5);
+        assert_eq!(
+            l.retry.as_ref().unwrap().attempts.as_ref().unwrap().value,
+            5
+        );
         assert_eq!(b.changes[0].old, None);
         // The shorthand names the only link that retries.
         let b = set(&mut s, "q.retry.attempts=4").unwrap();
@@ -977,11 +1366,22 @@ mod tests {
     fn errors_are_the_loaders_with_suggestions() {
         let mut s = session();
         let e = set(&mut s, "kyes.retention=2d").unwrap_err();
-        assert!(e.contains("no intent, component or region `kyes`") && e.contains("did you mean `keys`?"), "{e}");
+        assert!(
+            e.contains("no intent, component or region `kyes`")
+                && e.contains("did you mean `keys`?"),
+            "{e}"
+        );
         let e = set(&mut s, "keys.retentoin=2d").unwrap_err();
-        assert!(e.contains("unknown field `retentoin` in `components.keys`") && e.contains("did you mean `retention`?"), "{e}");
+        assert!(
+            e.contains("unknown field `retentoin` in `components.keys`")
+                && e.contains("did you mean `retention`?"),
+            "{e}"
+        );
         let e = set(&mut s, "keys.retention=2x").unwrap_err();
-        assert!(e.contains("`components.keys.retention`: `2x` is not a duration"), "{e}");
+        assert!(
+            e.contains("`components.keys.retention`: `2x` is not a duration"),
+            "{e}"
+        );
         assert!(e.contains("--set:1:16"), "{e}");
     }
 

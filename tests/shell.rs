@@ -12,7 +12,11 @@ fn shell(input: &str) -> (i32, String, String) {
         .write_stdin(input)
         .output()
         .unwrap();
-    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
 
 const RH001: &str = "error RH001 replay-outlives-dedup-window seller-payout / payout-idempotency (horizon 15h 20m, window 1h)";
@@ -75,7 +79,9 @@ fn errors_print_and_the_session_goes_on() {
     assert_eq!(code, 2, "a failed command makes a scripted session fail");
     assert_eq!(
         out,
-        format!("payout-idempotency.retention: (not set) → 2d\nresolved   {RH001}\nnow: 0 error(s), 0 warning(s), 1 info\n")
+        format!(
+            "payout-idempotency.retention: (not set) → 2d\nresolved   {RH001}\nnow: 0 error(s), 0 warning(s), 1 info\n"
+        )
     );
     let expected = [
         "error: no intent, component or region `payout-idempotncy`\n --> set:1:1\n",
@@ -89,7 +95,9 @@ fn errors_print_and_the_session_goes_on() {
     ];
     let mut rest = err.as_str();
     for e in expected {
-        let i = rest.find(e).unwrap_or_else(|| panic!("missing, or out of order: {e:?} in\n{err}"));
+        let i = rest
+            .find(e)
+            .unwrap_or_else(|| panic!("missing, or out of order: {e:?} in\n{err}"));
         rest = &rest[i + e.len()..];
     }
     assert_eq!(rest, "");
@@ -104,7 +112,13 @@ fn save_writes_an_overrides_file_that_check_reads() {
         file.display()
     ));
     assert_eq!(code, 0);
-    assert!(out.ends_with(&format!("saved 3 change(s) to {0}; use it with `--overrides {0}`\n", file.display())), "{out}");
+    assert!(
+        out.ends_with(&format!(
+            "saved 3 change(s) to {0}; use it with `--overrides {0}`\n",
+            file.display()
+        )),
+        "{out}"
+    );
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         "# replay-audit overrides: TARGET: VALUE (null removes the field).\n\
@@ -136,5 +150,8 @@ fn horizon_and_help() {
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(out.starts_with("intent seller-payout\n  payout-worker (guard): horizon 15h 20m, window 1h, minimum safe retention 16h 52m — EXPIRES FIRST\n"), "{out}");
     assert!(out.contains("  set TARGET=VALUE   change a value"), "{out}");
-    assert!(out.ends_with("  quit               leave (also `exit` or end of input)\n"), "{out}");
+    assert!(
+        out.ends_with("  quit               leave (also `exit` or end of input)\n"),
+        "{out}"
+    );
 }
