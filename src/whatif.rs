@@ -921,15 +921,22 @@ pub fn compare(old: &[Finding], new: &[Finding]) -> Delta {
         &|a, b| a.path == b.path,
         &|_, _| true,
     ];
+    // New findings by fingerprint, so matching stays linear on large
+    // architectures (thousands of findings).
+    let mut by_fp: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+    for (j, f) in new.iter().enumerate() {
+        by_fp.entry(f.fingerprint()).or_default().push(j);
+    }
+    let old_fp: Vec<String> = old.iter().map(Finding::fingerprint).collect();
     for same in passes {
         for (i, o) in old.iter().enumerate() {
             if matched[i].is_some() {
                 continue;
             }
-            let fp = o.fingerprint();
-            if let Some(j) = (0..new.len())
-                .find(|&j| !taken[j] && new[j].fingerprint() == fp && same(o, &new[j]))
-            {
+            let Some(cands) = by_fp.get(&old_fp[i]) else {
+                continue;
+            };
+            if let Some(&j) = cands.iter().find(|&&j| !taken[j] && same(o, &new[j])) {
                 taken[j] = true;
                 matched[i] = Some(j);
             }
