@@ -103,6 +103,9 @@ pub enum Command {
         /// Write the fingerprints of the current (non-waived) findings to FILE; they then count as baselined.
         #[arg(long, value_name = "FILE")]
         write_baseline: Option<PathBuf>,
+        /// Apply an overrides file (`TARGET: VALUE` lines, as the shell's `save` writes).
+        #[arg(long, value_name = "FILE")]
+        overrides: Option<PathBuf>,
     },
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.
     Horizon {
@@ -116,6 +119,36 @@ pub enum Command {
         at: Option<String>,
         #[arg(long, value_enum, default_value_t = TextFormat::Text)]
         format: TextFormat,
+        /// For each dedup layer (store, ledger, transport window, provider key window): the
+        /// minimum safe retention, or what would bound an unbounded horizon.
+        #[arg(long)]
+        required: bool,
+    },
+    /// Re-run the analysis with changed values; print the findings resolved, introduced and unchanged.
+    #[command(name = "what-if")]
+    WhatIf {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// A change: ID.FIELD=VALUE, nested with dots and list indices
+        /// (settlement-scheduler.sends_to[0].retry.attempts=5). VALUE is YAML.
+        #[arg(long = "set", value_name = "TARGET=VALUE")]
+        set: Vec<String>,
+        /// Remove a field (its default applies).
+        #[arg(long = "unset", value_name = "TARGET")]
+        unset: Vec<String>,
+        /// Apply an overrides file first (`TARGET: VALUE` lines).
+        #[arg(long, value_name = "FILE")]
+        overrides: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = TextFormat::Text)]
+        format: TextFormat,
+        /// Lowest severity of an introduced or remaining finding that fails the run.
+        #[arg(long, value_enum, default_value_t = FailOn::Error)]
+        fail_on: FailOn,
+    },
+    /// Interactive what-if session (set, unset, undo, check, horizon, why, diff, save); reads a pipe too.
+    Shell {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
     },
     /// The review checklist report, per intent, with the graph drawn and the worst paths marked.
     Report {

@@ -17,7 +17,9 @@ pub mod policy;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod shell;
 pub mod time;
+pub mod whatif;
 
 pub use analysis::{Analysis, analyse};
 pub use manifest::{LoadError, Manifest};

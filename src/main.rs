@@ -9,7 +9,9 @@ use replay_audit::cli::{
     CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, GraphFormat, ImportFormat,
     ReportFormat, TextFormat,
 };
-use replay_audit::{analysis, catalog, init, manifest, policy, report, rules, schema};
+use replay_audit::{
+    analysis, catalog, init, manifest, policy, report, rules, schema, shell, whatif,
+};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -84,6 +86,96 @@ fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u
     })
 }
 
+fn limits(cli: &Cli) -> manifest::Limits {
+    manifest::Limits {
+        max_file_bytes: cli.max_file_size,
+        ..manifest::Limits::default()
+    }
+}
+
+fn severity(f: FailOn) -> rules::Severity {
+    match f {
+        FailOn::Error => rules::Severity::Error,
+        FailOn::Warning => rules::Severity::Warning,
+        FailOn::Info => rules::Severity::Info,
+    }
+}
+
+fn render_load_error(cli: &Cli, e: &manifest::LoadError) -> u8 {
+    eprint!(
+        "{}",
+        e.render(color(cli.color, std::io::stderr().is_terminal()))
+    );
+    2
+}
+
+fn load_overridden(
+    cli: &Cli,
+    paths: &[std::path::PathBuf],
+    overrides: &std::path::Path,
+) -> Result<manifest::Manifest, u8> {
+    whatif::load_with_overrides(paths, overrides, &limits(cli))
+        .map_err(|e| render_load_error(cli, &e))
+}
+
+fn what_if(
+    cli: &Cli,
+    paths: &[std::path::PathBuf],
+    set: &[String],
+    unset: &[String],
+    overrides: Option<&std::path::Path>,
+    format: TextFormat,
+    fail_on: FailOn,
+) -> anyhow::Result<u8> {
+    if set.is_empty() && unset.is_empty() && overrides.is_none() {
+        eprintln!(
+            "error: what-if needs a change\nhelp: give --set ID.FIELD=VALUE, --unset ID.FIELD or --overrides FILE"
+        );
+        return Ok(2);
+    }
+    let mut session = match whatif::Session::open(paths, &limits(cli)) {
+        Ok(s) => s,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let base = match session.build(&[]) {
+        Ok(b) => b,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let mut list = Vec::new();
+    if let Some(o) = overrides {
+        match session.read_overrides(o) {
+            Ok(o) => list.extend(o),
+            Err(e) => return Ok(render_load_error(cli, &e)),
+        }
+    }
+    for s in set {
+        match session.parse_set("--set", s) {
+            Ok(o) => list.push(o),
+            Err(e) => return Ok(render_load_error(cli, &e)),
+        }
+    }
+    for u in unset {
+        list.push(session.parse_unset("--unset", u));
+    }
+    let built = match session.build(&list) {
+        Ok(b) => b,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let before = rules::check(&analysis::analyse(&base.manifest));
+    let after = rules::check(&analysis::analyse(&built.manifest));
+    let delta = whatif::compare(&before, &after);
+    out(&match format {
+        TextFormat::Text => whatif::render_text(&built.changes, &delta),
+        TextFormat::Json => whatif::render_json(
+            &base.manifest.sources,
+            &built.manifest.sources,
+            &built.changes,
+            &delta,
+        ),
+    })?;
+    Ok(u8::from(delta.fails(severity(fail_on))))
+}
+
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
         Command::Check {
@@ -93,8 +185,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             config,
             baseline,
             write_baseline,
+            overrides,
         } => {
-            let m = match load(&cli, paths) {
+            let loaded = match overrides {
+                Some(o) => load_overridden(&cli, paths, o),
+                None => load(&cli, paths),
+            };
+            let m = match loaded {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
             };
@@ -182,12 +279,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             ) {
                 eprintln!("{w}");
             }
-            let threshold = match fail_on {
-                Some(FailOn::Error) => rules::Severity::Error,
-                Some(FailOn::Warning) => rules::Severity::Warning,
-                Some(FailOn::Info) => rules::Severity::Info,
-                None => policy.fail_on.unwrap_or(rules::Severity::Error),
-            };
+            let threshold =
+                fail_on.map_or(policy.fail_on.unwrap_or(rules::Severity::Error), severity);
             Ok(u8::from(
                 findings
                     .iter()
@@ -199,6 +292,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             intent,
             at,
             format,
+            required,
         } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
@@ -227,6 +321,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 return Ok(2);
             }
             let a = analysis::analyse(&m);
+            if *required {
+                let rows = whatif::required(&a, intent.as_deref(), at.as_deref());
+                out(&match format {
+                    TextFormat::Text => whatif::render_required_text(&rows),
+                    TextFormat::Json => whatif::render_required_json(&rows),
+                })?;
+                return Ok(0);
+            }
             let rows = report::horizon::rows(&a, intent.as_deref(), at.as_deref());
             out(&match format {
                 TextFormat::Text => report::horizon::render_text(&rows),
@@ -271,6 +373,46 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 GraphFormat::Mermaid => report::draw::mermaid(&view),
             };
             write_output(output.as_deref(), &text)
+        }
+        Command::WhatIf {
+            paths,
+            set,
+            unset,
+            overrides,
+            format,
+            fail_on,
+        } => what_if(
+            &cli,
+            paths,
+            set,
+            unset,
+            overrides.as_deref(),
+            *format,
+            *fail_on,
+        ),
+        Command::Shell { paths } => {
+            let session = match whatif::Session::open(paths, &limits(&cli)) {
+                Ok(s) => s,
+                Err(e) => return Ok(render_load_error(&cli, &e)),
+            };
+            let tty = std::io::stdin().is_terminal();
+            let mut sh = match shell::Shell::new(
+                session,
+                tty && color(cli.color, std::io::stderr().is_terminal()),
+            ) {
+                Ok(s) => s,
+                Err(e) => return Ok(render_load_error(&cli, &e)),
+            };
+            Ok(if tty {
+                shell::run_terminal(&mut sh)
+            } else {
+                shell::run_lines(
+                    &mut sh,
+                    std::io::stdin().lock(),
+                    &mut std::io::stdout(),
+                    &mut std::io::stderr(),
+                )
+            })
         }
         Command::Explain { code } => match rules::rule(code) {
             Some(r) => {

@@ -170,39 +170,49 @@ pub fn load_texts(texts: Vec<(String, String)>, limits: &Limits) -> Loaded {
 /// definition extends the imported one field by field (its fields win)
 /// instead of being a "defined twice" error.
 pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -> Loaded {
-    let mut m = Manifest::default();
-    let mut r = Reader::default();
+    let mut sources = SourceMap::default();
+    let mut errors = Vec::new();
     let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
     for (path, text, imported) in texts {
-        let file = m.sources.add(path, text);
-        match yaml::parse(&m.sources.files[file as usize].text, file, limits) {
+        let file = sources.add(path, text);
+        match yaml::parse(&sources.files[file as usize].text, file, limits) {
             Ok(node) => nodes.push((file, imported, node)),
-            Err(d) => r.errors.push(d),
+            Err(d) => errors.push(d),
         }
     }
     for section in ["components", "regions"] {
         merge_section(&mut nodes, section);
     }
-    let (mut regions, mut intents, mut components) =
-        (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
-    for (file, _, node) in &nodes {
-        r.top(
-            node,
-            *file,
-            &mut m.name,
-            &mut regions,
-            &mut intents,
-            &mut components,
-        );
+    // A file that failed to parse still has its place in the source map.
+    let mut trees: Vec<Node> = (0..sources.files.len())
+        .map(|f| Node {
+            value: Value::Null,
+            loc: Loc {
+                file: f as u32,
+                line: 1,
+                col: 1,
+            },
+        })
+        .collect();
+    let parsed: Vec<bool> = {
+        let mut p = vec![false; trees.len()];
+        for (file, _, _) in &nodes {
+            p[*file as usize] = true;
+        }
+        p
+    };
+    for (file, _, node) in nodes {
+        trees[file as usize] = node;
     }
-    m.regions = regions.into_values().collect();
-    m.intents = intents.into_values().collect();
-    m.components = components.into_values().collect();
-    Loaded {
-        manifest: m,
-        errors: r.errors,
-        defined: r.ids.into_keys().collect(),
-    }
+    let mut loaded = load_nodes(sources, &trees);
+    // Files that did not parse are not also "empty manifests".
+    loaded.errors.retain(|d| {
+        d.loc
+            .is_none_or(|l| parsed.get(l.file as usize).copied().unwrap_or(true))
+    });
+    errors.append(&mut loaded.errors);
+    loaded.errors = errors;
+    loaded
 }
 
 /// Moves the entries of `section` that extend an imported entry of the same
@@ -273,6 +283,81 @@ fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str) {
             }
             break;
         }
+    }
+}
+
+/// Parses already loaded texts (file name, content) into span-carrying
+/// trees without reading the typed model: `trees[i]` is file `i` of the
+/// returned map. `what-if` edits these trees and then calls [`load_nodes`],
+/// so the YAML is parsed once however many times the model is rebuilt.
+pub fn parse_texts(
+    texts: Vec<(String, String)>,
+    limits: &Limits,
+) -> Result<(SourceMap, Vec<Node>), (SourceMap, Vec<Diagnostic>)> {
+    let mut sources = SourceMap::default();
+    let mut trees = Vec::new();
+    let mut errors = Vec::new();
+    for (path, text) in texts {
+        let file = sources.add(path, text);
+        match yaml::parse(&sources.files[file as usize].text, file, limits) {
+            Ok(node) => trees.push(node),
+            Err(d) => errors.push(d),
+        }
+    }
+    if errors.is_empty() {
+        Ok((sources, trees))
+    } else {
+        Err((sources, errors))
+    }
+}
+
+/// [`parse_texts`] for files and folders, as [`load_files`] reads them.
+pub fn parse_files(
+    paths: &[PathBuf],
+    limits: &Limits,
+) -> Result<(SourceMap, Vec<Node>), (SourceMap, Vec<Diagnostic>)> {
+    let files = discover(paths).map_err(|e| (SourceMap::default(), e))?;
+    let mut texts = Vec::new();
+    let mut errors = Vec::new();
+    for f in &files {
+        match read_text(f, limits) {
+            Ok(t) => texts.push((f.display().to_string(), t)),
+            Err(d) => errors.push(d),
+        }
+    }
+    if !errors.is_empty() {
+        return Err((SourceMap::default(), errors));
+    }
+    parse_texts(texts, limits)
+}
+
+/// Reads the typed model from parsed trees: `trees[i]` is read as file `i`
+/// of `sources` (locations in the trees may point at any file of the map).
+pub fn load_nodes(sources: SourceMap, trees: &[Node]) -> Loaded {
+    let mut m = Manifest {
+        sources,
+        ..Manifest::default()
+    };
+    let mut r = Reader::default();
+    let (mut regions, mut intents, mut components) =
+        (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+    for (file, node) in trees.iter().enumerate() {
+        r.top(
+            node,
+            file as u32,
+            &mut m.name,
+            &mut regions,
+            &mut intents,
+            &mut components,
+        );
+    }
+    m.regions = regions.into_values().collect();
+    m.intents = intents.into_values().collect();
+    m.components = components.into_values().collect();
+    Loaded {
+        manifest: m,
+        errors: r.errors,
+        defined: r.ids.into_keys().collect(),
     }
 }
 

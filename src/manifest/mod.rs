@@ -64,7 +64,7 @@ pub fn load_texts_merging(
 /// Validates even a partly read manifest, so one run reports every error;
 /// a reference to an id that is defined but failed to read is not reported
 /// again as dangling.
-fn check(loaded: load::Loaded) -> Result<Manifest, LoadError> {
+pub fn check(loaded: load::Loaded) -> Result<Manifest, LoadError> {
     let load::Loaded {
         manifest: m,
         mut errors,

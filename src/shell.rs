@@ -1,0 +1,797 @@
+//! `shell`: an interactive session of what-if questions over one
+//! architecture.
+//!
+//! The files are parsed once ([`Session`]); every `set`, `unset`, `undo`
+//! and `redo` rebuilds the model from the edited trees and re-runs the
+//! whole analysis, then prints what that step resolved and introduced.
+//! On a terminal the line editor is rustyline (history, completion of
+//! commands, ids, fields and rule codes); with a pipe on stdin, commands are
+//! read line by line with no prompt and no escape codes, so a session can be
+//! scripted.
+
+use std::borrow::Cow;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::Hinter;
+use rustyline::validate::Validator;
+use rustyline::{Context, Editor, Helper};
+
+use crate::analysis::{self, Analysis, Step};
+use crate::diagnostics::{Diagnostic, SourceMap, suggest};
+use crate::manifest::LoadError;
+use crate::manifest::load::{
+    BACKUP_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, KEY_FIELDS, REPLAY_FIELDS, RETRY_FIELDS,
+};
+use crate::report;
+use crate::rules::{self, Finding, margin, required_window};
+use crate::time::Dur;
+use crate::whatif::{self, Built, Delta, Override, Session};
+
+/// Command names, for `help` and completion.
+pub const COMMANDS: &[(&str, &str)] = &[
+    (
+        "set",
+        "set TARGET=VALUE   change a value (ID.FIELD, nested: ID.sends_to[0].retry.attempts)",
+    ),
+    (
+        "unset",
+        "unset TARGET       remove a field (its default applies)",
+    ),
+    (
+        "undo",
+        "undo               take back the last set, unset or redo",
+    ),
+    ("redo", "redo               apply again what undo took back"),
+    (
+        "changes",
+        "changes            the changes so far: target: old → new",
+    ),
+    ("check", "check              every finding now"),
+    (
+        "horizon",
+        "horizon [ID]       worst-case horizons (of one intent or component)",
+    ),
+    (
+        "why",
+        "why CODE [ID]      a finding's worst path, step by step",
+    ),
+    ("diff", "diff               the changes against the files"),
+    ("explain", "explain CODE       a rule's page"),
+    (
+        "save",
+        "save FILE          write the changes as an overrides file (--overrides FILE)",
+    ),
+    ("help", "help               this list"),
+    (
+        "quit",
+        "quit               leave (also `exit` or end of input)",
+    ),
+];
+
+/// Fields below a link item (union of every link type's fields).
+const LINK_ITEM_FIELDS: &[&str] = &[
+    "to",
+    "retry",
+    "dedup_id",
+    "max_record_age",
+    "timeout",
+    "passes_key",
+    "after_receives",
+    "mode",
+    "within",
+    "max_times",
+];
+const LINK_FIELDS: &[&str] = &[
+    "sends_to",
+    "delivers_to",
+    "calls",
+    "dead_letter",
+    "redrive",
+    "effects",
+];
+
+/// What one line did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub out: String,
+    pub err: Option<String>,
+    pub quit: bool,
+}
+
+impl Reply {
+    fn out(s: impl Into<String>) -> Reply {
+        Reply {
+            out: s.into(),
+            ..Reply::default()
+        }
+    }
+    fn err(s: impl Into<String>) -> Reply {
+        Reply {
+            err: Some(s.into()),
+            ..Reply::default()
+        }
+    }
+}
+
+/// The state of a session: the applied overrides, undo and redo stacks, the
+/// current model and its findings.
+pub struct Shell {
+    session: Session,
+    applied: Vec<Override>,
+    undo: Vec<Vec<Override>>,
+    redo: Vec<Vec<Override>>,
+    current: Built,
+    findings: Vec<Finding>,
+    color: bool,
+}
+
+impl Shell {
+    /// Starts on the unchanged architecture (errors if it does not load).
+    pub fn new(session: Session, color: bool) -> Result<Shell, LoadError> {
+        let current = session.build(&[])?;
+        let findings = rules::check(&analysis::analyse(&current.manifest));
+        Ok(Shell {
+            session,
+            applied: Vec::new(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            current,
+            findings,
+            color,
+        })
+    }
+
+    /// Ids of intents, components and regions.
+    pub fn ids(&self) -> Vec<String> {
+        self.session.ids().map(str::to_string).collect()
+    }
+
+    fn render_error(&self, e: &LoadError) -> String {
+        e.diagnostics
+            .iter()
+            .map(|d| d.render(&e.sources, self.color))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn plain_error(&self, d: Diagnostic) -> String {
+        match d.help {
+            Some(h) => format!("error: {}\nhelp: {h}", d.message),
+            None => format!("error: {}", d.message),
+        }
+    }
+
+    /// Rebuilds with `next` as the applied overrides; on success, reports
+    /// the findings that step resolved and introduced.
+    fn rebuild(&mut self, next: Vec<Override>) -> Result<String, String> {
+        let built = self
+            .session
+            .build(&next)
+            .map_err(|e| self.render_error(&e))?;
+        let findings = rules::check(&analysis::analyse(&built.manifest));
+        let delta = whatif::compare(&self.findings, &findings);
+        self.applied = next;
+        self.current = built;
+        self.findings = findings;
+        Ok(self.step_report(&delta))
+    }
+
+    fn step_report(&self, d: &Delta) -> String {
+        let mut s = String::new();
+        for f in &d.resolved {
+            s.push_str(&format!("resolved   {}\n", short(f)));
+        }
+        for f in &d.introduced {
+            s.push_str(&format!("introduced {}\n", short(f)));
+        }
+        for (b, f) in &d.unchanged {
+            if b.horizon != f.horizon || b.window != f.window {
+                s.push_str(&format!(
+                    "changed    {} {} (horizon {} → {}, window {} → {})\n",
+                    f.rule.code,
+                    who(f),
+                    opt(b.horizon),
+                    opt(f.horizon),
+                    opt(b.window),
+                    opt(f.window)
+                ));
+            }
+        }
+        s.push_str(&format!("now: {}\n", counts(&self.findings)));
+        s
+    }
+
+    /// Runs one command line.
+    pub fn exec(&mut self, line: &str) -> Reply {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Reply::default();
+        }
+        let (cmd, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(c, r)| (c, r.trim()));
+        match cmd {
+            "set" | "unset" => {
+                if rest.is_empty() {
+                    return Reply::err(format!("error: `{cmd}` needs a target: {}", usage(cmd)));
+                }
+                let o = if cmd == "set" {
+                    match self.session.parse_set("set", rest) {
+                        Ok(o) => o,
+                        Err(e) => return Reply::err(self.render_error(&e)),
+                    }
+                } else {
+                    self.session.parse_unset("unset", rest)
+                };
+                let mut next = self.applied.clone();
+                next.push(o);
+                let before = self.current.changes.clone();
+                let prev = self.applied.clone();
+                match self.rebuild(next) {
+                    Ok(report) => {
+                        self.undo.push(prev);
+                        self.redo.clear();
+                        let mut s = String::new();
+                        for c in &self.current.changes {
+                            if !before.contains(c) {
+                                s.push_str(&format!(
+                                    "{}: {} → {}\n",
+                                    c.target,
+                                    show(&c.old),
+                                    show(&c.new)
+                                ));
+                            }
+                        }
+                        if s.is_empty() {
+                            s.push_str("no change: the value is the one in the files\n");
+                        }
+                        Reply::out(s + &report)
+                    }
+                    Err(e) => Reply::err(e),
+                }
+            }
+            "undo" | "redo" => {
+                let (from, to) = if cmd == "undo" {
+                    (&mut self.undo, &mut self.redo)
+                } else {
+                    (&mut self.redo, &mut self.undo)
+                };
+                let Some(next) = from.pop() else {
+                    return Reply::err(format!("error: nothing to {cmd}"));
+                };
+                to.push(self.applied.clone());
+                match self.rebuild(next) {
+                    Ok(report) => Reply::out(format!(
+                        "{cmd}: {} change(s) now\n{report}",
+                        self.current.changes.len()
+                    )),
+                    Err(e) => Reply::err(e),
+                }
+            }
+            "changes" => Reply::out(whatif::render_changes(&self.current.changes)),
+            "diff" => Reply::out(whatif::render_diff(
+                &self.current.manifest.sources,
+                &self.session.files(),
+                &self.current.changes,
+            )),
+            "check" => Reply::out(render_findings(
+                &self.current.manifest.sources,
+                &self.findings,
+            )),
+            "horizon" => self.horizon(rest),
+            "why" => self.why(rest),
+            "explain" => match rules::rule(rest) {
+                Some(r) if !r.doc.is_empty() => Reply::out(r.doc.to_string()),
+                Some(r) => Reply::out(format!(
+                    "{} {} (default severity {})\n",
+                    r.code,
+                    r.name,
+                    r.severity.name()
+                )),
+                None => Reply::err(self.plain_error(unknown_rule(rest))),
+            },
+            "save" => {
+                if rest.is_empty() {
+                    return Reply::err(format!(
+                        "error: `save` needs a file name: {}",
+                        usage("save")
+                    ));
+                }
+                let text = whatif::overrides_yaml(&self.current.changes);
+                match std::fs::write(rest, text) {
+                    Ok(()) => Reply::out(format!(
+                        "saved {} change(s) to {rest}; use it with `--overrides {rest}`\n",
+                        self.current.changes.len()
+                    )),
+                    Err(e) => Reply::err(format!("error: cannot write `{rest}`: {e}")),
+                }
+            }
+            "help" | "?" => Reply::out(
+                COMMANDS
+                    .iter()
+                    .map(|(_, h)| format!("  {h}\n"))
+                    .collect::<String>(),
+            ),
+            "quit" | "exit" => Reply {
+                quit: true,
+                ..Reply::default()
+            },
+            other => {
+                let names: Vec<&str> = COMMANDS.iter().map(|(c, _)| *c).collect();
+                let hint = suggest(other, names.iter().copied()).map_or_else(
+                    || "`help` lists the commands".to_string(),
+                    |s| format!("did you mean `{s}`?"),
+                );
+                Reply::err(format!("error: unknown command `{other}`\nhelp: {hint}"))
+            }
+        }
+    }
+
+    fn horizon(&self, id: &str) -> Reply {
+        let m = &self.current.manifest;
+        let a = analysis::analyse(m);
+        let rows = if id.is_empty() {
+            report::horizon::rows(&a, None, None)
+        } else if m.intent(id).is_some() {
+            report::horizon::rows(&a, Some(id), None)
+        } else if m.component(id).is_some() {
+            report::horizon::rows(&a, None, Some(id))
+        } else {
+            return Reply::err(unknown_id(id, self.session.ids()));
+        };
+        Reply::out(report::horizon::render_text(&rows))
+    }
+
+    fn why(&self, args: &str) -> Reply {
+        let mut words = args.split_whitespace();
+        let Some(code) = words.next() else {
+            return Reply::err(format!("error: `why` needs a rule code: {}", usage("why")));
+        };
+        let Some(rule) = rules::rule(code) else {
+            return Reply::err(self.plain_error(unknown_rule(code)));
+        };
+        let id = words.next();
+        let m = &self.current.manifest;
+        if let Some(id) = id
+            && !self.session.ids().any(|x| x == id)
+        {
+            return Reply::err(unknown_id(id, self.session.ids()));
+        }
+        let matching: Vec<&Finding> = self
+            .findings
+            .iter()
+            .filter(|f| f.rule.code == rule.code)
+            .filter(|f| {
+                id.is_none_or(|id| {
+                    f.intent.as_deref() == Some(id) || f.component.as_deref() == Some(id)
+                })
+            })
+            .collect();
+        if matching.is_empty() {
+            return Reply::out(format!(
+                "no {} finding{} now\n",
+                rule.code,
+                id.map(|i| format!(" about `{i}`")).unwrap_or_default()
+            ));
+        }
+        let a = analysis::analyse(m);
+        let mut s = String::new();
+        for f in matching {
+            s.push_str(&format!("{}\n  {}\n", short(f), f.message));
+            if let Some(l) = f.loc {
+                s.push_str(&format!("  at {}\n", m.sources.display(l)));
+            }
+            let steps = if f.steps.is_empty() {
+                steps_for(&a, f)
+            } else {
+                f.steps.clone()
+            };
+            if !steps.is_empty() {
+                s.push_str("  worst path:\n");
+                s.push_str(&render_steps(&a, &steps));
+            }
+            if let Some(h) = f.horizon {
+                let need = required_window(h);
+                match f.window {
+                    Some(w) => s.push_str(&format!(
+                        "  window {w} against horizon {h}: {}; the policy asks for {h} + margin {} = {need}\n",
+                        if w < h {
+                            format!("forgets {} too early", Dur::Secs(h.secs().unwrap_or(0).saturating_sub(w.secs().unwrap_or(0))))
+                        } else {
+                            format!("margin {}", Dur::Secs(w.secs().unwrap_or(0).saturating_sub(h.secs().unwrap_or(0))))
+                        },
+                        margin(h)
+                    )),
+                    None => s.push_str(&format!("  horizon {h}; minimum safe retention {need}\n")),
+                }
+            }
+            if !f.assumptions.is_empty() {
+                s.push_str(&format!("  rests on: {}\n", f.assumptions.join("; ")));
+            }
+        }
+        Reply::out(s)
+    }
+}
+
+/// The worst path to a finding's component, where the finding carries none.
+fn steps_for(a: &Analysis, f: &Finding) -> Vec<Step> {
+    let (Some(intent), Some(comp)) = (&f.intent, &f.component) else {
+        return Vec::new();
+    };
+    report::horizon::rows(a, Some(intent), Some(comp))
+        .into_iter()
+        .next()
+        .map(|r| {
+            r.steps
+                .iter()
+                .filter_map(|s| {
+                    Some(Step {
+                        from: a.manifest.component_index(&s.from)?,
+                        to: a.manifest.component_index(&s.to)?,
+                        adds: s.adds_seconds.map_or(Dur::Unbounded, Dur::Secs),
+                        why: s.why.clone(),
+                        assumptions: Vec::new(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn render_steps(a: &Analysis, steps: &[Step]) -> String {
+    let id = |c: usize| a.manifest.components[c].id.as_str();
+    let mut s = String::new();
+    let mut total = Dur::ZERO;
+    for st in steps {
+        total = total.add(st.adds);
+        s.push_str(&format!(
+            "    {:>12}  {} → {}: {}\n",
+            format!("+{}", st.adds),
+            id(st.from),
+            id(st.to),
+            st.why
+        ));
+    }
+    s.push_str(&format!("    {:>12}  total\n", format!("= {total}")));
+    s
+}
+
+fn usage(cmd: &str) -> String {
+    COMMANDS
+        .iter()
+        .find(|(c, _)| *c == cmd)
+        .map_or_else(String::new, |(_, h)| {
+            let h = h.split("  ").next().unwrap_or(h);
+            format!("`{}`", h.trim())
+        })
+}
+
+fn unknown_rule(code: &str) -> Diagnostic {
+    let codes: Vec<&str> = rules::RULES
+        .iter()
+        .map(|r| r.code)
+        .chain(rules::RULES.iter().map(|r| r.name))
+        .collect();
+    let d = Diagnostic::new(None, format!("no rule `{code}`"));
+    match suggest(code, codes.iter().copied()) {
+        Some(s) => d.help(format!("did you mean `{s}`?")),
+        None => d.help("`replay-audit rules` lists every rule"),
+    }
+}
+
+fn unknown_id<'a>(id: &str, ids: impl Iterator<Item = &'a str> + Clone) -> String {
+    let hint = suggest(id, ids.clone()).map_or_else(
+        || format!("ids: {}", ids.take(20).collect::<Vec<_>>().join(", ")),
+        |s| format!("did you mean `{s}`?"),
+    );
+    format!("error: no intent, component or region `{id}`\nhelp: {hint}")
+}
+
+fn show(v: &Option<String>) -> &str {
+    v.as_deref().unwrap_or("(not set)")
+}
+
+fn opt(d: Option<Dur>) -> String {
+    d.map_or_else(|| "none".into(), |d| d.to_string())
+}
+
+fn who(f: &Finding) -> String {
+    match (&f.intent, &f.component) {
+        (Some(i), Some(c)) => format!("{i} / {c}"),
+        (Some(i), None) => i.clone(),
+        (None, Some(c)) => c.clone(),
+        (None, None) => "-".into(),
+    }
+}
+
+fn short(f: &Finding) -> String {
+    let mut s = format!(
+        "{} {} {} {}",
+        f.severity.name(),
+        f.rule.code,
+        f.rule.name,
+        who(f)
+    );
+    if f.horizon.is_some() || f.window.is_some() {
+        s.push_str(&format!(
+            " (horizon {}, window {})",
+            opt(f.horizon),
+            opt(f.window)
+        ));
+    }
+    s
+}
+
+fn counts(findings: &[Finding]) -> String {
+    let s = report::Summary::of(findings);
+    format!(
+        "{} error(s), {} warning(s), {} info",
+        s.error, s.warning, s.info
+    )
+}
+
+fn render_findings(map: &SourceMap, findings: &[Finding]) -> String {
+    let mut s = String::new();
+    for f in findings {
+        s.push_str(&format!(
+            "{}\n  {}\n  at {}\n",
+            short(f),
+            f.message,
+            report::place(map, f)
+        ));
+    }
+    s.push_str(&format!("{}\n", counts(findings)));
+    s
+}
+
+/// Runs commands read line by line (no prompt, no escape codes). Returns
+/// the exit code: 0, or 2 when a command failed.
+pub fn run_lines(
+    shell: &mut Shell,
+    input: impl BufRead,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> u8 {
+    let mut failed = false;
+    for line in input.lines() {
+        let Ok(line) = line else {
+            let _ = writeln!(err, "error: standard input is not UTF-8 text");
+            return 2;
+        };
+        let r = shell.exec(&line);
+        let _ = out.write_all(r.out.as_bytes());
+        let _ = out.flush();
+        if let Some(e) = r.err {
+            failed = true;
+            let _ = writeln!(err, "{}", e.trim_end());
+            let _ = err.flush();
+        }
+        if r.quit {
+            break;
+        }
+    }
+    u8::from(failed) * 2
+}
+
+/// `$XDG_STATE_HOME/replay-audit/history`, else `~/.local/state/...`.
+fn history_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/state"))
+        })?;
+    Some(base.join("replay-audit").join("history"))
+}
+
+/// Runs on a terminal with rustyline: history and tab completion. History
+/// that cannot be read or written is skipped silently.
+pub fn run_terminal(shell: &mut Shell) -> u8 {
+    let helper = Complete { ids: shell.ids() };
+    let Ok(mut rl) = Editor::<Complete, rustyline::history::DefaultHistory>::new() else {
+        let stdin = std::io::stdin();
+        return run_lines(
+            shell,
+            stdin.lock(),
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+        );
+    };
+    rl.set_helper(Some(helper));
+    let history = history_path();
+    if let Some(h) = &history {
+        let _ = rl.load_history(h);
+    }
+    println!(
+        "replay-audit shell: {}; `help` lists the commands",
+        counts(&shell.findings)
+    );
+    loop {
+        match rl.readline("what-if> ") {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = rl.add_history_entry(line.as_str());
+                }
+                let r = shell.exec(&line);
+                print!("{}", r.out);
+                let _ = std::io::stdout().flush();
+                if let Some(e) = r.err {
+                    eprintln!("{}", e.trim_end());
+                }
+                if r.quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(_) => break,
+        }
+    }
+    if let Some(h) = &history {
+        if let Some(dir) = h.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = rl.save_history(h);
+    }
+    0
+}
+
+/// Tab completion: command names, then ids and field names, or rule codes.
+pub struct Complete {
+    pub ids: Vec<String>,
+}
+
+impl Complete {
+    /// Candidates for the word `word` after command `cmd` (`None`: the word
+    /// is the command).
+    pub fn candidates(&self, cmd: Option<&str>, word: &str) -> Vec<String> {
+        let pick = |list: Vec<String>| {
+            list.into_iter()
+                .filter(|c| c.starts_with(word))
+                .collect::<Vec<_>>()
+        };
+        match cmd {
+            None => pick(
+                COMMANDS
+                    .iter()
+                    .map(|(c, _)| c.to_string())
+                    .chain(["exit".to_string()])
+                    .collect(),
+            ),
+            Some("why" | "explain") => {
+                pick(rules::RULES.iter().map(|r| r.code.to_string()).collect())
+            }
+            Some("horizon") => pick(self.ids.clone()),
+            Some("set" | "unset") => {
+                // The longest id the word starts with, then fields.
+                let id = self
+                    .ids
+                    .iter()
+                    .filter(|id| word.starts_with(&format!("{id}.")))
+                    .max_by_key(|id| id.len());
+                let Some(id) = id else {
+                    return pick(self.ids.iter().map(|i| format!("{i}.")).collect());
+                };
+                let (head, _) = word.rsplit_once('.').unwrap_or((word, ""));
+                let parent = head.rsplit(['.']).next().unwrap_or("");
+                let parent = parent.split('[').next().unwrap_or(parent);
+                let fields: Vec<&str> = if head == id.as_str() {
+                    crate::manifest::load::COMPONENT_FIELDS
+                        .iter()
+                        .chain(crate::manifest::load::INTENT_FIELDS)
+                        .chain(crate::manifest::load::REGION_FIELDS)
+                        .copied()
+                        .collect()
+                } else {
+                    match parent {
+                        "retry" => RETRY_FIELDS.to_vec(),
+                        "dedup" => GUARD_FIELDS.to_vec(),
+                        "in_progress" => IN_PROGRESS_FIELDS.to_vec(),
+                        "backup" => BACKUP_FIELDS.to_vec(),
+                        "key" => KEY_FIELDS.to_vec(),
+                        "replays" => REPLAY_FIELDS.to_vec(),
+                        p if LINK_FIELDS.contains(&p) => LINK_ITEM_FIELDS.to_vec(),
+                        _ => Vec::new(),
+                    }
+                };
+                let mut v = pick(fields.iter().map(|f| format!("{head}.{f}")).collect());
+                v.sort();
+                v.dedup();
+                v
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Completer for Complete {
+    type Candidate = Pair;
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let before = &line[..pos];
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+        let word = &before[start..];
+        let cmd = if start == 0 {
+            None
+        } else {
+            before.split_whitespace().next()
+        };
+        let list = self.candidates(cmd, word.split('=').next().unwrap_or(word));
+        Ok((
+            start,
+            list.into_iter()
+                .map(|c| Pair {
+                    display: c.clone(),
+                    replacement: c,
+                })
+                .collect(),
+        ))
+    }
+}
+
+impl Hinter for Complete {
+    type Hint = String;
+}
+
+impl Highlighter for Complete {
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        Cow::Borrowed(line)
+    }
+}
+
+impl Validator for Complete {}
+
+impl Helper for Complete {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completes_commands_ids_and_fields() {
+        let c = Complete {
+            ids: vec![
+                "payout-dlq".into(),
+                "payout-requests".into(),
+                "seller-payout".into(),
+            ],
+        };
+        assert_eq!(
+            c.candidates(None, "he"),
+            vec!["help", "horizon"]
+                .into_iter()
+                .filter(|x| x.starts_with("he"))
+                .map(String::from)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "payout-d"),
+            vec!["payout-dlq.".to_string()]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "payout-dlq.redr"),
+            vec!["payout-dlq.redrive".to_string()]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "payout-dlq.redrive.wi"),
+            vec!["payout-dlq.redrive.within".to_string()]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "payout-requests.sends_to[0].retry.att"),
+            vec!["payout-requests.sends_to[0].retry.attempts".to_string()]
+        );
+        assert_eq!(
+            c.candidates(Some("why"), "RH00"),
+            (1..=5).map(|i| format!("RH00{i}")).collect::<Vec<_>>()
+        );
+    }
+}
