@@ -401,3 +401,36 @@ fn bad_arguments_exit_2() {
         .code(2);
     cmd().args(["frobnicate"]).assert().code(2);
 }
+
+#[test]
+fn the_readme_manifest_sketch_is_sound() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("```yaml\nversion: 1\nregions:")
+        .expect("sketch in README")
+        + "```yaml\n".len();
+    let end = start + readme[start..].find("```").unwrap();
+    let m = replay_audit::manifest::from_str(&readme[start..end])
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let findings = replay_audit::rules::check(&replay_audit::analyse(&m));
+    let codes: Vec<&str> = findings.iter().map(|f| f.rule.code).collect();
+    assert_eq!(
+        codes,
+        vec!["RH005"],
+        "the README promises only the assumptions note"
+    );
+}
+
+#[test]
+fn the_quick_start_example_gives_what_the_readme_says() {
+    let v = json(&["check", "examples/payouts.yaml", "--format", "json"]);
+    let codes: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, vec!["RH001", "RH005", "RH040"]);
+    assert_eq!(v["findings"][0]["horizon_seconds"], 55_200);
+}
