@@ -164,9 +164,23 @@ pub fn delivery(c: &Component) -> Eff<Delivery> {
                 source: k.delivery_source.clone().unwrap_or_default(),
             },
         },
-        None => Eff {
-            value: Delivery::AtLeastOnce,
-            origin: Origin::Assumed,
+        // A documented delivery retry policy means copies can repeat.
+        None => match k
+            .fields
+            .get("max_event_age")
+            .or_else(|| k.fields.get("retry_attempts"))
+        {
+            Some(f) => Eff {
+                value: Delivery::AtLeastOnce,
+                origin: Origin::Catalog {
+                    kind: k.id.clone(),
+                    source: f.source.clone(),
+                },
+            },
+            None => Eff {
+                value: Delivery::AtLeastOnce,
+                origin: Origin::Assumed,
+            },
         },
     }
 }

@@ -277,17 +277,24 @@ pub fn transport_span(
     after_receives: Option<u64>,
     assumed: &mut Vec<Assumed>,
 ) -> (Dur, String, Vec<String>) {
-    let retention = eff::dur(c, "retention").unwrap_or_else(|| {
-        assume(assumed, i, c, "retention", "unbounded");
-        Eff {
-            value: Dur::Unbounded,
-            origin: Origin::Assumed,
+    // A push transport (SNS, EventBridge) keeps no backlog but retries a
+    // delivery for up to its maximum event age.
+    let (retention, what) = match (eff::dur(c, "retention"), eff::dur(c, "max_event_age")) {
+        (Some(r), _) => (r, "retention"),
+        (None, Some(age)) => (age, "delivery retried for up to max_event_age"),
+        (None, None) => {
+            assume(assumed, i, c, "retention", "unbounded");
+            let unbounded = Eff {
+                value: Dur::Unbounded,
+                origin: Origin::Assumed,
+            };
+            (unbounded, "retention")
         }
-    });
+    };
     let Some(backlog) = &c.max_backlog else {
         return (
             retention.value,
-            format!("retention {}{}", retention.value, retention.provenance()),
+            format!("{what} {}{}", retention.value, retention.provenance()),
             Vec::new(),
         );
     };
@@ -463,4 +470,64 @@ fn edge_model(
         parts.join("; ")
     };
     em
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue(extra: &str) -> Component {
+        let m = crate::manifest::from_str(&format!(
+            "version: 1\ncomponents:\n  q:\n    kind: sqs-standard\n    visibility_timeout: 5m\n{extra}"
+        ))
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        m.components[0].clone()
+    }
+
+    #[test]
+    fn retention_is_the_span_without_a_declared_backlog() {
+        let (span, why, assumptions) = transport_span(0, &queue(""), None, &mut Vec::new());
+        assert_eq!(span, Dur::Secs(345_600));
+        assert_eq!(why, "retention 4d (sqs-standard default, F003)");
+        assert!(assumptions.is_empty());
+    }
+
+    #[test]
+    fn a_declared_backlog_bounds_the_span_below_retention() {
+        // 30 m + (3 - 1) × 5 m = 40 m, below the 4 d retention.
+        let (span, why, assumptions) = transport_span(
+            0,
+            &queue("    max_backlog: 30m\n"),
+            Some(3),
+            &mut Vec::new(),
+        );
+        assert_eq!(span, Dur::Secs(2_400));
+        assert_eq!(
+            why,
+            "max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)"
+        );
+        assert_eq!(assumptions, vec!["max_backlog 30m on q".to_string()]);
+    }
+
+    #[test]
+    fn retention_caps_a_longer_backlog() {
+        let (span, _, assumptions) = transport_span(
+            0,
+            &queue("    retention: 1h\n    max_backlog: 2h\n"),
+            Some(5),
+            &mut Vec::new(),
+        );
+        assert_eq!(span, Dur::Secs(3_600));
+        assert_eq!(assumptions.len(), 1, "the assumption is still listed");
+    }
+
+    #[test]
+    fn push_transports_retry_for_their_maximum_event_age() {
+        let m = crate::manifest::from_str("version: 1\ncomponents:\n  t: { kind: sns-standard }\n")
+            .unwrap();
+        let mut assumed = Vec::new();
+        let (span, _, _) = transport_span(0, &m.components[0], None, &mut assumed);
+        assert_eq!(span, Dur::Secs(23 * 86_400));
+        assert!(assumed.is_empty());
+    }
 }
