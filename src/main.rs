@@ -266,9 +266,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     report::junit::render_with(&m.sources, &intents, &findings, &accepted)
                 }
                 CheckFormat::Github => report::github::render(&m.sources, &findings),
-                CheckFormat::Markdown => {
-                    report::markdown::render_with(&m.sources, &findings, Some(&m))
-                }
+                CheckFormat::Markdown => report::markdown::render_full(
+                    &m.sources,
+                    &findings,
+                    Some(&m),
+                    &report::horizon::rows(&a, None, None),
+                ),
             };
             out(&text)?;
             for w in notes.warnings(

@@ -560,3 +560,44 @@ fn sarif_and_junit_mark_waived_findings() {
     );
     assert!(junit.stdout.contains("<skipped"), "{}", junit.stdout);
 }
+
+#[test]
+fn accepted_findings_are_notices_in_github_and_marked_in_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/incident-dlq-redrive.yaml"
+    ))
+    .unwrap();
+    std::fs::write(dir.path().join("payouts.yaml"), text).unwrap();
+    std::fs::write(
+        dir.path().join("replay-audit.toml"),
+        "[[waiver]]\ncode = \"RH001\"\ncomponent = \"payout-*\"\nreason = \"records moved to the ledger in PAY-12\"\n",
+    )
+    .unwrap();
+    let out = assert_cmd::Command::cargo_bin("replay-audit")
+        .unwrap()
+        .args(["check", "--format", "github"])
+        .arg(dir.path().join("payouts.yaml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let gh = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        gh.lines().any(|l| l.starts_with("::notice ") && l.contains("title=RH001 replay-outlives-dedup-window (waived%3A records moved to the ledger in PAY-12)")),
+        "{gh}"
+    );
+    assert!(!gh.contains("::error "), "{gh}");
+    let out = assert_cmd::Command::cargo_bin("replay-audit")
+        .unwrap()
+        .args(["check", "--format", "markdown"])
+        .arg(dir.path().join("payouts.yaml"))
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.contains("*(waived: records moved to the ledger in PAY-12)* a dead-letter redrive"),
+        "{md}"
+    );
+    assert!(md.contains("| seller-payout | payout-idempotency | store | 15h 20m | 1h | 16h 52m | **expires first** |"), "{md}");
+}

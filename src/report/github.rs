@@ -38,13 +38,20 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
             props.push(format!("line={}", l.line.max(1)));
             props.push(format!("col={}", l.col.max(1)));
         }
+        // An accepted finding (waived or baselined) is a notice, so the
+        // pull request does not show an error that does not fail the run.
+        let (cmd, accepted) = match (&f.waived, f.baselined) {
+            (Some(w), _) => ("notice", format!(" (waived: {})", w.reason)),
+            (None, true) => ("notice", " (baselined)".to_string()),
+            (None, false) => (command(f.severity), String::new()),
+        };
         props.push(format!(
             "title={}",
-            escape_property(&format!("{} {}", f.rule.code, f.rule.name))
+            escape_property(&format!("{} {}{accepted}", f.rule.code, f.rule.name))
         ));
         out.push_str(&format!(
             "::{} {}::{}\n",
-            command(f.severity),
+            cmd,
             props.join(","),
             escape_data(&f.message)
         ));

@@ -42,6 +42,15 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// `*(waived: reason)* ` or `*(baselined)* ` before an accepted finding.
+fn accepted(f: &Finding) -> String {
+    match (&f.waived, f.baselined) {
+        (Some(w), _) => format!("*(waived: {})* ", escape(&w.reason)),
+        (None, true) => "*(baselined)* ".to_string(),
+        (None, false) => String::new(),
+    }
+}
+
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -54,6 +63,47 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
 /// The comment; with the manifest, each finding's details list the links of
 /// its worst path with their places and what each adds.
 pub fn render_with(map: &SourceMap, findings: &[Finding], manifest: Option<&Manifest>) -> String {
+    render_full(map, findings, manifest, &[])
+}
+
+/// The comment with, after the findings, the horizon table (`horizon`'s
+/// rows) so a pull request shows what a change did to every window.
+pub fn render_full(
+    map: &SourceMap,
+    findings: &[Finding],
+    manifest: Option<&Manifest>,
+    horizons: &[crate::report::horizon::Row],
+) -> String {
+    let mut out = findings_part(map, findings, manifest);
+    if !horizons.is_empty() {
+        out.push_str("\n### Horizons\n\n");
+        out.push_str(
+            "| intent | component | role | horizon | window | minimum safe retention | verdict |\n",
+        );
+        out.push_str("|---|---|---|---|---|---|---|\n");
+        for r in horizons {
+            let window = r.window.map_or_else(|| "-".to_string(), |w| w.to_string());
+            let verdict = match r.window {
+                Some(w) if w >= r.horizon => "covered",
+                Some(_) => "**expires first**",
+                None => "no window",
+            };
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} |\n",
+                escape(&r.intent),
+                escape(&r.node),
+                r.role,
+                r.horizon,
+                window,
+                crate::rules::required_window(r.horizon),
+                verdict
+            ));
+        }
+    }
+    out
+}
+
+fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manifest>) -> String {
     let s = Summary::of(findings);
     let mut out = String::from("## replay-audit\n\n");
     if findings.is_empty() {
@@ -79,7 +129,7 @@ pub fn render_with(map: &SourceMap, findings: &[Finding], manifest: Option<&Mani
             dash(&f.intent),
             dash(&f.component),
             escape(&place(map, f)),
-            escape(&f.message)
+            accepted(f) + &escape(&f.message)
         ));
     }
     for f in findings {
