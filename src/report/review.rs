@@ -90,16 +90,8 @@ pub const QUESTIONS: [(&str, &str, &[&str]); 12] = [
     ),
 ];
 
-/// The failure injections, by the names `tested` uses.
-pub const EXPERIMENTS: [&str; 7] = [
-    "timeout-before-effect",
-    "timeout-after-effect",
-    "lost-ack",
-    "concurrent-retry",
-    "expired-key",
-    "dlq-redrive",
-    "regional-failover",
-];
+/// The failure injections, by the names `tested` uses (RH040 reads the same list).
+pub use crate::rules::FAILURE_MODES as EXPERIMENTS;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {

@@ -10,6 +10,7 @@ mod key;
 mod mechanics;
 mod regions;
 mod windows;
+pub use hygiene::FAILURE_MODES;
 pub use windows::{margin, required_window};
 
 /// Settings that change what the rules report (from `replay-audit.toml`).
