@@ -5,9 +5,13 @@ use crate::rules::Finding;
 
 pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
+    if a.model.assumed.is_empty() {
+        return;
+    }
+    let first = a.first_intent_reaching();
     for asm in &a.model.assumed {
         // Only what some intent's analysis actually read.
-        let Some(r) = a.intents.iter().find(|r| r.horizons.contains_key(&asm.component)) else { continue };
+        let Some(r) = first[asm.component].map(|i| &a.intents[i]) else { continue };
         let c = &m.components[asm.component];
         out.push(
             Finding::new(

@@ -192,7 +192,9 @@ fn unbounded_loc(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Option<crate
         return Some(a.model.edges[e].loc);
     }
     let s = steps.iter().find(|s| s.adds.is_unbounded())?;
-    a.model.edges.iter().find(|e| e.from == s.from && e.to == s.to).map(|e| e.loc)
+    // The first such edge in edge order: search the source's own edges only.
+    let e = a.model.out[s.from].iter().copied().filter(|&e| a.model.edges[e].to == s.to).min()?;
+    Some(a.model.edges[e].loc)
 }
 
 #[cfg(test)]
