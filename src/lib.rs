@@ -11,6 +11,7 @@ pub mod cli;
 pub mod diagnostics;
 pub mod graph;
 pub mod manifest;
+pub mod org;
 pub mod report;
 pub mod rules;
 pub mod time;

@@ -48,9 +48,53 @@ fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u
     })
 }
 
+fn severity(fail_on: FailOn) -> rules::Severity {
+    match fail_on {
+        FailOn::Error => rules::Severity::Error,
+        FailOn::Warning => rules::Severity::Warning,
+        FailOn::Info => rules::Severity::Info,
+    }
+}
+
+/// `check --each DIR`: every architecture of DIR, in parallel.
+fn check_each(cli: &Cli, dir: &std::path::Path, format: CheckFormat, fail_on: FailOn) -> u8 {
+    use replay_audit::org;
+    let archs = match org::architectures(dir) {
+        Ok(a) => a,
+        Err(d) => {
+            eprintln!("{}", d.one_line(&replay_audit::diagnostics::SourceMap::default()));
+            return 2;
+        }
+    };
+    let limits = manifest::Limits { max_file_bytes: cli.max_file_size, ..manifest::Limits::default() };
+    let render = match format {
+        CheckFormat::Table => org::Render::Table { color: color(cli.color, std::io::stdout().is_terminal()) },
+        CheckFormat::Json => org::Render::Json,
+    };
+    let progress = org::Progress::new(archs.len());
+    let tty = std::io::stderr().is_terminal();
+    let outcomes = org::check_all(&archs, &limits, severity(fail_on), render, &|done| {
+        if tty {
+            progress.tick(done)
+        }
+    });
+    let text = match render {
+        org::Render::Json => org::render_json(&outcomes),
+        org::Render::Table { .. } => org::render_table(&outcomes),
+    };
+    if let Err(e) = out(&text) {
+        eprintln!("error: {e:#}");
+        return 2;
+    }
+    org::exit_code(&outcomes)
+}
+
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
-        Command::Check { paths, format, fail_on } => {
+        Command::Check { paths, format, fail_on, each } => {
+            if let Some(dir) = each {
+                return Ok(check_each(&cli, dir, *format, *fail_on));
+            }
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),

@@ -177,7 +177,10 @@ pub fn generate(cfg: &Config) -> (String, Stats) {
             regions,
             hazard,
             ledger,
-            provider_accepts_key: hazard == Some(Hazard::MissingPassesKey) || rng.chance(60),
+            // A short-lived store is the only defence of its hazard pipelines:
+            // a provider deduplicating by key would cover it (RH002, not RH001).
+            provider_accepts_key: hazard == Some(Hazard::MissingPassesKey)
+                || (hazard != Some(Hazard::ShortRetention) && rng.chance(60)),
             global_store: multi,
             replay: ledger && rng.chance(50),
             producer_retry: rng.chance(70),
