@@ -166,14 +166,23 @@ pub fn check_all(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Outcome> {
     let done = AtomicUsize::new(0);
-    paths
-        .par_iter()
-        .map(|p| {
-            let o = check_one(p, limits, fail_on, render);
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            o
-        })
-        .collect()
+    let run = || {
+        paths
+            .par_iter()
+            .map(|p| {
+                let o = check_one(p, limits, fail_on, render);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                o
+            })
+            .collect()
+    };
+    // Worker threads get the main thread's stack size: parsing recurses once
+    // per nesting level (bounded by `Limits::max_depth`), and rayon's default
+    // of 2 MiB is tighter than what a single-architecture run has.
+    match rayon::ThreadPoolBuilder::new().stack_size(8 << 20).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }
 }
 
 /// A `\r` counter on stderr ("checked 120/1000"), for a terminal only.
@@ -197,7 +206,7 @@ impl Progress {
     }
 
     pub fn tick(&self, done: usize) {
-        if done % self.step != 0 && done != self.total {
+        if !done.is_multiple_of(self.step) && done != self.total {
             return;
         }
         let _guard = self.lock.lock();
