@@ -87,8 +87,13 @@ pub enum Command {
     /// Run every rule and print the findings (exit 1 on findings at or above --fail-on).
     Check {
         /// Manifest files or folders (every *.yaml / *.yml below), read as one architecture.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "each", conflicts_with = "each")]
         paths: Vec<PathBuf>,
+        /// Organisation mode: every manifest file directly in DIR, and every
+        /// sub-folder of DIR with manifests, is a separate architecture;
+        /// they are checked in parallel (RAYON_NUM_THREADS threads).
+        #[arg(long, value_name = "DIR")]
+        each: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
         format: CheckFormat,
         /// Lowest severity that fails the run [default: `fail_on` of the policy file, else error].

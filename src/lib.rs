@@ -13,6 +13,7 @@ pub mod graph;
 pub mod import;
 pub mod init;
 pub mod manifest;
+pub mod org;
 pub mod policy;
 pub mod report;
 pub mod rules;

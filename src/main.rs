@@ -176,6 +176,58 @@ fn what_if(
     Ok(u8::from(delta.fails(severity(fail_on))))
 }
 
+/// `check --each DIR`: every architecture of DIR, in parallel.
+fn check_each(
+    cli: &Cli,
+    dir: &std::path::Path,
+    format: CheckFormat,
+    threshold: rules::Severity,
+) -> u8 {
+    use replay_audit::org;
+    let archs = match org::architectures(dir) {
+        Ok(a) => a,
+        Err(d) => {
+            eprintln!(
+                "{}",
+                d.one_line(&replay_audit::diagnostics::SourceMap::default())
+            );
+            return 2;
+        }
+    };
+    let limits = manifest::Limits {
+        max_file_bytes: cli.max_file_size,
+        ..manifest::Limits::default()
+    };
+    let render = match format {
+        CheckFormat::Table => org::Render::Table {
+            color: color(cli.color, std::io::stdout().is_terminal()),
+        },
+        CheckFormat::Json => org::Render::Json,
+        other => {
+            eprintln!(
+                "error: --each prints `table` or `json`, not `{other:?}`\nhelp: run `check` on one architecture for the other formats"
+            );
+            return 2;
+        }
+    };
+    let progress = org::Progress::new(archs.len());
+    let tty = std::io::stderr().is_terminal();
+    let outcomes = org::check_all(&archs, &limits, threshold, render, &|done| {
+        if tty {
+            progress.tick(done)
+        }
+    });
+    let text = match render {
+        org::Render::Json => org::render_json(&outcomes),
+        org::Render::Table { .. } => org::render_table(&outcomes),
+    };
+    if let Err(e) = out(&text) {
+        eprintln!("error: {e:#}");
+        return 2;
+    }
+    org::exit_code(&outcomes)
+}
+
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match &cli.command {
         Command::Check {
@@ -186,7 +238,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             baseline,
             write_baseline,
             overrides,
+            each,
         } => {
+            if let Some(dir) = each {
+                let threshold = fail_on.map_or(rules::Severity::Error, severity);
+                return Ok(check_each(&cli, dir, *format, threshold));
+            }
             let loaded = match overrides {
                 Some(o) => load_overridden(&cli, paths, o),
                 None => load(&cli, paths),

@@ -164,17 +164,73 @@ pub struct Analysis<'m> {
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
     let graph = Graph::build(m);
     let model = Model::build(m, &graph);
+    let mut scratch = Scratch::new(model.nodes.len());
     let intents = m
         .intents
         .iter()
         .enumerate()
-        .map(|(i, intent)| analyse_intent(m, &model, i, intent))
+        .map(|(i, intent)| analyse_intent(m, &model, i, intent, &mut scratch))
         .collect();
     Analysis {
         manifest: m,
         graph,
         model,
         intents,
+    }
+}
+
+impl Analysis<'_> {
+    /// For each component, the first intent (in manifest order) whose
+    /// analysis reached it. One pass over what the intents reached, instead
+    /// of a search through every intent for every component.
+    pub fn first_intent_reaching(&self) -> Vec<Option<usize>> {
+        let mut first = vec![None; self.manifest.components.len()];
+        for (i, r) in self.intents.iter().enumerate() {
+            for &c in r.horizons.keys() {
+                if let Some(slot) = first.get_mut(c) {
+                    slot.get_or_insert(i);
+                }
+            }
+        }
+        first
+    }
+}
+
+/// Buffers indexed by component, allocated once per analysis and reset only
+/// where an intent touched them: an intent then costs what it reaches, not
+/// the size of the whole graph (which made many intents over a large graph
+/// quadratic).
+struct Scratch {
+    seen: Vec<bool>,
+    index: Vec<usize>,
+    low: Vec<usize>,
+    on_stack: Vec<bool>,
+    base: Vec<usize>,
+    rounds: Vec<usize>,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Self {
+        Scratch {
+            seen: vec![false; n],
+            index: vec![usize::MAX; n],
+            low: vec![0; n],
+            on_stack: vec![false; n],
+            base: vec![usize::MAX; n],
+            rounds: vec![1; n],
+        }
+    }
+
+    /// Puts back the entries of `nodes` (everything an intent touched).
+    fn reset(&mut self, nodes: &[usize]) {
+        for &c in nodes {
+            self.seen[c] = false;
+            self.index[c] = usize::MAX;
+            self.low[c] = 0;
+            self.on_stack[c] = false;
+            self.base[c] = usize::MAX;
+            self.rounds[c] = 1;
+        }
     }
 }
 
@@ -186,33 +242,41 @@ fn region_index(model: &Model, comp: usize, region: Option<&str>) -> usize {
     }
 }
 
-/// Components reachable over copy edges from the seeds.
-fn reachable(model: &Model, seeds: &[usize]) -> Vec<bool> {
-    let mut seen = vec![false; model.nodes.len()];
+/// Components reachable over copy edges from the seeds, ascending. Marks
+/// them in `seen` (which the caller resets).
+fn reachable(model: &Model, seeds: &[usize], seen: &mut [bool]) -> Vec<usize> {
+    let mut out = Vec::new();
     let mut stack: Vec<usize> = seeds.to_vec();
     while let Some(n) = stack.pop() {
         if std::mem::replace(&mut seen[n], true) {
             continue;
         }
+        out.push(n);
         for &e in &model.out[n] {
             stack.push(model.edges[e].to);
         }
     }
-    seen
+    out.sort_unstable();
+    out
 }
 
 /// Strongly connected components among reached nodes, in topological order
 /// (iterative Tarjan, so deep graphs cannot overflow the stack).
-fn sccs(model: &Model, reached: &[bool]) -> Vec<Vec<usize>> {
-    let n = model.nodes.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on_stack = vec![false; n];
+///
+/// `reached` is ascending and closed under copy edges; `index`, `low` and
+/// `on_stack` come from [`Scratch`] in their reset state.
+fn sccs(
+    model: &Model,
+    reached: &[usize],
+    index: &mut [usize],
+    low: &mut [usize],
+    on_stack: &mut [bool],
+) -> Vec<Vec<usize>> {
     let mut stack = Vec::new();
     let mut out = Vec::new();
     let mut next = 0usize;
-    for root in 0..n {
-        if !reached[root] || index[root] != usize::MAX {
+    for &root in reached {
+        if index[root] != usize::MAX {
             continue;
         }
         let mut work: Vec<(usize, usize)> = vec![(root, 0)];
@@ -267,7 +331,13 @@ struct Run<'a> {
     crossings: Vec<(usize, String)>,
 }
 
-fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> IntentResult {
+fn analyse_intent(
+    m: &Manifest,
+    model: &Model,
+    idx: usize,
+    intent: &Intent,
+    scratch: &mut Scratch,
+) -> IntentResult {
     let origin = m.component_index(&intent.origin.value);
     let mut seeds: Vec<usize> = origin.into_iter().collect();
     seeds.extend(
@@ -276,8 +346,14 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
             .iter()
             .filter_map(|r| m.component_index(&r.enters_at.value)),
     );
-    let reached = reachable(model, &seeds);
-    let order = sccs(model, &reached);
+    let reached = reachable(model, &seeds, &mut scratch.seen);
+    let order = sccs(
+        model,
+        &reached,
+        &mut scratch.index,
+        &mut scratch.low,
+        &mut scratch.on_stack,
+    );
     let has_key = intent.key.loc.is_some();
     let mut run = Run {
         model,
@@ -294,8 +370,8 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
         crossings: Vec::new(),
     };
     // State ids: base[c] + round * regions(c) + region.
-    let mut base = vec![usize::MAX; model.nodes.len()];
-    let mut rounds = vec![1usize; model.nodes.len()];
+    let base = &mut scratch.base;
+    let rounds = &mut scratch.rounds;
     let mut unbounded_cycle = None;
     let mut scc_info = Vec::with_capacity(order.len());
     for comp in &order {
@@ -327,6 +403,7 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
         }
         scc_info.push(info);
     }
+    let base = &*base;
     let sid = |c: usize, round: usize, region: usize| {
         base[c] + round * model.nodes[c].region_count() + region
     };
@@ -420,6 +497,8 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
         }
     }
 
+    scratch.reset(&reached);
+
     // Summaries per component: the worst state.
     let mut horizons = BTreeMap::new();
     let mut paths = BTreeMap::new();
@@ -435,14 +514,24 @@ fn analyse_intent(m: &Manifest, model: &Model, idx: usize, intent: &Intent) -> I
             }
         }
     }
-    // Store horizons: the horizon of the guards that claim in them.
-    for (c, comp) in m.components.iter().enumerate() {
-        if comp.dedup.is_some()
-            && let (Some(&h), Some(g)) = (horizons.get(&c), &model.nodes[c].guard)
-        {
-            let e = horizons.entry(g.layer.component).or_insert(h);
+    // Store horizons: the horizon of the guards that claim in them, guards
+    // in ascending order. Only reached guards have a horizon, so the work
+    // list starts with them; a store that is itself a guard joins it when
+    // it gets a horizon and comes later in the order.
+    let mut guards: std::collections::BTreeSet<usize> = horizons
+        .keys()
+        .copied()
+        .filter(|&c| m.components[c].dedup.is_some())
+        .collect();
+    while let Some(c) = guards.pop_first() {
+        if let (Some(&h), Some(g)) = (horizons.get(&c), &model.nodes[c].guard) {
+            let store = g.layer.component;
+            let e = horizons.entry(store).or_insert(h);
             if h > *e {
                 *e = h;
+            }
+            if store > c && m.components[store].dedup.is_some() {
+                guards.insert(store);
             }
         }
     }

@@ -122,9 +122,30 @@ fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic
         budget: Some(limits.budget(text.len())),
         with_snippet: false,
     };
-    let raw: Spanned<Raw> =
+    let raw: Spanned<Value> =
         serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e, file))?;
-    Ok(convert(raw, file))
+    let mut node = Node {
+        loc: loc_of(&raw, file),
+        value: raw.value,
+    };
+    if file != 0 {
+        set_file(&mut node, file);
+    }
+    Ok(node)
+}
+
+/// Nodes are built with file 0 while parsing (the deserializer cannot be
+/// told the file); other files get theirs in one pass without allocation.
+fn set_file(node: &mut Node, file: u32) {
+    node.loc.file = file;
+    match &mut node.value {
+        Value::Seq(items) => items.iter_mut().for_each(|n| set_file(n, file)),
+        Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+            set_file(k, file);
+            set_file(v, file);
+        }),
+        _ => {}
+    }
 }
 
 fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
@@ -194,92 +215,80 @@ fn loc_of<T>(s: &Spanned<T>, file: u32) -> Loc {
     }
 }
 
-fn convert(raw: Spanned<Raw>, file: u32) -> Node {
-    let loc = loc_of(&raw, file);
-    let value = match raw.value {
-        Raw::Null => Value::Null,
-        Raw::Bool(b) => Value::Bool(b),
-        Raw::Int(i) => Value::Int(i),
-        Raw::Float(f) => Value::Float(f),
-        Raw::Str(s) => Value::Str(s),
-        Raw::Seq(items) => Value::Seq(items.into_iter().map(|i| convert(i, file)).collect()),
-        Raw::Map(entries) => Value::Map(
-            entries
-                .into_iter()
-                .map(|(k, v)| (convert(k, file), convert(v, file)))
-                .collect(),
-        ),
-    };
-    Node { value, loc }
-}
+/// A child node: its value with the location serde-saphyr gives it. The
+/// tree is built in one pass, straight from the parser's events (an
+/// intermediate tree of `Spanned` values, converted afterwards, doubled the
+/// peak memory and the copying of a large manifest). One frame per level,
+/// like `next_element::<Spanned<_>>`, so deep input needs no more stack.
+struct ChildSeed;
 
-/// The tree as serde-saphyr builds it (spans in its own types).
-enum Raw {
-    Null,
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Str(String),
-    Seq(Vec<Spanned<Raw>>),
-    Map(Vec<(Spanned<Raw>, Spanned<Raw>)>),
-}
-
-impl<'de> Deserialize<'de> for Raw {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(RawVisitor)
+impl<'de> de::DeserializeSeed<'de> for ChildSeed {
+    type Value = Node;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
+        let s = Spanned::<Value>::deserialize(d)?;
+        Ok(Node {
+            loc: loc_of(&s, 0),
+            value: s.value,
+        })
     }
 }
 
-struct RawVisitor;
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
 
-impl<'de> Visitor<'de> for RawVisitor {
-    type Value = Raw;
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a YAML value")
     }
-    fn visit_unit<E>(self) -> Result<Raw, E> {
-        Ok(Raw::Null)
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
-    fn visit_none<E>(self) -> Result<Raw, E> {
-        Ok(Raw::Null)
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Raw, D::Error> {
-        Raw::deserialize(d)
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
     }
-    fn visit_bool<E>(self, v: bool) -> Result<Raw, E> {
-        Ok(Raw::Bool(v))
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
     }
-    fn visit_i64<E>(self, v: i64) -> Result<Raw, E> {
-        Ok(Raw::Int(v))
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Int(v))
     }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Raw, E> {
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
         i64::try_from(v)
-            .map(Raw::Int)
+            .map(Value::Int)
             .map_err(|_| E::custom("integer too large"))
     }
-    fn visit_f64<E>(self, v: f64) -> Result<Raw, E> {
-        Ok(Raw::Float(v))
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Float(v))
     }
-    fn visit_str<E>(self, v: &str) -> Result<Raw, E> {
-        Ok(Raw::Str(v.to_string()))
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::Str(v.to_string()))
     }
-    fn visit_string<E>(self, v: String) -> Result<Raw, E> {
-        Ok(Raw::Str(v))
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::Str(v))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Spanned<Raw>>()? {
+        while let Some(item) = seq.next_element_seed(ChildSeed)? {
             items.push(item);
         }
-        Ok(Raw::Seq(items))
+        Ok(Value::Seq(items))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Raw, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut entries = Vec::new();
-        while let Some(key) = map.next_key::<Spanned<Raw>>()? {
-            let value = map.next_value::<Spanned<Raw>>()?;
+        while let Some(key) = map.next_key_seed(ChildSeed)? {
+            let value = map.next_value_seed(ChildSeed)?;
             entries.push((key, value));
         }
-        Ok(Raw::Map(entries))
+        Ok(Value::Map(entries))
     }
 }
 

@@ -23,13 +23,10 @@ pub const FAILURE_MODES: &[&str] = &[
 
 pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
+    let first = a.first_intent_reaching();
     for asm in &a.model.assumed {
         // Only what some intent's analysis actually read.
-        let Some(r) = a
-            .intents
-            .iter()
-            .find(|r| r.horizons.contains_key(&asm.component))
-        else {
+        let Some(r) = first[asm.component].map(|i| &a.intents[i]) else {
             continue;
         };
         let c = &m.components[asm.component];
@@ -87,33 +84,28 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     }
     // RH042: stores that protect nothing.
     if !m.intents.is_empty() {
+        let mut used: Vec<bool> = first.iter().map(Option::is_some).collect();
+        for (g, node) in a.model.nodes.iter().enumerate() {
+            if let (Some(gm), Some(_)) = (&node.guard, first[g]) {
+                used[gm.layer.component] = true;
+            }
+        }
         for (c, comp) in m.components.iter().enumerate() {
-            if !a.model.nodes[c].generic.is_store() {
+            if !a.model.nodes[c].generic.is_store() || used[c] {
                 continue;
             }
-            let used = a.intents.iter().any(|r| {
-                r.horizons.contains_key(&c)
-                    || r.horizons.keys().any(|&g| {
-                        a.model.nodes[g]
-                            .guard
-                            .as_ref()
-                            .is_some_and(|gm| gm.layer.component == c)
-                    })
-            });
-            if !used {
-                out.push(
-                    Finding::new(
-                        "RH042",
-                        format!(
-                            "`{}` is declared as a {} but no guard or effect on any intent's path uses it: it protects nothing",
-                            comp.id,
-                            a.model.nodes[c].generic.name()
-                        ),
-                    )
-                    .component(&comp.id)
-                    .at(comp.loc),
-                );
-            }
+            out.push(
+                Finding::new(
+                    "RH042",
+                    format!(
+                        "`{}` is declared as a {} but no guard or effect on any intent's path uses it: it protects nothing",
+                        comp.id,
+                        a.model.nodes[c].generic.name()
+                    ),
+                )
+                .component(&comp.id)
+                .at(comp.loc),
+            );
         }
     }
     // RH050: values outside what the platform documents.

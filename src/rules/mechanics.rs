@@ -12,6 +12,21 @@ use crate::rules::Finding;
 
 pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
+    // For RH033: the guarded components that perform each effect, in
+    // component order, computed once rather than searched for every intent.
+    let mut performers: Vec<Vec<usize>> = vec![Vec::new(); m.components.len()];
+    for (pc, performer) in m.components.iter().enumerate() {
+        if performer.dedup.is_none() {
+            continue;
+        }
+        for l in &performer.effects {
+            if let Some(ec) = m.component_index(&l.to.value)
+                && performers[ec].last() != Some(&pc)
+            {
+                performers[ec].push(pc);
+            }
+        }
+    }
     for r in &a.intents {
         let intent = &m.intents[r.intent];
         let origin = m.component_index(&intent.origin.value).unwrap_or(0);
@@ -79,8 +94,9 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                 continue;
             }
             let ext = &m.components[ec];
-            for (pc, performer) in m.components.iter().enumerate() {
-                if performer.dedup.is_none() || !r.horizons.contains_key(&pc) {
+            for &pc in &performers[ec] {
+                let performer = &m.components[pc];
+                if !r.horizons.contains_key(&pc) {
                     continue;
                 }
                 let Some(link) = performer.effects.iter().find(|l| l.to.value == ext.id) else {
@@ -112,6 +128,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         }
     }
     // RH035: claims that are not atomic.
+    let mut first_reaching: Option<Vec<Option<usize>>> = None;
     for (c, comp) in m.components.iter().enumerate() {
         let Some(g) = &comp.dedup else { continue };
         let Some(claim) = &g.claim else { continue };
@@ -129,11 +146,8 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         )
         .component(&comp.id)
         .at(claim.loc);
-        f.intent = a
-            .intents
-            .iter()
-            .find(|r| r.horizons.contains_key(&c))
-            .map(|r| m.intents[r.intent].id.clone());
+        let first = first_reaching.get_or_insert_with(|| a.first_intent_reaching());
+        f.intent = first[c].map(|i| m.intents[a.intents[i].intent].id.clone());
         out.push(f);
     }
 }
@@ -142,12 +156,8 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
 /// return.
 pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
-    let reached = |c: usize| {
-        a.intents
-            .iter()
-            .find(|r| r.horizons.contains_key(&c))
-            .map(|r| m.intents[r.intent].id.as_str())
-    };
+    let first = a.first_intent_reaching();
+    let reached = |c: usize| first[c].map(|i| m.intents[a.intents[i].intent].id.as_str());
     for (c, comp) in m.components.iter().enumerate() {
         let Some(intent) = reached(c) else { continue };
         let kind = eff::kind_of(comp);

@@ -265,15 +265,17 @@ impl Finding {
         )
     }
 
+    /// Borrows its strings: sorting many findings must not allocate for
+    /// every comparison.
     fn sort_key(&self) -> impl Ord + '_ {
         (
             self.loc.map(|l| l.file),
             std::cmp::Reverse(self.severity),
             self.rule.code,
-            self.intent.clone(),
-            self.component.clone(),
+            self.intent.as_deref(),
+            self.component.as_deref(),
             self.loc,
-            self.message.clone(),
+            self.message.as_str(),
         )
     }
 }

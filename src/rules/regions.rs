@@ -86,12 +86,8 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
 /// RH012–RH016: recovery points, scope, and what transports keep.
 pub(crate) fn check_scope(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
-    let reached = |c: usize| {
-        a.intents
-            .iter()
-            .find(|r| r.horizons.contains_key(&c))
-            .map(|r| m.intents[r.intent].id.as_str())
-    };
+    let first = a.first_intent_reaching();
+    let reached = |c: usize| first[c].map(|i| m.intents[a.intents[i].intent].id.as_str());
     // RH012: the dedup store recovers to a worse point than the ledger it protects.
     for r in &a.intents {
         let intent = &m.intents[r.intent];

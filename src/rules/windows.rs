@@ -223,11 +223,13 @@ fn unbounded_loc(
         return Some(a.model.edges[e].loc);
     }
     let s = steps.iter().find(|s| s.adds.is_unbounded())?;
-    a.model
-        .edges
+    // The first such edge in edge order: search the source's own edges only.
+    let e = a.model.out[s.from]
         .iter()
-        .find(|e| e.from == s.from && e.to == s.to)
-        .map(|e| e.loc)
+        .copied()
+        .filter(|&e| a.model.edges[e].to == s.to)
+        .min()?;
+    Some(a.model.edges[e].loc)
 }
 
 #[cfg(test)]

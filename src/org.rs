@@ -1,0 +1,344 @@
+//! Organisation mode (`check --each DIR`): every manifest file directly in
+//! DIR, and every sub-folder of DIR holding manifests, is an architecture of
+//! its own. They are checked in parallel (rayon; `RAYON_NUM_THREADS` sets
+//! the number of threads) and reported in path order, so the output does
+//! not depend on scheduling.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::diagnostics::{Diagnostic, Location, SourceMap};
+use crate::manifest::{self, Limits};
+use crate::report::Summary;
+use crate::report::json::JsonFinding;
+use crate::rules::{self, Severity};
+use crate::{analysis, report};
+
+/// The architectures of `dir`, sorted by path: its `*.yaml`/`*.yml` files
+/// and its sub-folders with such files below them. Hidden entries and
+/// symbolic links are skipped, as in a folder scan.
+pub fn architectures(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    let rd = std::fs::read_dir(dir).map_err(|e| {
+        Diagnostic::new(None, format!("cannot read folder `{}`: {e}", dir.display()))
+            .help("`--each` takes a folder whose manifests, or sub-folders of manifests, are separate architectures")
+    })?;
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    let mut out = Vec::new();
+    for path in entries {
+        let hidden = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'));
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if hidden || meta.file_type().is_symlink() {
+            continue;
+        }
+        if meta.is_dir() {
+            // A folder that cannot be read is kept: loading it reports why.
+            let has_manifests = match manifest::load::discover(std::slice::from_ref(&path)) {
+                Ok(files) => !files.is_empty(),
+                Err(errors) => !errors
+                    .iter()
+                    .all(|d| d.message == "no manifest files found"),
+            };
+            if has_manifests {
+                out.push(path);
+            }
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml")
+        ) {
+            out.push(path);
+        }
+    }
+    if out.is_empty() {
+        return Err(Diagnostic::new(None, format!("no manifests in `{}`", dir.display()))
+            .help("put each architecture's manifest (*.yaml) or folder of manifests directly in this folder"));
+    }
+    Ok(out)
+}
+
+/// How each architecture's result is rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Render {
+    Table { color: bool },
+    Json,
+}
+
+/// One input error, for JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonError {
+    pub message: String,
+    pub location: Option<Location>,
+    pub help: Option<String>,
+}
+
+/// The result of one architecture.
+#[derive(Debug)]
+pub struct Outcome {
+    pub path: String,
+    /// 0, 1 (findings at or above the failing severity) or 2 (not loaded).
+    pub code: u8,
+    pub result: Result<Checked, Failed>,
+}
+
+#[derive(Debug)]
+pub struct Checked {
+    pub findings: Vec<JsonFinding>,
+    pub summary: Summary,
+    /// The table, when rendering tables.
+    pub table: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Failed {
+    pub errors: Vec<JsonError>,
+    /// The errors as rustc-style text, when rendering tables.
+    pub text: Option<String>,
+}
+
+/// Checks one architecture (files or a folder) completely.
+pub fn check_one(path: &Path, limits: &Limits, fail_on: Severity, render: Render) -> Outcome {
+    let name = path.display().to_string();
+    match manifest::load(&[path.to_path_buf()], limits) {
+        Err(e) => Outcome {
+            path: name,
+            code: 2,
+            result: Err(Failed {
+                errors: e
+                    .diagnostics
+                    .iter()
+                    .map(|d| json_error(&e.sources, d))
+                    .collect(),
+                text: match render {
+                    Render::Table { color } => Some(e.render(color)),
+                    Render::Json => None,
+                },
+            }),
+        },
+        Ok(m) => {
+            let a = analysis::analyse(&m);
+            let findings = rules::check(&a);
+            let code = u8::from(findings.iter().any(|f| f.severity >= fail_on));
+            let table = match render {
+                Render::Table { color } => {
+                    Some(report::table::render(&m.sources, &findings, color))
+                }
+                Render::Json => None,
+            };
+            Outcome {
+                path: name,
+                code,
+                result: Ok(Checked {
+                    findings: findings
+                        .iter()
+                        .map(|f| JsonFinding::from(&m.sources, f))
+                        .collect(),
+                    summary: Summary::of(&findings),
+                    table,
+                }),
+            }
+        }
+    }
+}
+
+fn json_error(map: &SourceMap, d: &Diagnostic) -> JsonError {
+    JsonError {
+        message: d.message.clone(),
+        location: d.loc.map(|l| map.location(l)),
+        help: d.help.clone(),
+    }
+}
+
+/// Checks every architecture in parallel; results in the order given.
+/// `progress` is called with the number finished so far, from any thread.
+pub fn check_all(
+    paths: &[PathBuf],
+    limits: &Limits,
+    fail_on: Severity,
+    render: Render,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Outcome> {
+    let done = AtomicUsize::new(0);
+    let run = || {
+        paths
+            .par_iter()
+            .map(|p| {
+                let o = check_one(p, limits, fail_on, render);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                o
+            })
+            .collect()
+    };
+    // Worker threads get the main thread's stack size: parsing recurses once
+    // per nesting level (bounded by `Limits::max_depth`), and rayon's default
+    // of 2 MiB is tighter than what a single-architecture run has.
+    match rayon::ThreadPoolBuilder::new().stack_size(8 << 20).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }
+}
+
+/// A `\r` counter on stderr ("checked 120/1000"), for a terminal only.
+///
+/// Hand-written rather than taken from a progress-bar crate: it is one
+/// line that is rewritten, about ten lines of code, and keeps the binary's
+/// dependencies to those the project lists.
+pub struct Progress {
+    total: usize,
+    step: usize,
+    lock: std::sync::Mutex<()>,
+}
+
+impl Progress {
+    pub fn new(total: usize) -> Self {
+        Progress {
+            total,
+            step: (total / 100).max(1),
+            lock: std::sync::Mutex::new(()),
+        }
+    }
+
+    pub fn tick(&self, done: usize) {
+        if !done.is_multiple_of(self.step) && done != self.total {
+            return;
+        }
+        let _guard = self.lock.lock();
+        eprint!("\rchecked {done}/{} architectures", self.total);
+        if done == self.total {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+/// The exit code of the whole run: the worst of the architectures.
+pub fn exit_code(outcomes: &[Outcome]) -> u8 {
+    outcomes.iter().map(|o| o.code).max().unwrap_or(0)
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum JsonArch<'a> {
+    Checked {
+        path: &'a str,
+        findings: &'a [JsonFinding],
+        summary: Summary,
+    },
+    Failed {
+        path: &'a str,
+        errors: &'a [JsonError],
+    },
+}
+
+#[derive(Serialize)]
+struct JsonOrg<'a> {
+    version: u32,
+    architectures: Vec<JsonArch<'a>>,
+}
+
+/// `{"version":1,"architectures":[{"path","findings","summary"} | {"path","errors"}]}`
+pub fn render_json(outcomes: &[Outcome]) -> String {
+    let architectures = outcomes
+        .iter()
+        .map(|o| match &o.result {
+            Ok(c) => JsonArch::Checked {
+                path: &o.path,
+                findings: &c.findings,
+                summary: c.summary,
+            },
+            Err(f) => JsonArch::Failed {
+                path: &o.path,
+                errors: &f.errors,
+            },
+        })
+        .collect();
+    serde_json::to_string_pretty(&JsonOrg {
+        version: 1,
+        architectures,
+    })
+    .expect("results serialise")
+        + "\n"
+}
+
+/// Each architecture under a `== path ==` heading, then a one-line total.
+pub fn render_table(outcomes: &[Outcome]) -> String {
+    let mut s = String::new();
+    let (mut failed, mut total) = (0, Summary::default());
+    for o in outcomes {
+        s.push_str(&format!("== {} ==\n", o.path));
+        match &o.result {
+            Ok(c) => {
+                s.push_str(c.table.as_deref().unwrap_or(""));
+                total.error += c.summary.error;
+                total.warning += c.summary.warning;
+                total.info += c.summary.info;
+            }
+            Err(f) => {
+                failed += 1;
+                s.push_str(f.text.as_deref().unwrap_or(""));
+            }
+        }
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "{} architecture{}: {} could not be analysed; {} error(s), {} warning(s), {} info\n",
+        outcomes.len(),
+        if outcomes.len() == 1 { "" } else { "s" },
+        failed,
+        total.error,
+        total.warning,
+        total.info
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_files_and_folders_with_manifests_sorted() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("b.yaml"), "version: 1\n").unwrap();
+        std::fs::write(d.path().join("a.yml"), "version: 1\n").unwrap();
+        std::fs::write(d.path().join("notes.txt"), "x").unwrap();
+        std::fs::write(d.path().join(".hidden.yaml"), "version: 1\n").unwrap();
+        std::fs::create_dir_all(d.path().join("c/deep")).unwrap();
+        std::fs::write(d.path().join("c/deep/x.yaml"), "version: 1\n").unwrap();
+        std::fs::create_dir(d.path().join("empty")).unwrap();
+        let names: Vec<String> = architectures(d.path())
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["a.yml", "b.yaml", "c"]);
+    }
+
+    #[test]
+    fn a_folder_without_manifests_is_an_error() {
+        let d = tempfile::tempdir().unwrap();
+        let e = architectures(d.path()).unwrap_err();
+        assert!(e.message.starts_with("no manifests in"), "{}", e.message);
+    }
+
+    #[test]
+    fn exit_code_is_the_worst() {
+        let o = |code| Outcome {
+            path: String::new(),
+            code,
+            result: Err(Failed {
+                errors: vec![],
+                text: None,
+            }),
+        };
+        assert_eq!(exit_code(&[o(0), o(1), o(0)]), 1);
+        assert_eq!(exit_code(&[o(1), o(2)]), 2);
+        assert_eq!(exit_code(&[]), 0);
+    }
+}
