@@ -293,3 +293,22 @@ fn bad_inputs_exit_2_with_locations() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("more than the limit of 10 bytes"));
 }
+
+#[test]
+fn step_functions_retry_blocks_become_call_retries() {
+    let (text, _, code) = import(&["cloudformation", "step-functions.yaml"]);
+    assert_eq!(code, 0);
+    // The task names its function with `!GetAtt PayFunction.Arn`.
+    assert!(text.contains("      - to: pay-function  # from Resources.PayoutFlow.Properties.Definition.States.Pay (step-functions.yaml:13)\n"), "{text}");
+    assert!(text.contains("          attempts: 4  # from Resources.PayoutFlow.Properties.Definition.States.Pay.Retry[0].MaxAttempts (step-functions.yaml:20): 3 retries + the first attempt\n"), "{text}");
+    assert!(text.contains("          backoff: 2s  #"), "{text}");
+    let (f, code) = check(&["step-functions.yaml", "step-functions.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH021", "pay-function", "seller-payout"),
+            t("RH041", "payout-flow", "seller-payout")
+        ]
+    );
+    assert_eq!(code, 1);
+}

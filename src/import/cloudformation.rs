@@ -1499,6 +1499,10 @@ fn walk_states(
             .or_else(|| st.at(&["Arguments", "FunctionName"]))
             .or_else(|| st.get("Resource"));
         let resolved = target.and_then(|t| {
+            // An intrinsic (`!GetAtt PayFunction.Arn`, `!Ref`) names the resource itself.
+            if let Ok((r, _)) = cf.target(t) {
+                return Some(r);
+            }
             let text = t.text()?;
             let text = match text.strip_prefix("${").and_then(|x| x.strip_suffix('}')) {
                 Some(var) if subs.contains_key(var) => {
