@@ -158,6 +158,23 @@ pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
     let first = a.first_intent_reaching();
     let reached = |c: usize| first[c].map(|i| m.intents[a.intents[i].intent].id.as_str());
+    // Steps: what a workflow calls with retries (the workflow's id).
+    let mut step_of = std::collections::BTreeMap::new();
+    for w in &m.components {
+        if eff::kind_of(w).generic != Generic::Workflow {
+            continue;
+        }
+        for l in &w.calls {
+            let retried = l
+                .retry
+                .as_ref()
+                .and_then(|r| r.attempts.as_ref())
+                .is_some_and(|x| x.value > 1);
+            if let (true, Some(t)) = (retried, m.component_index(&l.to.value)) {
+                step_of.entry(t).or_insert(w.id.as_str());
+            }
+        }
+    }
     for (c, comp) in m.components.iter().enumerate() {
         let Some(intent) = reached(c) else { continue };
         let kind = eff::kind_of(comp);
@@ -237,11 +254,22 @@ pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
                 );
             }
         }
-        // RH037: at-least-once steps that perform an effect without a key.
-        let at_least_once_steps = kind.has_flag("steps_at_least_once")
+        // RH037: at-least-once steps that perform an effect without a key:
+        // a workflow kind whose steps run at least once, or a step a
+        // workflow calls with retries.
+        let retried_step = step_of.get(&c);
+        let how = if kind.has_flag("steps_at_least_once")
             || (kind.generic == Generic::Workflow
-                && kind.delivery.as_deref() == Some("at-least-once"));
-        if at_least_once_steps {
+                && kind.delivery.as_deref() == Some("at-least-once"))
+        {
+            Some(format!(
+                "runs its steps at least once ({})",
+                comp.kind.value
+            ))
+        } else {
+            retried_step.map(|w| format!("is a step that `{w}` retries"))
+        };
+        if let Some(how) = how {
             for l in comp.effects.iter().chain(comp.calls.iter()) {
                 let Some(t) = m.component_index(&l.to.value) else {
                     continue;
@@ -253,8 +281,8 @@ pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
                     Finding::new(
                         "RH037",
                         format!(
-                            "`{}` runs its steps at least once ({}) and its step calls `{}` without a key: a step re-run before its checkpoint repeats the effect",
-                            comp.id, comp.kind.value, l.to.value
+                            "`{}` {how} and reaches `{}` without a key: a step re-run before its checkpoint repeats the effect",
+                            comp.id, l.to.value
                         ),
                     )
                     .intent(intent)
