@@ -36,6 +36,9 @@ pub fn escape(s: &str) -> String {
                 out.push(c);
             }
             c if c.is_control() => out.push(' '),
+            // `@org/team` in a comment would notify the team: a zero-width
+            // joiner after `@` keeps the text and breaks the mention.
+            '@' => out.push_str("@\u{200d}"),
             c => out.push(c),
         }
     }

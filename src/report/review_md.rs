@@ -18,6 +18,9 @@ pub fn md_inline(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '|' => out.push_str("\\|"),
             '\n' | '\r' => out.push(' '),
+            c if c.is_control() => out.push(' '),
+            // No mention: see `markdown::escape`.
+            '@' => out.push_str("@\u{200d}"),
             c => out.push(c),
         }
     }
