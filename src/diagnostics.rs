@@ -157,7 +157,12 @@ fn snippet_for<'a>(
     primary: bool,
 ) -> Option<Snippet<'a, annotate_snippets::Annotation<'a>>> {
     let file = map.files.get(loc.file as usize)?;
-    let line_text = file.text.lines().nth(loc.line.checked_sub(1)? as usize)?;
+    // An empty file has no line 1; the snippet still names the file.
+    let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
+        Some(l) => l,
+        None if loc.line == 1 => "",
+        None => return None,
+    };
     let line_text = if line_text.len() > 200 {
         let mut end = 200;
         while !line_text.is_char_boundary(end) {

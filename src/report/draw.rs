@@ -175,7 +175,9 @@ pub fn dot_quote(s: &str) -> String {
             '\r' => {}
             // No raw control character (ESC) in a file meant for a terminal
             // or an editor.
-            c if c.is_control() => out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4]))),
+            c if c.is_control() => {
+                out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
+            }
             c => out.push(c),
         }
     }
