@@ -381,7 +381,9 @@ pub fn xml_escape(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             // XML 1.0 forbids most control characters; show them instead.
-            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => {
+            c if (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+            {
                 out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
             }
             c => out.push(c),
