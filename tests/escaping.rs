@@ -69,7 +69,7 @@ fn assert_no_controls(what: &str, s: &str) {
         assert!(
             !c.is_control() || c == '\n' || c == '\t',
             "{what}: control character {c:?} at byte {i}: {:?}",
-            &s[s.floor_char_boundary(i.saturating_sub(60))..s.floor_char_boundary(i + 20)]
+            s[..i].chars().rev().take(60).collect::<String>()
         );
     }
 }

@@ -63,15 +63,17 @@ fn link() -> impl Strategy<Value = Link> {
         any::<bool>(),
         any::<u8>(),
     )
-        .prop_map(|(ty, to, retry, within, max_times, passes_key, claim)| Link {
-            ty,
-            to,
-            retry,
-            within,
-            max_times,
-            passes_key,
-            claim,
-        })
+        .prop_map(
+            |(ty, to, retry, within, max_times, passes_key, claim)| Link {
+                ty,
+                to,
+                retry,
+                within,
+                max_times,
+                passes_key,
+                claim,
+            },
+        )
 }
 
 fn comp() -> impl Strategy<Value = Comp> {
@@ -210,7 +212,12 @@ fn role(c: &Comp) -> char {
 /// back into it (`max_times` and `within` as given; none: unbounded), the
 /// queue delivering to one of the existing consumers; the first intent
 /// starts at the producer.
-fn with_redrive_cycle(mut a: Arch, max_times: Option<u8>, within: Option<u64>, deliver: u8) -> Arch {
+fn with_redrive_cycle(
+    mut a: Arch,
+    max_times: Option<u8>,
+    within: Option<u64>,
+    deliver: u8,
+) -> Arch {
     let n = a.comps.len();
     let (p, q, dlq) = (n, n + 1, n + 2);
     let index_in = |a: &Arch, roles: &str, except: Option<usize>, target: usize| {
@@ -219,16 +226,48 @@ fn with_redrive_cycle(mut a: Arch, max_times: Option<u8>, within: Option<u64>, d
             .position(|i| i == target)
             .unwrap() as u8
     };
-    a.comps.push(Comp { kind: 0, ..Comp::default() }); // service
-    a.comps.push(Comp { kind: 3, max_receives: Some(2), visibility: Some(30), retention: Some(3_600), ..Comp::default() });
-    a.comps.push(Comp { kind: 3, retention: Some(86_400), ..Comp::default() });
+    a.comps.push(Comp {
+        kind: 0,
+        ..Comp::default()
+    }); // service
+    a.comps.push(Comp {
+        kind: 3,
+        max_receives: Some(2),
+        visibility: Some(30),
+        retention: Some(3_600),
+        ..Comp::default()
+    });
+    a.comps.push(Comp {
+        kind: 3,
+        retention: Some(86_400),
+        ..Comp::default()
+    });
     let to_q = index_in(&a, "T", Some(p), q);
-    a.comps[p].links.push(Link { ty: 0, to: to_q, ..Link::default() });
+    a.comps[p].links.push(Link {
+        ty: 0,
+        to: to_q,
+        ..Link::default()
+    });
     let to_dlq = index_in(&a, "T", Some(q), dlq);
-    a.comps[q].links.push(Link { ty: 1, to: to_dlq, claim: 2, ..Link::default() });
-    a.comps[q].links.push(Link { ty: 0, to: deliver, ..Link::default() });
+    a.comps[q].links.push(Link {
+        ty: 1,
+        to: to_dlq,
+        claim: 2,
+        ..Link::default()
+    });
+    a.comps[q].links.push(Link {
+        ty: 0,
+        to: deliver,
+        ..Link::default()
+    });
     let back = index_in(&a, "T", None, q);
-    a.comps[dlq].links.push(Link { ty: 2, to: back, within, max_times, ..Link::default() });
+    a.comps[dlq].links.push(Link {
+        ty: 2,
+        to: back,
+        within,
+        max_times,
+        ..Link::default()
+    });
     let origin = index_in(&a, "P", None, p);
     a.intents[0].origin = origin;
     a

@@ -114,7 +114,11 @@ fn kind(c: &Comp) -> &'static str {
 /// SQS documents its limits; keep generated values inside them.
 fn clamp(kind: &str, field: &str, v: u64) -> u64 {
     if v == UNBOUNDED {
-        return if kind.starts_with("sqs") { 1_209_600 } else { v };
+        return if kind.starts_with("sqs") {
+            1_209_600
+        } else {
+            v
+        };
     }
     match (kind, field) {
         ("sqs-standard", "retention") => v.clamp(60, 1_209_600),
