@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let order: Vec<usize> = (0..arch.n()).rev().collect();
     let split = data.first().map_or(0, |b| *b as usize % (arch.n() + 1));
-    let texts = arch.texts(&order, split, data.len() % 2 == 0);
+    let texts = arch.texts(&order, split, data.len().is_multiple_of(2));
     match manifest::load_texts(texts, &Limits::default()) {
         Ok(m) => {
             replay_audit_fuzz::run_all(&m, data.len() as u8 ^ data.last().copied().unwrap_or(0));

@@ -45,7 +45,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = replay_audit::whatif::render_changes(&built.changes);
             // Every format for one input in sixteen; the findings and JSON
             // for all.
-            if data.len() % 16 == 0 {
+            if data.len().is_multiple_of(16) {
                 replay_audit_fuzz::run_all(&built.manifest, data.len() as u8);
             } else {
                 let a = replay_audit::analysis::analyse(&built.manifest);

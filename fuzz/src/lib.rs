@@ -116,7 +116,7 @@ pub fn run_all(m: &Manifest, sel: u8) -> usize {
     total += report::table::render(&m.sources, &findings, false).len();
     total += report::table::render(&m.sources, &findings, true).len();
     total += report::json::render(&m.sources, &findings).len();
-    if sel % 8 == 0 {
+    if sel.is_multiple_of(8) {
         total += report::sarif::render_with(&m.sources, &findings, Some(m), &waived).len();
     }
     total += report::junit::render_with(&m.sources, &intents, &findings, &waived).len();
