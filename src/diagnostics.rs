@@ -118,7 +118,7 @@ impl Diagnostic {
         if let Some(h) = &self.help {
             s.push_str(&format!("; help: {h}"));
         }
-        s
+        inert(&s)
     }
 
     /// Renders like rustc, with the offending line of the manifest.
@@ -157,7 +157,12 @@ fn snippet_for<'a>(
     primary: bool,
 ) -> Option<Snippet<'a, annotate_snippets::Annotation<'a>>> {
     let file = map.files.get(loc.file as usize)?;
-    let line_text = file.text.lines().nth(loc.line.checked_sub(1)? as usize)?;
+    // An empty file has no line 1; the snippet still names the file.
+    let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
+        Some(l) => l,
+        None if loc.line == 1 => "",
+        None => return None,
+    };
     let line_text = if line_text.len() > 200 {
         let mut end = 200;
         while !line_text.is_char_boundary(end) {
@@ -187,6 +192,24 @@ fn snippet_for<'a>(
             .path(file.path.as_str())
             .annotation(kind.span(start..end).label(label)),
     )
+}
+
+/// Text from a manifest made inert for a terminal: control characters
+/// other than newline and tab (ESC starts ANSI sequences that recolour,
+/// clear or retitle the terminal) become their visible Unicode "control
+/// pictures" (`\x1b` shows as `␛`), C1 controls and the bidirectional
+/// overrides that can reorder what a reader sees (U+202A..U+202E,
+/// U+2066..U+2069) become U+FFFD.
+pub fn inert(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c,
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            '\u{7f}' => '\u{2421}',
+            '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.

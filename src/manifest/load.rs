@@ -128,6 +128,13 @@ pub fn read_text(path: &Path, limits: &Limits) -> Result<String, Diagnostic> {
     let name = path.display();
     let meta = std::fs::metadata(path)
         .map_err(|e| Diagnostic::new(None, format!("cannot read `{name}`: {}", io_reason(&e))))?;
+    // A FIFO or a device would block the read or never end.
+    if !meta.is_file() {
+        return Err(
+            Diagnostic::new(None, format!("`{name}` is not a regular file"))
+                .help("give manifest files or folders; pipes and devices are not read"),
+        );
+    }
     if meta.len() > limits.max_file_bytes {
         return Err(Diagnostic::new(
             None,

@@ -121,6 +121,9 @@ fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic
     let options = serde_saphyr::options! {
         budget: Some(limits.budget(text.len())),
         with_snippet: false,
+        // A tag such as CloudFormation's `!Ref` would otherwise be dropped
+        // silently and its operand read as the value.
+        reject_unsupported_tags: true,
     };
     let raw: Spanned<Value> =
         serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e, file))?;
@@ -191,6 +194,14 @@ fn explain_yaml_error(message: &str) -> (String, Option<String>) {
                 "put each document in a file of its own; several files form one architecture"
                     .into(),
             ),
+        );
+    }
+    if let Some(rest) = message.strip_prefix("unsupported tag `") {
+        // serde-saphyr appends the location, which the diagnostic shows apart.
+        let tag = rest.split('`').next().unwrap_or(rest);
+        return (
+            format!("the tag `{tag}` is not supported in a manifest"),
+            Some("replay-audit does not evaluate YAML tags: write the value itself (a CloudFormation template is read by `replay-audit import cloudformation`)".into()),
         );
     }
     if message.contains("duplicate mapping key") {

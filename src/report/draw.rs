@@ -173,6 +173,11 @@ pub fn dot_quote(s: &str) -> String {
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
             '\r' => {}
+            // No raw control character (ESC) in a file meant for a terminal
+            // or an editor.
+            c if c.is_control() => {
+                out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
+            }
             c => out.push(c),
         }
     }
@@ -375,6 +380,12 @@ pub fn xml_escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // XML 1.0 forbids most control characters; show them instead.
+            c if (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+            {
+                out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
+            }
             c => out.push(c),
         }
     }

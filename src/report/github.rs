@@ -5,14 +5,18 @@
 //! the message, `%`, `\r` and `\n`; in property values, those and also `:`
 //! and `,`, which would otherwise end the value or the property list.
 
-use crate::diagnostics::SourceMap;
+use crate::diagnostics::{SourceMap, inert};
 use crate::rules::{Finding, Severity};
 
 /// Escapes the data after the closing `::`.
+/// Other control characters (ESC would colour the job log) become visible
+/// (see [`inert`]).
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    inert(
+        &s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A"),
+    )
 }
 
 /// Escapes a property value (`file=`, `title=`).

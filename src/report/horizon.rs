@@ -174,6 +174,7 @@ pub fn render_text(rows: &[Row]) -> String {
         }
         s.push_str(&format!("      {:>12}  total\n", format!("= {total}")));
     }
+    let mut s = crate::diagnostics::inert(&s);
     if rows.is_empty() {
         s.push_str("No guard, store or effect is reached.\n");
     }

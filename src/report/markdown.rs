@@ -36,6 +36,11 @@ pub fn escape(s: &str) -> String {
                 out.push(c);
             }
             c if c.is_control() => out.push(' '),
+            // Bidirectional overrides could reorder what a reviewer reads.
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push('\u{fffd}'),
+            // `@org/team` in a comment would notify the team: a zero-width
+            // joiner after `@` keeps the text and breaks the mention.
+            '@' => out.push_str("@\u{200d}"),
             c => out.push(c),
         }
     }

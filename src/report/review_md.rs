@@ -18,6 +18,10 @@ pub fn md_inline(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '|' => out.push_str("\\|"),
             '\n' | '\r' => out.push(' '),
+            c if c.is_control() => out.push(' '),
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push('\u{fffd}'),
+            // No mention: see `markdown::escape`.
+            '@' => out.push_str("@\u{200d}"),
             c => out.push(c),
         }
     }

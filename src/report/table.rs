@@ -3,7 +3,7 @@
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 
-use crate::diagnostics::SourceMap;
+use crate::diagnostics::{SourceMap, inert};
 use crate::report::{Summary, place};
 use crate::rules::{Finding, Severity};
 
@@ -60,10 +60,11 @@ pub fn render(map: &SourceMap, findings: &[Finding], color: bool) -> String {
         t.add_row(vec![
             sev,
             Cell::new(format!("{} {}", f.rule.code, f.rule.name)),
-            Cell::new(f.intent.as_deref().unwrap_or("-")),
-            Cell::new(f.component.as_deref().unwrap_or("-")),
-            Cell::new(place(map, f)),
-            Cell::new(msg),
+            Cell::new(inert(f.intent.as_deref().unwrap_or("-"))),
+            Cell::new(inert(f.component.as_deref().unwrap_or("-"))),
+            // Manifest text never reaches the terminal raw.
+            Cell::new(inert(&place(map, f))),
+            Cell::new(inert(&msg)),
         ]);
     }
     let mut extra = String::new();

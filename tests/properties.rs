@@ -1,0 +1,600 @@
+//! Properties over generated manifests (tests/common/gen.rs prints a small
+//! valid manifest from plain numbers): no panic; output independent of the
+//! order of components, files and fields; longer windows never add an
+//! expiry finding; longer delays never shorten a horizon; the horizon equals
+//! a brute-force walk over every path; a waiver changes nothing but the
+//! waived status. Cases are few and small so the file runs in seconds.
+
+#[path = "common/gen.rs"]
+mod generate;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use generate::{Arch, Comp, Intent, KINDS, Link, Replay, Retry, UNBOUNDED};
+use proptest::prelude::*;
+use replay_audit::analysis::{self, Model};
+use replay_audit::graph::EdgeType;
+use replay_audit::manifest::model::LinkType;
+use replay_audit::manifest::{self, Limits, Manifest};
+use replay_audit::time::Dur;
+use replay_audit::{report, rules};
+
+// ------------------------------------------------------------ strategies
+
+fn dur() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        1u64..120,
+        Just(3_600u64),
+        Just(86_400u64),
+        1u64..1_209_600,
+        Just(UNBOUNDED),
+    ]
+}
+
+fn retry() -> impl Strategy<Value = Retry> {
+    (
+        0u8..4,
+        dur(),
+        dur(),
+        0u8..3,
+        proptest::option::of(dur()),
+        proptest::option::of(dur()),
+    )
+        .prop_map(
+            |(attempts, timeout, backoff, multiplier, max_backoff, max_elapsed)| Retry {
+                attempts,
+                timeout,
+                backoff,
+                multiplier,
+                max_backoff,
+                max_elapsed,
+            },
+        )
+}
+
+fn link() -> impl Strategy<Value = Link> {
+    (
+        any::<u8>(),
+        any::<u8>(),
+        proptest::option::of(retry()),
+        proptest::option::of(dur()),
+        proptest::option::of(0u8..3),
+        any::<bool>(),
+        any::<u8>(),
+    )
+        .prop_map(
+            |(ty, to, retry, within, max_times, passes_key, claim)| Link {
+                ty,
+                to,
+                retry,
+                within,
+                max_times,
+                passes_key,
+                claim,
+            },
+        )
+}
+
+fn comp() -> impl Strategy<Value = Comp> {
+    (
+        (0..KINDS.len() as u8, 0u8..8, any::<bool>()),
+        proptest::collection::vec(link(), 0..3),
+        (
+            proptest::option::of(dur()),
+            proptest::option::of(dur()),
+            proptest::option::of(dur()),
+            proptest::option::of(0u8..10),
+            proptest::option::of(dur()),
+        ),
+        (any::<bool>(), 0u8..3),
+    )
+        .prop_map(
+            |(
+                (kind, regions, active_active),
+                links,
+                (retention, window, visibility, max_receives, max_backlog),
+                (accepts_key, replication),
+            )| Comp {
+                kind,
+                regions,
+                active_active,
+                links,
+                retention,
+                window,
+                visibility,
+                max_receives,
+                max_backlog,
+                accepts_key,
+                replication,
+            },
+        )
+}
+
+fn intent() -> impl Strategy<Value = Intent> {
+    (
+        any::<u8>(),
+        any::<u8>(),
+        any::<bool>(),
+        proptest::collection::vec(
+            (any::<u8>(), dur()).prop_map(|(enters_at, within)| Replay { enters_at, within }),
+            0..2,
+        ),
+    )
+        .prop_map(|(origin, effect, per_attempt, replays)| Intent {
+            origin,
+            effect,
+            per_attempt,
+            replays,
+        })
+}
+
+fn arch_with(regions: std::ops::RangeInclusive<u8>, max: usize) -> impl Strategy<Value = Arch> {
+    (
+        regions,
+        dur(),
+        dur(),
+        proptest::collection::vec(comp(), 1..=max),
+        proptest::collection::vec(intent(), 1..=2),
+    )
+        .prop_map(|(regions, detection, catch_up, comps, intents)| Arch {
+            regions,
+            detection,
+            catch_up,
+            comps,
+            intents,
+        })
+}
+
+fn arch() -> impl Strategy<Value = Arch> {
+    arch_with(0..=2, 6)
+}
+
+// ------------------------------------------------------------ helpers
+
+fn load(texts: Vec<(String, String)>) -> Manifest {
+    match manifest::load_texts(texts.clone(), &Limits::default()) {
+        Ok(m) => m,
+        Err(e) => panic!(
+            "a generated manifest does not load:\n{}\n{}",
+            e.render(false),
+            texts
+                .iter()
+                .map(|(p, t)| format!("--- {p}\n{t}"))
+                .collect::<String>()
+        ),
+    }
+}
+
+fn load_one(a: &Arch) -> Manifest {
+    load(vec![("a.yaml".to_string(), a.text())])
+}
+
+/// The JSON report without locations (which move when the text moves).
+fn json_without_locations(m: &Manifest) -> String {
+    let findings = rules::check(&analysis::analyse(m));
+    let mut v: serde_json::Value =
+        serde_json::from_str(&report::json::render(&m.sources, &findings)).unwrap();
+    for f in v["findings"].as_array_mut().unwrap() {
+        f.as_object_mut().unwrap().remove("location");
+    }
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+fn expiry_findings(m: &Manifest) -> BTreeSet<(String, Option<String>, Option<String>)> {
+    rules::check(&analysis::analyse(m))
+        .into_iter()
+        .filter(|f| matches!(f.rule.code, "RH001" | "RH002"))
+        .map(|f| (f.rule.code.to_string(), f.intent, f.component))
+        .collect()
+}
+
+/// Horizons by intent id and component id.
+fn horizons(m: &Manifest) -> BTreeMap<(String, String), Dur> {
+    let a = analysis::analyse(m);
+    let mut out = BTreeMap::new();
+    for r in &a.intents {
+        for (&c, &h) in &r.horizons {
+            out.insert(
+                (m.intents[r.intent].id.clone(), m.components[c].id.clone()),
+                h,
+            );
+        }
+    }
+    out
+}
+
+fn role(c: &Comp) -> char {
+    KINDS[c.kind as usize % KINDS.len()].1
+}
+
+/// Adds a producer sending to a queue whose dead-letter queue redrives
+/// back into it (`max_times` and `within` as given; none: unbounded), the
+/// queue delivering to one of the existing consumers; the first intent
+/// starts at the producer.
+fn with_redrive_cycle(
+    mut a: Arch,
+    max_times: Option<u8>,
+    within: Option<u64>,
+    deliver: u8,
+) -> Arch {
+    let n = a.comps.len();
+    let (p, q, dlq) = (n, n + 1, n + 2);
+    let index_in = |a: &Arch, roles: &str, except: Option<usize>, target: usize| {
+        (0..a.comps.len())
+            .filter(|&i| roles.contains(role(&a.comps[i])) && Some(i) != except)
+            .position(|i| i == target)
+            .unwrap() as u8
+    };
+    a.comps.push(Comp {
+        kind: 0,
+        ..Comp::default()
+    }); // service
+    a.comps.push(Comp {
+        kind: 3,
+        max_receives: Some(2),
+        visibility: Some(30),
+        retention: Some(3_600),
+        ..Comp::default()
+    });
+    a.comps.push(Comp {
+        kind: 3,
+        retention: Some(86_400),
+        ..Comp::default()
+    });
+    let to_q = index_in(&a, "T", Some(p), q);
+    a.comps[p].links.push(Link {
+        ty: 0,
+        to: to_q,
+        ..Link::default()
+    });
+    let to_dlq = index_in(&a, "T", Some(q), dlq);
+    a.comps[q].links.push(Link {
+        ty: 1,
+        to: to_dlq,
+        claim: 2,
+        ..Link::default()
+    });
+    a.comps[q].links.push(Link {
+        ty: 0,
+        to: deliver,
+        ..Link::default()
+    });
+    let back = index_in(&a, "T", None, q);
+    a.comps[dlq].links.push(Link {
+        ty: 2,
+        to: back,
+        within,
+        max_times,
+        ..Link::default()
+    });
+    let origin = index_in(&a, "P", None, p);
+    a.intents[0].origin = origin;
+    a
+}
+
+// ------------------------------------------------------------ the oracle
+
+/// Longest arrival age of a copy at every component, by walking every
+/// path (exponential; fine for six components): from the origin at age 0
+/// and from each replay's entry at its `within`, adding each edge's delay
+/// as the model states it. Inside a cycle a redrive may be taken at most
+/// the sum of the cycle's `max_times` times; a cycle that a copy can go
+/// round without a redrive, or with a redrive that has no `max_times`,
+/// makes every age in it unbounded. A store's horizon is that of the
+/// guards that claim in it.
+fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
+    let n = model.nodes.len();
+    // reach[u][v]: v reachable from u (u reaches itself).
+    let mut reach = vec![vec![false; n]; n];
+    for (u, row) in reach.iter_mut().enumerate() {
+        row[u] = true;
+        for &e in &model.out[u] {
+            row[model.edges[e].to] = true;
+        }
+    }
+    for k in 0..n {
+        for i in 0..n {
+            for j in 0..n {
+                if reach[i][k] && reach[k][j] {
+                    reach[i][j] = true;
+                }
+            }
+        }
+    }
+    let same_scc = |u: usize, v: usize| reach[u][v] && reach[v][u];
+    let is_redrive = |e: usize| model.edges[e].ty == EdgeType::Link(LinkType::Redrive);
+    let internal = |e: usize| same_scc(model.edges[e].from, model.edges[e].to);
+    // Per SCC (keyed by its smallest member): the redrive budget, or None
+    // when nothing bounds it.
+    let mut budget: BTreeMap<usize, Option<u64>> = BTreeMap::new();
+    for c in 0..n {
+        let key = (0..n).find(|&u| same_scc(u, c)).unwrap();
+        if budget.contains_key(&key) {
+            continue;
+        }
+        let members: Vec<usize> = (0..n).filter(|&u| same_scc(u, c)).collect();
+        let edges: Vec<usize> = members
+            .iter()
+            .flat_map(|&u| model.out[u].iter().copied())
+            .filter(|&e| internal(e))
+            .collect();
+        let mut b = Some(0u64);
+        // A loop of non-redrive edges: DFS for a cycle among members.
+        let non_redrive_cycle = {
+            let mut r = vec![vec![false; n]; n];
+            for &e in edges.iter().filter(|&&e| !is_redrive(e)) {
+                r[model.edges[e].from][model.edges[e].to] = true;
+            }
+            for k in 0..n {
+                for i in 0..n {
+                    for j in 0..n {
+                        if r[i][k] && r[k][j] {
+                            r[i][j] = true;
+                        }
+                    }
+                }
+            }
+            (0..n).any(|i| r[i][i])
+        };
+        if non_redrive_cycle {
+            b = None;
+        }
+        for &e in edges.iter().filter(|&&e| is_redrive(e)) {
+            match (b, model.edges[e].redrive_bound) {
+                (Some(t), Some(Some(k))) => b = Some(t.saturating_add(k)),
+                _ => b = None,
+            }
+        }
+        if b.is_some_and(|t| t > 1_000) {
+            b = None;
+        }
+        budget.insert(key, b);
+    }
+    let scc_budget = |c: usize| budget[&(0..n).find(|&u| same_scc(u, c)).unwrap()];
+
+    let mut best: BTreeMap<usize, Dur> = BTreeMap::new();
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        c: usize,
+        age: Dur,
+        used: u64,
+        depth: usize,
+        model: &Model,
+        best: &mut BTreeMap<usize, Dur>,
+        ctx: &dyn Fn(usize, usize) -> (bool, bool),
+        scc_budget: &dyn Fn(usize) -> Option<u64>,
+    ) {
+        let age = if scc_budget(c).is_none() && model.out[c].iter().any(|&e| ctx(e, c).0) {
+            Dur::Unbounded
+        } else {
+            age
+        };
+        let e = best.entry(c).or_insert(age);
+        if age > *e {
+            *e = age;
+        }
+        if depth > 64 || (age == Dur::Unbounded && depth > 12) {
+            return;
+        }
+        for &e in &model.out[c] {
+            let em = &model.edges[e];
+            let (inside, redrive) = ctx(e, c);
+            let mut u = used;
+            if !inside {
+                u = 0;
+            } else if redrive {
+                match scc_budget(c) {
+                    Some(b) if used < b => u = used + 1,
+                    Some(_) => continue,
+                    None => {}
+                }
+            }
+            walk(
+                em.to,
+                age.add(em.delay),
+                u,
+                depth + 1,
+                model,
+                best,
+                ctx,
+                scc_budget,
+            );
+        }
+    }
+    let ctx = |e: usize, _c: usize| (internal(e), is_redrive(e));
+    let it = &m.intents[intent];
+    if let Some(o) = m.component_index(&it.origin.value) {
+        walk(o, Dur::ZERO, 0, 0, model, &mut best, &ctx, &scc_budget);
+    }
+    for r in &it.replays {
+        if let Some(c) = m.component_index(&r.enters_at.value) {
+            walk(c, r.within.value, 0, 0, model, &mut best, &ctx, &scc_budget);
+        }
+    }
+    for (g, comp) in m.components.iter().enumerate() {
+        if comp.dedup.is_some()
+            && let (Some(&h), Some(guard)) = (best.get(&g), &model.nodes[g].guard)
+        {
+            let e = best.entry(guard.layer.component).or_insert(h);
+            if h > *e {
+                *e = h;
+            }
+        }
+    }
+    best
+}
+
+// ------------------------------------------------------------ properties
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Any generated manifest loads, analyses and renders in every format.
+    #[test]
+    fn generated_manifests_never_panic(a in arch()) {
+        let m = load_one(&a);
+        let an = analysis::analyse(&m);
+        let findings = rules::check(&an);
+        let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
+        let _ = report::table::render(&m.sources, &findings, false);
+        let _ = report::json::render(&m.sources, &findings);
+        let _ = report::sarif::render_with(&m.sources, &findings, Some(&m), &[]);
+        let _ = report::junit::render(&m.sources, &intents, &findings);
+        let _ = report::github::render(&m.sources, &findings);
+        let _ = report::markdown::render_with(&m.sources, &findings, Some(&m));
+        let review = report::review::build(&an, &findings);
+        let _ = report::review_html::render(&review);
+        let _ = report::review_md::render(&review);
+    }
+
+    /// Reordering components and writing every component's fields backwards
+    /// changes nothing but locations; splitting them over two files changes
+    /// at most the order of findings (grouped by file).
+    #[test]
+    fn output_is_independent_of_order(
+        (a, order, split, reverse) in arch().prop_flat_map(|a| {
+            let n = a.n();
+            let ids: Vec<usize> = (0..n).collect();
+            (Just(a), Just(ids).prop_shuffle(), 0..=n, any::<bool>())
+        })
+    ) {
+        let first = json_without_locations(&load_one(&a));
+        let texts = a.texts(&order, split, reverse);
+        let one_file = texts.len() == 1;
+        let second = json_without_locations(&load(texts));
+        if one_file {
+            // Same text but for the order: byte-identical.
+            prop_assert_eq!(first, second);
+        } else {
+            // Findings are grouped by file, so a split may regroup them;
+            // the findings themselves and the rest are identical.
+            let sorted = |s: &str| {
+                let mut v: serde_json::Value = serde_json::from_str(s).unwrap();
+                let f = v["findings"].as_array_mut().unwrap();
+                f.sort_by_key(|x| x.to_string());
+                v.to_string()
+            };
+            prop_assert_eq!(sorted(&first), sorted(&second));
+        }
+    }
+
+    /// A longer store retention, provider key window or transport dedup
+    /// window never adds an RH001/RH002 finding.
+    #[test]
+    fn longer_windows_never_add_expiry_findings(
+        a in arch(),
+        pick in any::<prop::sample::Index>(),
+        more in 1u64..10_000_000,
+        to_unbounded in any::<bool>(),
+    ) {
+        let before = expiry_findings(&load_one(&a));
+        let i = pick.index(a.n());
+        let mut b = a.clone();
+        let raise = |v: u64| if to_unbounded { UNBOUNDED } else { v.saturating_add(more).min(UNBOUNDED - 1) };
+        let c = &mut b.comps[i];
+        match role(c) {
+            'S' => c.retention = c.retention.map(raise),
+            'E' | 'T' => c.window = c.window.map(|w| raise(w.max(1))),
+            _ => {}
+        }
+        let after = expiry_findings(&load_one(&b));
+        prop_assert!(after.is_subset(&before), "added: {:?}", after.difference(&before).collect::<Vec<_>>());
+    }
+
+    /// One more retry attempt, a longer timeout or backoff, a later redrive
+    /// or replay never lowers any horizon.
+    #[test]
+    fn longer_delays_never_lower_a_horizon(
+        a in arch(),
+        pick in any::<prop::sample::Index>(),
+        what in 0u8..5,
+        more in 1u64..100_000,
+    ) {
+        let before = horizons(&load_one(&a));
+        let mut b = a.clone();
+        let links: Vec<(usize, usize)> = b.comps.iter().enumerate()
+            .flat_map(|(c, comp)| (0..comp.links.len()).map(move |l| (c, l)))
+            .collect();
+        let longer = |v: u64| if v == UNBOUNDED { v } else { v.saturating_add(more).min(UNBOUNDED - 1) };
+        match what {
+            0..=2 if !links.is_empty() => {
+                let (c, l) = links[pick.index(links.len())];
+                let link = &mut b.comps[c].links[l];
+                match (what, &mut link.retry) {
+                    (0, Some(r)) if r.attempts % 5 < 4 => r.attempts += 1,
+                    (1, Some(r)) => r.timeout = longer(r.timeout.max(1)),
+                    (2, Some(r)) => r.backoff = longer(r.backoff),
+                    _ => link.within = link.within.map(|w| longer(w.max(1))),
+                }
+            }
+            _ => {
+                let i = pick.index(b.intents.len());
+                if let Some(r) = b.intents[i].replays.first_mut() {
+                    r.within = longer(r.within.max(1));
+                }
+            }
+        }
+        let after = horizons(&load_one(&b));
+        for (k, h) in &before {
+            let now = after.get(k).copied();
+            prop_assert!(now.is_some_and(|n| n >= *h), "{:?}: {:?} -> {:?}", k, h, now);
+        }
+    }
+
+    /// On graphs of up to six components without regions, the engine's
+    /// horizon of every reached component is the longest path found by
+    /// brute force.
+    #[test]
+    fn horizon_equals_brute_force(
+        a in prop_oneof![
+            arch_with(0..=0, 6),
+            (arch_with(0..=0, 3), proptest::option::of(0u8..3), proptest::option::of(dur()), any::<u8>())
+                .prop_map(|(a, m, w, d)| with_redrive_cycle(a, m, w, d)),
+        ]
+    ) {
+        let m = load_one(&a);
+        let an = analysis::analyse(&m);
+        for r in &an.intents {
+            let expected = oracle(&m, &an.model, r.intent);
+            prop_assert_eq!(&r.horizons, &expected, "intent {}\n{}", m.intents[r.intent].id, a.text());
+        }
+    }
+
+    /// A waiver marks the findings it covers as waived and changes nothing
+    /// else: same findings, same order, same fields.
+    #[test]
+    fn a_waiver_changes_only_the_waived_status(a in arch(), pick in any::<prop::sample::Index>()) {
+        let m = load_one(&a);
+        let an = analysis::analyse(&m);
+        let plain = rules::check(&an);
+        prop_assume!(!plain.is_empty());
+        let target = &plain[pick.index(plain.len())];
+        let mut policy = format!(
+            "[[waiver]]\ncode = \"{}\"\nreason = \"accepted for the property test\"\n",
+            target.rule.code
+        );
+        if let Some(i) = &target.intent {
+            policy.push_str(&format!("intent = \"{i}\"\n"));
+        }
+        if let Some(c) = &target.component {
+            policy.push_str(&format!("component = \"{c}\"\n"));
+        }
+        let p = replay_audit::policy::Policy::parse("policy.toml", &policy)
+            .unwrap_or_else(|e| panic!("{policy}: {}", e.render(false)));
+        let today = replay_audit::policy::Date::parse("2026-01-01").unwrap();
+        let (waived, unused) = p.apply(rules::check_with(&an, &p.options()), today);
+        prop_assert!(unused.is_empty());
+        prop_assert_eq!(plain.len(), waived.len());
+        let mut any = false;
+        for (x, y) in plain.iter().zip(&waived) {
+            let mut y2 = y.clone();
+            if y2.waived.take().is_some() {
+                any = true;
+                prop_assert_eq!(&y.rule.code, &target.rule.code);
+            }
+            prop_assert_eq!(format!("{x:?}"), format!("{y2:?}"));
+        }
+        prop_assert!(any, "the waiver covers {}", target.rule.code);
+    }
+}
