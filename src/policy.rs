@@ -210,14 +210,9 @@ impl Policy {
     /// Reads a policy file; every error is collected.
     pub fn read(path: &Path) -> Result<Policy, PolicyError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            PolicyError::one(
-                &name,
-                SourceMap::default(),
-                Diagnostic::new(None, format!("cannot read `{name}`: {e}"))
-                    .help("give an existing file with --config, or remove the option"),
-            )
-        })?;
+        // The same reader as manifests: regular files only, size-limited, UTF-8.
+        let text = crate::manifest::load::read_text(path, &crate::manifest::Limits::default())
+            .map_err(|d| PolicyError::one(&name, SourceMap::default(), d))?;
         Policy::parse(&name, &text)
     }
 
@@ -499,14 +494,14 @@ impl Baseline {
 
     pub fn read(path: &Path) -> Result<Baseline, PolicyError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            PolicyError::one(
-                &name,
-                SourceMap::default(),
-                Diagnostic::new(None, format!("cannot read baseline `{name}`: {e}"))
-                    .help("create it with `replay-audit check --write-baseline FILE ...`"),
-            )
-        })?;
+        let text = crate::manifest::load::read_text(path, &crate::manifest::Limits::default())
+            .map_err(|d| {
+                PolicyError::one(
+                    &name,
+                    SourceMap::default(),
+                    d.help("create it with `replay-audit check --write-baseline FILE ...`"),
+                )
+            })?;
         Baseline::parse(&name, &text)
     }
 

@@ -302,24 +302,11 @@ impl Session {
     /// as `save` writes it.
     pub fn read_overrides(&mut self, path: &Path) -> Result<Vec<Override>, LoadError> {
         let name = path.display().to_string();
-        let text = match std::fs::metadata(path).and_then(|m| {
-            if m.len() > self.limits.max_file_bytes {
-                Err(std::io::Error::other(format!(
-                    "larger than the limit of {} bytes",
-                    self.limits.max_file_bytes
-                )))
-            } else {
-                std::fs::read_to_string(path)
-            }
-        }) {
-            Ok(t) => t,
-            Err(e) => {
-                return Err(self.error(
-                    Diagnostic::new(None, format!("cannot read overrides file `{name}`: {e}"))
-                        .help("give a YAML file of `TARGET: VALUE` lines, as the shell's `save` writes"),
-                ));
-            }
-        };
+        let text = load::read_text(path, &self.limits).map_err(|d| {
+            self.error(
+                d.help("give a YAML file of `TARGET: VALUE` lines, as the shell's `save` writes"),
+            )
+        })?;
         let file = self.add_source(&name, &text);
         let node = yaml::parse(&text, file, &self.limits).map_err(|d| self.error(d))?;
         let entries = match node.value {

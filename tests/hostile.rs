@@ -532,3 +532,27 @@ fn check_reads_only_the_folder_given() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_policy_baseline_or_overrides_file_is_refused() {
+    let d = dir_with(&[("arch/a.yaml", SMALL.as_bytes())]);
+    let fifo = d.path().join("pipe.toml");
+    let ok = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !ok.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    for flag in ["--config", "--baseline", "--overrides"] {
+        let out = cmd(d.path())
+            .args(["check", "arch/a.yaml", flag, "pipe.toml"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag}: {err}");
+        assert!(
+            err.contains("`pipe.toml` is not a regular file"),
+            "{flag}: {err}"
+        );
+    }
+}
