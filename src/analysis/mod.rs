@@ -733,19 +733,16 @@ impl Run<'_> {
 
     fn enter_replay(&mut self, s: usize, ri: usize) {
         let within = self.intent.replays[ri].within.value;
+        let has_key = self.intent.key.loc.is_some();
         let st = &mut self.states[s];
+        if st.h.is_none() {
+            // Only the replay reaches this component: it resubmits the
+            // request as the intent made it, key included when there is one.
+            st.key = if has_key { KeyStatus::Carried } else { KeyStatus::Unminted };
+        }
         if st.h.is_none_or(|h| within > h) {
             st.h = Some(within);
             st.back = Some((s, Via::Replay(ri)));
-        }
-        if st.h.is_some()
-            && st.back.is_some_and(|(_, v)| matches!(v, Via::Replay(_)))
-            && self.minted_at.is_none_or(|m| m != st.comp)
-        {
-            // Replays resubmit the request as the intent made it.
-            if self.intent.key.loc.is_some() {
-                st.key = st.key.min(KeyStatus::Carried);
-            }
         }
         let class = self.class_of(self.states[s].key, usize::MAX);
         let layered = self.states[s].orig_layered;
