@@ -738,7 +738,11 @@ impl Run<'_> {
         if st.h.is_none() {
             // Only the replay reaches this component: it resubmits the
             // request as the intent made it, key included when there is one.
-            st.key = if has_key { KeyStatus::Carried } else { KeyStatus::Unminted };
+            st.key = if has_key {
+                KeyStatus::Carried
+            } else {
+                KeyStatus::Unminted
+            };
         }
         if st.h.is_none_or(|h| within > h) {
             st.h = Some(within);
