@@ -312,3 +312,19 @@ fn step_functions_retry_blocks_become_call_retries() {
     );
     assert_eq!(code, 1);
 }
+
+#[test]
+fn asyncapi2_kafka_and_pubsub_bindings_keep_their_units() {
+    let (text, _, code) = import(&["asyncapi", "asyncapi2-kafka-pubsub.yaml"]);
+    assert_eq!(code, 0);
+    // Kafka's retention.ms is milliseconds; Pub/Sub's duration a "...s" string.
+    assert!(text.contains("    kind: kafka-topic  #"), "{text}");
+    assert!(text.contains("    retention: 7d  # from channels.orderEvents.bindings.kafka.topicConfiguration.retention.ms (asyncapi2-kafka-pubsub.yaml:9) (604800000 ms)\n"), "{text}");
+    assert!(text.contains("    kind: pubsub-subscription  #"), "{text}");
+    assert!(text.contains("    retention: 1d  # from channels.shipmentRequests.bindings.googlepubsub.messageRetentionDuration (asyncapi2-kafka-pubsub.yaml:19)\n"), "{text}");
+    // AsyncAPI 2 `publish` is what the application receives; `subscribe` what it sends.
+    assert!(text.contains("      - to: publish-order  #"), "{text}");
+    assert!(text.contains("      - to: shipment-requests  #"), "{text}");
+    // The skeleton is a valid manifest.
+    assert_eq!(check(&["asyncapi2-kafka-pubsub.yaml"]).1, 0);
+}
