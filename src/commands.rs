@@ -1,0 +1,611 @@
+//! One function per command: load what it needs through the library, print
+//! the result, and return the exit code (0 clean, 1 findings at or above the
+//! failing severity, 2 input that could not be analysed).
+
+use std::io::{IsTerminal, Write};
+
+use clap::CommandFactory;
+use replay_audit::cli::{
+    CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, GraphFormat, ImportFormat,
+    ReportFormat, TextFormat,
+};
+use replay_audit::{
+    analysis, catalog, init, manifest, policy, report, rules, schema, shell, whatif,
+};
+
+fn color(choice: ColorChoice, stream_is_tty: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            stream_is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+fn out(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
+}
+
+/// Writes to `-o FILE`, or to standard output; an unwritable file is an input error (2).
+fn write_output(path: Option<&std::path::Path>, text: &str) -> anyhow::Result<u8> {
+    match path {
+        None => {
+            out(text)?;
+            Ok(0)
+        }
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => Ok(0),
+            Err(e) => {
+                eprintln!(
+                    "error: cannot write `{}`: {e}\nhelp: check that the folder exists and is writable",
+                    p.display()
+                );
+                Ok(2)
+            }
+        },
+    }
+}
+
+fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u8> {
+    let limits = manifest::Limits {
+        max_file_bytes: cli.max_file_size,
+        ..manifest::Limits::default()
+    };
+    // Templates, plans and AsyncAPI documents among the paths are imported in memory.
+    replay_audit::import::load(paths, &limits).map_err(|e| {
+        eprint!(
+            "{}",
+            e.render(color(cli.color, std::io::stderr().is_terminal()))
+        );
+        2
+    })
+}
+
+fn limits(cli: &Cli) -> manifest::Limits {
+    manifest::Limits {
+        max_file_bytes: cli.max_file_size,
+        ..manifest::Limits::default()
+    }
+}
+
+fn severity(f: FailOn) -> rules::Severity {
+    match f {
+        FailOn::Error => rules::Severity::Error,
+        FailOn::Warning => rules::Severity::Warning,
+        FailOn::Info => rules::Severity::Info,
+    }
+}
+
+fn render_load_error(cli: &Cli, e: &manifest::LoadError) -> u8 {
+    eprint!(
+        "{}",
+        e.render(color(cli.color, std::io::stderr().is_terminal()))
+    );
+    2
+}
+
+fn load_overridden(
+    cli: &Cli,
+    paths: &[std::path::PathBuf],
+    overrides: &std::path::Path,
+) -> Result<manifest::Manifest, u8> {
+    whatif::load_with_overrides(paths, overrides, &limits(cli))
+        .map_err(|e| render_load_error(cli, &e))
+}
+
+fn what_if(
+    cli: &Cli,
+    paths: &[std::path::PathBuf],
+    set: &[String],
+    unset: &[String],
+    overrides: Option<&std::path::Path>,
+    format: TextFormat,
+    fail_on: FailOn,
+) -> anyhow::Result<u8> {
+    if set.is_empty() && unset.is_empty() && overrides.is_none() {
+        eprintln!(
+            "error: what-if needs a change\nhelp: give --set ID.FIELD=VALUE, --unset ID.FIELD or --overrides FILE"
+        );
+        return Ok(2);
+    }
+    let mut session = match whatif::Session::open(paths, &limits(cli)) {
+        Ok(s) => s,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let base = match session.build(&[]) {
+        Ok(b) => b,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let mut list = Vec::new();
+    if let Some(o) = overrides {
+        match session.read_overrides(o) {
+            Ok(o) => list.extend(o),
+            Err(e) => return Ok(render_load_error(cli, &e)),
+        }
+    }
+    for s in set {
+        match session.parse_set("--set", s) {
+            Ok(o) => list.push(o),
+            Err(e) => return Ok(render_load_error(cli, &e)),
+        }
+    }
+    for u in unset {
+        list.push(session.parse_unset("--unset", u));
+    }
+    let built = match session.build(&list) {
+        Ok(b) => b,
+        Err(e) => return Ok(render_load_error(cli, &e)),
+    };
+    let before = rules::check(&analysis::analyse(&base.manifest));
+    let after = rules::check(&analysis::analyse(&built.manifest));
+    let delta = whatif::compare(&before, &after);
+    out(&match format {
+        TextFormat::Text => whatif::render_text(&built.changes, &delta),
+        TextFormat::Json => whatif::render_json(
+            &base.manifest.sources,
+            &built.manifest.sources,
+            &built.changes,
+            &delta,
+        ),
+    })?;
+    Ok(u8::from(delta.fails(severity(fail_on))))
+}
+
+/// `check --each DIR`: every architecture of DIR, in parallel.
+fn check_each(
+    cli: &Cli,
+    dir: &std::path::Path,
+    format: CheckFormat,
+    threshold: rules::Severity,
+) -> u8 {
+    use replay_audit::org;
+    let archs = match org::architectures(dir) {
+        Ok(a) => a,
+        Err(d) => {
+            eprintln!(
+                "{}",
+                d.one_line(&replay_audit::diagnostics::SourceMap::default())
+            );
+            return 2;
+        }
+    };
+    let limits = manifest::Limits {
+        max_file_bytes: cli.max_file_size,
+        ..manifest::Limits::default()
+    };
+    let render = match format {
+        CheckFormat::Table => org::Render::Table {
+            color: color(cli.color, std::io::stdout().is_terminal()),
+        },
+        CheckFormat::Json => org::Render::Json,
+        other => {
+            eprintln!(
+                "error: --each prints `table` or `json`, not `{other:?}`\nhelp: run `check` on one architecture for the other formats"
+            );
+            return 2;
+        }
+    };
+    let progress = org::Progress::new(archs.len());
+    let tty = std::io::stderr().is_terminal();
+    let outcomes = org::check_all(&archs, &limits, threshold, render, &|done| {
+        if tty {
+            progress.tick(done)
+        }
+    });
+    let text = match render {
+        org::Render::Json => org::render_json(&outcomes),
+        org::Render::Table { .. } => org::render_table(&outcomes),
+    };
+    if let Err(e) = out(&text) {
+        eprintln!("error: {e:#}");
+        return 2;
+    }
+    org::exit_code(&outcomes)
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<u8> {
+    match &cli.command {
+        Command::Check {
+            paths,
+            format,
+            fail_on,
+            config,
+            baseline,
+            write_baseline,
+            overrides,
+            each,
+        } => {
+            if let Some(dir) = each {
+                let threshold = fail_on.map_or(rules::Severity::Error, severity);
+                return Ok(check_each(&cli, dir, *format, threshold));
+            }
+            let loaded = match overrides {
+                Some(o) => load_overridden(&cli, paths, o),
+                None => load(&cli, paths),
+            };
+            let m = match loaded {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            let err_color = color(cli.color, std::io::stderr().is_terminal());
+            let policy =
+                match policy::locate(paths, config.as_deref()).map(|p| policy::Policy::read(&p)) {
+                    None => policy::Policy::default(),
+                    Some(Ok(p)) => p,
+                    Some(Err(e)) => {
+                        eprint!("{}", e.render(err_color));
+                        return Ok(2);
+                    }
+                };
+            let today = match policy::Date::today() {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Ok(2);
+                }
+            };
+            let a = analysis::analyse(&m);
+            let (mut findings, unused_waivers) =
+                policy.apply(rules::check_with(&a, &policy.options()), today);
+            let mut notes = policy::Notes {
+                unused_waivers,
+                stale_baseline: Vec::new(),
+            };
+            if let Some(path) = write_baseline {
+                let b = policy::Baseline::of(&findings);
+                if let Err(e) = std::fs::write(path, b.to_json()) {
+                    eprintln!("error: cannot write baseline `{}`: {e}", path.display());
+                    return Ok(2);
+                }
+                eprintln!(
+                    "wrote {} fingerprint(s) to {}",
+                    b.fingerprints.len(),
+                    path.display()
+                );
+                b.apply(&mut findings);
+            }
+            if let Some(path) = baseline {
+                match policy::Baseline::read(path) {
+                    Ok(b) => notes.stale_baseline = b.apply(&mut findings),
+                    Err(e) => {
+                        eprint!("{}", e.render(err_color));
+                        return Ok(2);
+                    }
+                }
+            }
+            // Waived and baselined findings, for the formats that mark them
+            // (SARIF suppressions, JUnit skipped cases).
+            let accepted: Vec<Option<&str>> = findings
+                .iter()
+                .map(|f| match (&f.waived, f.baselined) {
+                    (Some(w), _) => Some(w.reason.as_str()),
+                    (None, true) => Some("listed in the baseline"),
+                    (None, false) => None,
+                })
+                .collect();
+            let text = match format {
+                CheckFormat::Table => report::table::render(
+                    &m.sources,
+                    &findings,
+                    color(cli.color, std::io::stdout().is_terminal()),
+                ),
+                CheckFormat::Json => report::json::render_with(&m.sources, &findings, &notes),
+                CheckFormat::Sarif => {
+                    report::sarif::render_with(&m.sources, &findings, Some(&m), &accepted)
+                }
+                CheckFormat::Junit => {
+                    let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
+                    report::junit::render_with(&m.sources, &intents, &findings, &accepted)
+                }
+                CheckFormat::Github => report::github::render(&m.sources, &findings),
+                CheckFormat::Markdown => report::markdown::render_full(
+                    &m.sources,
+                    &findings,
+                    Some(&m),
+                    &report::horizon::rows(&a, None, None),
+                ),
+            };
+            out(&text)?;
+            for w in notes.warnings(
+                baseline
+                    .as_ref()
+                    .map(|b| b.display().to_string())
+                    .as_deref(),
+            ) {
+                eprintln!("{w}");
+            }
+            let threshold =
+                fail_on.map_or(policy.fail_on.unwrap_or(rules::Severity::Error), severity);
+            Ok(u8::from(
+                findings
+                    .iter()
+                    .any(|f| f.is_active() && f.severity >= threshold),
+            ))
+        }
+        Command::Horizon {
+            paths,
+            intent,
+            at,
+            format,
+            required,
+        } => {
+            let m = match load(&cli, paths) {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            if let Some(i) = intent
+                && m.intent(i).is_none()
+            {
+                let ids: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
+                let hint = replay_audit::diagnostics::suggest(i, ids.iter().copied()).map_or_else(
+                    || format!("intents: {}", ids.join(", ")),
+                    |s| format!("did you mean `{s}`?"),
+                );
+                eprintln!("error: no intent `{i}`\nhelp: {hint}");
+                return Ok(2);
+            }
+            if let Some(c) = at
+                && m.component(c).is_none()
+            {
+                let ids: Vec<&str> = m.components.iter().map(|c| c.id.as_str()).collect();
+                let hint = replay_audit::diagnostics::suggest(c, ids.iter().copied()).map_or_else(
+                    || "give a component id".to_string(),
+                    |s| format!("did you mean `{s}`?"),
+                );
+                eprintln!("error: no component `{c}`\nhelp: {hint}");
+                return Ok(2);
+            }
+            let a = analysis::analyse(&m);
+            if *required {
+                let rows = whatif::required(&a, intent.as_deref(), at.as_deref());
+                out(&match format {
+                    TextFormat::Text => whatif::render_required_text(&rows),
+                    TextFormat::Json => whatif::render_required_json(&rows),
+                })?;
+                return Ok(0);
+            }
+            let rows = report::horizon::rows(&a, intent.as_deref(), at.as_deref());
+            out(&match format {
+                TextFormat::Text => report::horizon::render_text(&rows),
+                TextFormat::Json => report::horizon::render_json(&rows),
+            })?;
+            Ok(0)
+        }
+        Command::Report {
+            paths,
+            format,
+            output,
+        } => {
+            let m = match load(&cli, paths) {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            let a = analysis::analyse(&m);
+            let findings = rules::check(&a);
+            let review = report::review::build(&a, &findings);
+            let text = match format {
+                ReportFormat::Markdown => report::review_md::render(&review),
+                ReportFormat::Html => report::review_html::render(&review),
+            };
+            write_output(output.as_deref(), &text)
+        }
+        Command::Graph {
+            paths,
+            format,
+            output,
+        } => {
+            let m = match load(&cli, paths) {
+                Ok(m) => m,
+                Err(code) => return Ok(code),
+            };
+            let a = analysis::analyse(&m);
+            let findings = rules::check(&a);
+            let view = report::draw::view(&m, &findings);
+            let text = match format {
+                GraphFormat::Dot => {
+                    report::draw::dot(&view, m.name.as_deref().unwrap_or("architecture"))
+                }
+                GraphFormat::Mermaid => report::draw::mermaid(&view),
+            };
+            write_output(output.as_deref(), &text)
+        }
+        Command::WhatIf {
+            paths,
+            set,
+            unset,
+            overrides,
+            format,
+            fail_on,
+        } => what_if(
+            &cli,
+            paths,
+            set,
+            unset,
+            overrides.as_deref(),
+            *format,
+            *fail_on,
+        ),
+        Command::Shell { paths } => {
+            let session = match whatif::Session::open(paths, &limits(&cli)) {
+                Ok(s) => s,
+                Err(e) => return Ok(render_load_error(&cli, &e)),
+            };
+            let tty = std::io::stdin().is_terminal();
+            let mut sh = match shell::Shell::new(
+                session,
+                tty && color(cli.color, std::io::stderr().is_terminal()),
+            ) {
+                Ok(s) => s,
+                Err(e) => return Ok(render_load_error(&cli, &e)),
+            };
+            Ok(if tty {
+                shell::run_terminal(&mut sh)
+            } else {
+                shell::run_lines(
+                    &mut sh,
+                    std::io::stdin().lock(),
+                    &mut std::io::stdout(),
+                    &mut std::io::stderr(),
+                )
+            })
+        }
+        Command::Explain { code } => match rules::rule(code) {
+            Some(r) => {
+                out(r.doc)?;
+                Ok(0)
+            }
+            None => {
+                let codes: Vec<&str> = rules::RULES
+                    .iter()
+                    .map(|r| r.code)
+                    .chain(rules::RULES.iter().map(|r| r.name))
+                    .collect();
+                let hint = replay_audit::diagnostics::suggest(code, codes.iter().copied())
+                    .map_or_else(
+                        || "`replay-audit rules` lists every rule".to_string(),
+                        |s| format!("did you mean `{s}`?"),
+                    );
+                eprintln!("error: no rule `{code}`\nhelp: {hint}");
+                Ok(2)
+            }
+        },
+        Command::Rules { format } => {
+            out(&report::rules_list(*format == TextFormat::Json))?;
+            Ok(0)
+        }
+        Command::Import {
+            format,
+            file,
+            parameters,
+        } => {
+            let limits = manifest::Limits {
+                max_file_bytes: cli.max_file_size,
+                ..manifest::Limits::default()
+            };
+            let params = match replay_audit::import::parse_params(parameters) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}\nhelp: write --parameter Name=value");
+                    return Ok(2);
+                }
+            };
+            let format = match format {
+                ImportFormat::Cloudformation => replay_audit::import::Format::CloudFormation,
+                ImportFormat::Terraform => replay_audit::import::Format::Terraform,
+                ImportFormat::Asyncapi => replay_audit::import::Format::AsyncApi,
+            };
+            let result = replay_audit::import::read_file(file, &limits).and_then(|text| {
+                replay_audit::import::import_text(
+                    format,
+                    &file.display().to_string(),
+                    &text,
+                    &params,
+                    &limits,
+                )
+            });
+            match result {
+                Ok(imported) => {
+                    for u in &imported.unsupported {
+                        eprintln!("warning: not imported: {u}");
+                    }
+                    out(&imported.text)?;
+                    Ok(0)
+                }
+                Err(e) => {
+                    eprint!(
+                        "{}",
+                        e.render(color(cli.color, std::io::stderr().is_terminal()))
+                    );
+                    Ok(2)
+                }
+            }
+        }
+        Command::Catalog { kind, format } => {
+            let json = *format == TextFormat::Json;
+            match kind {
+                None => out(&report::catalog::list(json))?,
+                Some(k) => match catalog::catalog().kind(k) {
+                    Some(kind) => out(&report::catalog::show(kind, json))?,
+                    None => {
+                        let ids: Vec<&str> = catalog::catalog()
+                            .kinds
+                            .iter()
+                            .map(|k| k.id.as_str())
+                            .collect();
+                        let hint = replay_audit::diagnostics::suggest(k, ids.iter().copied())
+                            .map_or_else(
+                                || "`replay-audit catalog` lists the kinds".to_string(),
+                                |s| format!("did you mean `{s}`?"),
+                            );
+                        eprintln!("error: no kind `{k}` in the catalog\nhelp: {hint}");
+                        return Ok(2);
+                    }
+                },
+            }
+            Ok(0)
+        }
+        Command::Schema => {
+            out(&schema::render())?;
+            Ok(0)
+        }
+        Command::Completions { shell } => {
+            let shell = match shell {
+                CompletionShell::Bash => clap_complete::Shell::Bash,
+                CompletionShell::Zsh => clap_complete::Shell::Zsh,
+                CompletionShell::Fish => clap_complete::Shell::Fish,
+            };
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "replay-audit", &mut buf);
+            out(&String::from_utf8_lossy(&buf))?;
+            Ok(0)
+        }
+        Command::Man => {
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
+            out(&String::from_utf8_lossy(&buf))?;
+            Ok(0)
+        }
+        Command::Init { output } => match output {
+            None => {
+                out(init::STARTER)?;
+                Ok(0)
+            }
+            Some(path) => {
+                let written = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(path)
+                    .and_then(|mut f| f.write_all(init::STARTER.as_bytes()));
+                match written {
+                    Ok(()) => {
+                        eprintln!(
+                            "wrote {}; run `replay-audit check {}`",
+                            path.display(),
+                            path.display()
+                        );
+                        Ok(0)
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                        eprintln!(
+                            "error: `{}` already exists\nhelp: give another --output path, or move the file away first",
+                            path.display()
+                        );
+                        Ok(2)
+                    }
+                    Err(e) => {
+                        eprintln!("error: cannot write `{}`: {e}", path.display());
+                        Ok(2)
+                    }
+                }
+            }
+        },
+    }
+}
