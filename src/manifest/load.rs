@@ -237,8 +237,11 @@ fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str) {
             _ => None,
         }
     }
+    if !nodes.iter().any(|(_, imp, _)| *imp) {
+        return;
+    }
     let mut overlay_entries: Vec<(String, Node)> = Vec::new();
-    let imported_ids: Vec<String> = nodes
+    let imported_ids: std::collections::HashSet<String> = nodes
         .iter_mut()
         .filter(|(_, imp, _)| *imp)
         .filter_map(|(_, _, n)| section_map(n, section))
