@@ -965,15 +965,7 @@ fn mapping_link(
     {
         let c = out.src(&format!("{base}.MaximumRetryAttempts"), n);
         if v >= 0 {
-            link.push(F::new(
-                "retry",
-                V::Map(vec![F::new(
-                    "attempts",
-                    V::S((v + 1).to_string()),
-                    Some(format!("{c}: {v} retries + the first attempt")),
-                )]),
-                None,
-            ));
+            link.push(F::retry_attempts(v, &c));
         } else {
             out.note(source, format!("MaximumRetryAttempts -1 on the mapping to {func}: retried until the record expires ({c})"));
         }
@@ -1200,15 +1192,7 @@ fn retry_policy(cf: &Cf, out: &mut Out, rule: &str, t: &Node, path: &str, link: 
                 && v >= 0
             {
                 let c = out.src(&format!("{path}.RetryPolicy.MaximumRetryAttempts"), n);
-                link.push(F::new(
-                    "retry",
-                    V::Map(vec![F::new(
-                        "attempts",
-                        V::S((v + 1).to_string()),
-                        Some(format!("{c}: {v} retries + the first attempt")),
-                    )]),
-                    None,
-                ));
+                link.push(F::retry_attempts(v, &c));
             }
             if let Some(n) = rp.get("MaximumEventAgeInSeconds")
                 && let Some(v) = cf.lit(n).and_then(|x| x.int())

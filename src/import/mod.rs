@@ -607,6 +607,21 @@ impl F {
             comment,
         }
     }
+
+    /// `retry: { attempts: retries + 1 }`: platforms count retries after the
+    /// first attempt; the manifest counts every attempt. `src` names where
+    /// the number came from.
+    pub fn retry_attempts(retries: i64, src: &str) -> F {
+        F::new(
+            "retry",
+            V::Map(vec![F::new(
+                "attempts",
+                V::S((retries + 1).to_string()),
+                Some(format!("{src}: {retries} retries + the first attempt")),
+            )]),
+            None,
+        )
+    }
 }
 
 /// A generated component.

@@ -377,15 +377,7 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
                         {
                             let c = out.src(&path("maximum_retry_attempts"), n);
                             if x >= 0 {
-                                link.push(F::new(
-                                    "retry",
-                                    V::Map(vec![F::new(
-                                        "attempts",
-                                        V::S((x + 1).to_string()),
-                                        Some(format!("{c}: {x} retries + the first attempt")),
-                                    )]),
-                                    None,
-                                ));
+                                link.push(F::retry_attempts(x, &c));
                             } else {
                                 out.note(&s, format!("maximum_retry_attempts -1 on the mapping to {f}: retried until the record expires ({c})"));
                             }
@@ -517,15 +509,7 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
                                 {
                                     let c =
                                         out.src(&path("retry_policy.maximum_retry_attempts"), n);
-                                    link.push(F::new(
-                                        "retry",
-                                        V::Map(vec![F::new(
-                                            "attempts",
-                                            V::S((x + 1).to_string()),
-                                            Some(format!("{c}: {x} retries + the first attempt")),
-                                        )]),
-                                        None,
-                                    ));
+                                    link.push(F::retry_attempts(x, &c));
                                 }
                                 if let Some(n) = rp.get("maximum_event_age_in_seconds")
                                     && let Some(x) = n.int()
