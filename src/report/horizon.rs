@@ -33,6 +33,18 @@ pub struct Row {
     pub window: Option<Dur>,
 }
 
+impl Row {
+    /// How the window compares with the horizon under the default margin.
+    pub fn verdict(&self) -> &'static str {
+        match self.window {
+            None => "no window",
+            Some(w) if w < self.horizon => "expires first",
+            Some(w) if w < required_window(self.horizon) => "thin margin",
+            Some(_) => "covered",
+        }
+    }
+}
+
 /// Rows for every intent (or one), optionally only at one component.
 pub fn rows(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Row> {
     let m = a.manifest;
@@ -146,10 +158,9 @@ pub fn render_text(rows: &[Row]) -> String {
         let window = r
             .window
             .map_or_else(|| "none".to_string(), |w| w.to_string());
-        let verdict = match r.window {
-            Some(w) if w >= r.horizon => "covered",
-            Some(_) => "EXPIRES FIRST",
-            None => "no window",
+        let verdict = match r.verdict() {
+            "expires first" => "EXPIRES FIRST".to_string(),
+            v => v.to_string(),
         };
         s.push_str(&format!(
             "  {} ({}): horizon {}, window {}, minimum safe retention {} — {}\n",

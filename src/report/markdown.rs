@@ -88,10 +88,9 @@ pub fn render_full(
         out.push_str("|---|---|---|---|---|---|---|\n");
         for r in horizons {
             let window = r.window.map_or_else(|| "-".to_string(), |w| w.to_string());
-            let verdict = match r.window {
-                Some(w) if w >= r.horizon => "covered",
-                Some(_) => "**expires first**",
-                None => "no window",
+            let verdict = match r.verdict() {
+                "expires first" => "**expires first**",
+                v => v,
             };
             out.push_str(&format!(
                 "| {} | {} | {} | {} | {} | {} | {} |\n",

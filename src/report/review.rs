@@ -20,7 +20,7 @@ use crate::manifest::model::{Claim, Component, Intent, LinkType, Manifest, Mode}
 use crate::report::draw::{self, View};
 use crate::report::horizon::{self, Row};
 use crate::report::{Summary, place};
-use crate::rules::{Finding, Severity, margin, required_window};
+use crate::rules::{Finding, Severity, required_window};
 use crate::time::Dur;
 
 /// The twelve questions: topic, question (in this tool's words), and the
@@ -211,12 +211,7 @@ pub fn margin_text(r: &Row) -> String {
 
 /// Whether a horizon row's window falls short of the horizon or of the margin policy.
 pub fn row_verdict(r: &Row) -> &'static str {
-    match r.window {
-        None => "no window",
-        Some(w) if w < r.horizon => "expires first",
-        Some(w) if w < r.horizon.add(margin(r.horizon)) => "thin margin",
-        Some(_) => "covered",
-    }
+    r.verdict()
 }
 
 /// Builds the review of a whole architecture.
