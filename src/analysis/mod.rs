@@ -158,6 +158,9 @@ pub struct Analysis<'m> {
     pub graph: Graph,
     pub model: Model,
     pub intents: Vec<IntentResult>,
+    /// For each component, the first intent (in manifest order) whose
+    /// analysis reached it; computed once, read by several rules.
+    first_reaching: Vec<Option<usize>>,
 }
 
 /// Runs the whole analysis.
@@ -170,29 +173,31 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
         .iter()
         .enumerate()
         .map(|(i, intent)| analyse_intent(m, &model, i, intent, &mut scratch))
-        .collect();
+        .collect::<Vec<_>>();
+    // One pass over what the intents reached, instead of a search through
+    // every intent for every component.
+    let mut first_reaching = vec![None; m.components.len()];
+    for (i, r) in intents.iter().enumerate() {
+        for &c in r.horizons.keys() {
+            if let Some(slot) = first_reaching.get_mut(c) {
+                slot.get_or_insert(i);
+            }
+        }
+    }
     Analysis {
         manifest: m,
         graph,
         model,
         intents,
+        first_reaching,
     }
 }
 
 impl Analysis<'_> {
-    /// For each component, the first intent (in manifest order) whose
-    /// analysis reached it. One pass over what the intents reached, instead
-    /// of a search through every intent for every component.
-    pub fn first_intent_reaching(&self) -> Vec<Option<usize>> {
-        let mut first = vec![None; self.manifest.components.len()];
-        for (i, r) in self.intents.iter().enumerate() {
-            for &c in r.horizons.keys() {
-                if let Some(slot) = first.get_mut(c) {
-                    slot.get_or_insert(i);
-                }
-            }
-        }
-        first
+    /// For each component, the index (into `intents`) of the first intent
+    /// whose analysis reached it.
+    pub fn first_intent_reaching(&self) -> &[Option<usize>] {
+        &self.first_reaching
     }
 }
 

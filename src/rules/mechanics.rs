@@ -128,7 +128,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         }
     }
     // RH035: claims that are not atomic.
-    let mut first_reaching: Option<Vec<Option<usize>>> = None;
+    let first = a.first_intent_reaching();
     for (c, comp) in m.components.iter().enumerate() {
         let Some(g) = &comp.dedup else { continue };
         let Some(claim) = &g.claim else { continue };
@@ -146,7 +146,6 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         )
         .component(&comp.id)
         .at(claim.loc);
-        let first = first_reaching.get_or_insert_with(|| a.first_intent_reaching());
         f.intent = first[c].map(|i| m.intents[a.intents[i].intent].id.clone());
         out.push(f);
     }
