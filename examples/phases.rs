@@ -2,7 +2,34 @@
 //! profiling without a profiler:
 //! `cargo run --release --example phases -- target/m100k.yaml`.
 
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// Counts live heap bytes, so each phase's memory is measured exactly
+/// (resident memory does not fall when the allocator keeps freed pages).
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
 
 use replay_audit::{analysis, graph, manifest, report, rules};
 
@@ -17,7 +44,13 @@ fn rss() -> String {
             .and_then(|v| v.parse::<u64>().ok())
             .map_or(0, |kb| kb / 1024)
     };
-    format!("rss {} MB, peak {} MB", get("VmRSS:"), get("VmHWM:"))
+    format!(
+        "heap live {} MB, heap peak {} MB; rss {} MB, peak rss {} MB",
+        LIVE.load(Ordering::Relaxed) >> 20,
+        PEAK.load(Ordering::Relaxed) >> 20,
+        get("VmRSS:"),
+        get("VmHWM:")
+    )
 }
 
 fn main() {
