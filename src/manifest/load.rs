@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostics::{Diagnostic, Loc, SourceMap, suggest};
 use crate::manifest::model::*;
-use crate::manifest::yaml::{self, Limits, Node, Value};
+use crate::manifest::yaml::{self, Limits, Node, Piece, Value};
 use crate::time::Dur;
 
 /// Manifest files named by the user: files as given, folders walked for
@@ -177,6 +177,9 @@ pub fn load_texts(texts: Vec<(String, String)>, limits: &Limits) -> Loaded {
 /// definition extends the imported one field by field (its fields win)
 /// instead of being a "defined twice" error.
 pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -> Loaded {
+    if !texts.iter().any(|(_, _, imported)| *imported) {
+        return stream_texts(texts.into_iter().map(|(p, t, _)| (p, t)), limits);
+    }
     let mut sources = SourceMap::default();
     let mut errors = Vec::new();
     let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
@@ -190,36 +193,52 @@ pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -
     for section in ["components", "regions"] {
         merge_section(&mut nodes, section);
     }
-    // A file that failed to parse still has its place in the source map.
-    let mut trees: Vec<Node> = (0..sources.files.len())
-        .map(|f| Node {
-            value: Value::Null,
-            loc: Loc {
-                file: f as u32,
-                line: 1,
-                col: 1,
-            },
-        })
-        .collect();
-    let parsed: Vec<bool> = {
-        let mut p = vec![false; trees.len()];
-        for (file, _, _) in &nodes {
-            p[*file as usize] = true;
-        }
-        p
-    };
-    for (file, _, node) in nodes {
-        trees[file as usize] = node;
+    let mut r = Reader::default();
+    let mut out = Collected::default();
+    for (file, _, node) in &nodes {
+        let mut doc = Doc::new(*file);
+        Piece::of(node, SECTIONS, |p| r.piece(p, &mut doc, &mut out));
+        r.end_doc(&doc);
     }
-    let mut loaded = load_nodes(sources, &trees);
-    // Files that did not parse are not also "empty manifests".
-    loaded.errors.retain(|d| {
-        d.loc
-            .is_none_or(|l| parsed.get(l.file as usize).copied().unwrap_or(true))
-    });
-    errors.append(&mut loaded.errors);
-    loaded.errors = errors;
-    loaded
+    errors.append(&mut r.errors);
+    r.errors = errors;
+    out.finish(sources, r)
+}
+
+/// Reads texts into the typed model straight from the parser, one section
+/// entry at a time: the tree of a whole file is never built, so memory stays
+/// near the size of the text and the model.
+fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limits) -> Loaded {
+    let mut sources = SourceMap::default();
+    let mut r = Reader::default();
+    let mut out = Collected::default();
+    for (path, text) in texts {
+        let file = sources.add(path, text);
+        let mut doc = Doc::new(file);
+        let mut read = Collected::default();
+        let before = r.errors.len();
+        let parsed = yaml::stream(
+            &sources.files[file as usize].text,
+            file,
+            limits,
+            SECTIONS,
+            &mut |p| r.piece(p, &mut doc, &mut read),
+        );
+        match parsed {
+            Ok(()) => {
+                r.end_doc(&doc);
+                out.append(read);
+            }
+            Err(d) => {
+                // As if the file had not been read at all: its YAML error
+                // alone, and none of its ids.
+                r.errors.truncate(before);
+                r.ids.retain(|_, (loc, _)| loc.file != file);
+                r.errors.push(d);
+            }
+        }
+    }
+    out.finish(sources, r)
 }
 
 /// Moves the entries of `section` that extend an imported entry of the same
@@ -344,30 +363,80 @@ pub fn parse_files(
 /// Reads the typed model from parsed trees: `trees[i]` is read as file `i`
 /// of `sources` (locations in the trees may point at any file of the map).
 pub fn load_nodes(sources: SourceMap, trees: &[Node]) -> Loaded {
-    let mut m = Manifest {
-        sources,
-        ..Manifest::default()
-    };
     let mut r = Reader::default();
-    let (mut regions, mut intents, mut components) =
-        (BTreeMap::new(), BTreeMap::new(), BTreeMap::new());
+    let mut out = Collected::default();
     for (file, node) in trees.iter().enumerate() {
-        r.top(
-            node,
-            file as u32,
-            &mut m.name,
-            &mut regions,
-            &mut intents,
-            &mut components,
-        );
+        let mut doc = Doc::new(file as u32);
+        Piece::of(node, SECTIONS, |p| r.piece(p, &mut doc, &mut out));
+        r.end_doc(&doc);
     }
-    m.regions = regions.into_values().collect();
-    m.intents = intents.into_values().collect();
-    m.components = components.into_values().collect();
-    Loaded {
-        manifest: m,
-        errors: r.errors,
-        defined: r.ids.into_keys().collect(),
+    out.finish(sources, r)
+}
+
+/// The sections read entry by entry (ids to settings).
+const SECTIONS: &[&str] = &["regions", "intents", "components"];
+
+/// What the files read so far add up to. Ids are unique (the reader
+/// refuses a second definition), so sorting by id at the end gives the
+/// model's order; an unstable sort works in place, where collecting a map
+/// into a vector would hold every component twice.
+#[derive(Default)]
+struct Collected {
+    name: Option<String>,
+    regions: Vec<Region>,
+    intents: Vec<Intent>,
+    components: Vec<Component>,
+}
+
+impl Collected {
+    fn append(&mut self, mut other: Collected) {
+        if let Some(n) = other.name {
+            self.name.get_or_insert(n);
+        }
+        self.regions.append(&mut other.regions);
+        self.intents.append(&mut other.intents);
+        self.components.append(&mut other.components);
+    }
+
+    fn finish(mut self, sources: SourceMap, r: Reader) -> Loaded {
+        self.regions.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        self.intents.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        self.components.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        Loaded {
+            manifest: Manifest {
+                sources,
+                name: self.name,
+                regions: self.regions,
+                intents: self.intents,
+                components: self.components,
+            },
+            errors: r.errors,
+            defined: r.ids.into_keys().collect(),
+        }
+    }
+}
+
+/// Where the reading of one document stands.
+struct Doc {
+    file: u32,
+    /// The section whose entries are being read (index into `SECTIONS`).
+    section: usize,
+    version: bool,
+    /// The document was reported as a whole (empty, not a mapping).
+    reported: bool,
+    /// The first key, where a missing `version` is reported.
+    first: Option<Loc>,
+}
+
+impl Doc {
+    fn new(file: u32) -> Self {
+        Doc {
+            file,
+            section: 0,
+            version: false,
+            reported: false,
+            first: None,
+        }
     }
 }
 
@@ -498,26 +567,33 @@ impl Reader {
         };
         let mut out = Vec::new();
         for (k, v) in entries {
-            let Some(name) = k.value.scalar_text() else {
-                self.err(Diagnostic::at(
-                    k.loc,
-                    format!("`{path}` has a key that is {}", k.value.type_name()),
-                ));
-                continue;
-            };
-            if !known.contains(&name.as_str()) {
-                let mut d = Diagnostic::at(k.loc, format!("unknown field `{name}` in `{path}`"))
-                    .label("not a field here");
-                d = match suggest(&name, known.iter().copied()) {
-                    Some(s) => d.help(format!("did you mean `{s}`?")),
-                    None => d.help(format!("the fields of `{path}` are: {}", known.join(", "))),
-                };
-                self.err(d);
-                continue;
+            if let Some(name) = self.field_name(k, path, known) {
+                out.push((name, k, v));
             }
-            out.push((name, k, v));
         }
         Some(Fields { entries: out })
+    }
+
+    /// The name of a field key, if it is one of `known`; errors otherwise.
+    fn field_name(&mut self, k: &Node, path: &str, known: &[&str]) -> Option<String> {
+        let Some(name) = k.value.scalar_text() else {
+            self.err(Diagnostic::at(
+                k.loc,
+                format!("`{path}` has a key that is {}", k.value.type_name()),
+            ));
+            return None;
+        };
+        if !known.contains(&name.as_str()) {
+            let mut d = Diagnostic::at(k.loc, format!("unknown field `{name}` in `{path}`"))
+                .label("not a field here");
+            d = match suggest(&name, known.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help(format!("the fields of `{path}` are: {}", known.join(", "))),
+            };
+            self.err(d);
+            return None;
+        }
+        Some(name)
     }
 
     fn type_error(&mut self, node: &Node, path: &str, expected: &str) {
@@ -727,76 +803,118 @@ impl Reader {
         }
     }
 
-    fn top(
-        &mut self,
-        node: &Node,
-        file: u32,
-        name: &mut Option<String>,
-        regions: &mut BTreeMap<String, Region>,
-        intents: &mut BTreeMap<String, Intent>,
-        components: &mut BTreeMap<String, Component>,
-    ) {
-        if node.value == Value::Null {
+    /// Reads one piece of a document (see [`Piece`]).
+    fn piece(&mut self, piece: Piece, doc: &mut Doc, out: &mut Collected) {
+        match piece {
+            Piece::Document(node) => {
+                doc.reported = true;
+                if node.value == Value::Null {
+                    self.err(
+                        Diagnostic::at(
+                            Loc {
+                                file: doc.file,
+                                line: 1,
+                                col: 1,
+                            },
+                            "the manifest is empty: `version` is missing",
+                        )
+                        .help("start the file with `version: 1`"),
+                    );
+                } else {
+                    self.fields(node, "manifest", TOP_FIELDS);
+                }
+            }
+            Piece::Field(k, v) => {
+                doc.first.get_or_insert(k.loc);
+                let Some(name) = self.field_name(k, "manifest", TOP_FIELDS) else {
+                    return;
+                };
+                match name.as_str() {
+                    "version" => {
+                        doc.version = true;
+                        self.version(v);
+                    }
+                    "name" => {
+                        if let Some(n) = self.string(v, "name") {
+                            out.name.get_or_insert(n.value);
+                        }
+                    }
+                    section => {
+                        doc.section = SECTIONS.iter().position(|s| *s == section).unwrap_or(0);
+                        for (id, v) in self.entries(v, section) {
+                            self.entry(id, v, doc.section, out);
+                        }
+                    }
+                }
+            }
+            Piece::Section(k) => {
+                doc.first.get_or_insert(k.loc);
+                let name = k.value.scalar_text().unwrap_or_default();
+                doc.section = SECTIONS.iter().position(|s| *s == name).unwrap_or(0);
+            }
+            Piece::Entry(k, v) => {
+                // A key that is not a scalar cannot be an id; `fields`
+                // of the section's entries never see it.
+                if let Some(id) = k.value.scalar_text() {
+                    self.entry(Sp::new(id, k.loc), v, doc.section, out);
+                }
+            }
+        }
+    }
+
+    /// Reports a document that never said `version`.
+    fn end_doc(&mut self, doc: &Doc) {
+        if !doc.reported && !doc.version {
+            let at = doc.first.unwrap_or(Loc {
+                file: doc.file,
+                line: 1,
+                col: 1,
+            });
             self.err(
-                Diagnostic::at(
-                    Loc {
-                        file,
-                        line: 1,
-                        col: 1,
-                    },
-                    "the manifest is empty: `version` is missing",
-                )
-                .help("start the file with `version: 1`"),
-            );
-            return;
-        }
-        let Some(f) = self.fields(node, "manifest", TOP_FIELDS) else {
-            return;
-        };
-        match f.get("version") {
-            None => self.err(
-                Diagnostic::at(node.loc, "`version` is missing")
+                Diagnostic::at(at, "`version` is missing")
                     .help("add `version: 1` at the top of the file"),
-            ),
-            Some(v) if v.value == Value::Int(1) || v.value == Value::Str("1".into()) => {}
-            Some(v) => self.err(
-                Diagnostic::at(
-                    v.loc,
-                    format!(
-                        "unsupported manifest version `{}`",
-                        v.value.scalar_text().unwrap_or_default()
-                    ),
-                )
-                .help("this replay-audit reads `version: 1`"),
-            ),
+            );
         }
-        if let Some(n) = f.get("name").and_then(|n| self.string(n, "name")) {
-            name.get_or_insert(n.value);
+    }
+
+    fn version(&mut self, v: &Node) {
+        if v.value == Value::Int(1) || v.value == Value::Str("1".into()) {
+            return;
         }
-        if let Some(rs) = f.get("regions") {
-            for (id, v) in self.entries(rs, "regions") {
+        self.err(
+            Diagnostic::at(
+                v.loc,
+                format!(
+                    "unsupported manifest version `{}`",
+                    v.value.scalar_text().unwrap_or_default()
+                ),
+            )
+            .help("this replay-audit reads `version: 1`"),
+        );
+    }
+
+    /// One `id: settings` entry of section `SECTIONS[section]`.
+    fn entry(&mut self, id: Sp<String>, v: &Node, section: usize, out: &mut Collected) {
+        match SECTIONS[section] {
+            "regions" => {
                 if self.define(&id, "region")
                     && let Some(r) = self.region(id, v)
                 {
-                    regions.insert(r.id.clone(), r);
+                    out.regions.push(r);
                 }
             }
-        }
-        if let Some(is) = f.get("intents") {
-            for (id, v) in self.entries(is, "intents") {
+            "intents" => {
                 if self.define(&id, "intent")
                     && let Some(i) = self.intent(id, v)
                 {
-                    intents.insert(i.id.clone(), i);
+                    out.intents.push(i);
                 }
             }
-        }
-        if let Some(cs) = f.get("components") {
-            for (id, v) in self.entries(cs, "components") {
+            _ => {
                 if self.define(&id, "component")
                     && let Some(c) = self.component(id, v)
                 {
-                    components.insert(c.id.clone(), c);
+                    out.components.push(c);
                 }
             }
         }
@@ -993,10 +1111,18 @@ impl Reader {
         c.dead_letter = self
             .links(&f, &path, LinkType::DeadLetter)
             .into_iter()
-            .next();
-        c.redrive = self.links(&f, &path, LinkType::Redrive).into_iter().next();
+            .next()
+            .map(Box::new);
+        c.redrive = self
+            .links(&f, &path, LinkType::Redrive)
+            .into_iter()
+            .next()
+            .map(Box::new);
         c.effects = self.links(&f, &path, LinkType::Effects);
-        c.dedup = f.get("dedup").and_then(|n| self.guard(n, &p("dedup")));
+        c.dedup = f
+            .get("dedup")
+            .and_then(|n| self.guard(n, &p("dedup")))
+            .map(Box::new);
         c.timeout = f
             .get("timeout")
             .and_then(|n| self.duration(n, &p("timeout"), false));
@@ -1060,7 +1186,10 @@ impl Reader {
             )
         });
         c.scope = f.get("scope").and_then(|n| self.string(n, &p("scope")));
-        c.backup = f.get("backup").and_then(|n| self.backup(n, &p("backup")));
+        c.backup = f
+            .get("backup")
+            .and_then(|n| self.backup(n, &p("backup")))
+            .map(Box::new);
         c.unique = f
             .get("unique")
             .and_then(|n| self.string_list(n, &p("unique")));
@@ -1120,7 +1249,10 @@ impl Reader {
         let to = self.required(&f, node, path, "to", |r, n, p| r.id_ref(n, p))?;
         let mut l = Link::new(ty, node.loc, to);
         let p = |field: &str| format!("{path}.{field}");
-        l.retry = f.get("retry").and_then(|n| self.retry(n, &p("retry")));
+        l.retry = f
+            .get("retry")
+            .and_then(|n| self.retry(n, &p("retry")))
+            .map(Box::new);
         l.timeout = f
             .get("timeout")
             .and_then(|n| self.duration(n, &p("timeout"), false));

@@ -198,7 +198,9 @@ pub struct Link {
     pub ty: LinkType,
     pub loc: Loc,
     pub to: Sp<String>,
-    pub retry: Option<Retry>,
+    /// Boxed: most links have none, and a `Retry` is larger than the rest
+    /// of the link.
+    pub retry: Option<Box<Retry>>,
     pub timeout: Option<Sp<Dur>>,
     pub passes_key: Option<Sp<bool>>,
     pub dedup_id: Option<Sp<DedupId>>,
@@ -305,9 +307,11 @@ pub struct Component {
     pub sends_to: Vec<Link>,
     pub delivers_to: Vec<Link>,
     pub calls: Vec<Link>,
-    pub dead_letter: Option<Link>,
-    pub redrive: Option<Link>,
-    pub dedup: Option<Guard>,
+    // Boxed where most components have none, to keep `Component` small:
+    // a 100k-component manifest holds 100k of them.
+    pub dead_letter: Option<Box<Link>>,
+    pub redrive: Option<Box<Link>>,
+    pub dedup: Option<Box<Guard>>,
     pub effects: Vec<Link>,
 
     /// Processing timeout of a consumer (used against visibility timeouts).
@@ -329,7 +333,7 @@ pub struct Component {
     pub expiry: Option<Sp<Expiry>>,
     pub replication: Option<Sp<Replication>>,
     pub scope: Option<Sp<String>>,
-    pub backup: Option<Backup>,
+    pub backup: Option<Box<Backup>>,
     pub unique: Option<Sp<Vec<String>>>,
 
     // External effects.
@@ -346,8 +350,8 @@ impl Component {
             .iter()
             .chain(self.delivers_to.iter())
             .chain(self.calls.iter())
-            .chain(self.dead_letter.iter())
-            .chain(self.redrive.iter())
+            .chain(self.dead_letter.as_deref())
+            .chain(self.redrive.as_deref())
             .chain(self.effects.iter())
     }
 

@@ -137,6 +137,281 @@ fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic
     Ok(node)
 }
 
+/// A piece of a document, as [`stream`] hands it over in document order.
+/// Each piece borrows nodes that are dropped once the callback returns.
+#[derive(Debug, Clone, Copy)]
+pub enum Piece<'n> {
+    /// The document is not a mapping: all of it (`Null` when empty).
+    Document(&'n Node),
+    /// A top-level `key: value`: a field, or a section whose value is not
+    /// a mapping (null, or the wrong type).
+    Field(&'n Node, &'n Node),
+    /// The key of a section whose entries follow as [`Piece::Entry`].
+    Section(&'n Node),
+    /// One `id: settings` entry of the last [`Piece::Section`].
+    Entry(&'n Node, &'n Node),
+}
+
+impl Piece<'_> {
+    /// The pieces of an already parsed document, the same as [`stream`]
+    /// would give for its text.
+    pub fn of(root: &Node, sections: &[&str], mut sink: impl FnMut(Piece)) {
+        let Value::Map(entries) = &root.value else {
+            return sink(Piece::Document(root));
+        };
+        for (k, v) in entries {
+            let streamed = is_section(k, sections);
+            match &v.value {
+                Value::Map(items) if streamed => {
+                    sink(Piece::Section(k));
+                    for (ik, iv) in items {
+                        sink(Piece::Entry(ik, iv));
+                    }
+                }
+                _ => sink(Piece::Field(k, v)),
+            }
+        }
+    }
+}
+
+fn is_section(key: &Node, sections: &[&str]) -> bool {
+    matches!(&key.value, Value::Str(s) if sections.contains(&s.as_str()))
+}
+
+/// Parses one document and hands it to `sink` piece by piece: the entries
+/// of the top-level `sections` one at a time, so that only one entry's tree
+/// is alive at once. A large manifest is read into the typed model without
+/// ever holding the tree of the whole file (ten times the text).
+///
+/// The document itself and the values of streamed sections carry no
+/// location (serde-saphyr gives one only to values read as `Spanned`); a
+/// document that is not a mapping is reported at line 1, column 1.
+pub fn stream(
+    text: &str,
+    file: u32,
+    limits: &Limits,
+    sections: &[&str],
+    sink: &mut (dyn FnMut(Piece) + Send),
+) -> Result<(), Diagnostic> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(scope, || {
+                let options = serde_saphyr::options! {
+                    budget: Some(limits.budget(text.len())),
+                    with_snippet: false,
+                    reject_unsupported_tags: true,
+                };
+                let seed = TopSeed {
+                    file,
+                    sections,
+                    sink: std::cell::RefCell::new(sink),
+                };
+                serde_saphyr::with_deserializer_from_str_with_options(text, options, |d| {
+                    de::DeserializeSeed::deserialize(seed, d)
+                })
+                .map_err(|e| yaml_error(&e, file))
+            })
+            .map_err(|e| Diagnostic::new(None, format!("cannot start the parser: {e}")))?
+            .join()
+            .unwrap_or_else(|_| {
+                Err(Diagnostic::new(
+                    None,
+                    "the YAML parser failed on this input",
+                ))
+            })
+    })
+}
+
+struct TopSeed<'a, 's> {
+    file: u32,
+    sections: &'a [&'a str],
+    /// Shared with the section seed, which borrows the top seed.
+    sink: std::cell::RefCell<&'a mut (dyn FnMut(Piece) + Send + 's)>,
+}
+
+impl TopSeed<'_, '_> {
+    fn call(&self, piece: Piece) {
+        (self.sink.borrow_mut())(piece)
+    }
+
+    fn child(&self, mut node: Node) -> Node {
+        if self.file != 0 {
+            set_file(&mut node, self.file);
+        }
+        node
+    }
+
+    fn whole(self, value: Value) {
+        let node = Node {
+            value,
+            loc: Loc {
+                file: self.file,
+                line: 1,
+                col: 1,
+            },
+        };
+        self.call(Piece::Document(&node));
+    }
+}
+
+impl<'de> de::DeserializeSeed<'de> for TopSeed<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// The top-level mapping: fields are read whole, sections entry by entry.
+/// Any other document is built whole and handed over as one piece.
+impl<'de> Visitor<'de> for TopSeed<'_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a manifest")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key_seed(ChildSeed)? {
+            let key = self.child(key);
+            if is_section(&key, self.sections) {
+                let seed = SectionSeed {
+                    top: &self,
+                    key: &key,
+                };
+                map.next_value_seed(seed)?;
+            } else {
+                let value = self.child(map.next_value_seed(ChildSeed)?);
+                self.call(Piece::Field(&key, &value));
+            }
+        }
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        let mut v = ValueVisitor.visit_seq(seq)?;
+        if self.file != 0 {
+            let mut n = Node {
+                value: v,
+                loc: Loc::default(),
+            };
+            set_file(&mut n, self.file);
+            v = n.value;
+        }
+        self.whole(v);
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.whole(Value::Null);
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        self.whole(Value::Null);
+        Ok(())
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.whole(Value::Bool(v));
+        Ok(())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.whole(Value::Int(v));
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_u64(v)?);
+        Ok(())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.whole(Value::Float(v));
+        Ok(())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.whole(Value::Str(v.to_string()));
+        Ok(())
+    }
+    fn visit_string<E>(self, v: String) -> Result<(), E> {
+        self.whole(Value::Str(v));
+        Ok(())
+    }
+}
+
+/// The value of a streamed section: a mapping is handed over entry by
+/// entry; anything else whole, as a field placed at the section's key.
+struct SectionSeed<'t, 'a, 's> {
+    top: &'t TopSeed<'a, 's>,
+    key: &'t Node,
+}
+
+impl<'de> de::DeserializeSeed<'de> for SectionSeed<'_, '_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl SectionSeed<'_, '_, '_> {
+    fn whole(self, value: Value) {
+        let mut node = Node {
+            value,
+            loc: self.key.loc,
+        };
+        if self.top.file != 0 {
+            set_file(&mut node, self.top.file);
+        }
+        self.top.call(Piece::Field(self.key, &node));
+    }
+}
+
+impl<'de> Visitor<'de> for SectionSeed<'_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a mapping of id to settings")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.top.call(Piece::Section(self.key));
+        while let Some(k) = map.next_key_seed(ChildSeed)? {
+            let k = self.top.child(k);
+            let v = self.top.child(map.next_value_seed(ChildSeed)?);
+            self.top.call(Piece::Entry(&k, &v));
+        }
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        let v = ValueVisitor.visit_seq(seq)?;
+        self.whole(v);
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.whole(Value::Null);
+        Ok(())
+    }
+    fn visit_none<E>(self) -> Result<(), E> {
+        self.whole(Value::Null);
+        Ok(())
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.whole(Value::Bool(v));
+        Ok(())
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.whole(Value::Int(v));
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_u64(v)?);
+        Ok(())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.whole(Value::Float(v));
+        Ok(())
+    }
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.whole(Value::Str(v.to_string()));
+        Ok(())
+    }
+    fn visit_string<E>(self, v: String) -> Result<(), E> {
+        self.whole(Value::Str(v));
+        Ok(())
+    }
+}
+
 /// Nodes are built with file 0 while parsing (the deserializer cannot be
 /// told the file); other files get theirs in one pass without allocation.
 fn set_file(node: &mut Node, file: u32) {

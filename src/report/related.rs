@@ -51,15 +51,7 @@ pub fn hops(manifest: Option<&Manifest>, f: &Finding) -> Vec<Hop> {
 /// The link on `from` that leads to `to`, preferring the one whose field
 /// name starts the step's explanation (`dead_letter: ...`).
 fn link_loc(from: &crate::manifest::model::Component, to: &str, why: &str) -> Option<Loc> {
-    let links = from
-        .sends_to
-        .iter()
-        .chain(&from.delivers_to)
-        .chain(&from.calls)
-        .chain(&from.dead_letter)
-        .chain(&from.redrive)
-        .chain(&from.effects)
-        .filter(|l| l.to.value == to);
+    let links = from.links().filter(|l| l.to.value == to);
     let mut first = None;
     for l in links {
         if why.starts_with(l.ty.field()) && why[l.ty.field().len()..].starts_with(':') {

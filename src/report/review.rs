@@ -397,7 +397,7 @@ impl<'m> Ctx<'_, 'm> {
         self.components()
             .filter_map(|(_, c)| {
                 c.dedup
-                    .as_ref()
+                    .as_deref()
                     .map(|g| (c, g, self.m.component(&g.store.value)))
             })
             .collect()
