@@ -402,6 +402,8 @@ impl Collected {
         self.regions.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         self.intents.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         self.components.sort_unstable_by(|a, b| a.id.cmp(&b.id));
+        self.components.shrink_to_fit();
+        self.intents.shrink_to_fit();
         Loaded {
             manifest: Manifest {
                 sources,

@@ -46,13 +46,23 @@ impl JsonFinding {
     }
 }
 
-#[derive(Debug, Serialize)]
-struct Report {
+#[derive(Serialize)]
+struct Report<'a> {
     version: u32,
-    findings: Vec<JsonFinding>,
+    findings: Lazy<'a>,
     summary: Summary,
     #[serde(flatten)]
     notes: Notes,
+}
+
+/// The findings, each converted as it is written: a large report never
+/// holds a second copy of every finding.
+struct Lazy<'a>(&'a SourceMap, &'a [Finding]);
+
+impl Serialize for Lazy<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.1.iter().map(|f| JsonFinding::from(self.0, f)))
+    }
 }
 
 pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
@@ -64,7 +74,7 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
 pub fn render_with(map: &SourceMap, findings: &[Finding], notes: &Notes) -> String {
     let r = Report {
         version: 1,
-        findings: findings.iter().map(|f| JsonFinding::from(map, f)).collect(),
+        findings: Lazy(map, findings),
         summary: Summary::of(findings),
         notes: notes.clone(),
     };
