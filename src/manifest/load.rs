@@ -843,8 +843,24 @@ impl Reader {
                     }
                     section => {
                         doc.section = SECTIONS.iter().position(|s| *s == section).unwrap_or(0);
-                        for (id, v) in self.entries(v, section) {
-                            self.entry(id, v, doc.section, out);
+                        if matches!(v.value, Value::Map(_) | Value::Null) {
+                            for (id, v) in self.entries(v, section) {
+                                self.entry(id, v, doc.section, out);
+                            }
+                        } else {
+                            // Reported at the key: the parser gives no
+                            // location to a section value it streams.
+                            let expected = "a mapping of id to settings";
+                            self.err(
+                                Diagnostic::at(
+                                    k.loc,
+                                    format!(
+                                        "`{section}` must be {expected}, found {}",
+                                        v.value.type_name()
+                                    ),
+                                )
+                                .label(format!("expected {expected}")),
+                            );
                         }
                     }
                 }
@@ -1391,5 +1407,82 @@ impl Reader {
             }
         }
         Some(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both(texts: Vec<(String, String)>) -> (String, String) {
+        let limits = Limits::default();
+        let streamed = load_texts(texts.clone(), &limits);
+        let treed = match parse_texts(texts, &limits) {
+            Ok((sources, trees)) => load_nodes(sources, &trees),
+            Err((_, errors)) => Loaded {
+                manifest: Manifest::default(),
+                errors,
+                defined: Default::default(),
+            },
+        };
+        let show = |l: &Loaded| {
+            format!(
+                "{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+                l.manifest.name,
+                l.manifest.regions,
+                l.manifest.intents,
+                l.manifest.components,
+                l.errors
+            )
+        };
+        (show(&streamed), show(&treed))
+    }
+
+    /// Reading straight from the parser gives the same model and the same
+    /// errors as reading the parsed tree (which what-if keeps).
+    #[test]
+    fn streaming_and_tree_reading_agree_on_every_fixture() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
+        let mut files = Vec::new();
+        walk(Path::new(root), &mut files, &mut Vec::new(), 0);
+        assert!(files.len() > 20, "{}", files.len());
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let (s, t) = both(vec![(f.display().to_string(), text)]);
+            assert_eq!(s, t, "{}", f.display());
+        }
+    }
+
+    #[test]
+    fn streaming_and_tree_reading_agree_on_odd_documents() {
+        for text in [
+            "",
+            "# only a comment\n",
+            "[1, 2]\n",
+            "42\n",
+            "version: 1\ncomponents: [a, b]\n",
+            "version: 1\ncomponents: 7\nintents:\n",
+            "version: 1\nregions: {eu: , us: {failover_to: eu}}\ncomponents:\n  a: {kind: queue}\n  [x]: {kind: queue}\n",
+            "components:\n  a: {kind: queue}\n",
+            "version: 1\nversion2: 1\nname: [x]\n",
+        ] {
+            let (s, t) = both(vec![("m.yaml".into(), text.into())]);
+            assert_eq!(s, t, "{text:?}");
+        }
+        // Several files, the second with a syntax error: it adds nothing.
+        let (s, t) = both(vec![
+            (
+                "a.yaml".into(),
+                "version: 1\ncomponents:\n  a: {kind: queue}\n".into(),
+            ),
+            (
+                "b.yaml".into(),
+                "version: 1\ncomponents:\n  b: {kind: queue\n".into(),
+            ),
+        ]);
+        assert!(s.contains("invalid YAML"), "{s}");
+        assert!(!s.contains("id: \"b\""), "{s}");
+        assert_eq!(s.matches("Component {").count(), 1, "{s}");
+        let _ = t;
     }
 }
