@@ -83,6 +83,39 @@ fn main() {
     let m = manifest::load_texts(texts(), &limits).expect("valid manifest");
     let load = t.elapsed();
     eprintln!("after load: {}", rss());
+    if std::env::var_os("PHASES_MODEL_SIZES").is_some() {
+        let mut m = m;
+        let live = || LIVE.load(Ordering::Relaxed) >> 20;
+        let mut last = live();
+        let mut step = |what: &str, last: &mut usize| {
+            let now = live();
+            println!("{what:>12} {:>5} MB", *last - now);
+            *last = now;
+        };
+        let links: usize = m.components.iter().map(|c| c.links().count()).sum();
+        println!("{} links", links);
+        for c in &mut m.components {
+            c.sends_to = Vec::new();
+            c.delivers_to = Vec::new();
+            c.calls = Vec::new();
+            c.effects = Vec::new();
+            c.dead_letter = None;
+            c.redrive = None;
+        }
+        step("links", &mut last);
+        for c in &mut m.components {
+            c.dedup = None;
+            c.backup = None;
+        }
+        step("guards", &mut last);
+        m.intents = Vec::new();
+        step("intents", &mut last);
+        m.components = Vec::new();
+        step("components", &mut last);
+        m.sources = Default::default();
+        step("sources", &mut last);
+        return;
+    }
     let t = Instant::now();
     let g = graph::Graph::build(&m);
     let build = t.elapsed();

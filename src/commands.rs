@@ -259,6 +259,13 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                 unused_waivers,
                 stale_baseline: Vec::new(),
             };
+            // The analysis is done with once the findings are made (only the
+            // Markdown comment shows horizons): freeing it before rendering
+            // lowers the peak memory of a large manifest.
+            let horizon_rows = matches!(format, CheckFormat::Markdown)
+                .then(|| report::horizon::rows(&a, None, None))
+                .unwrap_or_default();
+            drop(a);
             if let Some(path) = write_baseline {
                 let b = policy::Baseline::of(&findings);
                 if let Err(e) = std::fs::write(path, b.to_json()) {
@@ -306,12 +313,9 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                     report::junit::render_with(&m.sources, &intents, &findings, &accepted)
                 }
                 CheckFormat::Github => report::github::render(&m.sources, &findings),
-                CheckFormat::Markdown => report::markdown::render_full(
-                    &m.sources,
-                    &findings,
-                    Some(&m),
-                    &report::horizon::rows(&a, None, None),
-                ),
+                CheckFormat::Markdown => {
+                    report::markdown::render_full(&m.sources, &findings, Some(&m), &horizon_rows)
+                }
             };
             out(&text)?;
             for w in notes.warnings(
