@@ -959,7 +959,7 @@ impl Run<'_> {
             }
         }
         // Active-passive failover from the primary region.
-        if let Some((from, to, delay, _)) = &node.failover {
+        if let Some((from, to, delay, _)) = node.failover.as_deref() {
             let (from, to, delay) = (*from, *to, *delay);
             self.copy_state(first + from, first + to, delay, Via::Failover, Some(c));
         }
@@ -1261,7 +1261,8 @@ impl Paths<'_> {
             Via::Failover => {
                 let (_, _, d, why) = self.model.nodes[from]
                     .failover
-                    .clone()
+                    .as_deref()
+                    .cloned()
                     .expect("failover step");
                 Step {
                     from,

@@ -91,12 +91,14 @@ pub struct NodeModel {
     pub regions: Vec<String>,
     pub mode: Mode,
     /// Primary region index → failover region index, delay, explanation.
-    pub failover: Option<(usize, usize, Dur, String)>,
-    pub guard: Option<GuardModel>,
+    pub failover: Option<Box<(usize, usize, Dur, String)>>,
+    // The optional parts are boxed: most components have none of them, and
+    // inline they made every node 464 bytes.
+    pub guard: Option<Box<GuardModel>>,
     /// Provider accepting our key, or a unique constraint on the component.
-    pub own_layer: Option<Layer>,
+    pub own_layer: Option<Box<Layer>>,
     /// Transport dedup window (send side).
-    pub transport_window: Option<Layer>,
+    pub transport_window: Option<Box<Layer>>,
 }
 
 impl NodeModel {
@@ -184,7 +186,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
             let ti = regions.iter().position(|x| *x == to.value)?;
             let det = r.detection.as_ref().map_or(Dur::ZERO, |d| d.value);
             let cu = r.catch_up.as_ref().map_or(Dur::ZERO, |d| d.value);
-            Some((
+            Some(Box::new((
                 0,
                 ti,
                 det.add(cu),
@@ -192,7 +194,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                     "failover {} → {}: detection {det} + catch-up {cu}",
                     r.id, to.value
                 ),
-            ))
+            )))
         })
     } else {
         None
@@ -201,7 +203,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
         let si = m.component_index(&g.store.value)?;
         let s = &m.components[si];
         let sg = eff::generic(s);
-        Some(GuardModel {
+        Some(Box::new(GuardModel {
             layer: Layer {
                 component: si,
                 window: store_window(si, s, sg, assumed),
@@ -215,17 +217,17 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                 .map_or(Claim::ConditionalWrite, |c| c.value),
             store_regions: s.regions.iter().map(|r| r.value.clone()).collect(),
             replication: eff::replication(s),
-        })
+        }))
     });
     let own_layer = if generic.is_store() && c.unique.as_ref().is_some_and(|u| !u.value.is_empty())
     {
-        Some(Layer {
+        Some(Box::new(Layer {
             component: i,
             window: store_window(i, c, generic, assumed),
             any_key: true,
             content: false,
             label: "unique constraint",
-        })
+        }))
     } else if eff::boolean(c, "accepts_key").is_some_and(|a| a.value) {
         let window = eff::dur(c, "key_window").unwrap_or_else(|| {
             assume(assumed, i, c, "key_window", "0s");
@@ -234,25 +236,27 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                 origin: Origin::Assumed,
             }
         });
-        Some(Layer {
+        Some(Box::new(Layer {
             component: i,
             window,
             any_key: false,
             content: false,
             label: "provider key window",
-        })
+        }))
     } else {
         None
     };
     let transport_window = if generic.is_transport() {
         eff::dur(c, "dedup_window")
             .filter(|w| w.value > Dur::ZERO)
-            .map(|window| Layer {
-                component: i,
-                window,
-                any_key: false,
-                content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
-                label: "transport dedup window",
+            .map(|window| {
+                Box::new(Layer {
+                    component: i,
+                    window,
+                    any_key: false,
+                    content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
+                    label: "transport dedup window",
+                })
             })
     } else {
         None
