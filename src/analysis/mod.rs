@@ -718,10 +718,7 @@ fn analyse_intent(
     run.crossings.shrink_to_fit();
     // The run's states (896 bytes each) go now; paths need only `backs`.
     drop(run.states);
-    let paths = paths
-        .into_iter()
-        .map(|(c, s)| (ix(c), ix(s)))
-        .collect();
+    let paths = paths.into_iter().map(|(c, s)| (ix(c), ix(s))).collect();
     IntentResult {
         intent: idx,
         horizons: horizons.into(),

@@ -11,6 +11,8 @@ use crate::manifest::model::{
     Claim, Component, DedupId, Delivery, LinkType, Manifest, Mode, Replication,
 };
 use crate::time::Dur;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Where a duplicate is born.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,7 +53,9 @@ pub struct EdgeModel {
     pub ty: EdgeType,
     pub loc: Loc,
     pub delay: Dur,
-    pub why: String,
+    /// How the delay adds up. Shared: many edges say the same thing, and
+    /// the model keeps one copy of each explanation.
+    pub why: Arc<str>,
     /// Declared operational assumptions the delay rests on.
     pub assumptions: Vec<String>,
     pub birth: Option<Birth>,
@@ -126,6 +130,7 @@ impl Model {
             .map(|(i, c)| node_model(m, i, c, &mut assumed))
             .collect();
         let mut edges = Vec::new();
+        let mut whys: HashMap<String, Arc<str>> = HashMap::new();
         let mut out = vec![Vec::new(); m.components.len()];
         for e in graph.g.edge_indices() {
             let (a, b) = graph.g.edge_endpoints(e).expect("edge exists");
@@ -133,7 +138,15 @@ impl Model {
             if edge.ty == EdgeType::Dedup {
                 continue;
             }
-            let em = edge_model(m, a.index(), b.index(), edge, &nodes, &mut assumed);
+            let em = edge_model(
+                m,
+                a.index(),
+                b.index(),
+                edge,
+                &nodes,
+                &mut assumed,
+                &mut whys,
+            );
             out[a.index()].push(edges.len());
             edges.push(em);
         }
@@ -337,6 +350,7 @@ fn edge_model(
     edge: &crate::graph::Edge,
     nodes: &[NodeModel],
     assumed: &mut Vec<Assumed>,
+    whys: &mut HashMap<String, Arc<str>>,
 ) -> EdgeModel {
     let link = edge.link.as_ref().expect("copy edges come from links");
     let (ca, cb) = (&m.components[a], &m.components[b]);
@@ -346,7 +360,7 @@ fn edge_model(
         ty: edge.ty,
         loc: edge.loc,
         delay: Dur::ZERO,
-        why: String::new(),
+        why: Arc::from(""),
         assumptions: Vec::new(),
         birth: None,
         passes_key: link.passes_key(),
@@ -468,10 +482,18 @@ fn edge_model(
     if retried && em.birth.is_none() {
         em.birth = Some(Birth::Retry);
     }
-    em.why = if parts.is_empty() {
+    let why = if parts.is_empty() {
         "no delay".to_string()
     } else {
         parts.join("; ")
+    };
+    em.why = match whys.get(&why) {
+        Some(w) => Arc::clone(w),
+        None => {
+            let w: Arc<str> = Arc::from(why.as_str());
+            whys.insert(why, Arc::clone(&w));
+            w
+        }
     };
     em
 }
