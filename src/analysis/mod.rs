@@ -100,9 +100,9 @@ enum DupBack {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Via {
-    Edge(usize),
+    Edge(u32),
     Failover,
-    Replay(usize),
+    Replay(u32),
     /// Active-active: the same copy may reach any region.
     Fanout,
     Origin,
@@ -113,6 +113,42 @@ enum KeyStatus {
     Carried,
     Unminted,
     Lost,
+}
+
+/// A state's index or an edge or replay index, as stored in back-pointers.
+fn ix(i: usize) -> u32 {
+    u32::try_from(i).expect("fewer than 2^32 states, edges and replays")
+}
+
+/// What [`IntentResult::path_to`] needs of a state once its run is over:
+/// its component and the back-pointer of the worst path (`prev == NO_BACK`
+/// when the original never reached it). 16 bytes instead of a whole
+/// [`State`].
+#[derive(Debug, Clone, Copy)]
+struct Back {
+    comp: u32,
+    prev: u32,
+    via: Via,
+}
+
+const NO_BACK: u32 = u32::MAX;
+
+impl Back {
+    fn of(st: &State) -> Back {
+        let (prev, via) = match st.back {
+            Some((p, via)) => (ix(p), via),
+            None => (NO_BACK, Via::Origin),
+        };
+        Back {
+            comp: ix(st.comp),
+            prev,
+            via,
+        }
+    }
+
+    fn back(&self) -> Option<(usize, Via)> {
+        (self.prev != NO_BACK).then_some((self.prev as usize, self.via))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -136,26 +172,130 @@ pub struct LayerReach {
     pub reach: Option<Dur>,
 }
 
+/// A map stored as a vector sorted by key: what the analysis keeps per
+/// intent, read with a `BTreeMap`'s methods but without its nodes (an
+/// intent reaches a handful of entries, and a `BTreeMap` node has room for
+/// eleven).
+#[derive(Clone, PartialEq)]
+pub struct SortedMap<K, V> {
+    entries: Vec<(K, V)>,
+}
+
+/// Iterator over a [`SortedMap`]'s entries in key order.
+pub type SortedIter<'a, K, V> =
+    std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+
+impl<K: Ord, V> SortedMap<K, V> {
+    fn position(&self, k: &K) -> Option<usize> {
+        self.entries.binary_search_by(|(x, _)| x.cmp(k)).ok()
+    }
+
+    pub fn get(&self, k: &K) -> Option<&V> {
+        self.position(k).map(|i| &self.entries[i].1)
+    }
+
+    pub fn contains_key(&self, k: &K) -> bool {
+        self.position(k).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Entries in key order.
+    pub fn iter(&self) -> SortedIter<'_, K, V> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator + Clone {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator + Clone {
+        self.entries.iter().map(|(_, v)| v)
+    }
+}
+
+impl<K, V> Default for SortedMap<K, V> {
+    fn default() -> Self {
+        SortedMap {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<K: Ord, V> From<BTreeMap<K, V>> for SortedMap<K, V> {
+    fn from(m: BTreeMap<K, V>) -> Self {
+        // A BTreeMap iterates in key order and knows its length, so the
+        // vector is sorted and allocated once, at its size.
+        SortedMap {
+            entries: m.into_iter().collect(),
+        }
+    }
+}
+
+impl<K: Ord, V> std::ops::Index<&K> for SortedMap<K, V> {
+    type Output = V;
+
+    fn index(&self, k: &K) -> &V {
+        self.get(k).expect("key in SortedMap")
+    }
+}
+
+impl<'a, K: Ord, V> IntoIterator for &'a SortedMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = SortedIter<'a, K, V>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<K: PartialEq, V: PartialEq> PartialEq<BTreeMap<K, V>> for SortedMap<K, V> {
+    fn eq(&self, other: &BTreeMap<K, V>) -> bool {
+        self.entries.len() == other.len()
+            && self
+                .entries
+                .iter()
+                .zip(other)
+                .all(|((a, b), (c, d))| a == c && b == d)
+    }
+}
+
+impl<K: std::fmt::Debug, V: std::fmt::Debug> std::fmt::Debug for SortedMap<K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.entries.iter().map(|(k, v)| (k, v)))
+            .finish()
+    }
+}
+
 /// What an intent's analysis found.
 #[derive(Debug, Clone)]
 pub struct IntentResult {
     pub intent: usize,
     /// Horizon of every reached component (max over regions and rounds).
-    pub horizons: BTreeMap<usize, Dur>,
+    pub horizons: SortedMap<usize, Dur>,
     /// Duplicates that reach each effect past every layer, by class.
-    pub surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>>,
-    pub layers: BTreeMap<(usize, usize), LayerReach>,
+    pub surviving: SortedMap<usize, Vec<(Class, Dup, Vec<Step>)>>,
+    pub layers: SortedMap<(usize, usize), LayerReach>,
     /// Guards reached in a region where their store is absent: (guard, region).
     pub crossings: Vec<(usize, String)>,
     /// Redrive edge of a cycle with no `max_times`, or a cycle with no redrive.
     pub unbounded_cycle: Option<usize>,
-    paths: BTreeMap<usize, usize>,
-    states: Vec<State>,
+    /// For each reached component (ascending), its worst state.
+    paths: Vec<(u32, u32)>,
+    /// Component and worst-path back-pointer of every state of the run: all
+    /// [`IntentResult::path_to`] reads once the run is over.
+    backs: Vec<Back>,
 }
 
 pub struct Analysis<'m> {
     pub manifest: &'m Manifest,
-    pub graph: Graph,
     pub model: Model,
     pub intents: Vec<IntentResult>,
     /// For each component, the first intent (in manifest order) whose
@@ -165,8 +305,9 @@ pub struct Analysis<'m> {
 
 /// Runs the whole analysis.
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
-    let graph = Graph::build(m);
-    let model = Model::build(m, &graph);
+    // The graph holds a clone of every link; the model keeps what the
+    // analysis and the rules read of them, so the graph goes once it is built.
+    let model = Model::build(m, &Graph::build(m));
     let mut scratch = Scratch::new(model.nodes.len());
     let intents = m
         .intents
@@ -186,7 +327,6 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
     }
     Analysis {
         manifest: m,
-        graph,
         model,
         intents,
         first_reaching,
@@ -540,6 +680,7 @@ fn analyse_intent(
             }
         }
     }
+    let backs: Vec<Back> = run.states.iter().map(Back::of).collect();
     let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
     for eff in &intent.effects {
         let Some(ec) = m.component_index(&eff.value) else {
@@ -563,26 +704,30 @@ fn analyse_intent(
         for class in CLASSES {
             if let Some((s, d)) = worst[class as usize].take() {
                 let path = Paths {
-                    states: &run.states,
+                    backs: &backs,
                     model,
                     intent,
                 }
-                .dup_path(s, class);
+                .dup_path(&run.states, s, class);
                 list.push((class, d, path));
             }
         }
     }
     run.crossings.sort();
     run.crossings.dedup();
+    run.crossings.shrink_to_fit();
+    // The run's states (896 bytes each) go now; paths need only `backs`.
+    drop(run.states);
+    let paths = paths.into_iter().map(|(c, s)| (ix(c), ix(s))).collect();
     IntentResult {
         intent: idx,
-        horizons,
-        surviving,
-        layers: run.layers,
+        horizons: horizons.into(),
+        surviving: surviving.into(),
+        layers: run.layers.into(),
         crossings: run.crossings,
         unbounded_cycle,
         paths,
-        states: run.states,
+        backs,
     }
 }
 
@@ -751,7 +896,7 @@ impl Run<'_> {
         }
         if st.h.is_none_or(|h| within > h) {
             st.h = Some(within);
-            st.back = Some((s, Via::Replay(ri)));
+            st.back = Some((s, Via::Replay(ix(ri))));
         }
         let class = self.class_of(self.states[s].key, usize::MAX);
         let layered = self.states[s].orig_layered;
@@ -764,7 +909,7 @@ impl Run<'_> {
             bypass: Bypass::default(),
             back: DupBack::Born {
                 state: s,
-                via: Via::Replay(ri),
+                via: Via::Replay(ix(ri)),
             },
         };
         merge_dup(&mut self.states[s].dups[class as usize], d);
@@ -811,7 +956,7 @@ impl Run<'_> {
             }
         }
         // Active-passive failover from the primary region.
-        if let Some((from, to, delay, _)) = &node.failover {
+        if let Some((from, to, delay, _)) = node.failover.as_deref() {
             let (from, to, delay) = (*from, *to, *delay);
             self.copy_state(first + from, first + to, delay, Via::Failover, Some(c));
         }
@@ -991,7 +1136,7 @@ impl Run<'_> {
                 d2.back = DupBack::Carried {
                     state: s,
                     class,
-                    via: Via::Edge(e),
+                    via: Via::Edge(ix(e)),
                 };
                 arriving.push((nc, d2));
             }
@@ -1009,7 +1154,7 @@ impl Run<'_> {
                     bypass: Bypass::default(),
                     back: DupBack::Born {
                         state: s,
-                        via: Via::Edge(e),
+                        via: Via::Edge(ix(e)),
                     },
                 },
             ));
@@ -1031,7 +1176,7 @@ impl Run<'_> {
         let first_copy = dst.h.is_none();
         if dst.h.is_none_or(|x| nh > x) {
             dst.h = Some(nh);
-            dst.back = Some((s, Via::Edge(e)));
+            dst.back = Some((s, Via::Edge(ix(e))));
         }
         dst.key = if first_copy {
             key_after(src.key)
@@ -1050,7 +1195,7 @@ impl Run<'_> {
 
 /// Reconstructs worst paths from the back-pointers of a finished run.
 struct Paths<'a> {
-    states: &'a [State],
+    backs: &'a [Back],
     model: &'a Model,
     intent: &'a Intent,
 }
@@ -1060,25 +1205,15 @@ impl Paths<'_> {
     fn path_to(&self, mut s: usize) -> Vec<Step> {
         let mut steps = Vec::new();
         let mut guard = 0;
-        while let Some((p, via)) = self.states[s].back {
+        while let Some((p, via)) = self.backs[s].back() {
             guard += 1;
-            if guard > self.states.len() + 1 {
+            if guard > self.backs.len() + 1 {
                 break;
             }
             match via {
                 Via::Origin => break,
                 Via::Replay(ri) => {
-                    let r = &self.intent.replays[ri];
-                    steps.push(Step {
-                        from: self.states[s].comp,
-                        to: self.states[s].comp,
-                        adds: r.within.value,
-                        why: format!(
-                            "replay `{}` enters within {} (declared)",
-                            r.name, r.within.value
-                        ),
-                        assumptions: vec![format!("replay `{}` within {}", r.name, r.within.value)],
-                    });
+                    steps.push(self.replay_step(s, ri));
                     break;
                 }
                 _ => {
@@ -1091,11 +1226,27 @@ impl Paths<'_> {
         steps
     }
 
+    /// A declared replay entering at state `s`.
+    fn replay_step(&self, s: usize, ri: u32) -> Step {
+        let r = &self.intent.replays[ri as usize];
+        let c = self.backs[s].comp as usize;
+        Step {
+            from: c,
+            to: c,
+            adds: r.within.value,
+            why: format!(
+                "replay `{}` enters within {} (declared)",
+                r.name, r.within.value
+            ),
+            assumptions: vec![format!("replay `{}` within {}", r.name, r.within.value)],
+        }
+    }
+
     fn step(&self, p: usize, s: usize, via: Via) -> Step {
-        let (from, to) = (self.states[p].comp, self.states[s].comp);
+        let (from, to) = (self.backs[p].comp as usize, self.backs[s].comp as usize);
         match via {
             Via::Edge(e) => {
-                let em = &self.model.edges[e];
+                let em = &self.model.edges[e as usize];
                 Step {
                     from,
                     to,
@@ -1107,7 +1258,8 @@ impl Paths<'_> {
             Via::Failover => {
                 let (_, _, d, why) = self.model.nodes[from]
                     .failover
-                    .clone()
+                    .as_deref()
+                    .cloned()
                     .expect("failover step");
                 Step {
                     from,
@@ -1135,16 +1287,17 @@ impl Paths<'_> {
     }
 
     /// The path of a surviving duplicate: the original's path to where it
-    /// was born, then the duplicate's own steps.
-    fn dup_path(&self, mut s: usize, mut class: Class) -> Vec<Step> {
+    /// was born, then the duplicate's own steps. `states` are the run's
+    /// states, whose duplicates carry their own back-pointers.
+    fn dup_path(&self, states: &[State], mut s: usize, mut class: Class) -> Vec<Step> {
         let mut tail = Vec::new();
         let mut guard = 0;
         loop {
             guard += 1;
-            let Some(d) = &self.states[s].dups[class as usize] else {
+            let Some(d) = &states[s].dups[class as usize] else {
                 break;
             };
-            if guard > self.states.len() * 4 + 4 {
+            if guard > states.len() * 4 + 4 {
                 break;
             }
             match d.back {
@@ -1159,20 +1312,7 @@ impl Paths<'_> {
                 }
                 DupBack::Born { state, via } => {
                     if let Via::Replay(ri) = via {
-                        let r = &self.intent.replays[ri];
-                        tail.push(Step {
-                            from: self.states[s].comp,
-                            to: self.states[s].comp,
-                            adds: r.within.value,
-                            why: format!(
-                                "replay `{}` enters within {} (declared)",
-                                r.name, r.within.value
-                            ),
-                            assumptions: vec![format!(
-                                "replay `{}` within {}",
-                                r.name, r.within.value
-                            )],
-                        });
+                        tail.push(self.replay_step(s, ri));
                         tail.reverse();
                         return tail;
                     }
@@ -1192,16 +1332,19 @@ impl Paths<'_> {
 impl IntentResult {
     /// The worst path to component `c` (for the `horizon` command).
     pub fn path_to(&self, a: &Analysis, c: usize) -> Vec<Step> {
-        let Some(&s) = self.paths.get(&c) else {
+        let Ok(c) = u32::try_from(c) else {
+            return Vec::new();
+        };
+        let Ok(i) = self.paths.binary_search_by_key(&c, |&(comp, _)| comp) else {
             return Vec::new();
         };
         let intent = &a.manifest.intents[self.intent];
         Paths {
-            states: &self.states,
+            backs: &self.backs,
             model: &a.model,
             intent,
         }
-        .path_to(s)
+        .path_to(self.paths[i].1 as usize)
     }
 
     /// Ids along a path: the first component, then each step's target.

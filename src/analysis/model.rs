@@ -11,6 +11,8 @@ use crate::manifest::model::{
     Claim, Component, DedupId, Delivery, LinkType, Manifest, Mode, Replication,
 };
 use crate::time::Dur;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Where a duplicate is born.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -51,7 +53,9 @@ pub struct EdgeModel {
     pub ty: EdgeType,
     pub loc: Loc,
     pub delay: Dur,
-    pub why: String,
+    /// How the delay adds up. Shared: many edges say the same thing, and
+    /// the model keeps one copy of each explanation.
+    pub why: Arc<str>,
     /// Declared operational assumptions the delay rests on.
     pub assumptions: Vec<String>,
     pub birth: Option<Birth>,
@@ -91,12 +95,14 @@ pub struct NodeModel {
     pub regions: Vec<String>,
     pub mode: Mode,
     /// Primary region index → failover region index, delay, explanation.
-    pub failover: Option<(usize, usize, Dur, String)>,
-    pub guard: Option<GuardModel>,
+    pub failover: Option<Box<(usize, usize, Dur, String)>>,
+    // The optional parts are boxed: most components have none of them, and
+    // inline they made every node 464 bytes.
+    pub guard: Option<Box<GuardModel>>,
     /// Provider accepting our key, or a unique constraint on the component.
-    pub own_layer: Option<Layer>,
+    pub own_layer: Option<Box<Layer>>,
     /// Transport dedup window (send side).
-    pub transport_window: Option<Layer>,
+    pub transport_window: Option<Box<Layer>>,
 }
 
 impl NodeModel {
@@ -124,6 +130,7 @@ impl Model {
             .map(|(i, c)| node_model(m, i, c, &mut assumed))
             .collect();
         let mut edges = Vec::new();
+        let mut whys: HashMap<String, Arc<str>> = HashMap::new();
         let mut out = vec![Vec::new(); m.components.len()];
         for e in graph.g.edge_indices() {
             let (a, b) = graph.g.edge_endpoints(e).expect("edge exists");
@@ -131,7 +138,15 @@ impl Model {
             if edge.ty == EdgeType::Dedup {
                 continue;
             }
-            let em = edge_model(m, a.index(), b.index(), edge, &nodes, &mut assumed);
+            let em = edge_model(
+                m,
+                a.index(),
+                b.index(),
+                edge,
+                &nodes,
+                &mut assumed,
+                &mut whys,
+            );
             out[a.index()].push(edges.len());
             edges.push(em);
         }
@@ -184,7 +199,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
             let ti = regions.iter().position(|x| *x == to.value)?;
             let det = r.detection.as_ref().map_or(Dur::ZERO, |d| d.value);
             let cu = r.catch_up.as_ref().map_or(Dur::ZERO, |d| d.value);
-            Some((
+            Some(Box::new((
                 0,
                 ti,
                 det.add(cu),
@@ -192,7 +207,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                     "failover {} → {}: detection {det} + catch-up {cu}",
                     r.id, to.value
                 ),
-            ))
+            )))
         })
     } else {
         None
@@ -201,7 +216,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
         let si = m.component_index(&g.store.value)?;
         let s = &m.components[si];
         let sg = eff::generic(s);
-        Some(GuardModel {
+        Some(Box::new(GuardModel {
             layer: Layer {
                 component: si,
                 window: store_window(si, s, sg, assumed),
@@ -215,17 +230,17 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                 .map_or(Claim::ConditionalWrite, |c| c.value),
             store_regions: s.regions.iter().map(|r| r.value.clone()).collect(),
             replication: eff::replication(s),
-        })
+        }))
     });
     let own_layer = if generic.is_store() && c.unique.as_ref().is_some_and(|u| !u.value.is_empty())
     {
-        Some(Layer {
+        Some(Box::new(Layer {
             component: i,
             window: store_window(i, c, generic, assumed),
             any_key: true,
             content: false,
             label: "unique constraint",
-        })
+        }))
     } else if eff::boolean(c, "accepts_key").is_some_and(|a| a.value) {
         let window = eff::dur(c, "key_window").unwrap_or_else(|| {
             assume(assumed, i, c, "key_window", "0s");
@@ -234,25 +249,27 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                 origin: Origin::Assumed,
             }
         });
-        Some(Layer {
+        Some(Box::new(Layer {
             component: i,
             window,
             any_key: false,
             content: false,
             label: "provider key window",
-        })
+        }))
     } else {
         None
     };
     let transport_window = if generic.is_transport() {
         eff::dur(c, "dedup_window")
             .filter(|w| w.value > Dur::ZERO)
-            .map(|window| Layer {
-                component: i,
-                window,
-                any_key: false,
-                content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
-                label: "transport dedup window",
+            .map(|window| {
+                Box::new(Layer {
+                    component: i,
+                    window,
+                    any_key: false,
+                    content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
+                    label: "transport dedup window",
+                })
             })
     } else {
         None
@@ -333,6 +350,7 @@ fn edge_model(
     edge: &crate::graph::Edge,
     nodes: &[NodeModel],
     assumed: &mut Vec<Assumed>,
+    whys: &mut HashMap<String, Arc<str>>,
 ) -> EdgeModel {
     let link = edge.link.as_ref().expect("copy edges come from links");
     let (ca, cb) = (&m.components[a], &m.components[b]);
@@ -342,7 +360,7 @@ fn edge_model(
         ty: edge.ty,
         loc: edge.loc,
         delay: Dur::ZERO,
-        why: String::new(),
+        why: Arc::from(""),
         assumptions: Vec::new(),
         birth: None,
         passes_key: link.passes_key(),
@@ -464,10 +482,18 @@ fn edge_model(
     if retried && em.birth.is_none() {
         em.birth = Some(Birth::Retry);
     }
-    em.why = if parts.is_empty() {
+    let why = if parts.is_empty() {
         "no delay".to_string()
     } else {
         parts.join("; ")
+    };
+    em.why = match whys.get(&why) {
+        Some(w) => Arc::clone(w),
+        None => {
+            let w: Arc<str> = Arc::from(why.as_str());
+            whys.insert(why, Arc::clone(&w));
+            w
+        }
     };
     em
 }

@@ -995,7 +995,7 @@ impl<'m> Ctx<'_, 'm> {
                 format!("`{}` runs in {}{mode}", c.id, regions.join(", ")),
                 self.at(c.regions[0].loc),
             );
-            if let Some((_, _, _, why)) = &self.a.model.nodes[i].failover {
+            if let Some((_, _, _, why)) = self.a.model.nodes[i].failover.as_deref() {
                 d.ev(why.clone(), None);
             }
         }
@@ -1330,7 +1330,7 @@ impl<'m> Ctx<'_, 'm> {
         let mut actives: Vec<(Vec<String>, Vec<&str>)> = Vec::new();
         for (i, c) in self.components() {
             let node = &model.nodes[i];
-            if let Some((from, to, delay, _)) = &node.failover {
+            if let Some((from, to, delay, _)) = node.failover.as_deref() {
                 let key = (
                     node.regions[*from].clone(),
                     node.regions[*to].clone(),
