@@ -87,7 +87,7 @@ fn main() {
         let mut m = m;
         let live = || LIVE.load(Ordering::Relaxed) >> 20;
         let mut last = live();
-        let mut step = |what: &str, last: &mut usize| {
+        let step = |what: &str, last: &mut usize| {
             let now = live();
             println!("{what:>12} {:>5} MB", *last - now);
             *last = now;

@@ -94,35 +94,61 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
 /// `AWSTemplateFormatVersion`, or `Resources` with `AWS::` types), a
 /// Terraform plan (`format_version` with `planned_values`), or an AsyncAPI
 /// document (`asyncapi`). A replay-audit manifest (`version`) is none.
+///
+/// `check` asks this of every file, so a manifest must be recognised
+/// without building its tree: a file that names none of the formats' top
+/// keys is skipped after a text search, and otherwise only the top-level
+/// keys are read, unless `Resources` needs a look at its types.
 pub fn detect(text: &str, limits: &Limits) -> Option<Format> {
+    const MARKERS: [&str; 5] = [
+        "asyncapi",
+        "planned_values",
+        "terraform_version",
+        "AWSTemplateFormatVersion",
+        "Resources",
+    ];
+    if !MARKERS.iter().any(|m| text.contains(m)) {
+        return None;
+    }
+    let options = serde_saphyr::options! {
+        budget: Some(limits.budget(text.len())),
+        with_snippet: false,
+    };
+    let keys: Option<std::collections::BTreeMap<String, de::IgnoredAny>> =
+        serde_saphyr::from_str_with_options(text, options).ok();
+    if let Some(keys) = keys
+        && !keys.contains_key("Resources")
+    {
+        return classify(|k| keys.contains_key(k), false);
+    }
     let root = parse(text, 0, limits).ok()?;
     let Value::Map(_) = root.value else {
         return None;
     };
-    if root.get("version").is_some()
-        && root.get("components").is_some()
-        && root.get("asyncapi").is_none()
-    {
-        return None;
-    }
-    if root.get("asyncapi").is_some() {
-        return Some(Format::AsyncApi);
-    }
-    if root.get("planned_values").is_some()
-        || (root.get("format_version").is_some() && root.get("terraform_version").is_some())
-    {
-        return Some(Format::Terraform);
-    }
-    if root.get("AWSTemplateFormatVersion").is_some() {
-        return Some(Format::CloudFormation);
-    }
-    if let Some(Value::Map(res)) = root.get("Resources").map(|r| &r.value)
-        && res.iter().any(|(_, r)| {
+    let aws_resources = matches!(
+        root.get("Resources").map(|r| &r.value),
+        Some(Value::Map(res)) if res.iter().any(|(_, r)| {
             r.get("Type")
                 .and_then(Node::str)
                 .is_some_and(|t| t.starts_with("AWS::"))
         })
-    {
+    );
+    classify(|k| root.get(k).is_some(), aws_resources)
+}
+
+/// The format a document's top-level keys name (`has`), given whether its
+/// `Resources` hold `AWS::` types.
+fn classify(has: impl Fn(&str) -> bool, aws_resources: bool) -> Option<Format> {
+    if has("version") && has("components") && !has("asyncapi") {
+        return None;
+    }
+    if has("asyncapi") {
+        return Some(Format::AsyncApi);
+    }
+    if has("planned_values") || (has("format_version") && has("terraform_version")) {
+        return Some(Format::Terraform);
+    }
+    if has("AWSTemplateFormatVersion") || aws_resources {
         return Some(Format::CloudFormation);
     }
     None

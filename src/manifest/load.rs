@@ -539,6 +539,14 @@ impl<'n> Fields<'n> {
     }
 }
 
+/// A vector without spare capacity: one built by pushing keeps room for
+/// four items, which for 100k components' one-link lists is most of the
+/// memory the links take.
+fn shrunk<T>(mut v: Vec<T>) -> Vec<T> {
+    v.shrink_to_fit();
+    v
+}
+
 pub(crate) fn is_valid_id(id: &str) -> bool {
     let mut chars = id.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit())
@@ -748,8 +756,8 @@ impl Reader {
                     .iter()
                     .enumerate()
                     .filter_map(|(i, n)| self.string(n, &format!("{path}[{i}]")).map(|s| s.value))
-                    .collect();
-                Some(Sp::new(v, node.loc))
+                    .collect::<Vec<_>>();
+                Some(Sp::new(shrunk(v), node.loc))
             }
             Value::Str(s) => Some(Sp::new(vec![s.clone()], node.loc)),
             _ => {
@@ -1018,10 +1026,10 @@ impl Reader {
             loc: id.loc,
             description,
             origin: origin?,
-            effects,
+            effects: shrunk(effects),
             key,
             fingerprint,
-            replays,
+            replays: shrunk(replays),
             tested,
         })
     }
@@ -1237,6 +1245,7 @@ impl Reader {
             Some(Sp::new(s.value.to_string(), s.loc))
         });
         c.kind = kind?;
+        c.regions.shrink_to_fit();
         Some(c)
     }
 
@@ -1255,7 +1264,7 @@ impl Reader {
                 out.push(l);
             }
         }
-        out
+        shrunk(out)
     }
 
     fn link(&mut self, node: &Node, path: &str, ty: LinkType) -> Option<Link> {
