@@ -231,10 +231,14 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                 Some(o) => load_overridden(&cli, paths, o),
                 None => load(&cli, paths),
             };
-            let m = match loaded {
+            let mut m = match loaded {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
             };
+            if matches!(format, CheckFormat::Json) {
+                // JSON shows locations, never snippets.
+                m.sources.forget_texts();
+            }
             let err_color = color(cli.color, std::io::stderr().is_terminal());
             let policy =
                 match policy::locate(paths, config.as_deref()).map(|p| policy::Policy::read(&p)) {

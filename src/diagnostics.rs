@@ -43,6 +43,14 @@ impl SourceMap {
         (self.files.len() - 1) as u32
     }
 
+    /// Frees the texts, keeping the paths: for reports that show no
+    /// snippet, so a large manifest's text is not held through the analysis.
+    pub fn forget_texts(&mut self) {
+        for f in &mut self.files {
+            f.text = String::new();
+        }
+    }
+
     pub fn path(&self, loc: Loc) -> &str {
         self.files
             .get(loc.file as usize)

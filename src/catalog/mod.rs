@@ -1,7 +1,7 @@
 //! The built-in platform catalog: kinds, their documented defaults and limits.
 //!
-//! The data lives in `kinds.toml` (embedded in the binary, parsed on first
-//! use). Every number cites a fact of `platform-facts.md` by id, and every
+//! The data lives in `kinds.toml`; `build.rs` converts it to JSON, which
+//! is embedded in the binary and parsed on first use (faster than TOML). Every number cites a fact of `platform-facts.md` by id, and every
 //! fact carries its URL and how well it was verified. Adding a kind is a
 //! data change: no code needs to move.
 
@@ -12,7 +12,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::time::Dur;
 
+#[cfg(test)]
 const KINDS_TOML: &str = include_str!("kinds.toml");
+/// `kinds.toml` as JSON, written by `build.rs`.
+const KINDS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/kinds.json"));
 
 /// The generic kinds every catalog kind specialises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
@@ -143,7 +146,9 @@ pub const FLAGS: &[&str] = &[
 /// The built-in catalog, parsed on first use.
 pub fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
-    CATALOG.get_or_init(|| parse(KINDS_TOML).expect("the embedded catalog is validated by tests"))
+    CATALOG.get_or_init(|| {
+        serde_json::from_str(KINDS_JSON).expect("the embedded catalog is validated by tests")
+    })
 }
 
 pub fn parse(text: &str) -> Result<Catalog, String> {
@@ -241,6 +246,14 @@ impl Kind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The JSON the binary reads is the TOML people edit, value for value.
+    #[test]
+    fn build_time_json_is_the_toml_catalog() {
+        let from_toml = parse(KINDS_TOML).expect("kinds.toml parses");
+        assert_eq!(format!("{:?}", catalog()), format!("{from_toml:?}"));
+        assert!(catalog().kinds.len() >= 40, "{}", catalog().kinds.len());
+    }
 
     #[test]
     fn embedded_catalog_is_valid_and_cited() {
