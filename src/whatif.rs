@@ -1319,8 +1319,7 @@ mod tests {
             b.manifest
                 .component("keys")
                 .unwrap()
-                .retention
-                .as_ref()
+                .retention()
                 .unwrap()
                 .value,
             Dur::Secs(172_800)

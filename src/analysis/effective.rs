@@ -77,14 +77,14 @@ fn from_catalog<T>(c: &Component, v: Option<crate::catalog::Cited<'static, T>>) 
 /// A duration field: manifest, else catalog default.
 pub fn dur(c: &Component, field: &str) -> Option<Eff<Dur>> {
     let written = match field {
-        "visibility_timeout" => &c.visibility_timeout,
-        "retention" => &c.retention,
-        "dedup_window" => &c.dedup_window,
-        "max_backlog" => &c.max_backlog,
-        "max_event_age" => &c.max_event_age,
-        "key_window" => &c.key_window,
-        "timeout" => &c.timeout,
-        _ => &None,
+        "visibility_timeout" => c.visibility_timeout(),
+        "retention" => c.retention(),
+        "dedup_window" => c.dedup_window(),
+        "max_backlog" => c.max_backlog(),
+        "max_event_age" => c.max_event_age(),
+        "key_window" => c.key_window(),
+        "timeout" => c.timeout(),
+        _ => None,
     };
     // A value the platform fixes cannot be overridden (RH050 reports the try).
     if let Some(fixed) = kind_of(c).default_dur(field).filter(|d| d.fact.fixed) {
@@ -98,8 +98,8 @@ pub fn dur(c: &Component, field: &str) -> Option<Eff<Dur>> {
 
 pub fn count(c: &Component, field: &str) -> Option<Eff<u64>> {
     let written = match field {
-        "max_receives" => &c.max_receives,
-        _ => &None,
+        "max_receives" => c.max_receives(),
+        _ => None,
     };
     match written {
         Some(sp) => Some(Eff::manifest(sp)),
@@ -109,10 +109,10 @@ pub fn count(c: &Component, field: &str) -> Option<Eff<u64>> {
 
 pub fn boolean(c: &Component, field: &str) -> Option<Eff<bool>> {
     let written = match field {
-        "accepts_key" => &c.accepts_key,
-        "lookup_by_reference" => &c.lookup_by_reference,
-        "content_based_dedup" => &c.content_based_dedup,
-        _ => &None,
+        "accepts_key" => c.accepts_key(),
+        "lookup_by_reference" => c.lookup_by_reference(),
+        "content_based_dedup" => c.content_based_dedup(),
+        _ => None,
     };
     match written {
         Some(sp) => Some(Eff::manifest(sp)),
@@ -122,9 +122,9 @@ pub fn boolean(c: &Component, field: &str) -> Option<Eff<bool>> {
 
 fn string(c: &Component, field: &str) -> Option<Eff<String>> {
     let written = match field {
-        "dedup_scope" => &c.dedup_scope,
-        "scope" => &c.scope,
-        _ => &None,
+        "dedup_scope" => c.dedup_scope(),
+        "scope" => c.scope(),
+        _ => None,
     };
     match written {
         Some(sp) => Some(Eff::manifest(sp)),
@@ -146,7 +146,7 @@ pub fn dedup_scope(c: &Component) -> Option<Eff<String>> {
 /// Delivery semantics: manifest, else catalog, else at-least-once for
 /// transports (assumed, the conservative choice).
 pub fn delivery(c: &Component) -> Eff<Delivery> {
-    if let Some(d) = &c.delivery {
+    if let Some(d) = c.delivery() {
         return Eff::manifest(d);
     }
     let k = kind_of(c);
@@ -186,7 +186,7 @@ pub fn delivery(c: &Component) -> Eff<Delivery> {
 }
 
 pub fn expiry(c: &Component) -> Option<Eff<Expiry>> {
-    if let Some(e) = &c.expiry {
+    if let Some(e) = c.expiry() {
         return Some(Eff::manifest(e));
     }
     let v = kind_of(c).default_str("expiry")?;
@@ -205,7 +205,7 @@ pub fn expiry(c: &Component) -> Option<Eff<Expiry>> {
 }
 
 pub fn replication(c: &Component) -> Eff<Replication> {
-    if let Some(r) = &c.replication {
+    if let Some(r) = c.replication() {
         return Eff::manifest(r);
     }
     let v = kind_of(c).default_str("replication");

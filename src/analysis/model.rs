@@ -220,7 +220,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
             layer: Layer {
                 component: si,
                 window: store_window(si, s, sg, assumed),
-                any_key: s.unique.as_ref().is_some_and(|u| !u.value.is_empty()),
+                any_key: s.unique().is_some_and(|u| !u.value.is_empty()),
                 content: false,
                 label: "guard store",
             },
@@ -232,8 +232,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
             replication: eff::replication(s),
         }))
     });
-    let own_layer = if generic.is_store() && c.unique.as_ref().is_some_and(|u| !u.value.is_empty())
-    {
+    let own_layer = if generic.is_store() && c.unique().is_some_and(|u| !u.value.is_empty()) {
         Some(Box::new(Layer {
             component: i,
             window: store_window(i, c, generic, assumed),
@@ -308,7 +307,7 @@ pub fn transport_span(
             (unbounded, "retention")
         }
     };
-    let Some(backlog) = &c.max_backlog else {
+    let Some(backlog) = c.max_backlog() else {
         return (
             retention.value,
             format!("{what} {}{}", retention.value, retention.provenance()),

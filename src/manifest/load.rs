@@ -1110,6 +1110,7 @@ impl Reader {
             loc: id.loc,
             ..Component::default()
         };
+        let mut settings: Vec<(Field, Setting)> = Vec::new();
         c.description = f
             .get("description")
             .and_then(|n| self.string(n, &p("description")))
@@ -1149,103 +1150,147 @@ impl Reader {
             .get("dedup")
             .and_then(|n| self.guard(n, &p("dedup")))
             .map(Box::new);
-        c.timeout = f
-            .get("timeout")
-            .and_then(|n| self.duration(n, &p("timeout"), false));
-        c.visibility_timeout = f
-            .get("visibility_timeout")
-            .and_then(|n| self.duration(n, &p("visibility_timeout"), true));
-        c.retention = f
-            .get("retention")
-            .and_then(|n| self.duration(n, &p("retention"), true));
-        c.max_receives = f
-            .get("max_receives")
-            .and_then(|n| self.count(n, &p("max_receives"), 1));
-        c.delivery = f.get("delivery").and_then(|n| {
-            self.choice(
-                n,
-                &p("delivery"),
-                &[
-                    ("at-least-once", Delivery::AtLeastOnce),
-                    ("at-most-once", Delivery::AtMostOnce),
-                    ("exactly-once", Delivery::ExactlyOnce),
-                ],
-            )
-        });
-        c.dedup_window = f
-            .get("dedup_window")
-            .and_then(|n| self.duration(n, &p("dedup_window"), true));
-        c.dedup_scope = f
-            .get("dedup_scope")
-            .and_then(|n| self.string(n, &p("dedup_scope")));
-        c.content_based_dedup = f
-            .get("content_based_dedup")
-            .and_then(|n| self.boolean(n, &p("content_based_dedup")));
-        c.message_attributes = f
-            .get("message_attributes")
-            .and_then(|n| self.string_list(n, &p("message_attributes")));
-        c.max_backlog = f
-            .get("max_backlog")
-            .and_then(|n| self.duration(n, &p("max_backlog"), true));
-        c.max_event_age = f
-            .get("max_event_age")
-            .and_then(|n| self.duration(n, &p("max_event_age"), false));
-        c.expiry = f.get("expiry").and_then(|n| {
-            self.choice(
-                n,
-                &p("expiry"),
-                &[
-                    ("application", Expiry::Application),
-                    ("physical-ttl", Expiry::PhysicalTtl),
-                ],
-            )
-        });
-        c.replication = f.get("replication").and_then(|n| {
-            self.choice(
-                n,
-                &p("replication"),
-                &[
-                    ("none", Replication::None),
-                    ("async", Replication::Async),
-                    ("sync", Replication::Sync),
-                ],
-            )
-        });
-        c.scope = f.get("scope").and_then(|n| self.string(n, &p("scope")));
+        settings.extend(
+            (f.get("timeout")
+                .and_then(|n| self.duration(n, &p("timeout"), false)))
+            .map(|v| (Field::Timeout, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("visibility_timeout")
+                .and_then(|n| self.duration(n, &p("visibility_timeout"), true)))
+            .map(|v| (Field::VisibilityTimeout, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("retention")
+                .and_then(|n| self.duration(n, &p("retention"), true)))
+            .map(|v| (Field::Retention, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("max_receives")
+                .and_then(|n| self.count(n, &p("max_receives"), 1)))
+            .map(|v| (Field::MaxReceives, Setting::Count(v))),
+        );
+        settings.extend(
+            (f.get("delivery").and_then(|n| {
+                self.choice(
+                    n,
+                    &p("delivery"),
+                    &[
+                        ("at-least-once", Delivery::AtLeastOnce),
+                        ("at-most-once", Delivery::AtMostOnce),
+                        ("exactly-once", Delivery::ExactlyOnce),
+                    ],
+                )
+            }))
+            .map(|v| (Field::Delivery, Setting::Delivery(v))),
+        );
+        settings.extend(
+            (f.get("dedup_window")
+                .and_then(|n| self.duration(n, &p("dedup_window"), true)))
+            .map(|v| (Field::DedupWindow, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("dedup_scope")
+                .and_then(|n| self.string(n, &p("dedup_scope"))))
+            .map(|v| (Field::DedupScope, Setting::Text(v))),
+        );
+        settings.extend(
+            (f.get("content_based_dedup")
+                .and_then(|n| self.boolean(n, &p("content_based_dedup"))))
+            .map(|v| (Field::ContentBasedDedup, Setting::Bool(v))),
+        );
+        settings.extend(
+            (f.get("message_attributes")
+                .and_then(|n| self.string_list(n, &p("message_attributes"))))
+            .map(|v| (Field::MessageAttributes, Setting::List(v))),
+        );
+        settings.extend(
+            (f.get("max_backlog")
+                .and_then(|n| self.duration(n, &p("max_backlog"), true)))
+            .map(|v| (Field::MaxBacklog, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("max_event_age")
+                .and_then(|n| self.duration(n, &p("max_event_age"), false)))
+            .map(|v| (Field::MaxEventAge, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("expiry").and_then(|n| {
+                self.choice(
+                    n,
+                    &p("expiry"),
+                    &[
+                        ("application", Expiry::Application),
+                        ("physical-ttl", Expiry::PhysicalTtl),
+                    ],
+                )
+            }))
+            .map(|v| (Field::Expiry, Setting::Expiry(v))),
+        );
+        settings.extend(
+            (f.get("replication").and_then(|n| {
+                self.choice(
+                    n,
+                    &p("replication"),
+                    &[
+                        ("none", Replication::None),
+                        ("async", Replication::Async),
+                        ("sync", Replication::Sync),
+                    ],
+                )
+            }))
+            .map(|v| (Field::Replication, Setting::Replication(v))),
+        );
+        settings.extend(
+            (f.get("scope").and_then(|n| self.string(n, &p("scope"))))
+                .map(|v| (Field::Scope, Setting::Text(v))),
+        );
         c.backup = f
             .get("backup")
             .and_then(|n| self.backup(n, &p("backup")))
             .map(Box::new);
-        c.unique = f
-            .get("unique")
-            .and_then(|n| self.string_list(n, &p("unique")));
-        c.accepts_key = f
-            .get("accepts_key")
-            .and_then(|n| self.boolean(n, &p("accepts_key")));
-        c.key_window = f
-            .get("key_window")
-            .and_then(|n| self.duration(n, &p("key_window"), true));
-        c.lookup_by_reference = f
-            .get("lookup_by_reference")
-            .and_then(|n| self.boolean(n, &p("lookup_by_reference")));
-        c.reconciliation = f.get("reconciliation").and_then(|n| {
-            let s = self.choice(
-                n,
-                &p("reconciliation"),
-                &[
-                    ("none", "none"),
-                    ("lookup", "lookup"),
-                    ("transactional", "transactional"),
-                    ("outbox", "outbox"),
-                    ("saga", "saga"),
-                    ("manual", "manual"),
-                    ("documented-tradeoff", "documented-tradeoff"),
-                ],
-            )?;
-            Some(Sp::new(s.value.to_string(), s.loc))
-        });
+        settings.extend(
+            (f.get("unique")
+                .and_then(|n| self.string_list(n, &p("unique"))))
+            .map(|v| (Field::Unique, Setting::List(v))),
+        );
+        settings.extend(
+            (f.get("accepts_key")
+                .and_then(|n| self.boolean(n, &p("accepts_key"))))
+            .map(|v| (Field::AcceptsKey, Setting::Bool(v))),
+        );
+        settings.extend(
+            (f.get("key_window")
+                .and_then(|n| self.duration(n, &p("key_window"), true)))
+            .map(|v| (Field::KeyWindow, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("lookup_by_reference")
+                .and_then(|n| self.boolean(n, &p("lookup_by_reference"))))
+            .map(|v| (Field::LookupByReference, Setting::Bool(v))),
+        );
+        settings.extend(
+            (f.get("reconciliation").and_then(|n| {
+                let s = self.choice(
+                    n,
+                    &p("reconciliation"),
+                    &[
+                        ("none", "none"),
+                        ("lookup", "lookup"),
+                        ("transactional", "transactional"),
+                        ("outbox", "outbox"),
+                        ("saga", "saga"),
+                        ("manual", "manual"),
+                        ("documented-tradeoff", "documented-tradeoff"),
+                    ],
+                )?;
+                Some(Sp::new(s.value.to_string(), s.loc))
+            }))
+            .map(|v| (Field::Reconciliation, Setting::Text(v))),
+        );
         c.kind = kind?;
         c.regions.shrink_to_fit();
+        c.settings = settings.into_iter().collect();
         Some(c)
     }
 

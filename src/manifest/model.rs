@@ -314,33 +314,121 @@ pub struct Component {
     pub dedup: Option<Box<Guard>>,
     pub effects: Vec<Link>,
 
-    /// Processing timeout of a consumer (used against visibility timeouts).
-    pub timeout: Option<Sp<Dur>>,
-
-    // Transports.
-    pub visibility_timeout: Option<Sp<Dur>>,
-    pub retention: Option<Sp<Dur>>,
-    pub max_receives: Option<Sp<u64>>,
-    pub delivery: Option<Sp<Delivery>>,
-    pub dedup_window: Option<Sp<Dur>>,
-    pub dedup_scope: Option<Sp<String>>,
-    pub content_based_dedup: Option<Sp<bool>>,
-    pub message_attributes: Option<Sp<Vec<String>>>,
-    pub max_backlog: Option<Sp<Dur>>,
-    pub max_event_age: Option<Sp<Dur>>,
-
-    // Stores and ledgers.
-    pub expiry: Option<Sp<Expiry>>,
-    pub replication: Option<Sp<Replication>>,
-    pub scope: Option<Sp<String>>,
     pub backup: Option<Box<Backup>>,
-    pub unique: Option<Sp<Vec<String>>>,
+    /// Every other field the component writes (timeouts, retention, windows,
+    /// store and provider settings), read through the accessors below.
+    pub settings: Settings,
+}
 
-    // External effects.
-    pub accepts_key: Option<Sp<bool>>,
-    pub key_window: Option<Sp<Dur>>,
-    pub lookup_by_reference: Option<Sp<bool>>,
-    pub reconciliation: Option<Sp<String>>,
+/// A setting a component may write beyond its kind, regions and links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    Timeout,
+    VisibilityTimeout,
+    Retention,
+    MaxReceives,
+    Delivery,
+    DedupWindow,
+    DedupScope,
+    ContentBasedDedup,
+    MessageAttributes,
+    MaxBacklog,
+    MaxEventAge,
+    Expiry,
+    Replication,
+    Scope,
+    Unique,
+    AcceptsKey,
+    KeyWindow,
+    LookupByReference,
+    Reconciliation,
+}
+
+/// The value of a [`Field`], with where it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Setting {
+    Dur(Sp<Dur>),
+    Count(Sp<u64>),
+    Bool(Sp<bool>),
+    Text(Sp<String>),
+    List(Sp<Vec<String>>),
+    Delivery(Sp<Delivery>),
+    Expiry(Sp<Expiry>),
+    Replication(Sp<Replication>),
+}
+
+/// The settings a component writes, as a short list.
+///
+/// A kind accepts about twenty settings and a component writes a handful:
+/// a slot for each (an `Option<Sp<..>>` of up to 40 bytes) made
+/// `Component` 824 bytes, most of them empty, and at 100k components the
+/// largest part of the model. Lookups scan at most the fields written.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Settings(Box<[(Field, Setting)]>);
+
+impl Settings {
+    pub fn get(&self, field: Field) -> Option<&Setting> {
+        self.0.iter().find(|(f, _)| *f == field).map(|(_, s)| s)
+    }
+
+    /// Sets `field`, replacing what it held.
+    pub fn set(&mut self, field: Field, value: Setting) {
+        let mut v = std::mem::take(&mut self.0).into_vec();
+        match v.iter_mut().find(|(f, _)| *f == field) {
+            Some(slot) => slot.1 = value,
+            None => v.push((field, value)),
+        }
+        self.0 = v.into_boxed_slice();
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &(Field, Setting)> {
+        self.0.iter()
+    }
+}
+
+impl FromIterator<(Field, Setting)> for Settings {
+    fn from_iter<I: IntoIterator<Item = (Field, Setting)>>(items: I) -> Self {
+        Settings(items.into_iter().collect())
+    }
+}
+
+/// One accessor per setting: `c.retention()` is `Some` where the manifest
+/// writes `retention`.
+macro_rules! accessors {
+    ($($name:ident: $field:ident => $variant:ident($ty:ty),)*) => {
+        impl Component {
+            $(
+                pub fn $name(&self) -> Option<&Sp<$ty>> {
+                    match self.settings.get(Field::$field) {
+                        Some(Setting::$variant(v)) => Some(v),
+                        _ => None,
+                    }
+                }
+            )*
+        }
+    };
+}
+
+accessors! {
+    timeout: Timeout => Dur(Dur),
+    visibility_timeout: VisibilityTimeout => Dur(Dur),
+    retention: Retention => Dur(Dur),
+    max_receives: MaxReceives => Count(u64),
+    delivery: Delivery => Delivery(Delivery),
+    dedup_window: DedupWindow => Dur(Dur),
+    dedup_scope: DedupScope => Text(String),
+    content_based_dedup: ContentBasedDedup => Bool(bool),
+    message_attributes: MessageAttributes => List(Vec<String>),
+    max_backlog: MaxBacklog => Dur(Dur),
+    max_event_age: MaxEventAge => Dur(Dur),
+    expiry: Expiry => Expiry(Expiry),
+    replication: Replication => Replication(Replication),
+    scope: Scope => Text(String),
+    unique: Unique => List(Vec<String>),
+    accepts_key: AcceptsKey => Bool(bool),
+    key_window: KeyWindow => Dur(Dur),
+    lookup_by_reference: LookupByReference => Bool(bool),
+    reconciliation: Reconciliation => Text(String),
 }
 
 impl Component {

@@ -286,7 +286,7 @@ fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
     };
     let mut out = Vec::new();
     for (i, c) in m.components.iter().enumerate() {
-        if let Some(b) = &c.max_backlog {
+        if let Some(b) = c.max_backlog() {
             out.push(AssumptionEntry {
                 source: "declared",
                 text: format!(
@@ -794,7 +794,7 @@ impl<'m> Ctx<'_, 'm> {
                     ways.push("we can ask whether the effect already happened");
                 }
             }
-            if let Some(r) = &c.reconciliation {
+            if let Some(r) = c.reconciliation() {
                 d.ev(
                     format!("`{}` reconciliation: {}", c.id, r.value),
                     self.at(r.loc),
@@ -856,7 +856,7 @@ impl<'m> Ctx<'_, 'm> {
                 "transport" => "dedup_window",
                 "effect"
                     if eff::boolean(c, "accepts_key").is_some_and(|a| a.value)
-                        && c.unique.is_none() =>
+                        && c.unique().is_none() =>
                 {
                     "key_window"
                 }

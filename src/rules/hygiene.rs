@@ -111,16 +111,14 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     // RH050: values outside what the platform documents.
     for comp in &m.components {
         let written: [(&str, Option<(Dur, Loc)>); 6] = [
-            ("visibility_timeout", dur(&comp.visibility_timeout)),
-            ("retention", dur(&comp.retention)),
-            ("dedup_window", dur(&comp.dedup_window)),
-            ("max_event_age", dur(&comp.max_event_age)),
-            ("key_window", dur(&comp.key_window)),
+            ("visibility_timeout", dur(comp.visibility_timeout())),
+            ("retention", dur(comp.retention())),
+            ("dedup_window", dur(comp.dedup_window())),
+            ("max_event_age", dur(comp.max_event_age())),
+            ("key_window", dur(comp.key_window())),
             (
                 "max_receives",
-                comp.max_receives
-                    .as_ref()
-                    .map(|c| (Dur::Secs(c.value), c.loc)),
+                comp.max_receives().map(|c| (Dur::Secs(c.value), c.loc)),
             ),
         ];
         for (field, value) in written {
@@ -137,8 +135,8 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     }
 }
 
-fn dur(sp: &Option<Sp<Dur>>) -> Option<(Dur, Loc)> {
-    sp.as_ref().map(|s| (s.value, s.loc))
+fn dur(sp: Option<&Sp<Dur>>) -> Option<(Dur, Loc)> {
+    sp.map(|s| (s.value, s.loc))
 }
 
 fn limit(comp: &Component, field: &str, v: Dur, loc: Loc, out: &mut Vec<Finding>) {

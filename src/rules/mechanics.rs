@@ -105,10 +105,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                 let provider_dedups =
                     eff::boolean(ext, "accepts_key").is_some_and(|x| x.value) && link.passes_key();
                 let lookup = eff::boolean(ext, "lookup_by_reference").is_some_and(|x| x.value);
-                let reconciled = ext
-                    .reconciliation
-                    .as_ref()
-                    .is_some_and(|x| x.value != "none");
+                let reconciled = ext.reconciliation().is_some_and(|x| x.value != "none");
                 if provider_dedups || lookup || reconciled {
                     continue;
                 }
@@ -122,7 +119,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                     )
                     .intent(&intent.id)
                     .component(&ext.id)
-                    .at(ext.reconciliation.as_ref().map_or(ext.loc, |x| x.loc)),
+                    .at(ext.reconciliation().map_or(ext.loc, |x| x.loc)),
                 );
             }
         }
@@ -180,10 +177,7 @@ pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
         // RH031: content-based dedup hashes the body only.
         if kind.has_flag("content_dedup_body_only")
             && let Some(cbd) = eff::boolean(comp, "content_based_dedup").filter(|b| b.value)
-            && let Some(attrs) = comp
-                .message_attributes
-                .as_ref()
-                .filter(|a| !a.value.is_empty())
+            && let Some(attrs) = comp.message_attributes().filter(|a| !a.value.is_empty())
         {
             out.push(
                 Finding::new(

@@ -216,7 +216,7 @@ pub(crate) fn check_scope(a: &Analysis, out: &mut Vec<Finding>) {
                     )
                     .intent(intent)
                     .component(&comp.id)
-                    .at(comp.delivery.as_ref().map_or(comp.kind.loc, |d| d.loc)),
+                    .at(comp.delivery().map_or(comp.kind.loc, |d| d.loc)),
                 );
             }
         }
