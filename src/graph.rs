@@ -1,7 +1,8 @@
 //! The dependency graph: components as nodes, typed links as edges.
 //!
-//! Node `i` is component `i` of the (sorted) manifest. Edges keep the link
-//! they come from, so the analysis can read its retry policy and location.
+//! Node `i` is component `i` of the (sorted) manifest. Edges borrow the link
+//! they come from, so the analysis can read its retry policy and location
+//! without a copy of every link.
 
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -25,23 +26,23 @@ impl EdgeType {
     }
 }
 
-#[derive(Debug, Clone)]
-pub struct Edge {
+#[derive(Debug, Clone, Copy)]
+pub struct Edge<'m> {
     pub ty: EdgeType,
     pub loc: Loc,
     /// The link as written (`None` for `dedup`).
-    pub link: Option<Link>,
+    pub link: Option<&'m Link>,
 }
 
 #[derive(Debug, Clone)]
-pub struct Graph {
-    pub g: DiGraph<usize, Edge>,
+pub struct Graph<'m> {
+    pub g: DiGraph<usize, Edge<'m>>,
 }
 
-impl Graph {
+impl<'m> Graph<'m> {
     /// Builds the graph. Dangling ids were rejected by validation; any that
     /// remain are skipped rather than trusted.
-    pub fn build(m: &Manifest) -> Graph {
+    pub fn build(m: &'m Manifest) -> Graph<'m> {
         let mut g = DiGraph::with_capacity(m.components.len(), m.components.len() * 2);
         for i in 0..m.components.len() {
             g.add_node(i);
@@ -55,7 +56,7 @@ impl Graph {
                         Edge {
                             ty: EdgeType::Link(l.ty),
                             loc: l.loc,
-                            link: Some(l.clone()),
+                            link: Some(l),
                         },
                     );
                 }
@@ -90,7 +91,7 @@ impl Graph {
         out
     }
 
-    pub fn edge(&self, e: EdgeIndex) -> &Edge {
+    pub fn edge(&self, e: EdgeIndex) -> &Edge<'m> {
         &self.g[e]
     }
 }

@@ -351,7 +351,7 @@ fn edge_model(
     assumed: &mut Vec<Assumed>,
     whys: &mut HashMap<String, Arc<str>>,
 ) -> EdgeModel {
-    let link = edge.link.as_ref().expect("copy edges come from links");
+    let link = edge.link.expect("copy edges come from links");
     let (ca, cb) = (&m.components[a], &m.components[b]);
     let mut em = EdgeModel {
         from: a,
