@@ -34,6 +34,15 @@ fn out(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// Standard output through a buffer, for reports written as they are made.
+fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
+    let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut w).and_then(|_| w.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
+}
+
 /// Writes to `-o FILE`, or to standard output; an unwritable file is an input error (2).
 fn write_output(path: Option<&std::path::Path>, text: &str) -> anyhow::Result<u8> {
     match path {
@@ -308,7 +317,12 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                     &findings,
                     color(cli.color, std::io::stdout().is_terminal()),
                 ),
-                CheckFormat::Json => report::json::render_with(&m.sources, &findings, &notes),
+                CheckFormat::Json => {
+                    // Written as it is produced: a large report is never
+                    // held whole.
+                    out_with(|w| report::json::write_with(w, &m.sources, &findings, &notes))?;
+                    String::new()
+                }
                 CheckFormat::Sarif => {
                     report::sarif::render_with(&m.sources, &findings, Some(&m), &accepted)
                 }

@@ -369,7 +369,7 @@ fn edge_model(
     let mut parts: Vec<String> = Vec::new();
     let mut retried = false;
     if let Some(r) = &link.retry {
-        let fallback = link.timeout.as_ref().map(|t| t.value);
+        let fallback = link.timeout().map(|t| t.value);
         if r.attempts.as_ref().is_some_and(|a| a.value > 1)
             && r.timeout.is_none()
             && fallback.is_none()
@@ -390,7 +390,7 @@ fn edge_model(
     }
     match link.ty {
         LinkType::SendsTo => {
-            em.dedup_id = Some(link.dedup_id.as_ref().map_or_else(
+            em.dedup_id = Some(link.dedup_id().map_or_else(
                 || {
                     if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
                         DedupId::Content
@@ -417,7 +417,7 @@ fn edge_model(
             let receives = ca
                 .dead_letter
                 .as_ref()
-                .and_then(|d| d.after_receives.as_ref())
+                .and_then(|d| d.after_receives())
                 .map(|x| x.value);
             let delivery = eff::delivery(ca);
             if delivery.origin == Origin::Assumed && nodes[a].generic.is_transport() {
@@ -425,7 +425,7 @@ fn edge_model(
             }
             let (mut span, why, assumptions) = transport_span(a, ca, receives, assumed);
             let mut why = why;
-            if let Some(max_age) = &link.max_record_age
+            if let Some(max_age) = link.max_record_age()
                 && max_age.value < span
             {
                 span = max_age.value;
@@ -451,8 +451,8 @@ fn edge_model(
         }
         LinkType::Redrive => {
             em.birth = Some(Birth::Redrive);
-            em.redrive_bound = Some(link.max_times.as_ref().map(|t| t.value));
-            match &link.within {
+            em.redrive_bound = Some(link.max_times().map(|t| t.value));
+            match link.within() {
                 Some(w) => {
                     em.delay = em.delay.add(w.value);
                     em.assumptions

@@ -1320,50 +1320,70 @@ impl Reader {
         let f = self.fields(node, path, link_fields(ty))?;
         let to = self.required(&f, node, path, "to", |r, n, p| r.id_ref(n, p))?;
         let mut l = Link::new(ty, node.loc, to);
+        let mut settings: Vec<(LinkField, Setting)> = Vec::new();
         let p = |field: &str| format!("{path}.{field}");
         l.retry = f
             .get("retry")
             .and_then(|n| self.retry(n, &p("retry")))
             .map(Box::new);
-        l.timeout = f
-            .get("timeout")
-            .and_then(|n| self.duration(n, &p("timeout"), false));
-        l.passes_key = f
-            .get("passes_key")
-            .and_then(|n| self.boolean(n, &p("passes_key")));
-        l.dedup_id = f.get("dedup_id").and_then(|n| {
-            self.choice(
-                n,
-                &p("dedup_id"),
-                &[
-                    ("key", DedupId::Key),
-                    ("content", DedupId::Content),
-                    ("none", DedupId::None),
-                ],
-            )
-        });
-        l.max_record_age = f
-            .get("max_record_age")
-            .and_then(|n| self.duration(n, &p("max_record_age"), false));
-        l.after_receives = f
-            .get("after_receives")
-            .and_then(|n| self.count(n, &p("after_receives"), 1));
-        l.mode = f.get("mode").and_then(|n| {
-            self.choice(
-                n,
-                &p("mode"),
-                &[
-                    ("manual", RedriveMode::Manual),
-                    ("automatic", RedriveMode::Automatic),
-                ],
-            )
-        });
-        l.within = f
-            .get("within")
-            .and_then(|n| self.duration(n, &p("within"), true));
-        l.max_times = f
-            .get("max_times")
-            .and_then(|n| self.count(n, &p("max_times"), 0));
+        settings.extend(
+            (f.get("timeout")
+                .and_then(|n| self.duration(n, &p("timeout"), false)))
+            .map(|v| (LinkField::Timeout, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("passes_key")
+                .and_then(|n| self.boolean(n, &p("passes_key"))))
+            .map(|v| (LinkField::PassesKey, Setting::Bool(v))),
+        );
+        settings.extend(
+            (f.get("dedup_id").and_then(|n| {
+                self.choice(
+                    n,
+                    &p("dedup_id"),
+                    &[
+                        ("key", DedupId::Key),
+                        ("content", DedupId::Content),
+                        ("none", DedupId::None),
+                    ],
+                )
+            }))
+            .map(|v| (LinkField::DedupId, Setting::DedupId(v))),
+        );
+        settings.extend(
+            (f.get("max_record_age")
+                .and_then(|n| self.duration(n, &p("max_record_age"), false)))
+            .map(|v| (LinkField::MaxRecordAge, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("after_receives")
+                .and_then(|n| self.count(n, &p("after_receives"), 1)))
+            .map(|v| (LinkField::AfterReceives, Setting::Count(v))),
+        );
+        settings.extend(
+            (f.get("mode").and_then(|n| {
+                self.choice(
+                    n,
+                    &p("mode"),
+                    &[
+                        ("manual", RedriveMode::Manual),
+                        ("automatic", RedriveMode::Automatic),
+                    ],
+                )
+            }))
+            .map(|v| (LinkField::Mode, Setting::Mode(v))),
+        );
+        settings.extend(
+            (f.get("within")
+                .and_then(|n| self.duration(n, &p("within"), true)))
+            .map(|v| (LinkField::Within, Setting::Dur(v))),
+        );
+        settings.extend(
+            (f.get("max_times")
+                .and_then(|n| self.count(n, &p("max_times"), 0)))
+            .map(|v| (LinkField::MaxTimes, Setting::Count(v))),
+        );
+        l.settings = settings.into_iter().collect();
         Some(l)
     }
 

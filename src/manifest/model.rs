@@ -29,6 +29,23 @@ impl<T> Sp<T> {
     }
 }
 
+/// One accessor per setting: `c.retention()` is `Some` where the manifest
+/// writes `retention`.
+macro_rules! accessors {
+    ($owner:ident, $fields:ident; $($name:ident: $field:ident => $variant:ident($ty:ty),)*) => {
+        impl $owner {
+            $(
+                pub fn $name(&self) -> Option<&Sp<$ty>> {
+                    match self.settings.get($fields::$field) {
+                        Some(Setting::$variant(v)) => Some(v),
+                        _ => None,
+                    }
+                }
+            )*
+        }
+    };
+}
+
 /// One architecture, read from one or more files.
 #[derive(Debug, Clone, Default)]
 pub struct Manifest {
@@ -201,14 +218,34 @@ pub struct Link {
     /// Boxed: most links have none, and a `Retry` is larger than the rest
     /// of the link.
     pub retry: Option<Box<Retry>>,
-    pub timeout: Option<Sp<Dur>>,
-    pub passes_key: Option<Sp<bool>>,
-    pub dedup_id: Option<Sp<DedupId>>,
-    pub max_record_age: Option<Sp<Dur>>,
-    pub after_receives: Option<Sp<u64>>,
-    pub mode: Option<Sp<RedriveMode>>,
-    pub within: Option<Sp<Dur>>,
-    pub max_times: Option<Sp<u64>>,
+    /// The other fields written on the link (`timeout`, `passes_key`,
+    /// `within`, ...), read through the accessors below.
+    pub settings: Settings<LinkField>,
+}
+
+/// A field of a link other than `to` and `retry`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LinkField {
+    Timeout,
+    PassesKey,
+    DedupId,
+    MaxRecordAge,
+    AfterReceives,
+    Mode,
+    Within,
+    MaxTimes,
+}
+
+accessors! {
+    Link, LinkField;
+    timeout: Timeout => Dur(Dur),
+    passes_key_written: PassesKey => Bool(bool),
+    dedup_id: DedupId => DedupId(DedupId),
+    max_record_age: MaxRecordAge => Dur(Dur),
+    after_receives: AfterReceives => Count(u64),
+    mode: Mode => Mode(RedriveMode),
+    within: Within => Dur(Dur),
+    max_times: MaxTimes => Count(u64),
 }
 
 impl Link {
@@ -218,20 +255,14 @@ impl Link {
             loc,
             to,
             retry: None,
-            timeout: None,
-            passes_key: None,
-            dedup_id: None,
-            max_record_age: None,
-            after_receives: None,
-            mode: None,
-            within: None,
-            max_times: None,
+            settings: Settings::default(),
         }
     }
 
+    /// Whether the key travels on this link: as written, else the link
+    /// type's default.
     pub fn passes_key(&self) -> bool {
-        self.passes_key
-            .as_ref()
+        self.passes_key_written()
             .map_or(self.ty.passes_key_by_default(), |p| p.value)
     }
 }
@@ -355,6 +386,8 @@ pub enum Setting {
     Delivery(Sp<Delivery>),
     Expiry(Sp<Expiry>),
     Replication(Sp<Replication>),
+    DedupId(Sp<DedupId>),
+    Mode(Sp<RedriveMode>),
 }
 
 /// The settings a component writes, as a short list.
@@ -363,16 +396,22 @@ pub enum Setting {
 /// a slot for each (an `Option<Sp<..>>` of up to 40 bytes) made
 /// `Component` 824 bytes, most of them empty, and at 100k components the
 /// largest part of the model. Lookups scan at most the fields written.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Settings(Box<[(Field, Setting)]>);
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings<F = Field>(Box<[(F, Setting)]>);
 
-impl Settings {
-    pub fn get(&self, field: Field) -> Option<&Setting> {
+impl<F> Default for Settings<F> {
+    fn default() -> Self {
+        Settings(Box::default())
+    }
+}
+
+impl<F: Copy + Eq> Settings<F> {
+    pub fn get(&self, field: F) -> Option<&Setting> {
         self.0.iter().find(|(f, _)| *f == field).map(|(_, s)| s)
     }
 
     /// Sets `field`, replacing what it held.
-    pub fn set(&mut self, field: Field, value: Setting) {
+    pub fn set(&mut self, field: F, value: Setting) {
         let mut v = std::mem::take(&mut self.0).into_vec();
         match v.iter_mut().find(|(f, _)| *f == field) {
             Some(slot) => slot.1 = value,
@@ -381,35 +420,19 @@ impl Settings {
         self.0 = v.into_boxed_slice();
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &(Field, Setting)> {
+    pub fn iter(&self) -> impl Iterator<Item = &(F, Setting)> {
         self.0.iter()
     }
 }
 
-impl FromIterator<(Field, Setting)> for Settings {
-    fn from_iter<I: IntoIterator<Item = (Field, Setting)>>(items: I) -> Self {
+impl<F> FromIterator<(F, Setting)> for Settings<F> {
+    fn from_iter<I: IntoIterator<Item = (F, Setting)>>(items: I) -> Self {
         Settings(items.into_iter().collect())
     }
 }
 
-/// One accessor per setting: `c.retention()` is `Some` where the manifest
-/// writes `retention`.
-macro_rules! accessors {
-    ($($name:ident: $field:ident => $variant:ident($ty:ty),)*) => {
-        impl Component {
-            $(
-                pub fn $name(&self) -> Option<&Sp<$ty>> {
-                    match self.settings.get(Field::$field) {
-                        Some(Setting::$variant(v)) => Some(v),
-                        _ => None,
-                    }
-                }
-            )*
-        }
-    };
-}
-
 accessors! {
+    Component, Field;
     timeout: Timeout => Dur(Dur),
     visibility_timeout: VisibilityTimeout => Dur(Dur),
     retention: Retention => Dur(Dur),

@@ -72,11 +72,25 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
 /// [`render`] with the policy's and the baseline's notes (`unused_waivers`,
 /// `stale_baseline`).
 pub fn render_with(map: &SourceMap, findings: &[Finding], notes: &Notes) -> String {
+    let mut buf = Vec::new();
+    write_with(&mut buf, map, findings, notes).expect("writing to memory cannot fail");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
+
+/// [`render_with`] straight to a writer, so a large report is never held
+/// whole in memory.
+pub fn write_with(
+    mut w: impl std::io::Write,
+    map: &SourceMap,
+    findings: &[Finding],
+    notes: &Notes,
+) -> std::io::Result<()> {
     let r = Report {
         version: 1,
         findings: Lazy(map, findings),
         summary: Summary::of(findings),
         notes: notes.clone(),
     };
-    serde_json::to_string_pretty(&r).expect("findings serialise") + "\n"
+    serde_json::to_writer_pretty(&mut w, &r)?;
+    w.write_all(b"\n")
 }

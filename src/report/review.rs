@@ -298,7 +298,7 @@ fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
             });
         }
         if let Some(l) = &c.redrive
-            && let Some(w) = &l.within
+            && let Some(w) = l.within()
         {
             out.push(AssumptionEntry {
                 source: "declared",
@@ -583,7 +583,7 @@ impl<'m> Ctx<'_, 'm> {
         let mut needing = 0;
         for (_, c) in self.components() {
             for l in c.calls.iter().chain(&c.effects) {
-                let passes = match &l.passes_key {
+                let passes = match l.passes_key_written() {
                     Some(p) => format!("passes_key: {}", p.value),
                     None => "passes_key not given: the key is not passed".into(),
                 };
@@ -1298,7 +1298,7 @@ impl<'m> Ctx<'_, 'm> {
                     )
                 } else {
                     match &m.components[q].redrive {
-                        Some(l) => match &l.within {
+                        Some(l) => match l.within() {
                             Some(w) => format!(
                                 "{} after the messages were dead-lettered (redrive within)",
                                 w.value

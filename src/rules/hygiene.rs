@@ -127,7 +127,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             }
         }
         if let Some(dl) = &comp.dead_letter
-            && let Some(n) = &dl.after_receives
+            && let Some(n) = dl.after_receives()
         {
             limit(comp, "max_receives", Dur::Secs(n.value), n.loc, out);
         }
