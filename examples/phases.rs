@@ -124,6 +124,46 @@ fn main() {
     let a = analysis::analyse(&m);
     let analyse = t.elapsed();
     eprintln!("after analyse: {}", rss());
+    if std::env::var_os("PHASES_ANALYSIS_SIZES").is_some() {
+        let mut a = a;
+        let live = || LIVE.load(Ordering::Relaxed) >> 20;
+        let mut last = live();
+        let step = |what: &str, last: &mut usize| {
+            let now = live();
+            println!("{what:>12} {:>5} MB", *last - now);
+            *last = now;
+        };
+        println!(
+            "{} nodes, {} edges, {} assumed",
+            a.model.nodes.len(),
+            a.model.edges.len(),
+            a.model.assumed.len()
+        );
+        let count = |f: &dyn Fn(&replay_audit::analysis::IntentResult) -> usize| -> usize {
+            a.intents.iter().map(f).sum()
+        };
+        println!(
+            "{} horizons, {} layers, {} surviving, {} steps, {} crossings",
+            count(&|r| r.horizons.len()),
+            count(&|r| r.layers.len()),
+            count(&|r| r.surviving.values().map(Vec::len).sum()),
+            count(&|r| r.surviving.values().flatten().map(|x| x.2.len()).sum()),
+            count(&|r| r.crossings.len()),
+        );
+        drop(std::mem::take(&mut a.intents));
+        step("intents", &mut last);
+        drop(std::mem::take(&mut a.model.assumed));
+        step("assumed", &mut last);
+        drop(std::mem::take(&mut a.model.out));
+        step("out", &mut last);
+        drop(std::mem::take(&mut a.model.edges));
+        step("edges", &mut last);
+        drop(std::mem::take(&mut a.model.nodes));
+        step("nodes", &mut last);
+        drop(a);
+        step("rest", &mut last);
+        return;
+    }
     let t = Instant::now();
     let findings = rules::check(&a);
     let check = t.elapsed();

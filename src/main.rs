@@ -15,10 +15,16 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match commands::run(cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
+    // The command runs on a thread with the parser's stack, so the parser
+    // runs inline and all memory comes from one allocator arena.
+    match replay_audit::manifest::yaml::with_parser_stack(|| commands::run(cli)) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Err(e)) => {
             eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(_) => {
+            eprintln!("error: internal error: the command stopped unexpectedly (please report it)");
             ExitCode::from(2)
         }
     }

@@ -1,6 +1,8 @@
 //! Effective values: what the manifest says, else the catalog's documented
 //! default, each with where it came from.
 
+use std::borrow::Cow;
+
 use crate::catalog::{Generic, Kind, catalog};
 use crate::diagnostics::Loc;
 use crate::manifest::model::{Component, Delivery, Expiry, Replication, Sp};
@@ -11,8 +13,14 @@ use crate::time::Dur;
 pub enum Origin {
     /// Written in the manifest.
     Manifest(Loc),
-    /// The catalog default of the component's kind (fact id).
-    Catalog { kind: String, source: String },
+    /// The catalog default of the component's kind (fact id). Borrowed
+    /// from the built-in catalog where it can be: every layer of every
+    /// intent carries its window's origin, and owned strings made those
+    /// copies a large part of the analysis of a big manifest.
+    Catalog {
+        kind: Cow<'static, str>,
+        source: &'static str,
+    },
     /// Neither says: the analysis assumed it (RH041).
     Assumed,
 }
@@ -59,6 +67,15 @@ pub fn kind_of(c: &Component) -> &'static Kind {
         .expect("the catalog has the generic kinds")
 }
 
+/// The component's kind as written, borrowed from the catalog when it names
+/// a catalog kind.
+fn kind_name(c: &Component) -> Cow<'static, str> {
+    match catalog().kind(&c.kind.value) {
+        Some(k) if k.id == c.kind.value => Cow::Borrowed(k.id.as_str()),
+        _ => Cow::Owned(c.kind.value.clone()),
+    }
+}
+
 pub fn generic(c: &Component) -> Generic {
     kind_of(c).generic
 }
@@ -68,8 +85,8 @@ fn from_catalog<T>(c: &Component, v: Option<crate::catalog::Cited<'static, T>>) 
     Some(Eff {
         value: cited.value,
         origin: Origin::Catalog {
-            kind: c.kind.value.clone(),
-            source: cited.fact.source.clone(),
+            kind: kind_name(c),
+            source: cited.fact.source.as_str(),
         },
     })
 }
@@ -160,8 +177,8 @@ pub fn delivery(c: &Component) -> Eff<Delivery> {
         Some(value) => Eff {
             value,
             origin: Origin::Catalog {
-                kind: k.id.clone(),
-                source: k.delivery_source.clone().unwrap_or_default(),
+                kind: Cow::Borrowed(k.id.as_str()),
+                source: k.delivery_source.as_deref().unwrap_or_default(),
             },
         },
         // A documented delivery retry policy means copies can repeat.
@@ -173,8 +190,8 @@ pub fn delivery(c: &Component) -> Eff<Delivery> {
             Some(f) => Eff {
                 value: Delivery::AtLeastOnce,
                 origin: Origin::Catalog {
-                    kind: k.id.clone(),
-                    source: f.source.clone(),
+                    kind: Cow::Borrowed(k.id.as_str()),
+                    source: f.source.as_str(),
                 },
             },
             None => Eff {
@@ -198,8 +215,8 @@ pub fn expiry(c: &Component) -> Option<Eff<Expiry>> {
     Some(Eff {
         value,
         origin: Origin::Catalog {
-            kind: c.kind.value.clone(),
-            source: v.fact.source.clone(),
+            kind: kind_name(c),
+            source: v.fact.source.as_str(),
         },
     })
 }
@@ -209,25 +226,25 @@ pub fn replication(c: &Component) -> Eff<Replication> {
         return Eff::manifest(r);
     }
     let v = kind_of(c).default_str("replication");
-    match v.map(|v| (v.value, v.fact.source.clone())) {
+    match v.map(|v| (v.value, v.fact.source.as_str())) {
         Some(("async", s)) => Eff {
             value: Replication::Async,
             origin: Origin::Catalog {
-                kind: c.kind.value.clone(),
+                kind: kind_name(c),
                 source: s,
             },
         },
         Some(("sync", s)) => Eff {
             value: Replication::Sync,
             origin: Origin::Catalog {
-                kind: c.kind.value.clone(),
+                kind: kind_name(c),
                 source: s,
             },
         },
         Some(("none", s)) => Eff {
             value: Replication::None,
             origin: Origin::Catalog {
-                kind: c.kind.value.clone(),
+                kind: kind_name(c),
                 source: s,
             },
         },

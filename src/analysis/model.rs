@@ -150,9 +150,16 @@ impl Model {
             out[a.index()].push(edges.len());
             edges.push(em);
         }
+        // Lists built by pushing keep spare room; at 100k components that
+        // room is several megabytes.
         for o in &mut out {
             o.sort_by_key(|&e| (edges[e].to, edges[e].ty, e));
+            o.shrink_to_fit();
         }
+        for e in &mut edges {
+            e.assumptions.shrink_to_fit();
+        }
+        edges.shrink_to_fit();
         assumed.sort();
         assumed.dedup();
         Model {

@@ -99,22 +99,41 @@ impl Value {
 /// of nesting, and debug builds use large frames.
 const PARSER_STACK: usize = 256 * 1024 * 1024;
 
-/// Parses one YAML document of file `file`, on a thread with a stack large
-/// enough for the deepest nesting the budget lets through.
-pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
+thread_local! {
+    /// Set on threads started by [`with_parser_stack`].
+    static ON_PARSER_STACK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` where the stack is large enough for the parser: here, when this
+/// thread was started by this function, else on a new thread. A panic in `f`
+/// becomes an error rather than ending the process.
+///
+/// The binary runs each command through this, so parsing happens on the
+/// command's own thread and every allocation comes from one allocator
+/// arena: a parser thread of its own kept a second arena (about 15 MB more
+/// peak memory on a 100k-component manifest).
+pub fn with_parser_stack<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R, Diagnostic> {
+    let failed = || Diagnostic::new(None, "the YAML parser failed on this input");
+    if ON_PARSER_STACK.get() {
+        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| failed());
+    }
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(PARSER_STACK)
-            .spawn_scoped(scope, || parse_here(text, file, limits))
+            .spawn_scoped(scope, || {
+                ON_PARSER_STACK.set(true);
+                f()
+            })
             .map_err(|e| Diagnostic::new(None, format!("cannot start the parser: {e}")))?
             .join()
-            .unwrap_or_else(|_| {
-                Err(Diagnostic::new(
-                    None,
-                    "the YAML parser failed on this input",
-                ))
-            })
+            .map_err(|_| failed())
     })
+}
+
+/// Parses one YAML document of file `file`, with a stack large enough for
+/// the deepest nesting the budget lets through.
+pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
+    with_parser_stack(|| parse_here(text, file, limits))?
 }
 
 fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
@@ -193,34 +212,22 @@ pub fn stream(
     sections: &[&str],
     sink: &mut (dyn FnMut(Piece) + Send),
 ) -> Result<(), Diagnostic> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(PARSER_STACK)
-            .spawn_scoped(scope, || {
-                let options = serde_saphyr::options! {
-                    budget: Some(limits.budget(text.len())),
-                    with_snippet: false,
-                    reject_unsupported_tags: true,
-                };
-                let seed = TopSeed {
-                    file,
-                    sections,
-                    sink: std::cell::RefCell::new(sink),
-                };
-                serde_saphyr::with_deserializer_from_str_with_options(text, options, |d| {
-                    de::DeserializeSeed::deserialize(seed, d)
-                })
-                .map_err(|e| yaml_error(&e, file))
-            })
-            .map_err(|e| Diagnostic::new(None, format!("cannot start the parser: {e}")))?
-            .join()
-            .unwrap_or_else(|_| {
-                Err(Diagnostic::new(
-                    None,
-                    "the YAML parser failed on this input",
-                ))
-            })
-    })
+    with_parser_stack(|| {
+        let options = serde_saphyr::options! {
+            budget: Some(limits.budget(text.len())),
+            with_snippet: false,
+            reject_unsupported_tags: true,
+        };
+        let seed = TopSeed {
+            file,
+            sections,
+            sink: std::cell::RefCell::new(sink),
+        };
+        serde_saphyr::with_deserializer_from_str_with_options(text, options, |d| {
+            de::DeserializeSeed::deserialize(seed, d)
+        })
+        .map_err(|e| yaml_error(&e, file))
+    })?
 }
 
 struct TopSeed<'a, 's> {
