@@ -1226,6 +1226,31 @@ impl Paths<'_> {
         steps
     }
 
+    /// The assumptions along the worst path to state `s`, added to `set`:
+    /// what [`Paths::path_to`]'s steps would list, without building them.
+    fn assumptions_to(&self, mut s: usize, set: &mut std::collections::BTreeSet<String>) {
+        let mut guard = 0;
+        while let Some((p, via)) = self.backs[s].back() {
+            guard += 1;
+            if guard > self.backs.len() + 1 {
+                break;
+            }
+            match via {
+                Via::Origin => break,
+                Via::Replay(ri) => {
+                    let r = &self.intent.replays[ri as usize];
+                    set.insert(format!("replay `{}` within {}", r.name, r.within.value));
+                    break;
+                }
+                Via::Edge(e) => {
+                    set.extend(self.model.edges[e as usize].assumptions.iter().cloned());
+                    s = p;
+                }
+                _ => s = p,
+            }
+        }
+    }
+
     /// A declared replay entering at state `s`.
     fn replay_step(&self, s: usize, ri: u32) -> Step {
         let r = &self.intent.replays[ri as usize];
@@ -1330,6 +1355,12 @@ impl Paths<'_> {
 }
 
 impl IntentResult {
+    /// How many (component, region, round) states the intent's run reached:
+    /// the measure of its work, for benchmarks.
+    pub fn state_count(&self) -> usize {
+        self.backs.len()
+    }
+
     /// The worst path to component `c` (for the `horizon` command).
     pub fn path_to(&self, a: &Analysis, c: usize) -> Vec<Step> {
         let Ok(c) = u32::try_from(c) else {
@@ -1345,6 +1376,29 @@ impl IntentResult {
             intent,
         }
         .path_to(self.paths[i].1 as usize)
+    }
+
+    /// Adds the assumptions of the worst path to component `c` to `set`
+    /// (those of [`IntentResult::path_to`]'s steps, more cheaply).
+    pub fn assumptions_to(
+        &self,
+        a: &Analysis,
+        c: usize,
+        set: &mut std::collections::BTreeSet<String>,
+    ) {
+        let Ok(c) = u32::try_from(c) else {
+            return;
+        };
+        let Ok(i) = self.paths.binary_search_by_key(&c, |&(comp, _)| comp) else {
+            return;
+        };
+        let intent = &a.manifest.intents[self.intent];
+        Paths {
+            backs: &self.backs,
+            model: &a.model,
+            intent,
+        }
+        .assumptions_to(self.paths[i].1 as usize, set);
     }
 
     /// Ids along a path: the first component, then each step's target.

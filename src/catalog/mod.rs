@@ -128,6 +128,9 @@ pub struct Catalog {
     pub sources: BTreeMap<String, Source>,
     #[serde(rename = "kind")]
     pub kinds: Vec<Kind>,
+    /// Index of `kinds` by id (built after parsing).
+    #[serde(skip)]
+    by_id: std::collections::HashMap<String, usize>,
 }
 
 /// The flags a kind may carry (what rules read besides numbers).
@@ -147,12 +150,16 @@ pub const FLAGS: &[&str] = &[
 pub fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
     CATALOG.get_or_init(|| {
-        serde_json::from_str(KINDS_JSON).expect("the embedded catalog is validated by tests")
+        serde_json::from_str::<Catalog>(KINDS_JSON)
+            .expect("the embedded catalog is validated by tests")
+            .indexed()
     })
 }
 
 pub fn parse(text: &str) -> Result<Catalog, String> {
-    toml::from_str(text).map_err(|e| e.to_string())
+    toml::from_str::<Catalog>(text)
+        .map(Catalog::indexed)
+        .map_err(|e| e.to_string())
 }
 
 /// A catalog value together with the fact it comes from.
@@ -174,7 +181,22 @@ impl<T> Cited<'_, T> {
 
 impl Catalog {
     pub fn kind(&self, id: &str) -> Option<&Kind> {
-        self.kinds.iter().find(|k| k.id == id)
+        if self.by_id.is_empty() {
+            return self.kinds.iter().find(|k| k.id == id);
+        }
+        self.by_id.get(id).map(|&i| &self.kinds[i])
+    }
+
+    /// Indexes the kinds by id: the analysis looks a kind up for nearly
+    /// every field of every component.
+    fn indexed(mut self) -> Catalog {
+        self.by_id = self
+            .kinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.id.clone(), i))
+            .collect();
+        self
     }
 
     pub fn source(&self, id: &str) -> Option<&Source> {
@@ -251,7 +273,8 @@ mod tests {
     #[test]
     fn build_time_json_is_the_toml_catalog() {
         let from_toml = parse(KINDS_TOML).expect("kinds.toml parses");
-        assert_eq!(format!("{:?}", catalog()), format!("{from_toml:?}"));
+        let show = |c: &Catalog| format!("{:?}\n{:?}", c.sources, c.kinds);
+        assert_eq!(show(catalog()), show(&from_toml));
         assert!(catalog().kinds.len() >= 40, "{}", catalog().kinds.len());
     }
 

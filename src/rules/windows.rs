@@ -152,11 +152,11 @@ fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>
     // Horizons that decide a layer or an effect and rest on assumptions.
     for eff in &intent.effects {
         if let Some(ec) = m.component_index(&eff.value) {
-            all_assumptions.extend(assumptions(&r.path_to(a, ec)));
+            r.assumptions_to(a, ec, &mut all_assumptions);
         }
     }
     for l in r.layers.values() {
-        all_assumptions.extend(assumptions(&r.path_to(a, l.at)));
+        r.assumptions_to(a, l.at, &mut all_assumptions);
     }
     if !all_assumptions.is_empty() {
         let list: Vec<String> = all_assumptions.into_iter().collect();
