@@ -172,6 +172,26 @@ fn main() {
     let t = Instant::now();
     let findings = rules::check(&a);
     let check = t.elapsed();
+    if std::env::var_os("PHASES_FINDING_SIZES").is_some() {
+        let sum = |f: &dyn Fn(&rules::Finding) -> usize| -> usize { findings.iter().map(f).sum() };
+        println!(
+            "findings {}: message bytes {}, path ids {}, steps {}, step why bytes {}, step assumptions {}, assumptions {}, related {}",
+            findings.len(),
+            sum(&|f| f.message.len()),
+            sum(&|f| f.path.len()),
+            sum(&|f| f.steps.len()),
+            sum(&|f| f.steps.iter().map(|s| s.why.len()).sum()),
+            sum(&|f| f.steps.iter().map(|s| s.assumptions.len()).sum()),
+            sum(&|f| f.assumptions.len()),
+            sum(&|f| f.related.len()),
+        );
+        let mut by_code = std::collections::BTreeMap::new();
+        for f in &findings {
+            *by_code.entry(f.rule.code).or_insert(0) += 1;
+        }
+        println!("{by_code:?}");
+        return;
+    }
     eprintln!("after rules: {}", rss());
     let t = Instant::now();
     let json = report::json::render(&m.sources, &findings);

@@ -382,7 +382,7 @@ impl Scratch {
 fn region_index(model: &Model, comp: usize, region: Option<&str>) -> usize {
     let regions = &model.nodes[comp].regions;
     match region {
-        Some(r) => regions.iter().position(|x| x == r).unwrap_or(0),
+        Some(r) => regions.iter().position(|x| **x == *r).unwrap_or(0),
         None => 0,
     }
 }
@@ -626,7 +626,7 @@ fn analyse_intent(
                         } else {
                             0
                         };
-                        let region_name = model.nodes[c].regions.get(region).map(String::as_str);
+                        let region_name = model.nodes[c].regions.get(region).map(|r| &**r);
                         let wr = if model.nodes[w].regions.is_empty() {
                             0
                         } else if let Some(name) = region_name {
@@ -970,7 +970,8 @@ impl Run<'_> {
                 let visible = g.store_regions.is_empty()
                     || region.as_ref().is_none_or(|r| g.store_regions.contains(r));
                 if !visible {
-                    self.crossings.push((c, region.clone().unwrap_or_default()));
+                    self.crossings
+                        .push((c, region.as_deref().unwrap_or_default().to_string()));
                 }
                 if g.claim != crate::manifest::model::Claim::None {
                     let layer = g.layer.clone();
@@ -980,7 +981,7 @@ impl Run<'_> {
                         &layer,
                         visible
                             .then_some(())
-                            .ok_or((c, region.clone().unwrap_or_default())),
+                            .ok_or((c, region.as_deref().unwrap_or_default().to_string())),
                     );
                 }
             }

@@ -84,15 +84,16 @@ pub struct Layer {
 pub struct GuardModel {
     pub layer: Layer,
     pub claim: Claim,
-    pub store_regions: Vec<String>,
+    pub store_regions: Vec<Arc<str>>,
     pub replication: Eff<Replication>,
 }
 
 #[derive(Debug, Clone)]
 pub struct NodeModel {
     pub generic: Generic,
-    /// Region names; empty when the component declares none.
-    pub regions: Vec<String>,
+    /// Region names; empty when the component declares none. Shared:
+    /// thousands of components name the same few regions.
+    pub regions: Vec<Arc<str>>,
     pub mode: Mode,
     /// Primary region index → failover region index, delay, explanation.
     pub failover: Option<Box<(usize, usize, Dur, String)>>,
@@ -123,11 +124,12 @@ pub struct Model {
 impl Model {
     pub fn build(m: &Manifest, graph: &Graph) -> Model {
         let mut assumed = Vec::new();
+        let mut names = Names::default();
         let nodes: Vec<NodeModel> = m
             .components
             .iter()
             .enumerate()
-            .map(|(i, c)| node_model(m, i, c, &mut assumed))
+            .map(|(i, c)| node_model(m, i, c, &mut assumed, &mut names))
             .collect();
         let mut edges = Vec::new();
         let mut whys: HashMap<String, Arc<str>> = HashMap::new();
@@ -196,14 +198,35 @@ fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>)
     })
 }
 
-fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>) -> NodeModel {
+/// One shared copy of each region name.
+#[derive(Default)]
+struct Names(HashMap<String, Arc<str>>);
+
+impl Names {
+    fn get(&mut self, name: &str) -> Arc<str> {
+        if let Some(n) = self.0.get(name) {
+            return n.clone();
+        }
+        let n: Arc<str> = Arc::from(name);
+        self.0.insert(name.to_string(), n.clone());
+        n
+    }
+}
+
+fn node_model(
+    m: &Manifest,
+    i: usize,
+    c: &Component,
+    assumed: &mut Vec<Assumed>,
+    names: &mut Names,
+) -> NodeModel {
     let generic = eff::generic(c);
-    let regions: Vec<String> = c.regions.iter().map(|r| r.value.clone()).collect();
+    let regions: Vec<Arc<str>> = c.regions.iter().map(|r| names.get(&r.value)).collect();
     let mode = c.mode();
     let failover = if mode == Mode::ActivePassive && regions.len() > 1 {
         m.region(&regions[0]).and_then(|r| {
             let to = r.failover_to.as_ref()?;
-            let ti = regions.iter().position(|x| *x == to.value)?;
+            let ti = regions.iter().position(|x| **x == *to.value)?;
             let det = r.detection.as_ref().map_or(Dur::ZERO, |d| d.value);
             let cu = r.catch_up.as_ref().map_or(Dur::ZERO, |d| d.value);
             Some(Box::new((
@@ -235,7 +258,7 @@ fn node_model(m: &Manifest, i: usize, c: &Component, assumed: &mut Vec<Assumed>)
                 .claim
                 .as_ref()
                 .map_or(Claim::ConditionalWrite, |c| c.value),
-            store_regions: s.regions.iter().map(|r| r.value.clone()).collect(),
+            store_regions: s.regions.iter().map(|r| names.get(&r.value)).collect(),
             replication: eff::replication(s),
         }))
     });

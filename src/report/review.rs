@@ -1327,13 +1327,13 @@ impl<'m> Ctx<'_, 'm> {
             .collect();
         let effects = effects.join(", ");
         let mut failovers: Vec<(String, String, Dur, Vec<&str>)> = Vec::new();
-        let mut actives: Vec<(Vec<String>, Vec<&str>)> = Vec::new();
+        let mut actives: Vec<(Vec<std::sync::Arc<str>>, Vec<&str>)> = Vec::new();
         for (i, c) in self.components() {
             let node = &model.nodes[i];
             if let Some((from, to, delay, _)) = node.failover.as_deref() {
                 let key = (
-                    node.regions[*from].clone(),
-                    node.regions[*to].clone(),
+                    node.regions[*from].to_string(),
+                    node.regions[*to].to_string(),
                     *delay,
                 );
                 match failovers.iter_mut().find(|f| {

@@ -49,7 +49,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             {
                 continue;
             }
-            let shared: Vec<&String> = node
+            let shared: Vec<&std::sync::Arc<str>> = node
                 .regions
                 .iter()
                 .filter(|r| gm.store_regions.is_empty() || gm.store_regions.contains(r))
@@ -63,7 +63,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                 Origin::Manifest(l) => l,
                 _ => store.kind.loc,
             };
-            let regions: Vec<&str> = shared.iter().map(|s| s.as_str()).collect();
+            let regions: Vec<&str> = shared.iter().map(|s| &***s).collect();
             out.push(
                 Finding::new(
                     "RH011",
