@@ -44,12 +44,20 @@ impl<'m> Graph<'m> {
     /// remain are skipped rather than trusted.
     pub fn build(m: &'m Manifest) -> Graph<'m> {
         let mut g = DiGraph::with_capacity(m.components.len(), m.components.len() * 2);
+        // Ids share long prefixes (`p012345-...`): a hash lookup beats a
+        // binary search of string comparisons for every link.
+        let index: crate::fnv::FnvMap<&str, usize> = m
+            .components
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.as_str(), i))
+            .collect();
         for i in 0..m.components.len() {
             g.add_node(i);
         }
         for (i, c) in m.components.iter().enumerate() {
             for l in c.links() {
-                if let Some(j) = m.component_index(&l.to.value) {
+                if let Some(&j) = index.get(l.to.value.as_str()) {
                     g.add_edge(
                         NodeIndex::new(i),
                         NodeIndex::new(j),
@@ -62,7 +70,7 @@ impl<'m> Graph<'m> {
                 }
             }
             if let Some(guard) = &c.dedup
-                && let Some(j) = m.component_index(&guard.store.value)
+                && let Some(&j) = index.get(guard.store.value.as_str())
             {
                 g.add_edge(
                     NodeIndex::new(i),

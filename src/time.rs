@@ -75,15 +75,21 @@ impl fmt::Display for Dur {
             Dur::Unbounded => f.write_str("unbounded"),
             Dur::Secs(0) => f.write_str("0s"),
             Dur::Secs(s) => {
+                // Written part by part: the analysis formats durations into
+                // every edge's explanation, and allocating here showed up.
                 let mut rest = *s;
-                let mut parts = Vec::new();
+                let mut first = true;
                 for (unit, size) in [("d", 86_400u64), ("h", 3_600), ("m", 60), ("s", 1)] {
                     if rest >= size {
-                        parts.push(format!("{}{unit}", rest / size));
+                        if !first {
+                            f.write_str(" ")?;
+                        }
+                        write!(f, "{}{unit}", rest / size)?;
                         rest %= size;
+                        first = false;
                     }
                 }
-                f.write_str(&parts.join(" "))
+                Ok(())
             }
         }
     }

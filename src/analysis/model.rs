@@ -6,12 +6,12 @@ use crate::analysis::effective::{self as eff, Eff, Origin};
 use crate::analysis::retry;
 use crate::catalog::Generic;
 use crate::diagnostics::Loc;
+use crate::fnv::FnvMap;
 use crate::graph::{EdgeType, Graph};
 use crate::manifest::model::{
     Claim, Component, DedupId, Delivery, LinkType, Manifest, Mode, Replication,
 };
 use crate::time::Dur;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Where a duplicate is born.
@@ -132,7 +132,7 @@ impl Model {
             .map(|(i, c)| node_model(m, i, c, &mut assumed, &mut names))
             .collect();
         let mut edges = Vec::new();
-        let mut whys: HashMap<String, Arc<str>> = HashMap::new();
+        let mut whys: FnvMap<String, Arc<str>> = FnvMap::default();
         let mut out = vec![Vec::new(); m.components.len()];
         for e in graph.g.edge_indices() {
             let (a, b) = graph.g.edge_endpoints(e).expect("edge exists");
@@ -200,7 +200,7 @@ fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>)
 
 /// One shared copy of each region name.
 #[derive(Default)]
-struct Names(HashMap<String, Arc<str>>);
+struct Names(FnvMap<String, Arc<str>>);
 
 impl Names {
     fn get(&mut self, name: &str) -> Arc<str> {
@@ -379,7 +379,7 @@ fn edge_model(
     edge: &crate::graph::Edge,
     nodes: &[NodeModel],
     assumed: &mut Vec<Assumed>,
-    whys: &mut HashMap<String, Arc<str>>,
+    whys: &mut FnvMap<String, Arc<str>>,
 ) -> EdgeModel {
     let link = edge.link.expect("copy edges come from links");
     let (ca, cb) = (&m.components[a], &m.components[b]);

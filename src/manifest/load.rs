@@ -4,7 +4,6 @@
 //! by field. A wrong field does not stop the reading of the others, so one
 //! run reports all the errors of all the files.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostics::{Diagnostic, Loc, SourceMap, suggest};
@@ -99,7 +98,7 @@ fn io_reason(e: &std::io::Error) -> String {
 pub struct Loaded {
     pub manifest: Manifest,
     pub errors: Vec<Diagnostic>,
-    pub defined: std::collections::BTreeSet<String>,
+    pub defined: std::collections::HashSet<String, crate::fnv::FnvBuild>,
 }
 
 /// Reads files into one manifest; `Err` carries the errors that stopped
@@ -446,7 +445,7 @@ impl Doc {
 #[derive(Default)]
 pub(crate) struct Reader {
     pub errors: Vec<Diagnostic>,
-    ids: BTreeMap<String, (Loc, &'static str)>,
+    ids: crate::fnv::FnvMap<String, (Loc, &'static str)>,
 }
 
 pub(crate) const TOP_FIELDS: &[&str] = &["version", "name", "regions", "intents", "components"];
