@@ -8,6 +8,7 @@ use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use crate::diagnostics::Loc;
+use crate::fnv::FnvMap;
 use crate::manifest::model::{Link, LinkType, Manifest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -37,6 +38,8 @@ pub struct Edge<'m> {
 #[derive(Debug, Clone)]
 pub struct Graph<'m> {
     pub g: DiGraph<usize, Edge<'m>>,
+    /// Component index by id.
+    index: FnvMap<&'m str, usize>,
 }
 
 impl<'m> Graph<'m> {
@@ -46,7 +49,7 @@ impl<'m> Graph<'m> {
         let mut g = DiGraph::with_capacity(m.components.len(), m.components.len() * 2);
         // Ids share long prefixes (`p012345-...`): a hash lookup beats a
         // binary search of string comparisons for every link.
-        let index: crate::fnv::FnvMap<&str, usize> = m
+        let index: FnvMap<&str, usize> = m
             .components
             .iter()
             .enumerate()
@@ -83,7 +86,17 @@ impl<'m> Graph<'m> {
                 );
             }
         }
-        Graph { g }
+        Graph { g, index }
+    }
+
+    /// The index of the component with id `id`.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.index.get(id).copied()
+    }
+
+    /// The id index alone, for lookups after the graph is gone.
+    pub fn into_index(self) -> FnvMap<&'m str, usize> {
+        self.index
     }
 
     /// Outgoing edges of component `i` that carry copies of a request

@@ -61,16 +61,18 @@ impl<T> Eff<T> {
 
 /// The catalog kind of a component (validated to exist at load).
 pub fn kind_of(c: &Component) -> &'static Kind {
-    let cat = catalog();
-    cat.kind(&c.kind.value)
-        .or_else(|| cat.kind("service"))
-        .expect("the catalog has the generic kinds")
+    c.catalog_kind.0.unwrap_or_else(|| {
+        let cat = catalog();
+        cat.kind(&c.kind.value)
+            .or_else(|| cat.kind("service"))
+            .expect("the catalog has the generic kinds")
+    })
 }
 
 /// The component's kind as written, borrowed from the catalog when it names
 /// a catalog kind.
 fn kind_name(c: &Component) -> Cow<'static, str> {
-    match catalog().kind(&c.kind.value) {
+    match c.catalog_kind.0 {
         Some(k) if k.id == c.kind.value => Cow::Borrowed(k.id.as_str()),
         _ => Cow::Owned(c.kind.value.clone()),
     }

@@ -305,15 +305,19 @@ pub struct Analysis<'m> {
 
 /// Runs the whole analysis.
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
-    // The graph holds a clone of every link; the model keeps what the
-    // analysis and the rules read of them, so the graph goes once it is built.
-    let model = Model::build(m, &Graph::build(m));
+    // The model keeps what the analysis and the rules read of the graph, so
+    // the graph goes once the model is built; its id index stays for the
+    // intents' lookups (a binary search over 100k ids missed the cache at
+    // every step).
+    let graph = Graph::build(m);
+    let model = Model::build(m, &graph);
+    let ids = graph.into_index();
     let mut scratch = Scratch::new(model.nodes.len());
     let intents = m
         .intents
         .iter()
         .enumerate()
-        .map(|(i, intent)| analyse_intent(m, &model, i, intent, &mut scratch))
+        .map(|(i, intent)| analyse_intent(m, &model, &ids, i, intent, &mut scratch))
         .collect::<Vec<_>>();
     // One pass over what the intents reached, instead of a search through
     // every intent for every component.
@@ -479,18 +483,21 @@ struct Run<'a> {
 fn analyse_intent(
     m: &Manifest,
     model: &Model,
+    ids: &crate::fnv::FnvMap<&str, usize>,
     idx: usize,
     intent: &Intent,
     scratch: &mut Scratch,
 ) -> IntentResult {
-    let origin = m.component_index(&intent.origin.value);
+    let origin = ids.get(intent.origin.value.as_str()).copied();
+    // Where each replay enters, looked up once: the walk below asks for
+    // every component it reaches.
+    let replay_at: Vec<Option<usize>> = intent
+        .replays
+        .iter()
+        .map(|r| ids.get(r.enters_at.value.as_str()).copied())
+        .collect();
     let mut seeds: Vec<usize> = origin.into_iter().collect();
-    seeds.extend(
-        intent
-            .replays
-            .iter()
-            .filter_map(|r| m.component_index(&r.enters_at.value)),
-    );
+    seeds.extend(replay_at.iter().flatten());
     let reached = reachable(model, &seeds, &mut scratch.seen);
     let order = sccs(
         model,
@@ -504,7 +511,7 @@ fn analyse_intent(
         model,
         intent,
         minted_at: if has_key {
-            m.component_index(&intent.minted_at().value)
+            ids.get(intent.minted_at().value.as_str()).copied()
         } else {
             None
         },
@@ -574,10 +581,7 @@ fn analyse_intent(
                 run.states[sid(c, 0, 0)..sid(c, 0, 0) + model.nodes[c].region_count()]
                     .iter()
                     .any(|s| s.h.is_some())
-                    || intent
-                        .replays
-                        .iter()
-                        .any(|rp| m.component_index(&rp.enters_at.value) == Some(c))
+                    || replay_at.contains(&Some(c))
             };
             bfs_order(model, comp, entered)
         } else {
@@ -587,8 +591,8 @@ fn analyse_intent(
             for &c in &walk {
                 // Replays enter in the first round.
                 if round == 0 {
-                    for (ri, replay) in intent.replays.iter().enumerate() {
-                        if m.component_index(&replay.enters_at.value) == Some(c) {
+                    for (ri, at) in replay_at.iter().enumerate() {
+                        if *at == Some(c) {
                             run.enter_replay(sid(c, 0, 0), ri);
                         }
                     }
@@ -683,7 +687,7 @@ fn analyse_intent(
     let backs: Vec<Back> = run.states.iter().map(Back::of).collect();
     let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
     for eff in &intent.effects {
-        let Some(ec) = m.component_index(&eff.value) else {
+        let Some(&ec) = ids.get(eff.value.as_str()) else {
             continue;
         };
         let mut worst: [Option<(usize, Dup)>; 4] = [None, None, None, None];
@@ -1007,21 +1011,13 @@ impl Run<'_> {
     ) {
         let Some(h) = self.states[from].h else { return };
         let nh = h.add(delay);
-        let src = self.states[from].clone();
-        let dst = &mut self.states[to];
-        let first_copy = dst.h.is_none();
-        if dst.h.is_none_or(|x| nh > x) {
-            dst.h = Some(nh);
-            dst.back = Some((from, via));
-        }
-        dst.key = if first_copy {
-            src.key
-        } else {
-            dst.key.max(src.key)
-        };
-        dst.orig_layered |= src.orig_layered;
-        for class in CLASSES {
-            if let Some(d) = &src.dups[class as usize] {
+        // Only what moves is copied: cloning the whole source state (with
+        // its four duplicate slots) was the largest cost of the run.
+        let (src_key, src_layered) = (self.states[from].key, self.states[from].orig_layered);
+        let arriving: Vec<(Class, Dup)> = CLASSES
+            .iter()
+            .filter_map(|&class| {
+                let d = self.states[from].dups[class as usize].as_ref()?;
                 let mut d2 = d.clone();
                 d2.age = d.age.add(delay);
                 d2.back = DupBack::Carried {
@@ -1029,16 +1025,31 @@ impl Run<'_> {
                     class,
                     via,
                 };
-                merge_dup(&mut dst.dups[class as usize], d2);
-            }
+                Some((class, d2))
+            })
+            .collect();
+        let dst = &mut self.states[to];
+        let first_copy = dst.h.is_none();
+        if dst.h.is_none_or(|x| nh > x) {
+            dst.h = Some(nh);
+            dst.back = Some((from, via));
+        }
+        dst.key = if first_copy {
+            src_key
+        } else {
+            dst.key.max(src_key)
+        };
+        dst.orig_layered |= src_layered;
+        for (class, d2) in arriving {
+            merge_dup(&mut dst.dups[class as usize], d2);
         }
         if let Some(c) = failover_of {
-            let class = self.class_of(src.key, usize::MAX);
+            let class = self.class_of(src_key, usize::MAX);
             let d = Dup {
                 age: nh,
                 birth: Birth::Failover,
                 born_at: BornAt::Failover(c),
-                born_after_layer: src.orig_layered,
+                born_after_layer: src_layered,
                 lost_at: None,
                 bypass: Bypass::default(),
                 back: DupBack::Born { state: from, via },
@@ -1108,8 +1119,9 @@ impl Run<'_> {
     /// Moves the original copy and its duplicates along edge `e`.
     fn push(&mut self, s: usize, t: usize, e: usize) {
         let em = &self.model.edges[e];
-        let src = self.states[s].clone();
+        let src = &self.states[s];
         let Some(h) = src.h else { return };
+        let (src_key, src_comp, src_layered) = (src.key, src.comp, src.orig_layered);
         let nh = h.add(em.delay);
         let key_after = |k: KeyStatus| {
             if k == KeyStatus::Carried && !em.passes_key {
@@ -1143,15 +1155,15 @@ impl Run<'_> {
             }
         }
         if let Some(birth) = em.birth {
-            let class = class_after(self.class_of(src.key, src.comp));
+            let class = class_after(self.class_of(src_key, src_comp));
             arriving.push((
                 class,
                 Dup {
                     age: nh,
                     birth,
                     born_at: BornAt::Edge(e),
-                    born_after_layer: src.orig_layered,
-                    lost_at: (class == Class::Lost && src.key == KeyStatus::Carried).then_some(e),
+                    born_after_layer: src_layered,
+                    lost_at: (class == Class::Lost && src_key == KeyStatus::Carried).then_some(e),
                     bypass: Bypass::default(),
                     back: DupBack::Born {
                         state: s,
@@ -1180,11 +1192,11 @@ impl Run<'_> {
             dst.back = Some((s, Via::Edge(ix(e))));
         }
         dst.key = if first_copy {
-            key_after(src.key)
+            key_after(src_key)
         } else {
-            dst.key.max(key_after(src.key))
+            dst.key.max(key_after(src_key))
         };
-        dst.orig_layered |= src.orig_layered || send_layer.is_some();
+        dst.orig_layered |= src_layered || send_layer.is_some();
         for (class, d) in arriving {
             merge_dup(&mut dst.dups[class as usize], d);
         }

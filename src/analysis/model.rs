@@ -129,7 +129,7 @@ impl Model {
             .components
             .iter()
             .enumerate()
-            .map(|(i, c)| node_model(m, i, c, &mut assumed, &mut names))
+            .map(|(i, c)| node_model(m, graph, i, c, &mut assumed, &mut names))
             .collect();
         let mut edges = Vec::new();
         let mut whys: FnvMap<String, Arc<str>> = FnvMap::default();
@@ -215,6 +215,7 @@ impl Names {
 
 fn node_model(
     m: &Manifest,
+    graph: &Graph,
     i: usize,
     c: &Component,
     assumed: &mut Vec<Assumed>,
@@ -243,7 +244,7 @@ fn node_model(
         None
     };
     let guard = c.dedup.as_ref().and_then(|g| {
-        let si = m.component_index(&g.store.value)?;
+        let si = graph.index_of(&g.store.value)?;
         let s = &m.components[si];
         let sg = eff::generic(s);
         Some(Box::new(GuardModel {

@@ -1288,6 +1288,7 @@ impl Reader {
             .map(|v| (Field::Reconciliation, Setting::Text(v))),
         );
         c.kind = kind?;
+        c.catalog_kind = CatalogKind::of(&c.kind.value);
         c.regions.shrink_to_fit();
         c.settings = settings.into_iter().collect();
         Some(c)

@@ -331,6 +331,10 @@ pub struct Component {
     pub id: String,
     pub loc: Loc,
     pub kind: Sp<String>,
+    /// The catalog kind `kind` names, found once when the component is read
+    /// (`None` for a kind the catalog does not know): the analysis asks for
+    /// it for nearly every field of every component.
+    pub catalog_kind: CatalogKind,
     pub description: Option<String>,
     pub regions: Vec<Sp<String>>,
     pub mode: Option<Sp<Mode>>,
@@ -349,6 +353,32 @@ pub struct Component {
     /// Every other field the component writes (timeouts, retention, windows,
     /// store and provider settings), read through the accessors below.
     pub settings: Settings,
+}
+
+/// A component's entry in the built-in catalog, compared and printed by id.
+#[derive(Clone, Copy, Default)]
+pub struct CatalogKind(pub Option<&'static crate::catalog::Kind>);
+
+impl CatalogKind {
+    /// Looks `id` up in the built-in catalog.
+    pub fn of(id: &str) -> CatalogKind {
+        CatalogKind(crate::catalog::catalog().kind(id))
+    }
+}
+
+impl PartialEq for CatalogKind {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.map(|k| &k.id) == other.0.map(|k| &k.id)
+    }
+}
+
+impl std::fmt::Debug for CatalogKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(k) => write!(f, "CatalogKind({})", k.id),
+            None => f.write_str("CatalogKind(unknown)"),
+        }
+    }
 }
 
 /// A setting a component may write beyond its kind, regions and links.
