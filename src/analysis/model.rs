@@ -117,8 +117,38 @@ pub struct Model {
     pub nodes: Vec<NodeModel>,
     pub edges: Vec<EdgeModel>,
     /// Outgoing copy edges of each node (indices into `edges`).
-    pub out: Vec<Vec<usize>>,
+    pub out: Adjacency,
     pub assumed: Vec<Assumed>,
+}
+
+/// Outgoing edge lists of every node in two flat arrays (`out[c]` is node
+/// `c`'s list): the runs walk them for every state, and a vector per node
+/// cost a pointer chase, and at 100k nodes a cache miss, each time.
+#[derive(Debug, Clone, Default)]
+pub struct Adjacency {
+    /// Node `c`'s edges are `edges[start[c]..start[c + 1]]`.
+    start: Vec<usize>,
+    edges: Vec<usize>,
+}
+
+impl Adjacency {
+    fn from_lists(lists: Vec<Vec<usize>>) -> Adjacency {
+        let mut start = Vec::with_capacity(lists.len() + 1);
+        let mut edges = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        start.push(0);
+        for l in lists {
+            edges.extend(l);
+            start.push(edges.len());
+        }
+        Adjacency { start, edges }
+    }
+}
+
+impl std::ops::Index<usize> for Adjacency {
+    type Output = [usize];
+    fn index(&self, c: usize) -> &[usize] {
+        &self.edges[self.start[c]..self.start[c + 1]]
+    }
 }
 
 impl Model {
@@ -152,12 +182,12 @@ impl Model {
             out[a.index()].push(edges.len());
             edges.push(em);
         }
-        // Lists built by pushing keep spare room; at 100k components that
-        // room is several megabytes.
         for o in &mut out {
             o.sort_by_key(|&e| (edges[e].to, edges[e].ty, e));
-            o.shrink_to_fit();
         }
+        let out = Adjacency::from_lists(out);
+        // Lists built by pushing keep spare room; at 100k components that
+        // room is several megabytes.
         for e in &mut edges {
             e.assumptions.shrink_to_fit();
         }
