@@ -49,6 +49,17 @@ impl Limits {
         b.max_reader_input_bytes = Some(self.max_file_bytes as usize);
         b
     }
+
+    /// Parser options for a manifest of `len` bytes.
+    fn options(&self, len: usize) -> serde_saphyr::Options {
+        serde_saphyr::options! {
+            budget: Some(self.budget(len)),
+            with_snippet: false,
+            // A tag such as CloudFormation's `!Ref` would otherwise be
+            // dropped silently and its operand read as the value.
+            reject_unsupported_tags: true,
+        }
+    }
 }
 
 /// A YAML value with the location of every node.
@@ -137,15 +148,8 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
 }
 
 fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
-    let options = serde_saphyr::options! {
-        budget: Some(limits.budget(text.len())),
-        with_snippet: false,
-        // A tag such as CloudFormation's `!Ref` would otherwise be dropped
-        // silently and its operand read as the value.
-        reject_unsupported_tags: true,
-    };
-    let raw: Spanned<Value> =
-        serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e, file))?;
+    let raw: Spanned<Value> = serde_saphyr::from_str_with_options(text, limits.options(text.len()))
+        .map_err(|e| yaml_error(&e, file))?;
     let mut node = Node {
         loc: loc_of(&raw, file),
         value: raw.value,
@@ -213,18 +217,14 @@ pub fn stream(
     sink: &mut (dyn FnMut(Piece) + Send),
 ) -> Result<(), Diagnostic> {
     with_parser_stack(|| {
-        let options = serde_saphyr::options! {
-            budget: Some(limits.budget(text.len())),
-            with_snippet: false,
-            reject_unsupported_tags: true,
-        };
+        let options = limits.options(text.len());
         let seed = TopSeed {
             file,
             sections,
             sink: std::cell::RefCell::new(sink),
         };
         serde_saphyr::with_deserializer_from_str_with_options(text, options, |d| {
-            de::DeserializeSeed::deserialize(seed, d)
+            de::DeserializeSeed::deserialize(Stream(&seed), d)
         })
         .map_err(|e| yaml_error(&e, file))
     })?
@@ -248,43 +248,84 @@ impl TopSeed<'_, '_> {
         }
         node
     }
+}
 
-    fn whole(self, value: Value) {
-        let node = Node {
-            value,
-            loc: Loc {
-                file: self.file,
-                line: 1,
-                col: 1,
-            },
-        };
-        self.call(Piece::Document(&node));
+/// A value read piece by piece when it is a mapping, and built whole (and
+/// handed over as one piece) when it is anything else: the document, and
+/// the value of a streamed section.
+trait Streamed: Sized {
+    const EXPECTING: &'static str;
+    fn map<'de, A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error>;
+    fn whole(self, value: Value);
+}
+
+/// Serde's side of a [`Streamed`] value: mappings go to `map`, everything
+/// else is built by [`ValueVisitor`] and goes to `whole`.
+struct Stream<S>(S);
+
+impl<S: Streamed> Stream<S> {
+    fn whole<E>(self, value: Result<Value, E>) -> Result<(), E> {
+        self.0.whole(value?);
+        Ok(())
     }
 }
 
-impl<'de> de::DeserializeSeed<'de> for TopSeed<'_, '_> {
+impl<'de, S: Streamed> de::DeserializeSeed<'de> for Stream<S> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-/// The top-level mapping: fields are read whole, sections entry by entry.
-/// Any other document is built whole and handed over as one piece.
-impl<'de> Visitor<'de> for TopSeed<'_, '_> {
+impl<'de, S: Streamed> Visitor<'de> for Stream<S> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a manifest")
+        f.write_str(S::EXPECTING)
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        self.0.map(map)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        self.whole(ValueVisitor.visit_seq(seq))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_unit())
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_none())
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_i64(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_u64(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_f64(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_str(v))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<(), E> {
+        self.whole(ValueVisitor.visit_string(v))
+    }
+}
+
+/// The document: at the top level, fields are read whole and sections
+/// entry by entry.
+impl Streamed for &TopSeed<'_, '_> {
+    const EXPECTING: &'static str = "a manifest";
+    fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key_seed(ChildSeed)? {
             let key = self.child(key);
             if is_section(&key, self.sections) {
-                let seed = SectionSeed {
-                    top: &self,
+                map.next_value_seed(Stream(SectionSeed {
+                    top: self,
                     key: &key,
-                };
-                map.next_value_seed(seed)?;
+                }))?;
             } else {
                 let value = self.child(map.next_value_seed(ChildSeed)?);
                 self.call(Piece::Field(&key, &value));
@@ -292,50 +333,13 @@ impl<'de> Visitor<'de> for TopSeed<'_, '_> {
         }
         Ok(())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        let mut v = ValueVisitor.visit_seq(seq)?;
-        if self.file != 0 {
-            let mut n = Node {
-                value: v,
-                loc: Loc::default(),
-            };
-            set_file(&mut n, self.file);
-            v = n.value;
-        }
-        self.whole(v);
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        self.whole(Value::Null);
-        Ok(())
-    }
-    fn visit_none<E>(self) -> Result<(), E> {
-        self.whole(Value::Null);
-        Ok(())
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
-        self.whole(Value::Bool(v));
-        Ok(())
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-        self.whole(Value::Int(v));
-        Ok(())
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_u64(v)?);
-        Ok(())
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
-        self.whole(Value::Float(v));
-        Ok(())
-    }
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.whole(Value::Str(v.to_string()));
-        Ok(())
-    }
-    fn visit_string<E>(self, v: String) -> Result<(), E> {
-        self.whole(Value::Str(v));
-        Ok(())
+    fn whole(self, value: Value) {
+        let loc = Loc {
+            file: self.file,
+            line: 1,
+            col: 1,
+        };
+        self.call(Piece::Document(&self.child(Node { value, loc })));
     }
 }
 
@@ -346,32 +350,9 @@ struct SectionSeed<'t, 'a, 's> {
     key: &'t Node,
 }
 
-impl<'de> de::DeserializeSeed<'de> for SectionSeed<'_, '_, '_> {
-    type Value = ();
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl SectionSeed<'_, '_, '_> {
-    fn whole(self, value: Value) {
-        let mut node = Node {
-            value,
-            loc: self.key.loc,
-        };
-        if self.top.file != 0 {
-            set_file(&mut node, self.top.file);
-        }
-        self.top.call(Piece::Field(self.key, &node));
-    }
-}
-
-impl<'de> Visitor<'de> for SectionSeed<'_, '_, '_> {
-    type Value = ();
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a mapping of id to settings")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+impl Streamed for SectionSeed<'_, '_, '_> {
+    const EXPECTING: &'static str = "a mapping of id to settings";
+    fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.top.call(Piece::Section(self.key));
         while let Some(k) = map.next_key_seed(ChildSeed)? {
             let k = self.top.child(k);
@@ -380,42 +361,12 @@ impl<'de> Visitor<'de> for SectionSeed<'_, '_, '_> {
         }
         Ok(())
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        let v = ValueVisitor.visit_seq(seq)?;
-        self.whole(v);
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        self.whole(Value::Null);
-        Ok(())
-    }
-    fn visit_none<E>(self) -> Result<(), E> {
-        self.whole(Value::Null);
-        Ok(())
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
-        self.whole(Value::Bool(v));
-        Ok(())
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
-        self.whole(Value::Int(v));
-        Ok(())
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_u64(v)?);
-        Ok(())
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
-        self.whole(Value::Float(v));
-        Ok(())
-    }
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
-        self.whole(Value::Str(v.to_string()));
-        Ok(())
-    }
-    fn visit_string<E>(self, v: String) -> Result<(), E> {
-        self.whole(Value::Str(v));
-        Ok(())
+    fn whole(self, value: Value) {
+        let node = self.top.child(Node {
+            value,
+            loc: self.key.loc,
+        });
+        self.top.call(Piece::Field(self.key, &node));
     }
 }
 
