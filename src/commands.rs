@@ -24,17 +24,11 @@ fn color(choice: ColorChoice, stream_is_tty: bool) -> bool {
 }
 
 fn out(text: &str) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        r => Ok(r?),
-    }
+    out_with(|w| w.write_all(text.as_bytes()))
 }
 
-/// Standard output through a buffer, for reports written as they are made.
+/// Standard output through a buffer (reports may be written as they are
+/// made); a closed pipe ends the output quietly.
 fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
     let mut w = std::io::BufWriter::new(std::io::stdout().lock());
     match write(&mut w).and_then(|_| w.flush()) {
@@ -311,31 +305,37 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                     (None, false) => None,
                 })
                 .collect();
-            let text = match format {
-                CheckFormat::Table => report::table::render(
+            match format {
+                CheckFormat::Table => out(&report::table::render(
                     &m.sources,
                     &findings,
                     color(cli.color, std::io::stdout().is_terminal()),
-                ),
+                ))?,
+                // Written as it is produced: a large report is never held
+                // whole.
                 CheckFormat::Json => {
-                    // Written as it is produced: a large report is never
-                    // held whole.
-                    out_with(|w| report::json::write_with(w, &m.sources, &findings, &notes))?;
-                    String::new()
+                    out_with(|w| report::json::write_with(w, &m.sources, &findings, &notes))?
                 }
-                CheckFormat::Sarif => {
-                    report::sarif::render_with(&m.sources, &findings, Some(&m), &accepted)
-                }
+                CheckFormat::Sarif => out(&report::sarif::render_with(
+                    &m.sources,
+                    &findings,
+                    Some(&m),
+                    &accepted,
+                ))?,
                 CheckFormat::Junit => {
                     let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
-                    report::junit::render_with(&m.sources, &intents, &findings, &accepted)
+                    out(&report::junit::render_with(
+                        &m.sources, &intents, &findings, &accepted,
+                    ))?
                 }
-                CheckFormat::Github => report::github::render(&m.sources, &findings),
-                CheckFormat::Markdown => {
-                    report::markdown::render_full(&m.sources, &findings, Some(&m), &horizon_rows)
-                }
-            };
-            out(&text)?;
+                CheckFormat::Github => out(&report::github::render(&m.sources, &findings))?,
+                CheckFormat::Markdown => out(&report::markdown::render_full(
+                    &m.sources,
+                    &findings,
+                    Some(&m),
+                    &horizon_rows,
+                ))?,
+            }
             for w in notes.warnings(
                 baseline
                     .as_ref()

@@ -439,20 +439,6 @@ impl<F: Copy + Eq> Settings<F> {
     pub fn get(&self, field: F) -> Option<&Setting> {
         self.0.iter().find(|(f, _)| *f == field).map(|(_, s)| s)
     }
-
-    /// Sets `field`, replacing what it held.
-    pub fn set(&mut self, field: F, value: Setting) {
-        let mut v = std::mem::take(&mut self.0).into_vec();
-        match v.iter_mut().find(|(f, _)| *f == field) {
-            Some(slot) => slot.1 = value,
-            None => v.push((field, value)),
-        }
-        self.0 = v.into_boxed_slice();
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = &(F, Setting)> {
-        self.0.iter()
-    }
 }
 
 impl<F> FromIterator<(F, Setting)> for Settings<F> {
