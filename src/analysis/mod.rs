@@ -1215,53 +1215,59 @@ struct Paths<'a> {
 
 impl Paths<'_> {
     /// The worst path to state `s` as steps (origin or replay first).
-    fn path_to(&self, mut s: usize) -> Vec<Step> {
-        let mut steps = Vec::new();
-        let mut guard = 0;
-        while let Some((p, via)) = self.backs[s].back() {
-            guard += 1;
-            if guard > self.backs.len() + 1 {
-                break;
-            }
-            match via {
-                Via::Origin => break,
-                Via::Replay(ri) => {
-                    steps.push(self.replay_step(s, ri));
-                    break;
-                }
-                _ => {
-                    steps.push(self.step(p, s, via));
-                    s = p;
-                }
-            }
-        }
+    fn path_to(&self, s: usize) -> Vec<Step> {
+        let mut steps: Vec<Step> = self
+            .back_walk(s)
+            .map(|(p, s, via)| match via {
+                Via::Replay(ri) => self.replay_step(s, ri),
+                _ => self.step(p, s, via),
+            })
+            .collect();
         steps.reverse();
         steps
     }
 
     /// The assumptions along the worst path to state `s`, added to `set`:
     /// what [`Paths::path_to`]'s steps would list, without building them.
-    fn assumptions_to(&self, mut s: usize, set: &mut std::collections::BTreeSet<String>) {
-        let mut guard = 0;
-        while let Some((p, via)) = self.backs[s].back() {
-            guard += 1;
-            if guard > self.backs.len() + 1 {
-                break;
-            }
+    fn assumptions_to(&self, s: usize, set: &mut std::collections::BTreeSet<String>) {
+        for (_, _, via) in self.back_walk(s) {
             match via {
-                Via::Origin => break,
                 Via::Replay(ri) => {
-                    let r = &self.intent.replays[ri as usize];
-                    set.insert(format!("replay `{}` within {}", r.name, r.within.value));
-                    break;
+                    set.insert(self.replay_assumption(ri));
                 }
                 Via::Edge(e) => {
                     set.extend(self.model.edges[e as usize].assumptions.iter().cloned());
-                    s = p;
                 }
-                _ => s = p,
+                _ => {}
             }
         }
+    }
+
+    /// The worst path's back-pointers from state `s`, latest first: each
+    /// step as (previous state, state, how it got there), ending at the
+    /// origin or with the replay the copy entered by. Bounded by the number
+    /// of states, so a malformed cycle of pointers cannot loop.
+    fn back_walk(&self, mut s: usize) -> impl Iterator<Item = (usize, usize, Via)> + '_ {
+        let mut left = self.backs.len() + 1;
+        std::iter::from_fn(move || {
+            let (p, via) = self.backs[s].back()?;
+            if left == 0 || matches!(via, Via::Origin) {
+                return None;
+            }
+            left -= 1;
+            let step = (p, s, via);
+            if matches!(via, Via::Replay(_)) {
+                left = 0;
+            } else {
+                s = p;
+            }
+            Some(step)
+        })
+    }
+
+    fn replay_assumption(&self, ri: u32) -> String {
+        let r = &self.intent.replays[ri as usize];
+        format!("replay `{}` within {}", r.name, r.within.value)
     }
 
     /// A declared replay entering at state `s`.
@@ -1276,7 +1282,7 @@ impl Paths<'_> {
                 "replay `{}` enters within {} (declared)",
                 r.name, r.within.value
             ),
-            assumptions: vec![format!("replay `{}` within {}", r.name, r.within.value)],
+            assumptions: vec![self.replay_assumption(ri)],
         }
     }
 
@@ -1376,19 +1382,8 @@ impl IntentResult {
 
     /// The worst path to component `c` (for the `horizon` command).
     pub fn path_to(&self, a: &Analysis, c: usize) -> Vec<Step> {
-        let Ok(c) = u32::try_from(c) else {
-            return Vec::new();
-        };
-        let Ok(i) = self.paths.binary_search_by_key(&c, |&(comp, _)| comp) else {
-            return Vec::new();
-        };
-        let intent = &a.manifest.intents[self.intent];
-        Paths {
-            backs: &self.backs,
-            model: &a.model,
-            intent,
-        }
-        .path_to(self.paths[i].1 as usize)
+        self.worst_state(c)
+            .map_or_else(Vec::new, |s| self.paths(a).path_to(s))
     }
 
     /// Adds the assumptions of the worst path to component `c` to `set`
@@ -1399,19 +1394,27 @@ impl IntentResult {
         c: usize,
         set: &mut std::collections::BTreeSet<String>,
     ) {
-        let Ok(c) = u32::try_from(c) else {
-            return;
-        };
-        let Ok(i) = self.paths.binary_search_by_key(&c, |&(comp, _)| comp) else {
-            return;
-        };
-        let intent = &a.manifest.intents[self.intent];
+        if let Some(s) = self.worst_state(c) {
+            self.paths(a).assumptions_to(s, set);
+        }
+    }
+
+    /// The state with the worst horizon of component `c`, if reached.
+    fn worst_state(&self, c: usize) -> Option<usize> {
+        let c = u32::try_from(c).ok()?;
+        let i = self
+            .paths
+            .binary_search_by_key(&c, |&(comp, _)| comp)
+            .ok()?;
+        Some(self.paths[i].1 as usize)
+    }
+
+    fn paths<'a>(&'a self, a: &'a Analysis) -> Paths<'a> {
         Paths {
             backs: &self.backs,
             model: &a.model,
-            intent,
+            intent: &a.manifest.intents[self.intent],
         }
-        .assumptions_to(self.paths[i].1 as usize, set);
     }
 
     /// Ids along a path: the first component, then each step's target.
