@@ -195,9 +195,7 @@ pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -
     let mut r = Reader::default();
     let mut out = Collected::default();
     for (file, _, node) in &nodes {
-        let mut doc = Doc::new(*file);
-        Piece::of(node, SECTIONS, |p| r.piece(p, &mut doc, &mut out));
-        r.end_doc(&doc);
+        r.tree(*file, node, &mut out);
     }
     errors.append(&mut r.errors);
     r.errors = errors;
@@ -365,9 +363,7 @@ pub fn load_nodes(sources: SourceMap, trees: &[Node]) -> Loaded {
     let mut r = Reader::default();
     let mut out = Collected::default();
     for (file, node) in trees.iter().enumerate() {
-        let mut doc = Doc::new(file as u32);
-        Piece::of(node, SECTIONS, |p| r.piece(p, &mut doc, &mut out));
-        r.end_doc(&doc);
+        r.tree(file as u32, node, &mut out);
     }
     out.finish(sources, r)
 }
@@ -810,6 +806,13 @@ impl Reader {
                 Vec::new()
             }
         }
+    }
+
+    /// Reads the parsed tree of file `file`, as [`stream_texts`] reads text.
+    fn tree(&mut self, file: u32, node: &Node, out: &mut Collected) {
+        let mut doc = Doc::new(file);
+        Piece::of(node, SECTIONS, |p| self.piece(p, &mut doc, out));
+        self.end_doc(&doc);
     }
 
     /// Reads one piece of a document (see [`Piece`]).
