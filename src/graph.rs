@@ -8,7 +8,6 @@ use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
 use crate::diagnostics::Loc;
-use crate::fnv::FnvMap;
 use crate::manifest::model::{Link, LinkType, Manifest};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -38,29 +37,19 @@ pub struct Edge<'m> {
 #[derive(Debug, Clone)]
 pub struct Graph<'m> {
     pub g: DiGraph<usize, Edge<'m>>,
-    /// Component index by id.
-    index: FnvMap<&'m str, usize>,
 }
 
 impl<'m> Graph<'m> {
-    /// Builds the graph. Dangling ids were rejected by validation; any that
-    /// remain are skipped rather than trusted.
+    /// Builds the graph from the references `check` resolved. Dangling ids
+    /// were rejected by validation; any that remain are skipped.
     pub fn build(m: &'m Manifest) -> Graph<'m> {
         let mut g = DiGraph::with_capacity(m.components.len(), m.components.len() * 2);
-        // Ids share long prefixes (`p012345-...`): a hash lookup beats a
-        // binary search of string comparisons for every link.
-        let index: FnvMap<&str, usize> = m
-            .components
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.as_str(), i))
-            .collect();
         for i in 0..m.components.len() {
             g.add_node(i);
         }
         for (i, c) in m.components.iter().enumerate() {
             for l in c.links() {
-                if let Some(&j) = index.get(l.to.value.as_str()) {
+                if let Some(j) = l.to.index() {
                     g.add_edge(
                         NodeIndex::new(i),
                         NodeIndex::new(j),
@@ -73,7 +62,7 @@ impl<'m> Graph<'m> {
                 }
             }
             if let Some(guard) = &c.dedup
-                && let Some(&j) = index.get(guard.store.value.as_str())
+                && let Some(j) = guard.store.index()
             {
                 g.add_edge(
                     NodeIndex::new(i),
@@ -86,17 +75,7 @@ impl<'m> Graph<'m> {
                 );
             }
         }
-        Graph { g, index }
-    }
-
-    /// The index of the component with id `id`.
-    pub fn index_of(&self, id: &str) -> Option<usize> {
-        self.index.get(id).copied()
-    }
-
-    /// The id index alone, for lookups after the graph is gone.
-    pub fn into_index(self) -> FnvMap<&'m str, usize> {
-        self.index
+        Graph { g }
     }
 
     /// Outgoing edges of component `i` that carry copies of a request

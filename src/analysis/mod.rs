@@ -306,18 +306,16 @@ pub struct Analysis<'m> {
 /// Runs the whole analysis.
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
     // The model keeps what the analysis and the rules read of the graph, so
-    // the graph goes once the model is built; its id index stays for the
-    // intents' lookups (a binary search over 100k ids missed the cache at
-    // every step).
+    // the graph goes once the model is built.
     let graph = Graph::build(m);
     let model = Model::build(m, &graph);
-    let ids = graph.into_index();
+    drop(graph);
     let mut scratch = Scratch::new(model.nodes.len());
     let intents = m
         .intents
         .iter()
         .enumerate()
-        .map(|(i, intent)| analyse_intent(m, &model, &ids, i, intent, &mut scratch))
+        .map(|(i, intent)| analyse_intent(m, &model, i, intent, &mut scratch))
         .collect::<Vec<_>>();
     // One pass over what the intents reached, instead of a search through
     // every intent for every component.
@@ -483,19 +481,15 @@ struct Run<'a> {
 fn analyse_intent(
     m: &Manifest,
     model: &Model,
-    ids: &crate::fnv::FnvMap<&str, usize>,
     idx: usize,
     intent: &Intent,
     scratch: &mut Scratch,
 ) -> IntentResult {
-    let origin = ids.get(intent.origin.value.as_str()).copied();
-    // Where each replay enters, looked up once: the walk below asks for
-    // every component it reaches.
-    let replay_at: Vec<Option<usize>> = intent
-        .replays
-        .iter()
-        .map(|r| ids.get(r.enters_at.value.as_str()).copied())
-        .collect();
+    let origin = intent.origin.index();
+    // Where each replay enters, read once: the walk below asks for every
+    // component it reaches.
+    let replay_at: Vec<Option<usize>> =
+        intent.replays.iter().map(|r| r.enters_at.index()).collect();
     let mut seeds: Vec<usize> = origin.into_iter().collect();
     seeds.extend(replay_at.iter().flatten());
     let reached = reachable(model, &seeds, &mut scratch.seen);
@@ -511,7 +505,7 @@ fn analyse_intent(
         model,
         intent,
         minted_at: if has_key {
-            ids.get(intent.minted_at().value.as_str()).copied()
+            intent.minted_at().index()
         } else {
             None
         },
@@ -687,7 +681,7 @@ fn analyse_intent(
     let backs: Vec<Back> = run.states.iter().map(Back::of).collect();
     let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
     for eff in &intent.effects {
-        let Some(&ec) = ids.get(eff.value.as_str()) else {
+        let Some(ec) = eff.index() else {
             continue;
         };
         let mut worst: [Option<(usize, Dup)>; 4] = [None, None, None, None];

@@ -159,7 +159,7 @@ impl Model {
             .components
             .iter()
             .enumerate()
-            .map(|(i, c)| node_model(m, graph, i, c, &mut assumed, &mut names))
+            .map(|(i, c)| node_model(m, i, c, &mut assumed, &mut names))
             .collect();
         let mut edges = Vec::new();
         let mut whys: FnvMap<String, Arc<str>> = FnvMap::default();
@@ -245,7 +245,6 @@ impl Names {
 
 fn node_model(
     m: &Manifest,
-    graph: &Graph,
     i: usize,
     c: &Component,
     assumed: &mut Vec<Assumed>,
@@ -274,7 +273,7 @@ fn node_model(
         None
     };
     let guard = c.dedup.as_ref().and_then(|g| {
-        let si = graph.index_of(&g.store.value)?;
+        let si = g.store.index()?;
         let s = &m.components[si];
         let sg = eff::generic(s);
         Some(Box::new(GuardModel {

@@ -640,6 +640,11 @@ impl Reader {
         Some(s)
     }
 
+    /// A reference to a component (resolved later, by `check`).
+    pub fn component_ref(&mut self, node: &Node, path: &str) -> Option<Ref> {
+        self.id_ref(node, path).map(Ref::new)
+    }
+
     pub fn boolean(&mut self, node: &Node, path: &str) -> Option<Sp<bool>> {
         match &node.value {
             Value::Bool(b) => Some(Sp::new(*b, node.loc)),
@@ -977,7 +982,7 @@ impl Reader {
         let path = format!("intents.{}", id.value);
         let f = self.fields(node, &path, INTENT_FIELDS)?;
         let origin = match f.get("origin") {
-            Some(n) => self.id_ref(n, &format!("{path}.origin")),
+            Some(n) => self.component_ref(n, &format!("{path}.origin")),
             None => {
                 self.err(
                     Diagnostic::at(id.loc, format!("`{path}` has no `origin`"))
@@ -991,7 +996,7 @@ impl Reader {
         match effect_node {
             Some(n) => {
                 for (i, item) in Self::items(n) {
-                    if let Some(e) = self.id_ref(item, &format!("{path}.effect[{i}]")) {
+                    if let Some(e) = self.component_ref(item, &format!("{path}.effect[{i}]")) {
                         effects.push(e);
                     }
                 }
@@ -1049,7 +1054,7 @@ impl Reader {
             .and_then(|n| self.string_list(n, &format!("{path}.fields")));
         k.minted_at = f
             .get("minted_at")
-            .and_then(|n| self.id_ref(n, &format!("{path}.minted_at")));
+            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")));
         k.minted = f.get("minted").and_then(|n| {
             self.choice(
                 n,
@@ -1072,7 +1077,7 @@ impl Reader {
             .get("name")
             .and_then(|n| self.string(n, &format!("{path}.name")))
             .map_or_else(|| format!("replay {}", i + 1), |s| s.value);
-        let enters_at = self.required(&f, node, path, "enters_at", |r, n, p| r.id_ref(n, p));
+        let enters_at = self.required(&f, node, path, "enters_at", |r, n, p| r.component_ref(n, p));
         let within = self.required(&f, node, path, "within", |r, n, p| r.duration(n, p, true));
         Some(Replay {
             name,
@@ -1317,11 +1322,11 @@ impl Reader {
 
     fn link(&mut self, node: &Node, path: &str, ty: LinkType) -> Option<Link> {
         if let Value::Str(_) = node.value {
-            let to = self.id_ref(node, path)?;
+            let to = self.component_ref(node, path)?;
             return Some(Link::new(ty, node.loc, to));
         }
         let f = self.fields(node, path, link_fields(ty))?;
-        let to = self.required(&f, node, path, "to", |r, n, p| r.id_ref(n, p))?;
+        let to = self.required(&f, node, path, "to", |r, n, p| r.component_ref(n, p))?;
         let mut l = Link::new(ty, node.loc, to);
         let mut settings: Vec<(LinkField, Setting)> = Vec::new();
         let p = |field: &str| format!("{path}.{field}");
@@ -1419,7 +1424,7 @@ impl Reader {
     fn guard(&mut self, node: &Node, path: &str) -> Option<Guard> {
         let f = self.fields(node, path, GUARD_FIELDS)?;
         let p = |field: &str| format!("{path}.{field}");
-        let store = self.required(&f, node, path, "store", |r, n, p| r.id_ref(n, p))?;
+        let store = self.required(&f, node, path, "store", |r, n, p| r.component_ref(n, p))?;
         let in_progress = match f.get("in_progress") {
             Some(n) => {
                 let ip = self.fields(n, &p("in_progress"), IN_PROGRESS_FIELDS);
@@ -1478,7 +1483,7 @@ impl Reader {
             .and_then(|n| self.duration(n, &format!("{path}.rpo"), true));
         if let Some(n) = f.get("restored_with") {
             for (i, item) in Self::items(n) {
-                if let Some(id) = self.id_ref(item, &format!("{path}.restored_with[{i}]")) {
+                if let Some(id) = self.component_ref(item, &format!("{path}.restored_with[{i}]")) {
                     b.restored_with.push(id);
                 }
             }

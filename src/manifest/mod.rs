@@ -66,10 +66,11 @@ pub fn load_texts_merging(
 /// again as dangling.
 pub fn check(loaded: load::Loaded) -> Result<Manifest, LoadError> {
     let load::Loaded {
-        manifest: m,
+        manifest: mut m,
         mut errors,
         defined,
     } = loaded;
+    validate::resolve(&mut m);
     errors.extend(validate::validate(&m, &|id| defined.contains(id)));
     if errors.is_empty() {
         Ok(m)

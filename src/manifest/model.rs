@@ -1,7 +1,9 @@
 //! The typed manifest: every field of `manifest.md`, each with its location.
 //!
-//! Ids stay strings here; `graph.rs` resolves them to node indices. A field
-//! the manifest leaves out is `None`: the catalog or the analysis decides
+//! A reference to a component is a [`Ref`]: the id as written, and the
+//! component's index once [`crate::manifest::check`] has resolved it, so the
+//! graph and the analysis never look an id up again. A field the manifest
+//! leaves out is `None`: the catalog or the analysis decides
 //! what that means, and says so (RH041) when it has to assume.
 
 use crate::diagnostics::{Loc, SourceMap};
@@ -26,6 +28,56 @@ impl<T: Default> Default for Sp<T> {
 impl<T> Sp<T> {
     pub fn new(value: T, loc: Loc) -> Self {
         Sp { value, loc }
+    }
+}
+
+/// A reference to a component: its id as written (what `Deref` gives, so
+/// `r.value` and `r.loc` read as on any [`Sp`]), and the index of the
+/// component in the sorted manifest once [`crate::manifest::check`] has
+/// resolved it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ref {
+    pub id: Sp<String>,
+    index: u32,
+}
+
+impl Ref {
+    const UNRESOLVED: u32 = u32::MAX;
+
+    /// A reference not resolved yet.
+    pub fn new(id: Sp<String>) -> Self {
+        Ref {
+            id,
+            index: Self::UNRESOLVED,
+        }
+    }
+
+    /// The index of the component it names; `None` until resolved, and for
+    /// an id no component has.
+    pub fn index(&self) -> Option<usize> {
+        (self.index != Self::UNRESOLVED).then_some(self.index as usize)
+    }
+
+    /// Records the index found for the id (`None`: no such component).
+    pub fn resolve(&mut self, index: Option<usize>) {
+        self.index = index
+            .and_then(|i| u32::try_from(i).ok())
+            .filter(|&i| i != Self::UNRESOLVED)
+            .unwrap_or(Self::UNRESOLVED);
+    }
+}
+
+impl std::ops::Deref for Ref {
+    type Target = Sp<String>;
+
+    fn deref(&self) -> &Sp<String> {
+        &self.id
+    }
+}
+
+impl std::fmt::Display for Ref {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.id.value.fmt(f)
     }
 }
 
@@ -103,7 +155,7 @@ pub struct Key {
     /// Where `key:` is written; `None` when the intent declares no key.
     pub loc: Option<Loc>,
     pub fields: Option<Sp<Vec<String>>>,
-    pub minted_at: Option<Sp<String>>,
+    pub minted_at: Option<Ref>,
     pub minted: Option<Sp<Minted>>,
     pub persisted_before_retry: Option<Sp<bool>>,
 }
@@ -132,7 +184,7 @@ impl Key {
 pub struct Replay {
     pub name: String,
     pub loc: Loc,
-    pub enters_at: Sp<String>,
+    pub enters_at: Ref,
     pub within: Sp<Dur>,
 }
 
@@ -141,8 +193,8 @@ pub struct Intent {
     pub id: String,
     pub loc: Loc,
     pub description: Option<String>,
-    pub origin: Sp<String>,
-    pub effects: Vec<Sp<String>>,
+    pub origin: Ref,
+    pub effects: Vec<Ref>,
     pub key: Key,
     pub fingerprint: Option<Sp<Vec<String>>>,
     pub replays: Vec<Replay>,
@@ -150,8 +202,17 @@ pub struct Intent {
 }
 
 impl Intent {
+    /// Every reference to a component: origin, effects, where the key is
+    /// minted, where replays enter.
+    pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
+        std::iter::once(&mut self.origin)
+            .chain(self.effects.iter_mut())
+            .chain(self.key.minted_at.as_mut())
+            .chain(self.replays.iter_mut().map(|r| &mut r.enters_at))
+    }
+
     /// Where the key is minted: `key.minted_at`, else the origin.
-    pub fn minted_at(&self) -> &Sp<String> {
+    pub fn minted_at(&self) -> &Ref {
         self.key.minted_at.as_ref().unwrap_or(&self.origin)
     }
 }
@@ -214,7 +275,7 @@ pub struct Retry {
 pub struct Link {
     pub ty: LinkType,
     pub loc: Loc,
-    pub to: Sp<String>,
+    pub to: Ref,
     /// Boxed: most links have none, and a `Retry` is larger than the rest
     /// of the link.
     pub retry: Option<Box<Retry>>,
@@ -249,7 +310,7 @@ accessors! {
 }
 
 impl Link {
-    pub fn new(ty: LinkType, loc: Loc, to: Sp<String>) -> Self {
+    pub fn new(ty: LinkType, loc: Loc, to: Ref) -> Self {
         Link {
             ty,
             loc,
@@ -286,7 +347,7 @@ pub struct InProgress {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Guard {
     pub loc: Loc,
-    pub store: Sp<String>,
+    pub store: Ref,
     pub claim: Option<Sp<Claim>>,
     pub binds_fingerprint: Option<Sp<bool>>,
     pub stores_result: Option<Sp<bool>>,
@@ -297,7 +358,7 @@ pub struct Guard {
 pub struct Backup {
     pub loc: Loc,
     pub rpo: Option<Sp<Dur>>,
-    pub restored_with: Vec<Sp<String>>,
+    pub restored_with: Vec<Ref>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -480,6 +541,38 @@ impl Component {
             .chain(self.dead_letter.as_deref())
             .chain(self.redrive.as_deref())
             .chain(self.effects.iter())
+    }
+
+    /// Every reference to another component: the links (in the order of
+    /// [`Component::links`]), the guard's store and the stores a backup is
+    /// restored with.
+    pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
+        let Component {
+            sends_to,
+            delivers_to,
+            calls,
+            dead_letter,
+            redrive,
+            effects,
+            dedup,
+            backup,
+            ..
+        } = self;
+        sends_to
+            .iter_mut()
+            .chain(delivers_to.iter_mut())
+            .chain(calls.iter_mut())
+            .chain(dead_letter.as_deref_mut())
+            .chain(redrive.as_deref_mut())
+            .chain(effects.iter_mut())
+            .map(|l| &mut l.to)
+            .chain(dedup.as_deref_mut().map(|g| &mut g.store))
+            .chain(
+                backup
+                    .as_deref_mut()
+                    .into_iter()
+                    .flat_map(|b| b.restored_with.iter_mut()),
+            )
     }
 
     pub fn mode(&self) -> Mode {
