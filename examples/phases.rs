@@ -120,10 +120,9 @@ fn main() {
     let g = graph::Graph::build(&m);
     let build = t.elapsed();
     let t = Instant::now();
-    let model = analysis::Model::build(&m, &g);
+    let model = analysis::Model::build(&m, g);
     let model_build = t.elapsed();
     drop(model);
-    drop(g);
     let t = Instant::now();
     let a = analysis::analyse(&m);
     let analyse = t.elapsed();

@@ -1,8 +1,8 @@
 //! replay-audit: finds where a replay can outlive the dedup state that
 //! should stop it, or arrive where that state cannot be seen.
 //!
-//! The pipeline: [`manifest`] (load and validate) → [`graph`] (petgraph of
-//! components and links) → [`analysis`] (horizons and duplicate
+//! The pipeline: [`manifest`] (load, resolve references, validate) →
+//! [`graph`] (components and links as flat edge lists) → [`analysis`] (horizons and duplicate
 //! propagation) → [`rules`] (findings) → [`report`] (output formats).
 
 pub mod analysis;

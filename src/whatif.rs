@@ -19,7 +19,6 @@ use serde::Serialize;
 
 use crate::analysis::{Analysis, IntentResult, Step};
 use crate::diagnostics::{Diagnostic, Loc, SourceFile, SourceMap, suggest};
-use crate::graph::EdgeType;
 use crate::manifest::load::{self, COMPONENT_FIELDS, INTENT_FIELDS, REGION_FIELDS};
 use crate::manifest::model::LinkType;
 use crate::manifest::yaml::{self, Limits, Node, Value};
@@ -1171,7 +1170,7 @@ fn bounds(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Vec<String> {
             .iter()
             .find(|e| e.from == s.from && e.to == s.to && e.delay.is_unbounded());
         let text = match edge.map(|e| e.ty) {
-            Some(EdgeType::Link(LinkType::Redrive)) => {
+            Some(LinkType::Redrive) => {
                 format!(
                     "`within` on the redrive `{}` → `{}` (or a finite `retention` on `{}`)",
                     id(s.from),
@@ -1179,19 +1178,19 @@ fn bounds(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Vec<String> {
                     id(s.from)
                 )
             }
-            Some(EdgeType::Link(LinkType::DeliversTo | LinkType::DeadLetter)) => {
+            Some(LinkType::DeliversTo | LinkType::DeadLetter) => {
                 format!(
                     "`max_backlog` on `{}` (or a finite `retention`)",
                     id(s.from)
                 )
             }
-            Some(EdgeType::Link(LinkType::SendsTo)) => {
+            Some(LinkType::SendsTo) => {
                 format!(
                     "`max_backlog` or a finite `max_event_age` on `{}`",
                     id(s.to)
                 )
             }
-            Some(EdgeType::Link(t)) => format!(
+            Some(t) => format!(
                 "a bound on the `{}` link `{}` → `{}`: {}",
                 t.field(),
                 id(s.from),

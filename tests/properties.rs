@@ -13,7 +13,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use generate::{Arch, Comp, Intent, KINDS, Link, Replay, Retry, UNBOUNDED};
 use proptest::prelude::*;
 use replay_audit::analysis::{self, Model};
-use replay_audit::graph::EdgeType;
 use replay_audit::manifest::model::LinkType;
 use replay_audit::manifest::{self, Limits, Manifest};
 use replay_audit::time::Dur;
@@ -303,7 +302,7 @@ fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
         }
     }
     let same_scc = |u: usize, v: usize| reach[u][v] && reach[v][u];
-    let is_redrive = |e: usize| model.edges[e].ty == EdgeType::Link(LinkType::Redrive);
+    let is_redrive = |e: usize| model.edges[e].ty == LinkType::Redrive;
     let internal = |e: usize| same_scc(model.edges[e].from, model.edges[e].to);
     // Per SCC (keyed by its smallest member): the redrive budget, or None
     // when nothing bounds it.

@@ -21,7 +21,7 @@ pub mod retry;
 use std::collections::BTreeMap;
 
 use crate::diagnostics::Loc;
-use crate::graph::{EdgeType, Graph};
+use crate::graph::Graph;
 use crate::manifest::model::{DedupId, Intent, LinkType, Manifest};
 use crate::time::Dur;
 pub use model::{Assumed, Birth, Layer, Model};
@@ -307,9 +307,7 @@ pub struct Analysis<'m> {
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
     // The model keeps what the analysis and the rules read of the graph, so
     // the graph goes once the model is built.
-    let graph = Graph::build(m);
-    let model = Model::build(m, &graph);
-    drop(graph);
+    let model = Model::build(m, Graph::build(m));
     let mut scratch = Scratch::new(model.nodes.len());
     let intents = m
         .intents
@@ -613,7 +611,7 @@ fn analyse_intent(
                         let em = &model.edges[e];
                         let w = em.to;
                         let target_round = if comp.binary_search(&w).is_ok() {
-                            if em.ty == EdgeType::Link(LinkType::Redrive) && !unbounded {
+                            if em.ty == LinkType::Redrive && !unbounded {
                                 if round + 1 >= r {
                                     continue;
                                 }
@@ -703,6 +701,7 @@ fn analyse_intent(
             if let Some((s, d)) = worst[class as usize].take() {
                 let path = Paths {
                     backs: &backs,
+                    manifest: m,
                     model,
                     intent,
                 }
@@ -790,7 +789,7 @@ fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
                 continue;
             }
             has_internal = true;
-            if em.ty == EdgeType::Link(LinkType::Redrive) {
+            if em.ty == LinkType::Redrive {
                 redrives.push(e);
             } else {
                 *indeg.get_mut(&em.to).expect("inside") += 1;
@@ -808,7 +807,7 @@ fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
         topo.push(c);
         for &e in &model.out[c] {
             let em = &model.edges[e];
-            if inside(em.to) && em.ty != EdgeType::Link(LinkType::Redrive) {
+            if inside(em.to) && em.ty != LinkType::Redrive {
                 let d = indeg.get_mut(&em.to).expect("inside");
                 *d -= 1;
                 if *d == 0 {
@@ -1172,7 +1171,7 @@ impl Run<'_> {
             em.dedup_id,
             &self.model.nodes[em.to].transport_window,
         ) {
-            (EdgeType::Link(LinkType::SendsTo), Some(id), Some(l)) if id != DedupId::None => {
+            (LinkType::SendsTo, Some(id), Some(l)) if id != DedupId::None => {
                 let mut l = l.clone();
                 l.content = id == DedupId::Content;
                 Some(l)
@@ -1203,6 +1202,7 @@ impl Run<'_> {
 /// Reconstructs worst paths from the back-pointers of a finished run.
 struct Paths<'a> {
     backs: &'a [Back],
+    manifest: &'a Manifest,
     model: &'a Model,
     intent: &'a Intent,
 }
@@ -1230,7 +1230,9 @@ impl Paths<'_> {
                     set.insert(self.replay_assumption(ri));
                 }
                 Via::Edge(e) => {
-                    set.extend(self.model.edges[e as usize].assumptions.iter().cloned());
+                    if let Some(x) = self.model.edges[e as usize].assumption {
+                        set.insert(x.text(self.manifest));
+                    }
                 }
                 _ => {}
             }
@@ -1289,8 +1291,12 @@ impl Paths<'_> {
                     from,
                     to,
                     adds: em.delay,
-                    why: format!("{}: {}", em.ty.name(), em.why),
-                    assumptions: em.assumptions.clone(),
+                    why: self.model.explain(self.manifest, e as usize),
+                    assumptions: em
+                        .assumption
+                        .iter()
+                        .map(|x| x.text(self.manifest))
+                        .collect(),
                 }
             }
             Via::Failover => {
@@ -1406,6 +1412,7 @@ impl IntentResult {
     fn paths<'a>(&'a self, a: &'a Analysis) -> Paths<'a> {
         Paths {
             backs: &self.backs,
+            manifest: a.manifest,
             model: &a.model,
             intent: &a.manifest.intents[self.intent],
         }

@@ -7,9 +7,9 @@ use crate::analysis::retry;
 use crate::catalog::Generic;
 use crate::diagnostics::Loc;
 use crate::fnv::FnvMap;
-use crate::graph::{EdgeType, Graph};
+use crate::graph::{Adjacency, Graph};
 use crate::manifest::model::{
-    Claim, Component, DedupId, Delivery, LinkType, Manifest, Mode, Replication,
+    Claim, Component, DedupId, Delivery, Link, LinkType, Manifest, Mode, Replication,
 };
 use crate::time::Dur;
 use std::sync::Arc;
@@ -45,25 +45,51 @@ pub struct Assumed {
     pub loc: Loc,
 }
 
-/// One edge as the analysis sees it.
+/// One edge as the analysis sees it. How its delay adds up, in words, is
+/// written only for the edges a path shows ([`Model::explain`]).
 #[derive(Debug, Clone)]
 pub struct EdgeModel {
     pub from: usize,
     pub to: usize,
-    pub ty: EdgeType,
+    pub ty: LinkType,
+    /// The link's position in its component's `links()` list.
+    pub link: u32,
     pub loc: Loc,
     pub delay: Dur,
-    /// How the delay adds up. Shared: many edges say the same thing, and
-    /// the model keeps one copy of each explanation.
-    pub why: Arc<str>,
-    /// Declared operational assumptions the delay rests on.
-    pub assumptions: Vec<String>,
+    /// The declared operational assumption the delay rests on, if any.
+    pub assumption: Option<EdgeAssumption>,
     pub birth: Option<Birth>,
     pub passes_key: bool,
     /// `sends_to` into a transport: how its dedup id is formed.
     pub dedup_id: Option<DedupId>,
     /// `redrive`: `Some(max_times)`, where `None` inside means no bound.
     pub redrive_bound: Option<Option<u64>>,
+}
+
+/// An operational assumption an edge's delay rests on (RH005 lists them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeAssumption {
+    /// The backlog of a transport (component) stays below its `max_backlog`.
+    Backlog { component: usize, max_backlog: Dur },
+    /// A dead-letter queue (component) is redriven within the declared time.
+    RedriveWithin { component: usize, within: Dur },
+}
+
+impl EdgeAssumption {
+    pub fn text(&self, m: &Manifest) -> String {
+        match *self {
+            EdgeAssumption::Backlog {
+                component,
+                max_backlog,
+            } => format!(
+                "max_backlog {max_backlog} on {}",
+                m.components[component].id
+            ),
+            EdgeAssumption::RedriveWithin { component, within } => {
+                format!("redrive of {} within {within}", m.components[component].id)
+            }
+        }
+    }
 }
 
 /// A dedup layer: a guard's store, a transport window, a provider key
@@ -121,38 +147,9 @@ pub struct Model {
     pub assumed: Vec<Assumed>,
 }
 
-/// Outgoing edge lists of every node in two flat arrays (`out[c]` is node
-/// `c`'s list): the runs walk them for every state, and a vector per node
-/// cost a pointer chase, and at 100k nodes a cache miss, each time.
-#[derive(Debug, Clone, Default)]
-pub struct Adjacency {
-    /// Node `c`'s edges are `edges[start[c]..start[c + 1]]`.
-    start: Vec<usize>,
-    edges: Vec<usize>,
-}
-
-impl Adjacency {
-    fn from_lists(lists: Vec<Vec<usize>>) -> Adjacency {
-        let mut start = Vec::with_capacity(lists.len() + 1);
-        let mut edges = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-        start.push(0);
-        for l in lists {
-            edges.extend(l);
-            start.push(edges.len());
-        }
-        Adjacency { start, edges }
-    }
-}
-
-impl std::ops::Index<usize> for Adjacency {
-    type Output = [usize];
-    fn index(&self, c: usize) -> &[usize] {
-        &self.edges[self.start[c]..self.start[c + 1]]
-    }
-}
-
 impl Model {
-    pub fn build(m: &Manifest, graph: &Graph) -> Model {
+    /// The model of every component and of every edge of `graph`.
+    pub fn build(m: &Manifest, graph: Graph) -> Model {
         let mut assumed = Vec::new();
         let mut names = Names::default();
         let nodes: Vec<NodeModel> = m
@@ -161,45 +158,57 @@ impl Model {
             .enumerate()
             .map(|(i, c)| node_model(m, i, c, &mut assumed, &mut names))
             .collect();
-        let mut edges = Vec::new();
-        let mut whys: FnvMap<String, Arc<str>> = FnvMap::default();
-        let mut out = vec![Vec::new(); m.components.len()];
-        for e in graph.g.edge_indices() {
-            let (a, b) = graph.g.edge_endpoints(e).expect("edge exists");
-            let edge = graph.edge(e);
-            if edge.ty == EdgeType::Dedup {
-                continue;
-            }
-            let em = edge_model(
-                m,
-                a.index(),
-                b.index(),
-                edge,
-                &nodes,
-                &mut assumed,
-                &mut whys,
-            );
-            out[a.index()].push(edges.len());
-            edges.push(em);
-        }
-        for o in &mut out {
-            o.sort_by_key(|&e| (edges[e].to, edges[e].ty, e));
-        }
-        let out = Adjacency::from_lists(out);
-        // Lists built by pushing keep spare room; at 100k components that
-        // room is several megabytes.
-        for e in &mut edges {
-            e.assumptions.shrink_to_fit();
-        }
-        edges.shrink_to_fit();
+        let edges: Vec<EdgeModel> = graph
+            .edges
+            .iter()
+            .map(|e| edge_model(m, e, &nodes, &mut assumed, &mut Why(None)))
+            .collect();
         assumed.sort();
         assumed.dedup();
         Model {
             nodes,
             edges,
-            out,
+            out: graph.out,
             assumed,
         }
+    }
+
+    /// How the delay of edge `e` adds up, in words, after the link type
+    /// ("delivers_to: at-least-once delivery: retention 4d ...").
+    pub fn explain(&self, m: &Manifest, e: usize) -> String {
+        let em = &self.edges[e];
+        let edge = crate::graph::Edge {
+            from: em.from,
+            to: em.to,
+            ty: em.ty,
+            link: em.link,
+        };
+        let mut why = Why(Some(Vec::new()));
+        edge_model(m, &edge, &self.nodes, &mut Vec::new(), &mut why);
+        let parts = why.0.unwrap_or_default();
+        let text = if parts.is_empty() {
+            "no delay".to_string()
+        } else {
+            parts.join("; ")
+        };
+        format!("{}: {text}", em.ty.field())
+    }
+}
+
+/// The parts of an edge's explanation, collected only when asked for
+/// (`Some`): formatting them for every edge of a large graph cost more
+/// than computing the delays, and only the edges on a shown path need them.
+struct Why(Option<Vec<String>>);
+
+impl Why {
+    fn add(&mut self, part: impl FnOnce() -> String) {
+        if let Some(parts) = &mut self.0 {
+            parts.push(part());
+        }
+    }
+
+    fn wanted(&self) -> bool {
+        self.0.is_some()
     }
 }
 
@@ -346,13 +355,16 @@ fn node_model(
 
 /// How long a transport may still deliver a message: its retention, or with
 /// a declared `max_backlog` the smaller of the retention and
-/// `max_backlog + (max_receives - 1) * visibility_timeout`.
+/// `max_backlog + (max_receives - 1) * visibility_timeout`. Returns the span,
+/// its explanation (only when `explain`; empty otherwise) and the backlog
+/// assumption it rests on.
 pub fn transport_span(
     i: usize,
     c: &Component,
     after_receives: Option<u64>,
     assumed: &mut Vec<Assumed>,
-) -> (Dur, String, Vec<String>) {
+    explain: bool,
+) -> (Dur, String, Option<EdgeAssumption>) {
     // A push transport (SNS, EventBridge) keeps no backlog but retries a
     // delivery for up to its maximum event age.
     let (retention, what) = match (eff::dur(c, "retention"), eff::dur(c, "max_event_age")) {
@@ -367,66 +379,64 @@ pub fn transport_span(
             (unbounded, "retention")
         }
     };
+    let text = |f: &dyn Fn() -> String| if explain { f() } else { String::new() };
     let Some(backlog) = c.max_backlog() else {
-        return (
-            retention.value,
-            format!("{what} {}{}", retention.value, retention.provenance()),
-            Vec::new(),
-        );
+        let why = text(&|| format!("{what} {}{}", retention.value, retention.provenance()));
+        return (retention.value, why, None);
     };
     let receives = after_receives
         .or_else(|| eff::count(c, "max_receives").map(|e| e.value))
         .unwrap_or(1);
     let vis = eff::dur(c, "visibility_timeout").map_or(Dur::ZERO, |v| v.value);
     let bound = backlog.value.add(vis.times(receives.saturating_sub(1)));
-    let assumption = format!("max_backlog {} on {}", backlog.value, c.id);
+    let assumption = Some(EdgeAssumption::Backlog {
+        component: i,
+        max_backlog: backlog.value,
+    });
     if bound < retention.value {
-        (
-            bound,
+        let why = text(&|| {
             format!(
                 "max_backlog {} + ({receives} - 1) × visibility {vis} = {bound} (below retention {})",
                 backlog.value, retention.value
-            ),
-            vec![assumption],
-        )
+            )
+        });
+        (bound, why, assumption)
     } else {
-        (
-            retention.value,
+        let why = text(&|| {
             format!(
                 "retention {}{} (max_backlog does not lower it)",
                 retention.value,
                 retention.provenance()
-            ),
-            vec![assumption],
-        )
+            )
+        });
+        (retention.value, why, assumption)
     }
 }
 
+/// The model of one edge. Its explanation goes to `why`, when wanted.
 fn edge_model(
     m: &Manifest,
-    a: usize,
-    b: usize,
     edge: &crate::graph::Edge,
     nodes: &[NodeModel],
     assumed: &mut Vec<Assumed>,
-    whys: &mut FnvMap<String, Arc<str>>,
+    why: &mut Why,
 ) -> EdgeModel {
-    let link = edge.link.expect("copy edges come from links");
+    let (a, b) = (edge.from, edge.to);
+    let link: &Link = Graph::link(m, edge);
     let (ca, cb) = (&m.components[a], &m.components[b]);
     let mut em = EdgeModel {
         from: a,
         to: b,
-        ty: edge.ty,
-        loc: edge.loc,
+        ty: link.ty,
+        link: edge.link,
+        loc: link.loc,
         delay: Dur::ZERO,
-        why: Arc::from(""),
-        assumptions: Vec::new(),
+        assumption: None,
         birth: None,
         passes_key: link.passes_key(),
         dedup_id: None,
         redrive_bound: None,
     };
-    let mut parts: Vec<String> = Vec::new();
     let mut retried = false;
     if let Some(r) = &link.retry {
         let fallback = link.timeout().map(|t| t.value);
@@ -446,7 +456,7 @@ fn edge_model(
         let s = retry::span(r, fallback);
         em.delay = em.delay.add(s.adds);
         retried = s.attempts > 1;
-        parts.push(format!("retry {}", s.why));
+        why.add(|| format!("retry {}", s.why));
     }
     match link.ty {
         LinkType::SendsTo => {
@@ -466,11 +476,13 @@ fn edge_model(
             {
                 em.delay = em.delay.add(age.value);
                 em.birth = Some(Birth::Redelivery);
-                parts.push(format!(
-                    "async invocation keeps the event up to max_event_age {}{}",
-                    age.value,
-                    age.provenance()
-                ));
+                why.add(|| {
+                    format!(
+                        "async invocation keeps the event up to max_event_age {}{}",
+                        age.value,
+                        age.provenance()
+                    )
+                });
             }
         }
         LinkType::DeliversTo | LinkType::DeadLetter => {
@@ -483,16 +495,18 @@ fn edge_model(
             if delivery.origin == Origin::Assumed && nodes[a].generic.is_transport() {
                 assume(assumed, a, ca, "delivery", "at-least-once");
             }
-            let (mut span, why, assumptions) = transport_span(a, ca, receives, assumed);
-            let mut why = why;
+            let (mut span, mut span_why, assumption) =
+                transport_span(a, ca, receives, assumed, why.wanted());
             if let Some(max_age) = link.max_record_age()
                 && max_age.value < span
             {
                 span = max_age.value;
-                why = format!("max_record_age {}", max_age.value);
+                if why.wanted() {
+                    span_why = format!("max_record_age {}", max_age.value);
+                }
             }
             em.delay = em.delay.add(span);
-            em.assumptions.extend(assumptions);
+            em.assumption = assumption;
             if link.ty == LinkType::DeliversTo {
                 if delivery.value == Delivery::AtLeastOnce {
                     em.birth = Some(Birth::Redelivery);
@@ -502,11 +516,13 @@ fn edge_model(
                     Delivery::AtMostOnce => "at-most-once delivery",
                     Delivery::ExactlyOnce => "exactly-once delivery",
                 };
-                parts.push(format!("{sem}: {why}"));
+                why.add(|| format!("{sem}: {span_why}"));
             } else {
-                parts.push(format!(
-                    "moved to dead-letter queue after the source's delivery span: {why}"
-                ));
+                why.add(|| {
+                    format!(
+                        "moved to dead-letter queue after the source's delivery span: {span_why}"
+                    )
+                });
             }
         }
         LinkType::Redrive => {
@@ -515,9 +531,11 @@ fn edge_model(
             match link.within() {
                 Some(w) => {
                     em.delay = em.delay.add(w.value);
-                    em.assumptions
-                        .push(format!("redrive of {} within {}", ca.id, w.value));
-                    parts.push(format!("redrive within {} (declared)", w.value));
+                    em.assumption = Some(EdgeAssumption::RedriveWithin {
+                        component: a,
+                        within: w.value,
+                    });
+                    why.add(|| format!("redrive within {} (declared)", w.value));
                 }
                 None => {
                     let r = eff::dur(ca, "retention").unwrap_or_else(|| {
@@ -528,11 +546,13 @@ fn edge_model(
                         }
                     });
                     em.delay = em.delay.add(r.value);
-                    parts.push(format!(
-                        "redrive any time within the dead-letter retention {}{}",
-                        r.value,
-                        r.provenance()
-                    ));
+                    why.add(|| {
+                        format!(
+                            "redrive any time within the dead-letter retention {}{}",
+                            r.value,
+                            r.provenance()
+                        )
+                    });
                 }
             }
         }
@@ -541,19 +561,6 @@ fn edge_model(
     if retried && em.birth.is_none() {
         em.birth = Some(Birth::Retry);
     }
-    let why = if parts.is_empty() {
-        "no delay".to_string()
-    } else {
-        parts.join("; ")
-    };
-    em.why = match whys.get(&why) {
-        Some(w) => Arc::clone(w),
-        None => {
-            let w: Arc<str> = Arc::from(why.as_str());
-            whys.insert(why, Arc::clone(&w));
-            w
-        }
-    };
     em
 }
 
@@ -571,39 +578,50 @@ mod tests {
 
     #[test]
     fn retention_is_the_span_without_a_declared_backlog() {
-        let (span, why, assumptions) = transport_span(0, &queue(""), None, &mut Vec::new());
+        let (span, why, assumption) = transport_span(0, &queue(""), None, &mut Vec::new(), true);
         assert_eq!(span, Dur::Secs(345_600));
         assert_eq!(why, "retention 4d (sqs-standard default, F003)");
-        assert!(assumptions.is_empty());
+        assert_eq!(assumption, None);
+        let (_, unexplained, _) = transport_span(0, &queue(""), None, &mut Vec::new(), false);
+        assert_eq!(unexplained, "", "no words unless asked for");
     }
 
     #[test]
     fn a_declared_backlog_bounds_the_span_below_retention() {
         // 30 m + (3 - 1) × 5 m = 40 m, below the 4 d retention.
-        let (span, why, assumptions) = transport_span(
-            0,
-            &queue("    max_backlog: 30m\n"),
-            Some(3),
-            &mut Vec::new(),
-        );
+        let m = crate::manifest::from_str(
+            "version: 1\ncomponents:\n  q: { kind: sqs-standard, visibility_timeout: 5m, max_backlog: 30m }\n",
+        )
+        .unwrap();
+        let (span, why, assumption) =
+            transport_span(0, &m.components[0], Some(3), &mut Vec::new(), true);
         assert_eq!(span, Dur::Secs(2_400));
         assert_eq!(
             why,
             "max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)"
         );
-        assert_eq!(assumptions, vec!["max_backlog 30m on q".to_string()]);
+        let assumption = assumption.expect("the backlog is an assumption");
+        assert_eq!(
+            assumption,
+            EdgeAssumption::Backlog {
+                component: 0,
+                max_backlog: Dur::Secs(1_800)
+            }
+        );
+        assert_eq!(assumption.text(&m), "max_backlog 30m on q");
     }
 
     #[test]
     fn retention_caps_a_longer_backlog() {
-        let (span, _, assumptions) = transport_span(
+        let (span, _, assumption) = transport_span(
             0,
             &queue("    retention: 1h\n    max_backlog: 2h\n"),
             Some(5),
             &mut Vec::new(),
+            true,
         );
         assert_eq!(span, Dur::Secs(3_600));
-        assert_eq!(assumptions.len(), 1, "the assumption is still listed");
+        assert!(assumption.is_some(), "the assumption is still listed");
     }
 
     #[test]
@@ -611,7 +629,7 @@ mod tests {
         let m = crate::manifest::from_str("version: 1\ncomponents:\n  t: { kind: sns-standard }\n")
             .unwrap();
         let mut assumed = Vec::new();
-        let (span, _, _) = transport_span(0, &m.components[0], None, &mut assumed);
+        let (span, _, _) = transport_span(0, &m.components[0], None, &mut assumed, true);
         assert_eq!(span, Dur::Secs(23 * 86_400));
         assert!(assumed.is_empty());
     }

@@ -15,7 +15,6 @@ use std::collections::BTreeSet;
 use crate::analysis::effective::{self as eff, Eff};
 use crate::analysis::{Analysis, IntentResult};
 use crate::diagnostics::{Loc, SourceMap};
-use crate::graph::EdgeType;
 use crate::manifest::model::{Claim, Component, Intent, LinkType, Manifest, Mode};
 use crate::report::draw::{self, View};
 use crate::report::horizon::{self, Row};
@@ -1150,7 +1149,7 @@ impl<'m> Ctx<'_, 'm> {
                 let _ = k;
                 if em.to == e
                     && self.reached(em.from)
-                    && matches!(em.ty, EdgeType::Link(LinkType::Effects | LinkType::Calls))
+                    && matches!(em.ty, LinkType::Effects | LinkType::Calls)
                 {
                     performers.push((em.from, e));
                 }
@@ -1169,7 +1168,7 @@ impl<'m> Ctx<'_, 'm> {
                 .filter(|e| e.to == p && e.birth.is_some() && self.reached(e.from))
                 .collect();
             match incoming.first() {
-                Some(e) if e.ty == EdgeType::Link(LinkType::DeliversTo) => {
+                Some(e) if e.ty == LinkType::DeliversTo => {
                     let vis = eff::dur(&m.components[e.from], "visibility_timeout")
                         .map_or_else(String::new, |v| {
                             format!(" after its {} visibility timeout", v.value)
@@ -1275,7 +1274,7 @@ impl<'m> Ctx<'_, 'm> {
         let mut dlqs: Vec<usize> = model
             .edges
             .iter()
-            .filter(|e| e.ty == EdgeType::Link(LinkType::DeadLetter) && self.reached(e.from))
+            .filter(|e| e.ty == LinkType::DeadLetter && self.reached(e.from))
             .map(|e| e.to)
             .collect();
         dlqs.sort_unstable();
@@ -1288,7 +1287,7 @@ impl<'m> Ctx<'_, 'm> {
                         && model
                             .edges
                             .iter()
-                            .any(|x| x.from == q && x.ty == EdgeType::Link(LinkType::Redrive))
+                            .any(|x| x.from == q && x.ty == LinkType::Redrive)
                 });
                 let h = self.r.horizons.get(&e).copied().unwrap_or(Dur::ZERO);
                 let when = if via {

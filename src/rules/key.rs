@@ -91,7 +91,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                                     "`{}` → `{}` ({})",
                                     m.components[em.from].id,
                                     m.components[em.to].id,
-                                    em.ty.name()
+                                    em.ty.field()
                                 ),
                             ),
                             None => (m.components[effect].loc, "a link".to_string()),
@@ -143,7 +143,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                                 intent.id,
                                 m.components[mc].id,
                                 m.components[mc].id,
-                                em.ty.name(),
+                                em.ty.field(),
                                 m.components[em.to].id
                             ),
                         )

@@ -43,7 +43,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                             format!(
                                 "`{}` {} `{}`",
                                 m.components[em.from].id,
-                                em.ty.name(),
+                                em.ty.field(),
                                 m.components[em.to].id
                             ),
                             em.loc,
