@@ -1,51 +1,89 @@
-//! Best-of-N timing of the analysis on one loaded manifest, for the growth
-//! ratio of docs/performance.md (the minimum over repeated runs in one
-//! process is the least noisy figure on a machine that swings between runs):
-//! `cargo run --release --example growth -- FILE [RUNS]`.
+//! Best-of-N timing of the analysis, for the growth ratios of
+//! docs/performance.md:
+//! `cargo run --release --example growth -- [--runs N] FILE...`.
+//!
+//! This machine swings between a fast and a slow mode for seconds at a
+//! time, so the files are timed in turns (one run of each file per round)
+//! and each keeps its fastest run: every file sees the same modes, and the
+//! minimum is the least noisy figure. Each run times the graph, the model
+//! and the whole analysis separately.
 
 use std::time::{Duration, Instant};
 
 use replay_audit::{analysis, graph, manifest};
 
-fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
-    (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            let out = f();
-            let d = t.elapsed();
-            drop(out);
-            d
-        })
-        .min()
-        .unwrap_or_default()
+#[derive(Clone, Copy)]
+struct Best {
+    graph: Duration,
+    model: Duration,
+    analyse: Duration,
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> Duration {
+    let t = Instant::now();
+    let out = f();
+    let d = t.elapsed();
+    drop(out);
+    d
 }
 
 fn main() {
+    let mut runs = 20;
+    let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
-    let Some(path) = args.next() else {
-        eprintln!("usage: growth FILE [RUNS]");
-        std::process::exit(2);
-    };
-    let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(20);
-    let text = std::fs::read_to_string(&path).expect("readable manifest");
-    let loaded = manifest::load::load_texts(vec![(path.clone(), text)], &Default::default());
-    let m = manifest::check(loaded).expect("valid manifest");
-    let model = || analysis::Model::build(&m, graph::Graph::build(&m));
-    if std::env::var_os("GROWTH_MODEL_ONLY").is_some() {
-        // For a profiler: the graph and the model alone.
-        let model = best(runs, model);
-        println!("graph and model {:.2} ms", model.as_secs_f64() * 1e3);
-        return;
+    while let Some(a) = args.next() {
+        if a == "--runs" {
+            runs = args.next().and_then(|r| r.parse().ok()).unwrap_or(runs);
+        } else {
+            files.push(a);
+        }
     }
-    let graph = best(runs, || graph::Graph::build(&m));
-    let model = best(runs, model).saturating_sub(graph);
-    let analyse = best(runs, || analysis::analyse(&m));
+    if files.is_empty() {
+        eprintln!("usage: growth [--runs N] FILE...");
+        std::process::exit(2);
+    }
+    let manifests: Vec<manifest::Manifest> = files
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).expect("readable manifest");
+            let loaded = manifest::load::load_texts(vec![(path.clone(), text)], &Default::default());
+            manifest::check(loaded).expect("valid manifest")
+        })
+        .collect();
+    let forever = Duration::MAX;
+    let mut best = vec![
+        Best {
+            graph: forever,
+            model: forever,
+            analyse: forever,
+        };
+        files.len()
+    ];
+    for _ in 0..runs {
+        for (m, b) in manifests.iter().zip(&mut best) {
+            b.graph = b.graph.min(time(|| graph::Graph::build(m)));
+            let g = graph::Graph::build(m);
+            b.model = b.model.min(time(|| analysis::Model::build(m, g)));
+            b.analyse = b.analyse.min(time(|| analysis::analyse(m)));
+        }
+    }
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    println!(
-        "{path}: best of {runs}: analyse {:.2} ms (graph {:.2} ms, model about {:.2} ms, runs about {:.2} ms)",
-        ms(analyse),
-        ms(graph),
-        ms(model),
-        ms(analyse.saturating_sub(graph + model))
-    );
+    let mut last: Option<Best> = None;
+    for (path, b) in files.iter().zip(&best) {
+        let growth = last.map_or(String::new(), |l| {
+            format!(
+                "; growth {:.1}x (graph {:.1}x, model {:.1}x)",
+                ms(b.analyse) / ms(l.analyse),
+                ms(b.graph) / ms(l.graph),
+                ms(b.model) / ms(l.model)
+            )
+        });
+        println!(
+            "{path}: best of {runs}: analyse {:.2} ms (graph {:.2} ms, model {:.2} ms){growth}",
+            ms(b.analyse),
+            ms(b.graph),
+            ms(b.model),
+        );
+        last = Some(*b);
+    }
 }
