@@ -46,7 +46,8 @@ fn main() {
         .iter()
         .map(|path| {
             let text = std::fs::read_to_string(path).expect("readable manifest");
-            let loaded = manifest::load::load_texts(vec![(path.clone(), text)], &Default::default());
+            let loaded =
+                manifest::load::load_texts(vec![(path.clone(), text)], &Default::default());
             manifest::check(loaded).expect("valid manifest")
         })
         .collect();

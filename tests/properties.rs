@@ -447,6 +447,30 @@ proptest! {
         let _ = report::review_md::render(&review);
     }
 
+    /// The cheap path readers agree with the full steps: the ids of
+    /// `path_ids_to` are those of `path_to`'s steps, and `assumptions_to`
+    /// collects exactly the steps' assumptions, for every reached component.
+    #[test]
+    fn path_shortcuts_match_the_full_steps(a in arch()) {
+        let m = load_one(&a);
+        let an = analysis::analyse(&m);
+        for r in &an.intents {
+            let origin = m.intents[r.intent].origin.index().unwrap_or(0);
+            for &c in r.horizons.keys() {
+                let steps = r.path_to(&an, c);
+                prop_assert_eq!(
+                    r.path_ids_to(&an, c, origin),
+                    analysis::IntentResult::path_ids(&m, origin, &steps)
+                );
+                let mut cheap = BTreeSet::new();
+                r.assumptions_to(&an, c, &mut cheap);
+                let full: BTreeSet<String> =
+                    steps.iter().flat_map(|s| s.assumptions.iter().cloned()).collect();
+                prop_assert_eq!(cheap, full);
+            }
+        }
+    }
+
     /// Reordering components and writing every component's fields backwards
     /// changes nothing but locations; splitting them over two files changes
     /// at most the order of findings (grouped by file).

@@ -1420,18 +1420,43 @@ impl IntentResult {
 
     /// Ids along a path: the first component, then each step's target.
     pub fn path_ids(m: &Manifest, origin: usize, steps: &[Step]) -> Vec<String> {
-        let mut ids = vec![
-            m.components[steps.first().map_or(origin, |s| s.from)]
-                .id
-                .clone(),
-        ];
-        for s in steps {
-            if s.to != s.from || ids.last() != Some(&m.components[s.to].id) {
-                ids.push(m.components[s.to].id.clone());
-            }
-        }
-        ids
+        ids_along(m, origin, steps.iter().map(|s| (s.from, s.to)))
     }
+
+    /// The ids along the worst path to component `c`: what
+    /// [`IntentResult::path_ids`] gives for [`IntentResult::path_to`], without
+    /// writing every step's explanation.
+    pub fn path_ids_to(&self, a: &Analysis, c: usize, origin: usize) -> Vec<String> {
+        let mut hops = Vec::new();
+        if let Some(s) = self.worst_state(c) {
+            let comp = |s: usize| self.backs[s].comp as usize;
+            hops.extend(self.paths(a).back_walk(s).map(|(p, s, via)| match via {
+                Via::Replay(_) => (comp(s), comp(s)),
+                _ => (comp(p), comp(s)),
+            }));
+            hops.reverse();
+        }
+        ids_along(a.manifest, origin, hops.into_iter())
+    }
+}
+
+/// Ids along a path given as (from, to) hops: the first component (the
+/// origin when there is no hop), then each hop's target, a hop that stays
+/// in place (a replay entering, a failover) only once.
+fn ids_along(
+    m: &Manifest,
+    origin: usize,
+    hops: impl Iterator<Item = (usize, usize)>,
+) -> Vec<String> {
+    let mut hops = hops.peekable();
+    let first = hops.peek().map_or(origin, |&(from, _)| from);
+    let mut ids = vec![m.components[first].id.clone()];
+    for (from, to) in hops {
+        if to != from || ids.last() != Some(&m.components[to].id) {
+            ids.push(m.components[to].id.clone());
+        }
+    }
+    ids
 }
 
 /// A location to fix for a layer's window: its field, else its kind line.

@@ -107,7 +107,7 @@ pub fn view(m: &Manifest, findings: &[Finding]) -> View {
     let mut edges = Vec::new();
     for (i, c) in m.components.iter().enumerate() {
         for l in c.links() {
-            if let Some(j) = m.component_index(&l.to.value) {
+            if let Some(j) = l.to.index() {
                 edges.push(Edge {
                     from: i,
                     to: j,
@@ -117,7 +117,7 @@ pub fn view(m: &Manifest, findings: &[Finding]) -> View {
             }
         }
         if let Some(g) = &c.dedup
-            && let Some(j) = m.component_index(&g.store.value)
+            && let Some(j) = g.store.index()
         {
             edges.push(Edge {
                 from: i,

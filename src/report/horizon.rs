@@ -54,7 +54,7 @@ pub fn rows(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Row> {
         if intent.is_some_and(|x| x != i.id) {
             continue;
         }
-        let origin = m.component_index(&i.origin.value).unwrap_or(0);
+        let origin = i.origin.index().unwrap_or(0);
         let mut nodes: Vec<(usize, &'static str, usize, Option<Dur>)> = Vec::new();
         for &c in r.horizons.keys() {
             let node = &a.model.nodes[c];

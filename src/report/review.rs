@@ -397,7 +397,7 @@ impl<'m> Ctx<'_, 'm> {
             .filter_map(|(_, c)| {
                 c.dedup
                     .as_deref()
-                    .map(|g| (c, g, self.m.component(&g.store.value)))
+                    .map(|g| (c, g, g.store.index().map(|i| &self.m.components[i])))
             })
             .collect()
     }
@@ -406,11 +406,7 @@ impl<'m> Ctx<'_, 'm> {
         self.intent
             .effects
             .iter()
-            .filter_map(|e| {
-                self.m
-                    .component_index(&e.value)
-                    .map(|i| (i, &self.m.components[i]))
-            })
+            .filter_map(|e| e.index().map(|i| (i, &self.m.components[i])))
             .collect()
     }
 
@@ -586,7 +582,7 @@ impl<'m> Ctx<'_, 'm> {
                     Some(p) => format!("passes_key: {}", p.value),
                     None => "passes_key not given: the key is not passed".into(),
                 };
-                let target = self.m.component(&l.to.value);
+                let target = l.to.index().map(|i| &self.m.components[i]);
                 let wants = target
                     .and_then(|t| eff::boolean(t, "accepts_key"))
                     .is_some_and(|a| a.value)

@@ -33,7 +33,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     let m = a.manifest;
     for r in &a.intents {
         let intent = &m.intents[r.intent];
-        let origin = m.component_index(&intent.origin.value).unwrap_or(0);
+        let origin = intent.origin.index().unwrap_or(0);
         for (&effect, list) in &r.surviving {
             let eid = &m.components[effect].id;
             for (class, dup, steps) in list {
@@ -122,7 +122,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
                 .persisted_before_retry
                 .as_ref()
                 .is_some_and(|p| p.value)
-            && let Some(mc) = m.component_index(&intent.minted_at().value)
+            && let Some(mc) = intent.minted_at().index()
         {
             {
                 let retried = a.model.out[mc]

@@ -20,7 +20,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             continue;
         }
         for l in &performer.effects {
-            if let Some(ec) = m.component_index(&l.to.value)
+            if let Some(ec) = l.to.index()
                 && performers[ec].last() != Some(&pc)
             {
                 performers[ec].push(pc);
@@ -29,7 +29,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
     }
     for r in &a.intents {
         let intent = &m.intents[r.intent];
-        let origin = m.component_index(&intent.origin.value).unwrap_or(0);
+        let origin = intent.origin.index().unwrap_or(0);
         for (&effect, list) in &r.surviving {
             let eid = &m.components[effect].id;
             for (_, dup, steps) in list {
@@ -87,7 +87,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         // RH033: an external effect performed after a claim, with nothing to
         // resolve a crash between the effect and the completion record.
         for e in &intent.effects {
-            let Some(ec) = m.component_index(&e.value) else {
+            let Some(ec) = e.index() else {
                 continue;
             };
             if a.model.nodes[ec].generic != Generic::External || !r.horizons.contains_key(&ec) {
@@ -166,7 +166,7 @@ pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
                 .as_ref()
                 .and_then(|r| r.attempts.as_ref())
                 .is_some_and(|x| x.value > 1);
-            if let (true, Some(t)) = (retried, m.component_index(&l.to.value)) {
+            if let (true, Some(t)) = (retried, l.to.index()) {
                 step_of.entry(t).or_insert(w.id.as_str());
             }
         }
@@ -264,7 +264,7 @@ pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
         };
         if let Some(how) = how {
             for l in comp.effects.iter().chain(comp.calls.iter()) {
-                let Some(t) = m.component_index(&l.to.value) else {
+                let Some(t) = l.to.index() else {
                     continue;
                 };
                 if a.model.nodes[t].generic != Generic::External || l.passes_key() {

@@ -32,11 +32,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             .intent(&intent.id)
             .component(&g.id)
             .at(loc);
-            f.path = crate::analysis::IntentResult::path_ids(
-                m,
-                m.component_index(&intent.origin.value).unwrap_or(0),
-                &r.path_to(a, *guard),
-            );
+            f.path = r.path_ids_to(a, *guard, intent.origin.index().unwrap_or(0));
             f.horizon = r.horizons.get(guard).copied().filter(|h| !h.is_unbounded());
             out.push(f);
         }
@@ -200,7 +196,7 @@ pub(crate) fn check_scope(a: &Analysis, out: &mut Vec<Finding>) {
             let consumers_regions: usize = comp
                 .delivers_to
                 .iter()
-                .filter_map(|l| m.component_index(&l.to.value))
+                .filter_map(|l| l.to.index())
                 .map(|i| a.model.nodes[i].regions.len())
                 .max()
                 .unwrap_or(0)

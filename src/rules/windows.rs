@@ -36,7 +36,7 @@ pub(crate) fn check(a: &Analysis, options: &Options, out: &mut Vec<Finding>) {
 fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>) {
     let m = a.manifest;
     let intent = &m.intents[r.intent];
-    let origin = m.component_index(&intent.origin.value).unwrap_or(0);
+    let origin = intent.origin.index().unwrap_or(0);
     let mut covered = true;
     let mut rh001_layers = BTreeSet::new();
     let mut all_assumptions = BTreeSet::new();
@@ -151,7 +151,7 @@ fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>
     }
     // Horizons that decide a layer or an effect and rest on assumptions.
     for eff in &intent.effects {
-        if let Some(ec) = m.component_index(&eff.value) {
+        if let Some(ec) = eff.index() {
             r.assumptions_to(a, ec, &mut all_assumptions);
         }
     }
@@ -197,7 +197,7 @@ fn platform_fixed(a: &Analysis, layer: &crate::analysis::Layer) -> bool {
 }
 
 fn path_to(a: &Analysis, r: &IntentResult, c: usize, origin: usize) -> Vec<String> {
-    IntentResult::path_ids(a.manifest, origin, &r.path_to(a, c))
+    r.path_ids_to(a, c, origin)
 }
 
 fn unbounded_reason(a: &Analysis, r: &IntentResult, steps: &[Step]) -> String {
