@@ -1117,7 +1117,6 @@ impl Reader {
             loc: id.loc,
             ..Component::default()
         };
-        let mut settings: Vec<(Field, Setting)> = Vec::new();
         c.description = f
             .get("description")
             .and_then(|n| self.string(n, &p("description")))
@@ -1157,130 +1156,86 @@ impl Reader {
             .get("dedup")
             .and_then(|n| self.guard(n, &p("dedup")))
             .map(Box::new);
-        settings.extend(
-            (f.get("timeout")
-                .and_then(|n| self.duration(n, &p("timeout"), false)))
-            .map(|v| (Field::Timeout, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("visibility_timeout")
-                .and_then(|n| self.duration(n, &p("visibility_timeout"), true)))
-            .map(|v| (Field::VisibilityTimeout, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("retention")
-                .and_then(|n| self.duration(n, &p("retention"), true)))
-            .map(|v| (Field::Retention, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("max_receives")
-                .and_then(|n| self.count(n, &p("max_receives"), 1)))
-            .map(|v| (Field::MaxReceives, Setting::Count(v))),
-        );
-        settings.extend(
-            (f.get("delivery").and_then(|n| {
-                self.choice(
+        c.backup = f
+            .get("backup")
+            .and_then(|n| self.backup(n, &p("backup")))
+            .map(Box::new);
+        c.settings = self.settings(&f, &path, Self::component_setting);
+        c.kind = kind?;
+        c.catalog_kind = CatalogKind::of(&c.kind.value);
+        c.regions.shrink_to_fit();
+        Some(c)
+    }
+
+    /// The settings `f` writes, each read by `read`, in the order of
+    /// `F::ALL`.
+    fn settings<F: SettingField>(
+        &mut self,
+        f: &Fields,
+        path: &str,
+        read: fn(&mut Self, F, &Node, &str) -> Option<Setting>,
+    ) -> Settings<F> {
+        let mut out = Vec::new();
+        for &field in F::ALL {
+            if let Some(n) = f.get(field.name())
+                && let Some(v) = read(self, field, n, &format!("{path}.{}", field.name()))
+            {
+                out.push((field, v));
+            }
+        }
+        out.into_iter().collect()
+    }
+
+    /// How each component setting is read.
+    fn component_setting(&mut self, field: Field, n: &Node, p: &str) -> Option<Setting> {
+        use Field as F;
+        match field {
+            F::Timeout | F::MaxEventAge => self.duration(n, p, false).map(Setting::Dur),
+            F::VisibilityTimeout | F::Retention | F::DedupWindow | F::MaxBacklog | F::KeyWindow => {
+                self.duration(n, p, true).map(Setting::Dur)
+            }
+            F::MaxReceives => self.count(n, p, 1).map(Setting::Count),
+            F::DedupScope | F::Scope => self.string(n, p).map(Setting::Text),
+            F::ContentBasedDedup | F::AcceptsKey | F::LookupByReference => {
+                self.boolean(n, p).map(Setting::Bool)
+            }
+            F::MessageAttributes | F::Unique => self.string_list(n, p).map(Setting::List),
+            F::Delivery => self
+                .choice(
                     n,
-                    &p("delivery"),
+                    p,
                     &[
                         ("at-least-once", Delivery::AtLeastOnce),
                         ("at-most-once", Delivery::AtMostOnce),
                         ("exactly-once", Delivery::ExactlyOnce),
                     ],
                 )
-            }))
-            .map(|v| (Field::Delivery, Setting::Delivery(v))),
-        );
-        settings.extend(
-            (f.get("dedup_window")
-                .and_then(|n| self.duration(n, &p("dedup_window"), true)))
-            .map(|v| (Field::DedupWindow, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("dedup_scope")
-                .and_then(|n| self.string(n, &p("dedup_scope"))))
-            .map(|v| (Field::DedupScope, Setting::Text(v))),
-        );
-        settings.extend(
-            (f.get("content_based_dedup")
-                .and_then(|n| self.boolean(n, &p("content_based_dedup"))))
-            .map(|v| (Field::ContentBasedDedup, Setting::Bool(v))),
-        );
-        settings.extend(
-            (f.get("message_attributes")
-                .and_then(|n| self.string_list(n, &p("message_attributes"))))
-            .map(|v| (Field::MessageAttributes, Setting::List(v))),
-        );
-        settings.extend(
-            (f.get("max_backlog")
-                .and_then(|n| self.duration(n, &p("max_backlog"), true)))
-            .map(|v| (Field::MaxBacklog, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("max_event_age")
-                .and_then(|n| self.duration(n, &p("max_event_age"), false)))
-            .map(|v| (Field::MaxEventAge, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("expiry").and_then(|n| {
-                self.choice(
+                .map(Setting::Delivery),
+            F::Expiry => self
+                .choice(
                     n,
-                    &p("expiry"),
+                    p,
                     &[
                         ("application", Expiry::Application),
                         ("physical-ttl", Expiry::PhysicalTtl),
                     ],
                 )
-            }))
-            .map(|v| (Field::Expiry, Setting::Expiry(v))),
-        );
-        settings.extend(
-            (f.get("replication").and_then(|n| {
-                self.choice(
+                .map(Setting::Expiry),
+            F::Replication => self
+                .choice(
                     n,
-                    &p("replication"),
+                    p,
                     &[
                         ("none", Replication::None),
                         ("async", Replication::Async),
                         ("sync", Replication::Sync),
                     ],
                 )
-            }))
-            .map(|v| (Field::Replication, Setting::Replication(v))),
-        );
-        settings.extend(
-            (f.get("scope").and_then(|n| self.string(n, &p("scope"))))
-                .map(|v| (Field::Scope, Setting::Text(v))),
-        );
-        c.backup = f
-            .get("backup")
-            .and_then(|n| self.backup(n, &p("backup")))
-            .map(Box::new);
-        settings.extend(
-            (f.get("unique")
-                .and_then(|n| self.string_list(n, &p("unique"))))
-            .map(|v| (Field::Unique, Setting::List(v))),
-        );
-        settings.extend(
-            (f.get("accepts_key")
-                .and_then(|n| self.boolean(n, &p("accepts_key"))))
-            .map(|v| (Field::AcceptsKey, Setting::Bool(v))),
-        );
-        settings.extend(
-            (f.get("key_window")
-                .and_then(|n| self.duration(n, &p("key_window"), true)))
-            .map(|v| (Field::KeyWindow, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("lookup_by_reference")
-                .and_then(|n| self.boolean(n, &p("lookup_by_reference"))))
-            .map(|v| (Field::LookupByReference, Setting::Bool(v))),
-        );
-        settings.extend(
-            (f.get("reconciliation").and_then(|n| {
+                .map(Setting::Replication),
+            F::Reconciliation => {
                 let s = self.choice(
                     n,
-                    &p("reconciliation"),
+                    p,
                     &[
                         ("none", "none"),
                         ("lookup", "lookup"),
@@ -1291,15 +1246,42 @@ impl Reader {
                         ("documented-tradeoff", "documented-tradeoff"),
                     ],
                 )?;
-                Some(Sp::new(s.value.to_string(), s.loc))
-            }))
-            .map(|v| (Field::Reconciliation, Setting::Text(v))),
-        );
-        c.kind = kind?;
-        c.catalog_kind = CatalogKind::of(&c.kind.value);
-        c.regions.shrink_to_fit();
-        c.settings = settings.into_iter().collect();
-        Some(c)
+                Some(Setting::Text(Sp::new(s.value.to_string(), s.loc)))
+            }
+        }
+    }
+
+    /// How each link setting is read.
+    fn link_setting(&mut self, field: LinkField, n: &Node, p: &str) -> Option<Setting> {
+        use LinkField as F;
+        match field {
+            F::Timeout | F::MaxRecordAge => self.duration(n, p, false).map(Setting::Dur),
+            F::Within => self.duration(n, p, true).map(Setting::Dur),
+            F::PassesKey => self.boolean(n, p).map(Setting::Bool),
+            F::AfterReceives => self.count(n, p, 1).map(Setting::Count),
+            F::MaxTimes => self.count(n, p, 0).map(Setting::Count),
+            F::DedupId => self
+                .choice(
+                    n,
+                    p,
+                    &[
+                        ("key", DedupId::Key),
+                        ("content", DedupId::Content),
+                        ("none", DedupId::None),
+                    ],
+                )
+                .map(Setting::DedupId),
+            F::Mode => self
+                .choice(
+                    n,
+                    p,
+                    &[
+                        ("manual", RedriveMode::Manual),
+                        ("automatic", RedriveMode::Automatic),
+                    ],
+                )
+                .map(Setting::Mode),
+        }
     }
 
     fn links(&mut self, f: &Fields, path: &str, ty: LinkType) -> Vec<Link> {
@@ -1328,70 +1310,12 @@ impl Reader {
         let f = self.fields(node, path, link_fields(ty))?;
         let to = self.required(&f, node, path, "to", |r, n, p| r.component_ref(n, p))?;
         let mut l = Link::new(ty, node.loc, to);
-        let mut settings: Vec<(LinkField, Setting)> = Vec::new();
         let p = |field: &str| format!("{path}.{field}");
         l.retry = f
             .get("retry")
             .and_then(|n| self.retry(n, &p("retry")))
             .map(Box::new);
-        settings.extend(
-            (f.get("timeout")
-                .and_then(|n| self.duration(n, &p("timeout"), false)))
-            .map(|v| (LinkField::Timeout, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("passes_key")
-                .and_then(|n| self.boolean(n, &p("passes_key"))))
-            .map(|v| (LinkField::PassesKey, Setting::Bool(v))),
-        );
-        settings.extend(
-            (f.get("dedup_id").and_then(|n| {
-                self.choice(
-                    n,
-                    &p("dedup_id"),
-                    &[
-                        ("key", DedupId::Key),
-                        ("content", DedupId::Content),
-                        ("none", DedupId::None),
-                    ],
-                )
-            }))
-            .map(|v| (LinkField::DedupId, Setting::DedupId(v))),
-        );
-        settings.extend(
-            (f.get("max_record_age")
-                .and_then(|n| self.duration(n, &p("max_record_age"), false)))
-            .map(|v| (LinkField::MaxRecordAge, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("after_receives")
-                .and_then(|n| self.count(n, &p("after_receives"), 1)))
-            .map(|v| (LinkField::AfterReceives, Setting::Count(v))),
-        );
-        settings.extend(
-            (f.get("mode").and_then(|n| {
-                self.choice(
-                    n,
-                    &p("mode"),
-                    &[
-                        ("manual", RedriveMode::Manual),
-                        ("automatic", RedriveMode::Automatic),
-                    ],
-                )
-            }))
-            .map(|v| (LinkField::Mode, Setting::Mode(v))),
-        );
-        settings.extend(
-            (f.get("within")
-                .and_then(|n| self.duration(n, &p("within"), true)))
-            .map(|v| (LinkField::Within, Setting::Dur(v))),
-        );
-        settings.extend(
-            (f.get("max_times")
-                .and_then(|n| self.count(n, &p("max_times"), 0)))
-            .map(|v| (LinkField::MaxTimes, Setting::Count(v))),
-        );
-        l.settings = settings.into_iter().collect();
+        l.settings = self.settings(&f, path, Self::link_setting);
         Some(l)
     }
 
@@ -1495,6 +1419,28 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_setting_is_a_field_the_reader_accepts() {
+        for f in Field::ALL {
+            assert!(COMPONENT_FIELDS.contains(&f.name()), "{}", f.name());
+        }
+        let all = [
+            LinkType::SendsTo,
+            LinkType::DeliversTo,
+            LinkType::Calls,
+            LinkType::DeadLetter,
+            LinkType::Redrive,
+            LinkType::Effects,
+        ];
+        for f in LinkField::ALL {
+            assert!(
+                all.iter().any(|&t| link_fields(t).contains(&f.name())),
+                "{}",
+                f.name()
+            );
+        }
+    }
 
     fn both(texts: Vec<(String, String)>) -> (String, String) {
         let limits = Limits::default();

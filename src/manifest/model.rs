@@ -81,10 +81,40 @@ impl std::fmt::Display for Ref {
     }
 }
 
-/// One accessor per setting: `c.retention()` is `Some` where the manifest
-/// writes `retention`.
-macro_rules! accessors {
-    ($owner:ident, $fields:ident; $($name:ident: $field:ident => $variant:ident($ty:ty),)*) => {
+/// A field of a component or a link that is stored in its [`Settings`].
+pub trait SettingField: Copy + Eq + 'static {
+    /// Every field, in the order the loader reads them.
+    const ALL: &'static [Self];
+    /// The field's name in the manifest.
+    fn name(self) -> &'static str;
+}
+
+/// The settings of a component or a link from one list, so each is named
+/// once: the enum of fields with each field's name in the manifest, and one
+/// accessor per field (`c.retention()` is `Some` where the manifest writes
+/// `retention`).
+macro_rules! settings {
+    (
+        $(#[$meta:meta])*
+        $owner:ident, $fields:ident;
+        $($name:ident: $field:ident = $key:literal => $variant:ident($ty:ty),)*
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum $fields {
+            $($field,)*
+        }
+
+        impl SettingField for $fields {
+            const ALL: &'static [Self] = &[$($fields::$field,)*];
+
+            fn name(self) -> &'static str {
+                match self {
+                    $($fields::$field => $key,)*
+                }
+            }
+        }
+
         impl $owner {
             $(
                 pub fn $name(&self) -> Option<&Sp<$ty>> {
@@ -284,29 +314,17 @@ pub struct Link {
     pub settings: Settings<LinkField>,
 }
 
-/// A field of a link other than `to` and `retry`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum LinkField {
-    Timeout,
-    PassesKey,
-    DedupId,
-    MaxRecordAge,
-    AfterReceives,
-    Mode,
-    Within,
-    MaxTimes,
-}
-
-accessors! {
+settings! {
+    /// A field of a link other than `to` and `retry`.
     Link, LinkField;
-    timeout: Timeout => Dur(Dur),
-    passes_key_written: PassesKey => Bool(bool),
-    dedup_id: DedupId => DedupId(DedupId),
-    max_record_age: MaxRecordAge => Dur(Dur),
-    after_receives: AfterReceives => Count(u64),
-    mode: Mode => Mode(RedriveMode),
-    within: Within => Dur(Dur),
-    max_times: MaxTimes => Count(u64),
+    timeout: Timeout = "timeout" => Dur(Dur),
+    passes_key_written: PassesKey = "passes_key" => Bool(bool),
+    dedup_id: DedupId = "dedup_id" => DedupId(DedupId),
+    max_record_age: MaxRecordAge = "max_record_age" => Dur(Dur),
+    after_receives: AfterReceives = "after_receives" => Count(u64),
+    mode: Mode = "mode" => Mode(RedriveMode),
+    within: Within = "within" => Dur(Dur),
+    max_times: MaxTimes = "max_times" => Count(u64),
 }
 
 impl Link {
@@ -442,30 +460,6 @@ impl std::fmt::Debug for CatalogKind {
     }
 }
 
-/// A setting a component may write beyond its kind, regions and links.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Field {
-    Timeout,
-    VisibilityTimeout,
-    Retention,
-    MaxReceives,
-    Delivery,
-    DedupWindow,
-    DedupScope,
-    ContentBasedDedup,
-    MessageAttributes,
-    MaxBacklog,
-    MaxEventAge,
-    Expiry,
-    Replication,
-    Scope,
-    Unique,
-    AcceptsKey,
-    KeyWindow,
-    LookupByReference,
-    Reconciliation,
-}
-
 /// The value of a [`Field`], with where it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Setting {
@@ -508,27 +502,28 @@ impl<F> FromIterator<(F, Setting)> for Settings<F> {
     }
 }
 
-accessors! {
+settings! {
+    /// A setting a component may write beyond its kind, regions and links.
     Component, Field;
-    timeout: Timeout => Dur(Dur),
-    visibility_timeout: VisibilityTimeout => Dur(Dur),
-    retention: Retention => Dur(Dur),
-    max_receives: MaxReceives => Count(u64),
-    delivery: Delivery => Delivery(Delivery),
-    dedup_window: DedupWindow => Dur(Dur),
-    dedup_scope: DedupScope => Text(String),
-    content_based_dedup: ContentBasedDedup => Bool(bool),
-    message_attributes: MessageAttributes => List(Vec<String>),
-    max_backlog: MaxBacklog => Dur(Dur),
-    max_event_age: MaxEventAge => Dur(Dur),
-    expiry: Expiry => Expiry(Expiry),
-    replication: Replication => Replication(Replication),
-    scope: Scope => Text(String),
-    unique: Unique => List(Vec<String>),
-    accepts_key: AcceptsKey => Bool(bool),
-    key_window: KeyWindow => Dur(Dur),
-    lookup_by_reference: LookupByReference => Bool(bool),
-    reconciliation: Reconciliation => Text(String),
+    timeout: Timeout = "timeout" => Dur(Dur),
+    visibility_timeout: VisibilityTimeout = "visibility_timeout" => Dur(Dur),
+    retention: Retention = "retention" => Dur(Dur),
+    max_receives: MaxReceives = "max_receives" => Count(u64),
+    delivery: Delivery = "delivery" => Delivery(Delivery),
+    dedup_window: DedupWindow = "dedup_window" => Dur(Dur),
+    dedup_scope: DedupScope = "dedup_scope" => Text(String),
+    content_based_dedup: ContentBasedDedup = "content_based_dedup" => Bool(bool),
+    message_attributes: MessageAttributes = "message_attributes" => List(Vec<String>),
+    max_backlog: MaxBacklog = "max_backlog" => Dur(Dur),
+    max_event_age: MaxEventAge = "max_event_age" => Dur(Dur),
+    expiry: Expiry = "expiry" => Expiry(Expiry),
+    replication: Replication = "replication" => Replication(Replication),
+    scope: Scope = "scope" => Text(String),
+    unique: Unique = "unique" => List(Vec<String>),
+    accepts_key: AcceptsKey = "accepts_key" => Bool(bool),
+    key_window: KeyWindow = "key_window" => Dur(Dur),
+    lookup_by_reference: LookupByReference = "lookup_by_reference" => Bool(bool),
+    reconciliation: Reconciliation = "reconciliation" => Text(String),
 }
 
 impl Component {
