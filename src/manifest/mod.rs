@@ -61,9 +61,9 @@ pub fn load_texts_merging(
     check(load::load_texts_merging(texts, limits))
 }
 
-/// Validates even a partly read manifest, so one run reports every error;
-/// a reference to an id that is defined but failed to read is not reported
-/// again as dangling.
+/// Validates even a partly read manifest, so one run reports every error,
+/// in file and line order; a reference to an id that is defined but failed
+/// to read is not reported again as dangling.
 pub fn check(loaded: load::Loaded) -> Result<Manifest, LoadError> {
     let load::Loaded {
         manifest: mut m,
@@ -72,6 +72,10 @@ pub fn check(loaded: load::Loaded) -> Result<Manifest, LoadError> {
     } = loaded;
     validate::resolve(&mut m);
     errors.extend(validate::validate(&m, &|id| defined.contains(id)));
+    // In the order of the files and of the lines in each, as an editor
+    // lists them (errors without a place, such as an unreadable file,
+    // first); the sort is stable, so errors at one place keep their order.
+    errors.sort_by_key(|d| d.loc.map(|l| (l.file, l.line, l.col)));
     if errors.is_empty() {
         Ok(m)
     } else {
@@ -93,4 +97,42 @@ pub fn from_str(text: &str) -> Result<Manifest, LoadError> {
 #[doc(hidden)]
 pub fn _paths(p: &[&str]) -> Vec<PathBuf> {
     p.iter().map(PathBuf::from).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_come_in_line_order_whatever_found_them() {
+        // Read in field order, the guard's and the links' errors came before
+        // `retention`, and validation's after everything the reader found.
+        let e = from_str(
+            "version: 1
+components:
+  q:
+    kind: sqs-standard
+    retention: forever
+    backup: { rpo: soon }
+    unique: 3
+    sends_to: [{ to: w, dedup_id: maybe }]
+  w:
+    kind: function
+    calls: [nowhere]
+    redrive: { to: q, mode: sometimes }
+",
+        )
+        .unwrap_err();
+        let lines: Vec<u32> = e
+            .diagnostics
+            .iter()
+            .map(|d| d.loc.expect("every error has a place").line)
+            .collect();
+        assert_eq!(lines, [5, 6, 7, 8, 11, 12, 12], "{}", e.render(false));
+        assert!(
+            e.diagnostics[4]
+                .message
+                .contains("`nowhere` is not a component")
+        );
+    }
 }
