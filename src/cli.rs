@@ -164,6 +164,9 @@ pub enum Command {
         /// Write the report to this file instead of standard output.
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// The dependency graph (components, links, regions), findings marked.
     Graph {
@@ -174,6 +177,9 @@ pub enum Command {
         /// Write the graph to this file instead of standard output.
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Print a rule's page: what it detects, why it matters, how to fix it.
     Explain {

@@ -72,6 +72,48 @@ fn load(cli: &Cli, paths: &[std::path::PathBuf]) -> Result<manifest::Manifest, u
     })
 }
 
+/// The policy (`--config`, else replay-audit.toml beside the first path,
+/// else the defaults) and today's date for its waivers; or, when either
+/// cannot be had, the exit code once the error is printed.
+fn read_policy(
+    cli: &Cli,
+    paths: &[std::path::PathBuf],
+    config: Option<&std::path::Path>,
+) -> Result<(policy::Policy, policy::Date), u8> {
+    let policy = match policy::locate(paths, config).map(|p| policy::Policy::read(&p)) {
+        None => policy::Policy::default(),
+        Some(Ok(p)) => p,
+        Some(Err(e)) => {
+            eprint!(
+                "{}",
+                e.render(color(cli.color, std::io::stderr().is_terminal()))
+            );
+            return Err(2);
+        }
+    };
+    match policy::Date::today() {
+        Ok(today) => Ok((policy, today)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            Err(2)
+        }
+    }
+}
+
+/// The findings of an analysis under a policy: its options, severities and
+/// waivers (waived findings stay, marked).
+fn findings_under(
+    cli: &Cli,
+    paths: &[std::path::PathBuf],
+    config: Option<&std::path::Path>,
+    a: &analysis::Analysis,
+) -> Result<Vec<rules::Finding>, u8> {
+    let (policy, today) = read_policy(cli, paths, config)?;
+    Ok(policy
+        .apply(rules::check_with(a, &policy.options()), today)
+        .0)
+}
+
 fn limits(cli: &Cli) -> manifest::Limits {
     manifest::Limits {
         max_file_bytes: cli.max_file_size,
@@ -243,21 +285,9 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                 m.sources.forget_texts();
             }
             let err_color = color(cli.color, std::io::stderr().is_terminal());
-            let policy =
-                match policy::locate(paths, config.as_deref()).map(|p| policy::Policy::read(&p)) {
-                    None => policy::Policy::default(),
-                    Some(Ok(p)) => p,
-                    Some(Err(e)) => {
-                        eprint!("{}", e.render(err_color));
-                        return Ok(2);
-                    }
-                };
-            let today = match policy::Date::today() {
-                Ok(d) => d,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return Ok(2);
-                }
+            let (policy, today) = match read_policy(&cli, paths, config.as_deref()) {
+                Ok(p) => p,
+                Err(code) => return Ok(code),
             };
             let a = analysis::analyse(&m);
             let (mut findings, unused_waivers) =
@@ -405,13 +435,17 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             paths,
             format,
             output,
+            config,
         } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
             };
             let a = analysis::analyse(&m);
-            let findings = rules::check(&a);
+            let findings = match findings_under(&cli, paths, config.as_deref(), &a) {
+                Ok(f) => f,
+                Err(code) => return Ok(code),
+            };
             let review = report::review::build(&a, &findings);
             let text = match format {
                 ReportFormat::Markdown => report::review_md::render(&review),
@@ -423,13 +457,17 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             paths,
             format,
             output,
+            config,
         } => {
             let m = match load(&cli, paths) {
                 Ok(m) => m,
                 Err(code) => return Ok(code),
             };
             let a = analysis::analyse(&m);
-            let findings = rules::check(&a);
+            let findings = match findings_under(&cli, paths, config.as_deref(), &a) {
+                Ok(f) => f,
+                Err(code) => return Ok(code),
+            };
             let view = report::draw::view(&m, &findings);
             let text = match format {
                 GraphFormat::Dot => {

@@ -74,8 +74,13 @@ impl Case {
     }
 
     fn run_on(&self, today: &str, args: &[&str]) -> Run {
+        self.command("check", today, args)
+    }
+
+    /// `replay-audit COMMAND a.yaml ARGS` as if on `today`.
+    fn command(&self, command: &str, today: &str, args: &[&str]) -> Run {
         let out = cargo_bin_cmd!("replay-audit")
-            .arg("check")
+            .arg(command)
             .arg(self.manifest())
             .args(args)
             .env("REPLAY_AUDIT_TODAY", today)
@@ -214,6 +219,77 @@ fn a_live_waiver_passes_and_stays_in_the_output() {
         "{}",
         table.stdout
     );
+}
+
+/// The review report and the graph read the same policy as `check`: a
+/// waived finding is listed, marked with its waiver, but fails no answer
+/// and is not drawn; once the waiver expires it counts again.
+#[test]
+fn report_and_graph_honour_waivers() {
+    let c = Case::new(Some(WAIVER));
+    let waiver = "bank rail dedup lands in Q2 (ticket PAY-77, until 2026-06-30)";
+    let r = c.command("report", "2026-01-15", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for line in [
+        "Findings: 0 error(s), 0 warning(s), 1 info, 1 waived.  ".to_string(),
+        "### 8. Retention — ⚠️ **ASSUMED**".to_string(),
+        format!("- **ASSUMED:** RH001 waived: {waiver}"),
+        format!("- *(waived: {waiver})* **error** RH001 replay-outlives-dedup-window"),
+        // The answer still states the fact the waiver accepts.
+        "No: a copy can arrive 15h 20m after the intent".to_string(),
+    ] {
+        assert!(
+            r.stdout.contains(&line),
+            "missing {line:?} in\n{}",
+            r.stdout
+        );
+    }
+    assert!(!r.stdout.contains("failing (RH001)"), "{}", r.stdout);
+    let html = c.command("report", "2026-01-15", &["--format", "html"]);
+    assert!(
+        html.stdout
+            .contains(&format!("<span class=\"muted\">waived:</span> {waiver}")),
+        "{}",
+        html.stdout
+    );
+    let late = c.command("report", "2026-07-01", &[]);
+    assert!(
+        late.stdout
+            .contains("### 8. Retention — ❌ failing (RH001)"),
+        "{}",
+        late.stdout
+    );
+    assert!(
+        late.stdout
+            .contains("Findings: 1 error(s), 0 warning(s), 1 info.  ")
+    );
+
+    let graph = c.command("graph", "2026-01-15", &[]);
+    assert_eq!(graph.code, 0, "{}", graph.stderr);
+    assert!(!graph.stdout.contains("RH001"), "{}", graph.stdout);
+    let late = c.command("graph", "2026-07-01", &[]);
+    assert!(late.stdout.contains("RH001"), "{}", late.stdout);
+}
+
+#[test]
+fn report_and_graph_reject_a_bad_policy_like_check() {
+    let c = Case::new(Some("[[waiver]]\ncode = \"RH001\"\n"));
+    for command in ["report", "graph"] {
+        let r = c.command(command, "2026-01-15", &[]);
+        assert_eq!(r.code, 2, "{command}");
+        assert!(
+            r.stderr.contains("add reason = "),
+            "{command}: {}",
+            r.stderr
+        );
+        assert_eq!(r.stdout, "", "{command}");
+    }
+    let r = c.command(
+        "report",
+        "2026-01-15",
+        &["--config", p(&c.path("nope.toml"))],
+    );
+    assert_eq!(r.code, 2, "a missing --config file");
 }
 
 #[test]

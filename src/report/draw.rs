@@ -83,7 +83,8 @@ pub struct View {
     pub clusters: Vec<String>,
 }
 
-/// Components, links (and `dedup` claims), regions, and the findings.
+/// Components, links (and `dedup` claims), regions, and the findings that
+/// are not waived.
 pub fn view(m: &Manifest, findings: &[Finding]) -> View {
     let mut nodes: Vec<Node> = m
         .components
@@ -127,7 +128,8 @@ pub fn view(m: &Manifest, findings: &[Finding]) -> View {
             });
         }
     }
-    for f in findings {
+    // A waived finding is an accepted risk: listed by the reports, not drawn.
+    for f in findings.iter().filter(|f| f.waived.is_none()) {
         if let Some(i) = f.component.as_deref().and_then(|c| m.component_index(c)) {
             let n = &mut nodes[i];
             if !n.codes.contains(&f.rule.code) {

@@ -172,6 +172,8 @@ pub struct FindingEntry {
     pub message: String,
     pub path: Vec<String>,
     pub assumptions: Vec<String>,
+    /// Why the policy accepts it (`reason`, ticket, last day), when waived.
+    pub waived: Option<String>,
 }
 
 /// The whole report, ready for a renderer.
@@ -265,9 +267,26 @@ pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
                 message: f.message.clone(),
                 path: f.path.clone(),
                 assumptions: f.assumptions.clone(),
+                waived: f.waived.as_ref().map(waiver_text),
             })
             .collect(),
         graph: draw::view(m, findings),
+    }
+}
+
+/// "reason (ticket PAY-12, until 2027-01-31)".
+fn waiver_text(w: &crate::rules::Waived) -> String {
+    let mut extra = Vec::new();
+    if let Some(t) = &w.ticket {
+        extra.push(format!("ticket {t}"));
+    }
+    if let Some(e) = &w.expires {
+        extra.push(format!("until {e}"));
+    }
+    if extra.is_empty() {
+        w.reason.clone()
+    } else {
+        format!("{} ({})", w.reason, extra.join(", "))
     }
 }
 
@@ -344,6 +363,8 @@ struct Ctx<'a, 'm> {
     map: &'m SourceMap,
     r: &'a IntentResult,
     intent: &'m Intent,
+    /// The intent's findings, waived ones included: the answers state the
+    /// facts; only the status takes a waiver into account.
     findings: Vec<&'a Finding>,
     rows: Vec<&'a Row>,
 }
@@ -456,12 +477,22 @@ impl<'m> Ctx<'_, 'm> {
     /// manifest is silent or the answer rests on an assumption.
     fn settle(&self, i: usize, mut d: Draft, failing_without_code: bool) -> Answer {
         let (topic, question, codes_of) = QUESTIONS[i];
-        let mut codes: Vec<&'static str> = self
+        // A waived finding does not fail the answer: the answer rests on
+        // the waiver instead, and says so.
+        let mut codes: Vec<&'static str> = Vec::new();
+        for f in self
             .findings
             .iter()
-            .map(|f| f.rule.code)
-            .filter(|c| codes_of.contains(c))
-            .collect();
+            .filter(|f| codes_of.contains(&f.rule.code))
+        {
+            match &f.waived {
+                None => codes.push(f.rule.code),
+                Some(w) => {
+                    d.assumptions
+                        .push(format!("{} waived: {}", f.rule.code, waiver_text(w)))
+                }
+            }
+        }
         codes.sort_unstable();
         codes.dedup();
         d.assumptions.sort();

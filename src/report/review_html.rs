@@ -166,10 +166,15 @@ pub fn render(r: &Review) -> String {
     };
     let _ = writeln!(
         s,
-        "<p>Findings: <span class=\"badge error\">{} error(s)</span> <span class=\"badge warning\">{} warning(s)</span> <span class=\"badge info\">{} info</span> — checklist: <span class=\"badge satisfied\">{} satisfied</span> <span class=\"badge failing\">{} failing</span> <span class=\"badge assumed\">{} ASSUMED</span></p>",
+        "<p>Findings: <span class=\"badge error\">{} error(s)</span> <span class=\"badge warning\">{} warning(s)</span> <span class=\"badge info\">{} info</span>{} — checklist: <span class=\"badge satisfied\">{} satisfied</span> <span class=\"badge failing\">{} failing</span> <span class=\"badge assumed\">{} ASSUMED</span></p>",
         r.summary.error,
         r.summary.warning,
         r.summary.info,
+        if r.summary.waived > 0 {
+            format!(" <span class=\"badge\">{} waived</span>", r.summary.waived)
+        } else {
+            String::new()
+        },
         count(Status::Satisfied),
         count(Status::Failing),
         count(Status::Assumed)
@@ -364,6 +369,9 @@ pub fn render(r: &Review) -> String {
                     "<br><span class=\"assumption\">rests on:</span> {}",
                     esc(&f.assumptions.join("; "))
                 );
+            }
+            if let Some(w) = &f.waived {
+                let _ = write!(msg, "<br><span class=\"muted\">waived:</span> {}", esc(w));
             }
             let _ = writeln!(
                 s,

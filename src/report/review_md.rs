@@ -67,8 +67,15 @@ pub fn render(r: &Review) -> String {
     let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
     let _ = writeln!(
         s,
-        "Findings: {} error(s), {} warning(s), {} info.  ",
-        r.summary.error, r.summary.warning, r.summary.info
+        "Findings: {} error(s), {} warning(s), {} info{}.  ",
+        r.summary.error,
+        r.summary.warning,
+        r.summary.info,
+        if r.summary.waived > 0 {
+            format!(", {} waived", r.summary.waived)
+        } else {
+            String::new()
+        }
     );
     let count = |st: Status| {
         r.intents
@@ -217,9 +224,13 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
             scope.push(format!("component `{c}`"));
         }
         scope.push(format!("`{}`", md_inline(&f.at)));
+        let accepted = f
+            .waived
+            .as_ref()
+            .map_or_else(String::new, |w| format!("*(waived: {})* ", md_text(w)));
         let _ = writeln!(
             s,
-            "- **{}** {} {} — {}  ",
+            "- {accepted}**{}** {} {} — {}  ",
             f.severity.name(),
             f.code,
             f.name,
