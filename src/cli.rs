@@ -99,17 +99,18 @@ pub enum Command {
         /// Lowest severity that fails the run [default: `fail_on` of the policy file, else error].
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
-        /// Policy file [default: replay-audit.toml beside the first manifest path].
+        /// Policy file [default: replay-audit.toml beside the first manifest path;
+        /// with --each, each architecture's own].
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
         /// Fail only on findings whose fingerprint is not in this baseline file.
-        #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["write_baseline", "each"])]
         baseline: Option<PathBuf>,
         /// Write the fingerprints of the current (non-waived) findings to FILE; they then count as baselined.
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "each")]
         write_baseline: Option<PathBuf>,
         /// Apply an overrides file (`TARGET: VALUE` lines, as the shell's `save` writes).
-        #[arg(long, value_name = "FILE")]
+        #[arg(long, value_name = "FILE", conflicts_with = "each")]
         overrides: Option<PathBuf>,
     },
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.

@@ -209,7 +209,8 @@ fn check_each(
     cli: &Cli,
     dir: &std::path::Path,
     format: CheckFormat,
-    threshold: rules::Severity,
+    fail_on: Option<rules::Severity>,
+    config: Option<&std::path::Path>,
 ) -> u8 {
     use replay_audit::org;
     let archs = match org::architectures(dir) {
@@ -238,9 +239,23 @@ fn check_each(
             return 2;
         }
     };
+    let today = match policy::Date::today() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let run = org::Run {
+        limits,
+        fail_on,
+        config: config.map(std::path::Path::to_path_buf),
+        today,
+        render,
+    };
     let progress = org::Progress::new(archs.len());
     let tty = std::io::stderr().is_terminal();
-    let outcomes = org::check_all(&archs, &limits, threshold, render, &|done| {
+    let outcomes = org::check_all(&archs, &run, &|done| {
         if tty {
             progress.tick(done)
         }
@@ -269,8 +284,13 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             each,
         } => {
             if let Some(dir) = each {
-                let threshold = fail_on.map_or(rules::Severity::Error, severity);
-                return Ok(check_each(&cli, dir, *format, threshold));
+                return Ok(check_each(
+                    &cli,
+                    dir,
+                    *format,
+                    fail_on.map(severity),
+                    config.as_deref(),
+                ));
             }
             let loaded = match overrides {
                 Some(o) => load_overridden(&cli, paths, o),

@@ -3,6 +3,10 @@
 //! its own. They are checked in parallel (rayon; `RAYON_NUM_THREADS` sets
 //! the number of threads) and reported in path order, so the output does
 //! not depend on scheduling.
+//!
+//! Each architecture is checked under its own policy, as `check` on it
+//! alone would be: `replay-audit.toml` in its folder (beside it, for a
+//! file directly in DIR), or the one `--config` names for all of them.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,6 +16,7 @@ use serde::Serialize;
 
 use crate::diagnostics::{Diagnostic, Location, SourceMap};
 use crate::manifest::{self, Limits};
+use crate::policy::{self, Date, Policy};
 use crate::report::Summary;
 use crate::report::json::JsonFinding;
 use crate::rules::{self, Severity};
@@ -64,6 +69,19 @@ pub fn architectures(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
     Ok(out)
 }
 
+/// What applies to every architecture of a run.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub limits: Limits,
+    /// `--fail-on`; else each policy's `fail_on`; else error.
+    pub fail_on: Option<Severity>,
+    /// `--config`: one policy for every architecture.
+    pub config: Option<PathBuf>,
+    /// The day waivers are judged on.
+    pub today: Date,
+    pub render: Render,
+}
+
 /// How each architecture's result is rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Render {
@@ -103,29 +121,56 @@ pub struct Failed {
     pub text: Option<String>,
 }
 
+/// An architecture that could not be checked: its errors, as JSON and, for
+/// tables, as `check` prints them.
+fn failed(
+    name: String,
+    sources: &SourceMap,
+    errors: &[Diagnostic],
+    text: Option<String>,
+) -> Outcome {
+    Outcome {
+        path: name,
+        code: 2,
+        result: Err(Failed {
+            errors: errors.iter().map(|d| json_error(sources, d)).collect(),
+            text,
+        }),
+    }
+}
+
 /// Checks one architecture (files or a folder) completely.
-pub fn check_one(path: &Path, limits: &Limits, fail_on: Severity, render: Render) -> Outcome {
+pub fn check_one(path: &Path, run: &Run) -> Outcome {
     let name = path.display().to_string();
-    match manifest::load(&[path.to_path_buf()], limits) {
-        Err(e) => Outcome {
-            path: name,
-            code: 2,
-            result: Err(Failed {
-                errors: e
-                    .diagnostics
-                    .iter()
-                    .map(|d| json_error(&e.sources, d))
-                    .collect(),
-                text: match render {
-                    Render::Table { color } => Some(e.render(color)),
-                    Render::Json => None,
-                },
-            }),
-        },
+    let paths = [path.to_path_buf()];
+    let color = match run.render {
+        Render::Table { color } => Some(color),
+        Render::Json => None,
+    };
+    let policy = match policy::locate(&paths, run.config.as_deref()).map(|p| Policy::read(&p)) {
+        None => Policy::default(),
+        Some(Ok(p)) => p,
+        Some(Err(e)) => {
+            let text = color.map(|c| e.render(c));
+            return failed(name, &e.sources, &e.diagnostics, text);
+        }
+    };
+    match manifest::load(&paths, &run.limits) {
+        Err(e) => {
+            let text = color.map(|c| e.render(c));
+            failed(name, &e.sources, &e.diagnostics, text)
+        }
         Ok(m) => {
             let a = analysis::analyse(&m);
-            let findings = rules::check(&a);
-            let code = u8::from(findings.iter().any(|f| f.severity >= fail_on));
+            let (findings, _unused) =
+                policy.apply(rules::check_with(&a, &policy.options()), run.today);
+            let fail_on = run.fail_on.or(policy.fail_on).unwrap_or(Severity::Error);
+            let code = u8::from(
+                findings
+                    .iter()
+                    .any(|f| f.is_active() && f.severity >= fail_on),
+            );
+            let render = run.render;
             let table = match render {
                 Render::Table { color } => {
                     Some(report::table::render(&m.sources, &findings, color))
@@ -160,9 +205,7 @@ fn json_error(map: &SourceMap, d: &Diagnostic) -> JsonError {
 /// `progress` is called with the number finished so far, from any thread.
 pub fn check_all(
     paths: &[PathBuf],
-    limits: &Limits,
-    fail_on: Severity,
-    render: Render,
+    settings: &Run,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Outcome> {
     let done = AtomicUsize::new(0);
@@ -170,7 +213,7 @@ pub fn check_all(
         paths
             .par_iter()
             .map(|p| {
-                let o = check_one(p, limits, fail_on, render);
+                let o = check_one(p, settings);
                 progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 o
             })

@@ -677,3 +677,80 @@ fn accepted_findings_are_notices_in_github_and_marked_in_markdown() {
     );
     assert!(md.contains("| seller-payout | payout-idempotency | store | 15h 20m | 1h | 16h 52m | **expires first** |"), "{md}");
 }
+
+// ---- organisation mode -----------------------------------------------------
+
+/// `check --each` checks every architecture under its own policy, as
+/// `check` on it alone would; `--config` gives one policy to all.
+#[test]
+fn check_each_applies_each_architectures_policy() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (name, policy) in [
+        ("broken-policy", Some("[[waiver]]\ncode = \"RH001\"\n")),
+        ("ledger", None),
+        ("payments", Some(WAIVER)),
+    ] {
+        let sub = dir.path().join(name);
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("a.yaml"), fixture()).unwrap();
+        if let Some(p) = policy {
+            std::fs::write(sub.join("replay-audit.toml"), p).unwrap();
+        }
+    }
+    std::fs::write(
+        dir.path().join("strict.toml"),
+        "[severity]\nRH001 = \"off\"\n",
+    )
+    .unwrap();
+    let each = |args: &[&str]| {
+        let out = cargo_bin_cmd!("replay-audit")
+            .args(["check", "--format", "json", "--each"])
+            .arg(dir.path().join("."))
+            .args(args)
+            .env("REPLAY_AUDIT_TODAY", "2026-01-15")
+            .output()
+            .expect("runs");
+        let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        (out.status.code().expect("exit code"), v)
+    };
+
+    let (code, v) = each(&[]);
+    assert_eq!(code, 2, "the broken policy is an input error");
+    let archs = v["architectures"].as_array().expect("architectures");
+    assert_eq!(archs.len(), 3, "{v}");
+    let broken = &archs[0];
+    assert!(broken.get("findings").is_none(), "{broken}");
+    assert!(
+        broken["errors"][0]["help"]
+            .as_str()
+            .is_some_and(|h| h.contains("add reason = ")),
+        "{broken}"
+    );
+    assert_eq!(
+        archs[1]["summary"],
+        json!({"error": 1, "warning": 0, "info": 1}),
+        "no policy: RH001 counts"
+    );
+    assert_eq!(
+        archs[2]["summary"],
+        json!({"error": 0, "warning": 0, "info": 1, "waived": 1})
+    );
+    assert_eq!(
+        archs[2]["findings"][0]["waived"]["reason"],
+        "bank rail dedup lands in Q2"
+    );
+
+    // One policy for all: RH001 off everywhere, the broken one not read.
+    let strict = dir.path().join("strict.toml");
+    let (code, v) = each(&["--config", p(&strict)]);
+    assert_eq!(code, 0, "{v}");
+    for a in v["architectures"].as_array().unwrap() {
+        assert_eq!(
+            a["summary"],
+            json!({"error": 0, "warning": 0, "info": 1}),
+            "{a}"
+        );
+    }
+    let (code, _) = each(&["--config", p(&strict), "--fail-on", "info"]);
+    assert_eq!(code, 1, "--fail-on still decides over the policy");
+}
