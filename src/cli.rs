@@ -147,14 +147,21 @@ pub enum Command {
         overrides: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = TextFormat::Text)]
         format: TextFormat,
-        /// Lowest severity of an introduced or remaining finding that fails the run.
-        #[arg(long, value_enum, default_value_t = FailOn::Error)]
-        fail_on: FailOn,
+        /// Lowest severity of an introduced or remaining (not waived) finding that fails the run
+        /// [default: `fail_on` of the policy file, else error].
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
+        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Interactive what-if session (set, unset, undo, check, horizon, why, diff, save); reads a pipe too.
     Shell {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// The review checklist report, per intent, with the graph drawn and the worst paths marked.
     Report {

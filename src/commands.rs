@@ -109,9 +109,7 @@ fn findings_under(
     a: &analysis::Analysis,
 ) -> Result<Vec<rules::Finding>, u8> {
     let (policy, today) = read_policy(cli, paths, config)?;
-    Ok(policy
-        .apply(rules::check_with(a, &policy.options()), today)
-        .0)
+    Ok(policy.check(a, today).0)
 }
 
 fn limits(cli: &Cli) -> manifest::Limits {
@@ -153,7 +151,8 @@ fn what_if(
     unset: &[String],
     overrides: Option<&std::path::Path>,
     format: TextFormat,
-    fail_on: FailOn,
+    fail_on: Option<FailOn>,
+    config: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
     if set.is_empty() && unset.is_empty() && overrides.is_none() {
         eprintln!(
@@ -189,8 +188,12 @@ fn what_if(
         Ok(b) => b,
         Err(e) => return Ok(render_load_error(cli, &e)),
     };
-    let before = rules::check(&analysis::analyse(&base.manifest));
-    let after = rules::check(&analysis::analyse(&built.manifest));
+    let (policy, today) = match read_policy(cli, paths, config) {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
+    };
+    let before = policy.check(&analysis::analyse(&base.manifest), today).0;
+    let after = policy.check(&analysis::analyse(&built.manifest), today).0;
     let delta = whatif::compare(&before, &after);
     out(&match format {
         TextFormat::Text => whatif::render_text(&built.changes, &delta),
@@ -201,7 +204,8 @@ fn what_if(
             &delta,
         ),
     })?;
-    Ok(u8::from(delta.fails(severity(fail_on))))
+    let threshold = fail_on.map_or(policy.fail_on.unwrap_or(rules::Severity::Error), severity);
+    Ok(u8::from(delta.fails(threshold)))
 }
 
 /// `check --each DIR`: every architecture of DIR, in parallel.
@@ -310,8 +314,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                 Err(code) => return Ok(code),
             };
             let a = analysis::analyse(&m);
-            let (mut findings, unused_waivers) =
-                policy.apply(rules::check_with(&a, &policy.options()), today);
+            let (mut findings, unused_waivers) = policy.check(&a, today);
             let mut notes = policy::Notes {
                 unused_waivers,
                 stale_baseline: Vec::new(),
@@ -504,6 +507,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             overrides,
             format,
             fail_on,
+            config,
         } => what_if(
             &cli,
             paths,
@@ -512,15 +516,22 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             overrides.as_deref(),
             *format,
             *fail_on,
+            config.as_deref(),
         ),
-        Command::Shell { paths } => {
+        Command::Shell { paths, config } => {
             let session = match whatif::Session::open(paths, &limits(&cli)) {
                 Ok(s) => s,
                 Err(e) => return Ok(render_load_error(&cli, &e)),
             };
+            let (policy, today) = match read_policy(&cli, paths, config.as_deref()) {
+                Ok(p) => p,
+                Err(code) => return Ok(code),
+            };
             let tty = std::io::stdin().is_terminal();
             let mut sh = match shell::Shell::new(
                 session,
+                policy,
+                today,
                 tty && color(cli.color, std::io::stderr().is_terminal()),
             ) {
                 Ok(s) => s,

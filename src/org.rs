@@ -19,7 +19,7 @@ use crate::manifest::{self, Limits};
 use crate::policy::{self, Date, Policy};
 use crate::report::Summary;
 use crate::report::json::JsonFinding;
-use crate::rules::{self, Severity};
+use crate::rules::Severity;
 use crate::{analysis, report};
 
 /// The architectures of `dir`, sorted by path: its `*.yaml`/`*.yml` files
@@ -162,8 +162,7 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
         }
         Ok(m) => {
             let a = analysis::analyse(&m);
-            let (findings, _unused) =
-                policy.apply(rules::check_with(&a, &policy.options()), run.today);
+            let (findings, _unused) = policy.check(&a, run.today);
             let fail_on = run.fail_on.or(policy.fail_on).unwrap_or(Severity::Error);
             let code = u8::from(
                 findings

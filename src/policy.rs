@@ -357,6 +357,16 @@ impl Policy {
         }
     }
 
+    /// The findings of an analysis under this policy: the rules run with
+    /// its options, then [`Policy::apply`].
+    pub fn check(
+        &self,
+        a: &crate::analysis::Analysis,
+        today: Date,
+    ) -> (Vec<Finding>, Vec<UnusedWaiver>) {
+        self.apply(rules::check_with(a, &self.options()), today)
+    }
+
     /// Applies severity overrides (dropping rules that are `off`) and
     /// waivers. Waived findings stay, marked; an expired waiver leaves the
     /// finding active and says so in its message.

@@ -26,6 +26,7 @@ use crate::manifest::LoadError;
 use crate::manifest::load::{
     BACKUP_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, KEY_FIELDS, REPLAY_FIELDS, RETRY_FIELDS,
 };
+use crate::policy::{Date, Policy};
 use crate::report;
 use crate::rules::{self, Finding, margin, required_window};
 use crate::time::Dur;
@@ -118,9 +119,11 @@ impl Reply {
 }
 
 /// The state of a session: the applied overrides, undo and redo stacks, the
-/// current model and its findings.
+/// current model and its findings (under the policy `check` would use).
 pub struct Shell {
     session: Session,
+    policy: Policy,
+    today: Date,
     applied: Vec<Override>,
     undo: Vec<Vec<Override>>,
     redo: Vec<Vec<Override>>,
@@ -130,12 +133,20 @@ pub struct Shell {
 }
 
 impl Shell {
-    /// Starts on the unchanged architecture (errors if it does not load).
-    pub fn new(session: Session, color: bool) -> Result<Shell, LoadError> {
+    /// Starts on the unchanged architecture (errors if it does not load);
+    /// findings are made under `policy`, waivers judged on `today`.
+    pub fn new(
+        session: Session,
+        policy: Policy,
+        today: Date,
+        color: bool,
+    ) -> Result<Shell, LoadError> {
         let current = session.build(&[])?;
-        let findings = rules::check(&analysis::analyse(&current.manifest));
+        let findings = policy.check(&analysis::analyse(&current.manifest), today).0;
         Ok(Shell {
             session,
+            policy,
+            today,
             applied: Vec::new(),
             undo: Vec::new(),
             redo: Vec::new(),
@@ -172,7 +183,10 @@ impl Shell {
             .session
             .build(&next)
             .map_err(|e| self.render_error(&e))?;
-        let findings = rules::check(&analysis::analyse(&built.manifest));
+        let findings = self
+            .policy
+            .check(&analysis::analyse(&built.manifest), self.today)
+            .0;
         let delta = whatif::compare(&self.findings, &findings);
         self.applied = next;
         self.current = built;
@@ -523,13 +537,21 @@ fn short(f: &Finding) -> String {
             opt(f.window)
         ));
     }
+    if f.waived.is_some() {
+        s.push_str(" (waived)");
+    }
     s
 }
 
 fn counts(findings: &[Finding]) -> String {
     let s = report::Summary::of(findings);
+    let waived = if s.waived > 0 {
+        format!(", {} waived", s.waived)
+    } else {
+        String::new()
+    };
     format!(
-        "{} error(s), {} warning(s), {} info",
+        "{} error(s), {} warning(s), {} info{waived}",
         s.error, s.warning, s.info
     )
 }

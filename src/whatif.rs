@@ -938,7 +938,7 @@ impl Delta {
         self.introduced
             .iter()
             .chain(self.unchanged.iter().map(|(_, n)| n))
-            .any(|f| f.severity >= threshold)
+            .any(|f| f.is_active() && f.severity >= threshold)
     }
 }
 
@@ -954,11 +954,12 @@ fn finding_line(f: &Finding) -> String {
         (None, None) => "-".into(),
     };
     format!(
-        "{:<7} {} {} — {}",
+        "{:<7} {} {} — {}{}",
         f.severity.name(),
         f.rule.code,
         f.rule.name,
-        who
+        who,
+        if f.waived.is_some() { " (waived)" } else { "" }
     )
 }
 

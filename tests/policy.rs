@@ -754,3 +754,45 @@ fn check_each_applies_each_architectures_policy() {
     let (code, _) = each(&["--config", p(&strict), "--fail-on", "info"]);
     assert_eq!(code, 1, "--fail-on still decides over the policy");
 }
+
+/// `what-if` and `shell` judge findings under the same policy as `check`:
+/// a waived finding is marked and does not fail the run.
+#[test]
+fn what_if_and_shell_honour_waivers() {
+    let c = Case::new(Some(WAIVER));
+    let set = ["--set", "payout-idempotency.retention=2h"];
+    let r = c.command("what-if", "2026-01-15", &set);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "error   RH001 replay-outlives-dedup-window — seller-payout / payout-idempotency (waived)"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(c.command("what-if", "2026-07-01", &set).code, 1, "expired");
+    let late = c.command(
+        "what-if",
+        "2026-01-15",
+        &[&set[..], &["--fail-on", "info"]].concat(),
+    );
+    assert_eq!(late.code, 1, "RH005 (info) is not waived");
+
+    let out = cargo_bin_cmd!("replay-audit")
+        .arg("shell")
+        .arg(c.manifest())
+        .write_stdin("check\n")
+        .env("REPLAY_AUDIT_TODAY", "2026-01-15")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.contains("payout-idempotency (horizon 15h 20m, window 1h) (waived)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0 error(s), 0 warning(s), 1 info, 1 waived"),
+        "{text}"
+    );
+}
