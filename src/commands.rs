@@ -144,16 +144,26 @@ fn load_overridden(
         .map_err(|e| render_load_error(cli, &e))
 }
 
+/// The changes `what-if` is asked to make.
+struct Changes<'a> {
+    set: &'a [String],
+    unset: &'a [String],
+    overrides: Option<&'a std::path::Path>,
+}
+
 fn what_if(
     cli: &Cli,
     paths: &[std::path::PathBuf],
-    set: &[String],
-    unset: &[String],
-    overrides: Option<&std::path::Path>,
+    changes: Changes,
     format: TextFormat,
     fail_on: Option<FailOn>,
     config: Option<&std::path::Path>,
 ) -> anyhow::Result<u8> {
+    let Changes {
+        set,
+        unset,
+        overrides,
+    } = changes;
     if set.is_empty() && unset.is_empty() && overrides.is_none() {
         eprintln!(
             "error: what-if needs a change\nhelp: give --set ID.FIELD=VALUE, --unset ID.FIELD or --overrides FILE"
@@ -511,9 +521,11 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
         } => what_if(
             &cli,
             paths,
-            set,
-            unset,
-            overrides.as_deref(),
+            Changes {
+                set,
+                unset,
+                overrides: overrides.as_deref(),
+            },
             *format,
             *fail_on,
             config.as_deref(),
