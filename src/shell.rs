@@ -544,16 +544,7 @@ fn short(f: &Finding) -> String {
 }
 
 fn counts(findings: &[Finding]) -> String {
-    let s = report::Summary::of(findings);
-    let waived = if s.waived > 0 {
-        format!(", {} waived", s.waived)
-    } else {
-        String::new()
-    };
-    format!(
-        "{} error(s), {} warning(s), {} info{waived}",
-        s.error, s.warning, s.info
-    )
+    report::Summary::of(findings).line()
 }
 
 fn render_findings(map: &SourceMap, findings: &[Finding]) -> String {

@@ -31,6 +31,22 @@ fn is_zero(n: &usize) -> bool {
 }
 
 impl Summary {
+    /// "1 error(s), 0 warning(s), 2 info, 1 waived": the accepted counts
+    /// only when there are any.
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "{} error(s), {} warning(s), {} info",
+            self.error, self.warning, self.info
+        );
+        if self.waived > 0 {
+            s.push_str(&format!(", {} waived", self.waived));
+        }
+        if self.baselined > 0 {
+            s.push_str(&format!(", {} baselined", self.baselined));
+        }
+        s
+    }
+
     pub fn of(findings: &[Finding]) -> Summary {
         let mut s = Summary::default();
         for f in findings {

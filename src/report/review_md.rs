@@ -65,18 +65,7 @@ pub fn render(r: &Review) -> String {
         .map(|f| format!("`{}`", md_inline(f)))
         .collect();
     let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
-    let _ = writeln!(
-        s,
-        "Findings: {} error(s), {} warning(s), {} info{}.  ",
-        r.summary.error,
-        r.summary.warning,
-        r.summary.info,
-        if r.summary.waived > 0 {
-            format!(", {} waived", r.summary.waived)
-        } else {
-            String::new()
-        }
-    );
+    let _ = writeln!(s, "Findings: {}.  ", r.summary.line());
     let count = |st: Status| {
         r.intents
             .iter()

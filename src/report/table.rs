@@ -67,15 +67,5 @@ pub fn render(map: &SourceMap, findings: &[Finding], color: bool) -> String {
             Cell::new(inert(&msg)),
         ]);
     }
-    let mut extra = String::new();
-    if s.waived > 0 {
-        extra.push_str(&format!(", {} waived", s.waived));
-    }
-    if s.baselined > 0 {
-        extra.push_str(&format!(", {} baselined", s.baselined));
-    }
-    format!(
-        "{t}\n{} error(s), {} warning(s), {} info{extra}\n",
-        s.error, s.warning, s.info
-    )
+    format!("{t}\n{}\n", s.line())
 }
