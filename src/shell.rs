@@ -207,7 +207,7 @@ impl Shell {
                 s.push_str(&format!(
                     "changed    {} {} (horizon {} → {}, window {} → {})\n",
                     f.rule.code,
-                    who(f),
+                    f.scope(),
                     opt(b.horizon),
                     opt(f.horizon),
                     opt(b.window),
@@ -513,22 +513,13 @@ fn opt(d: Option<Dur>) -> String {
     d.map_or_else(|| "none".into(), |d| d.to_string())
 }
 
-fn who(f: &Finding) -> String {
-    match (&f.intent, &f.component) {
-        (Some(i), Some(c)) => format!("{i} / {c}"),
-        (Some(i), None) => i.clone(),
-        (None, Some(c)) => c.clone(),
-        (None, None) => "-".into(),
-    }
-}
-
 fn short(f: &Finding) -> String {
     let mut s = format!(
         "{} {} {} {}",
         f.severity.name(),
         f.rule.code,
         f.rule.name,
-        who(f)
+        f.scope()
     );
     if f.horizon.is_some() || f.window.is_some() {
         s.push_str(&format!(

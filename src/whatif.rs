@@ -947,18 +947,12 @@ fn dur(d: Option<Dur>) -> String {
 }
 
 fn finding_line(f: &Finding) -> String {
-    let who = match (&f.intent, &f.component) {
-        (Some(i), Some(c)) => format!("{i} / {c}"),
-        (Some(i), None) => i.clone(),
-        (None, Some(c)) => c.clone(),
-        (None, None) => "-".into(),
-    };
     format!(
         "{:<7} {} {} — {}{}",
         f.severity.name(),
         f.rule.code,
         f.rule.name,
-        who,
+        f.scope(),
         if f.waived.is_some() { " (waived)" } else { "" }
     )
 }

@@ -226,6 +226,17 @@ impl Finding {
     }
 
     /// Counts toward the failing severity (neither waived nor baselined).
+    /// What it is about, in one phrase: "intent / component", the intent,
+    /// the component, or "-".
+    pub fn scope(&self) -> String {
+        match (&self.intent, &self.component) {
+            (Some(i), Some(c)) => format!("{i} / {c}"),
+            (Some(i), None) => i.clone(),
+            (None, Some(c)) => c.clone(),
+            (None, None) => "-".into(),
+        }
+    }
+
     pub fn is_active(&self) -> bool {
         self.waived.is_none() && !self.baselined
     }
