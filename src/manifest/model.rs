@@ -147,6 +147,11 @@ impl Manifest {
             .map(|i| &self.components[i])
     }
 
+    /// The component a resolved reference names.
+    pub fn target(&self, r: &Ref) -> Option<&Component> {
+        r.index().map(|i| &self.components[i])
+    }
+
     pub fn component_index(&self, id: &str) -> Option<usize> {
         self.components
             .binary_search_by(|c| c.id.as_str().cmp(id))

@@ -195,7 +195,7 @@ pub(crate) fn check_layers(a: &Analysis, out: &mut Vec<Finding>) {
         }
         if let Some(guard) = &comp.dedup {
             // RH032: validity left to physical TTL deletion.
-            if let Some(store) = m.component(&guard.store.value)
+            if let Some(store) = m.target(&guard.store)
                 && let Some(exp) = eff::expiry(store).filter(|e| e.value == Expiry::PhysicalTtl)
             {
                 out.push(

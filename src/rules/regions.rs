@@ -166,7 +166,7 @@ pub(crate) fn check_scope(a: &Analysis, out: &mut Vec<Finding>) {
         }
         let kind = eff::kind_of(comp);
         for l in &comp.sends_to {
-            let Some(t) = m.component(&l.to.value) else {
+            let Some(t) = m.target(&l.to) else {
                 continue;
             };
             let tk = eff::kind_of(t);
@@ -219,7 +219,7 @@ pub(crate) fn check_scope(a: &Analysis, out: &mut Vec<Finding>) {
         // RH014: a standard queue's DLQ that keeps messages no longer than the source.
         if kind.has_flag("dlq_keeps_enqueue_time")
             && let Some(dl) = &comp.dead_letter
-            && let Some(dlq) = m.component(&dl.to.value)
+            && let Some(dlq) = m.target(&dl.to)
             && let (Some(src), Some(dst)) =
                 (eff::dur(comp, "retention"), eff::dur(dlq, "retention"))
             && dst.value <= src.value
@@ -247,7 +247,7 @@ pub(crate) fn check_scope(a: &Analysis, out: &mut Vec<Finding>) {
             && let Some(vis) = eff::dur(comp, "visibility_timeout")
         {
             for l in &comp.delivers_to {
-                let Some(consumer) = m.component(&l.to.value) else {
+                let Some(consumer) = m.target(&l.to) else {
                     continue;
                 };
                 let processing = l
@@ -281,7 +281,7 @@ pub(crate) fn check_scope(a: &Analysis, out: &mut Vec<Finding>) {
         // RH016: a failure record that only points into a stream outlives the stream's data.
         if node.generic == crate::catalog::Generic::Stream
             && let Some(dl) = &comp.dead_letter
-            && let Some(dest) = m.component(&dl.to.value)
+            && let Some(dest) = m.target(&dl.to)
             && let (Some(data), Some(pointer)) =
                 (eff::dur(comp, "retention"), eff::dur(dest, "retention"))
             && pointer.value > data.value
