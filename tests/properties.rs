@@ -462,8 +462,10 @@ proptest! {
                     r.path_ids_to(&an, c, origin),
                     analysis::IntentResult::path_ids(&m, origin, &steps)
                 );
-                let mut cheap = BTreeSet::new();
-                r.assumptions_to(&an, c, &mut cheap);
+                let mut values = BTreeSet::new();
+                r.assumptions_to(&an, c, &mut values);
+                let cheap: BTreeSet<String> =
+                    values.into_iter().map(|x| r.assumption_text(&an, x)).collect();
                 let full: BTreeSet<String> =
                     steps.iter().flat_map(|s| s.assumptions.iter().cloned()).collect();
                 prop_assert_eq!(cheap, full);

@@ -1199,6 +1199,16 @@ impl Run<'_> {
     }
 }
 
+/// An assumption a path rests on, as a value: many paths of an intent
+/// share their assumptions, and each is written out once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PathAssumption {
+    /// What an edge's delay rests on.
+    Edge(model::EdgeAssumption),
+    /// A declared replay (index into the intent's `replays`).
+    Replay(u32),
+}
+
 /// Reconstructs worst paths from the back-pointers of a finished run.
 struct Paths<'a> {
     backs: &'a [Back],
@@ -1223,19 +1233,26 @@ impl Paths<'_> {
 
     /// The assumptions along the worst path to state `s`, added to `set`:
     /// what [`Paths::path_to`]'s steps would list, without building them.
-    fn assumptions_to(&self, s: usize, set: &mut std::collections::BTreeSet<String>) {
+    fn assumptions_to(&self, s: usize, set: &mut std::collections::BTreeSet<PathAssumption>) {
         for (_, _, via) in self.back_walk(s) {
             match via {
                 Via::Replay(ri) => {
-                    set.insert(self.replay_assumption(ri));
+                    set.insert(PathAssumption::Replay(ri));
                 }
                 Via::Edge(e) => {
                     if let Some(x) = self.model.edges[e as usize].assumption {
-                        set.insert(x.text(self.manifest));
+                        set.insert(PathAssumption::Edge(x));
                     }
                 }
                 _ => {}
             }
+        }
+    }
+
+    fn assumption_text(&self, x: PathAssumption) -> String {
+        match x {
+            PathAssumption::Edge(e) => e.text(self.manifest),
+            PathAssumption::Replay(ri) => self.replay_assumption(ri),
         }
     }
 
@@ -1387,16 +1404,22 @@ impl IntentResult {
     }
 
     /// Adds the assumptions of the worst path to component `c` to `set`
-    /// (those of [`IntentResult::path_to`]'s steps, more cheaply).
+    /// (those of [`IntentResult::path_to`]'s steps, more cheaply: as values,
+    /// which [`IntentResult::assumption_text`] writes out once each).
     pub fn assumptions_to(
         &self,
         a: &Analysis,
         c: usize,
-        set: &mut std::collections::BTreeSet<String>,
+        set: &mut std::collections::BTreeSet<PathAssumption>,
     ) {
         if let Some(s) = self.worst_state(c) {
             self.paths(a).assumptions_to(s, set);
         }
+    }
+
+    /// An assumption of this intent's paths, as the steps word it.
+    pub fn assumption_text(&self, a: &Analysis, x: PathAssumption) -> String {
+        self.paths(a).assumption_text(x)
     }
 
     /// The state with the worst horizon of component `c`, if reached.

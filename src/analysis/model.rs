@@ -67,7 +67,7 @@ pub struct EdgeModel {
 }
 
 /// An operational assumption an edge's delay rests on (RH005 lists them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum EdgeAssumption {
     /// The backlog of a transport (component) stays below its `max_backlog`.
     Backlog { component: usize, max_backlog: Dur },

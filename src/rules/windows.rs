@@ -149,15 +149,18 @@ fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>
             out.push(f);
         }
     }
-    // Horizons that decide a layer or an effect and rest on assumptions.
+    // Horizons that decide a layer or an effect and rest on assumptions,
+    // collected as values and written out once each.
+    let mut on_paths = BTreeSet::new();
     for eff in &intent.effects {
         if let Some(ec) = eff.index() {
-            r.assumptions_to(a, ec, &mut all_assumptions);
+            r.assumptions_to(a, ec, &mut on_paths);
         }
     }
     for l in r.layers.values() {
-        r.assumptions_to(a, l.at, &mut all_assumptions);
+        r.assumptions_to(a, l.at, &mut on_paths);
     }
+    all_assumptions.extend(on_paths.into_iter().map(|x| r.assumption_text(a, x)));
     if !all_assumptions.is_empty() {
         let list: Vec<String> = all_assumptions.into_iter().collect();
         let mut f = Finding::new(
