@@ -80,10 +80,9 @@ fn read_policy(
     paths: &[std::path::PathBuf],
     config: Option<&std::path::Path>,
 ) -> Result<(policy::Policy, policy::Date), u8> {
-    let policy = match policy::locate(paths, config).map(|p| policy::Policy::read(&p)) {
-        None => policy::Policy::default(),
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
+    let policy = match policy::Policy::find(paths, config) {
+        Ok(p) => p,
+        Err(e) => {
             eprint!(
                 "{}",
                 e.render(color(cli.color, std::io::stderr().is_terminal()))
@@ -91,13 +90,16 @@ fn read_policy(
             return Err(2);
         }
     };
-    match policy::Date::today() {
-        Ok(today) => Ok((policy, today)),
-        Err(e) => {
-            eprintln!("error: {e}");
-            Err(2)
-        }
-    }
+    Ok((policy, today()?))
+}
+
+/// Today's date for waivers (`REPLAY_AUDIT_TODAY` or the clock); or, when
+/// it cannot be had, the exit code once the error is printed.
+fn today() -> Result<policy::Date, u8> {
+    policy::Date::today().map_err(|e| {
+        eprintln!("error: {e}");
+        2
+    })
 }
 
 /// The findings of an analysis under a policy: its options, severities and
@@ -214,8 +216,9 @@ fn what_if(
             &delta,
         ),
     })?;
-    let threshold = fail_on.map_or(policy.fail_on.unwrap_or(rules::Severity::Error), severity);
-    Ok(u8::from(delta.fails(threshold)))
+    Ok(u8::from(
+        delta.fails(policy.threshold(fail_on.map(severity))),
+    ))
 }
 
 /// `check --each DIR`: every architecture of DIR, in parallel.
@@ -253,12 +256,9 @@ fn check_each(
             return 2;
         }
     };
-    let today = match policy::Date::today() {
+    let today = match today() {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return 2;
-        }
+        Err(code) => return code,
     };
     let run = org::Run {
         limits,
@@ -407,13 +407,8 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             ) {
                 eprintln!("{w}");
             }
-            let threshold =
-                fail_on.map_or(policy.fail_on.unwrap_or(rules::Severity::Error), severity);
-            Ok(u8::from(
-                findings
-                    .iter()
-                    .any(|f| f.is_active() && f.severity >= threshold),
-            ))
+            let threshold = policy.threshold(fail_on.map(severity));
+            Ok(u8::from(findings.iter().any(|f| f.fails(threshold))))
         }
         Command::Horizon {
             paths,

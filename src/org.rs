@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::diagnostics::{Diagnostic, Location, SourceMap};
 use crate::manifest::{self, Limits};
-use crate::policy::{self, Date, Policy};
+use crate::policy::{Date, Policy};
 use crate::report::Summary;
 use crate::report::json::JsonFinding;
 use crate::rules::Severity;
@@ -147,10 +147,9 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
         Render::Table { color } => Some(color),
         Render::Json => None,
     };
-    let policy = match policy::locate(&paths, run.config.as_deref()).map(|p| Policy::read(&p)) {
-        None => Policy::default(),
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
+    let policy = match Policy::find(&paths, run.config.as_deref()) {
+        Ok(p) => p,
+        Err(e) => {
             let text = color.map(|c| e.render(c));
             return failed(name, &e.sources, &e.diagnostics, text);
         }
@@ -163,14 +162,9 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
         Ok(m) => {
             let a = analysis::analyse(&m);
             let (findings, _unused) = policy.check(&a, run.today);
-            let fail_on = run.fail_on.or(policy.fail_on).unwrap_or(Severity::Error);
-            let code = u8::from(
-                findings
-                    .iter()
-                    .any(|f| f.is_active() && f.severity >= fail_on),
-            );
-            let render = run.render;
-            let table = match render {
+            let threshold = policy.threshold(run.fail_on);
+            let code = u8::from(findings.iter().any(|f| f.fails(threshold)));
+            let table = match run.render {
                 Render::Table { color } => {
                     Some(report::table::render(&m.sources, &findings, color))
                 }

@@ -357,6 +357,19 @@ impl Policy {
         }
     }
 
+    /// The policy for `paths`: the file `config` names, else
+    /// replay-audit.toml beside the first path ([`locate`]), else the
+    /// defaults.
+    pub fn find(paths: &[PathBuf], config: Option<&Path>) -> Result<Policy, PolicyError> {
+        locate(paths, config).map_or_else(|| Ok(Policy::default()), |p| Policy::read(&p))
+    }
+
+    /// The lowest severity that fails a run: `flag` (`--fail-on`), else the
+    /// policy's `fail_on`, else error.
+    pub fn threshold(&self, flag: Option<Severity>) -> Severity {
+        flag.or(self.fail_on).unwrap_or(Severity::Error)
+    }
+
     /// The findings of an analysis under this policy: the rules run with
     /// its options, then [`Policy::apply`].
     pub fn check(

@@ -938,7 +938,7 @@ impl Delta {
         self.introduced
             .iter()
             .chain(self.unchanged.iter().map(|(_, n)| n))
-            .any(|f| f.is_active() && f.severity >= threshold)
+            .any(|f| f.fails(threshold))
     }
 }
 

@@ -139,7 +139,7 @@ pub fn validate(m: &Manifest, defined: &dyn Fn(&str) -> bool) -> Vec<Diagnostic>
         }
         if let Some(g) = &c.dedup
             && component(&mut errs, &g.store, &format!("{p}.dedup.store"))
-            && let (Some(store), Some(_)) = (g.store.index().map(|i| &m.components[i]), kind)
+            && let (Some(store), Some(_)) = (m.target(&g.store), kind)
             && let Some(sk) = catalog().kind(&store.kind.value)
             && !sk.generic.is_store()
         {

@@ -415,11 +415,7 @@ impl<'m> Ctx<'_, 'm> {
         Option<&'m Component>,
     )> {
         self.components()
-            .filter_map(|(_, c)| {
-                c.dedup
-                    .as_deref()
-                    .map(|g| (c, g, g.store.index().map(|i| &self.m.components[i])))
-            })
+            .filter_map(|(_, c)| c.dedup.as_deref().map(|g| (c, g, self.m.target(&g.store))))
             .collect()
     }
 
@@ -613,7 +609,7 @@ impl<'m> Ctx<'_, 'm> {
                     Some(p) => format!("passes_key: {}", p.value),
                     None => "passes_key not given: the key is not passed".into(),
                 };
-                let target = l.to.index().map(|i| &self.m.components[i]);
+                let target = self.m.target(&l.to);
                 let wants = target
                     .and_then(|t| eff::boolean(t, "accepts_key"))
                     .is_some_and(|a| a.value)

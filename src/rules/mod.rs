@@ -241,6 +241,12 @@ impl Finding {
         self.waived.is_none() && !self.baselined
     }
 
+    /// Whether it fails a run whose threshold is `threshold`: active and
+    /// at least that severe.
+    pub fn fails(&self, threshold: Severity) -> bool {
+        self.is_active() && self.severity >= threshold
+    }
+
     pub fn intent(mut self, id: &str) -> Self {
         self.intent = Some(id.to_string());
         self
