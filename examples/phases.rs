@@ -33,6 +33,25 @@ static ALLOC: Counting = Counting;
 
 use replay_audit::{analysis, graph, manifest, report, rules};
 
+/// Prints how many MB of live heap each step frees.
+struct Freed(usize);
+
+impl Freed {
+    fn live() -> usize {
+        LIVE.load(Ordering::Relaxed) >> 20
+    }
+
+    fn start() -> Freed {
+        Freed(Freed::live())
+    }
+
+    fn step(&mut self, what: &str) {
+        let now = Freed::live();
+        println!("{what:>12} {:>5} MB", self.0 - now);
+        self.0 = now;
+    }
+}
+
 /// Current and peak resident memory (Linux), in MB.
 fn rss() -> String {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -85,13 +104,7 @@ fn main() {
     eprintln!("after load: {}", rss());
     if std::env::var_os("PHASES_MODEL_SIZES").is_some() {
         let mut m = m;
-        let live = || LIVE.load(Ordering::Relaxed) >> 20;
-        let mut last = live();
-        let step = |what: &str, last: &mut usize| {
-            let now = live();
-            println!("{what:>12} {:>5} MB", *last - now);
-            *last = now;
-        };
+        let mut freed = Freed::start();
         let links: usize = m.components.iter().map(|c| c.links().count()).sum();
         println!("{} links", links);
         for c in &mut m.components {
@@ -102,18 +115,18 @@ fn main() {
             c.dead_letter = None;
             c.redrive = None;
         }
-        step("links", &mut last);
+        freed.step("links");
         for c in &mut m.components {
             c.dedup = None;
             c.backup = None;
         }
-        step("guards", &mut last);
+        freed.step("guards");
         m.intents = Vec::new();
-        step("intents", &mut last);
+        freed.step("intents");
         m.components = Vec::new();
-        step("components", &mut last);
+        freed.step("components");
         m.sources = Default::default();
-        step("sources", &mut last);
+        freed.step("sources");
         return;
     }
     let t = Instant::now();
@@ -130,13 +143,7 @@ fn main() {
     eprintln!("after analyse: {}", rss());
     if std::env::var_os("PHASES_ANALYSIS_SIZES").is_some() {
         let mut a = a;
-        let live = || LIVE.load(Ordering::Relaxed) >> 20;
-        let mut last = live();
-        let step = |what: &str, last: &mut usize| {
-            let now = live();
-            println!("{what:>12} {:>5} MB", *last - now);
-            *last = now;
-        };
+        let mut freed = Freed::start();
         println!(
             "{} nodes, {} edges, {} assumed",
             a.model.nodes.len(),
@@ -155,17 +162,17 @@ fn main() {
             count(&|r| r.crossings.len()),
         );
         drop(std::mem::take(&mut a.intents));
-        step("intents", &mut last);
+        freed.step("intents");
         drop(std::mem::take(&mut a.model.assumed));
-        step("assumed", &mut last);
+        freed.step("assumed");
         drop(std::mem::take(&mut a.model.out));
-        step("out", &mut last);
+        freed.step("out");
         drop(std::mem::take(&mut a.model.edges));
-        step("edges", &mut last);
+        freed.step("edges");
         drop(std::mem::take(&mut a.model.nodes));
-        step("nodes", &mut last);
+        freed.step("nodes");
         drop(a);
-        step("rest", &mut last);
+        freed.step("rest");
         return;
     }
     let t = Instant::now();
