@@ -157,6 +157,24 @@ impl Session {
         Ok(Session::new(sources, trees, limits))
     }
 
+    /// Parses texts (name, content, imported by `import`) with the entries
+    /// of overlays merged into the imported components and regions they
+    /// extend, as `check` reads them.
+    pub fn from_merged(
+        texts: Vec<(String, String, bool)>,
+        limits: &Limits,
+    ) -> Result<Session, LoadError> {
+        let (sources, nodes, diagnostics) = load::parse_merging(texts, limits);
+        if !diagnostics.is_empty() {
+            return Err(LoadError {
+                sources,
+                diagnostics,
+            });
+        }
+        let trees = nodes.into_iter().map(|(_, n)| n).collect();
+        Ok(Session::new(sources, trees, limits))
+    }
+
     fn new(sources: SourceMap, trees: Vec<Node>, limits: &Limits) -> Session {
         let mut ids = BTreeMap::new();
         for (file, tree) in trees.iter().enumerate() {

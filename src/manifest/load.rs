@@ -179,22 +179,10 @@ pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -
     if !texts.iter().any(|(_, _, imported)| *imported) {
         return stream_texts(texts.into_iter().map(|(p, t, _)| (p, t)), limits);
     }
-    let mut sources = SourceMap::default();
-    let mut errors = Vec::new();
-    let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
-    for (path, text, imported) in texts {
-        let file = sources.add(path, text);
-        match yaml::parse(&sources.files[file as usize].text, file, limits) {
-            Ok(node) => nodes.push((file, imported, node)),
-            Err(d) => errors.push(d),
-        }
-    }
-    for section in ["components", "regions"] {
-        merge_section(&mut nodes, section);
-    }
+    let (sources, nodes, mut errors) = parse_merging(texts, limits);
     let mut r = Reader::default();
     let mut out = Collected::default();
-    for (file, _, node) in &nodes {
+    for (file, node) in &nodes {
         r.tree(*file, node, &mut out);
     }
     errors.append(&mut r.errors);
@@ -236,6 +224,31 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
         }
     }
     out.finish(sources, r)
+}
+
+/// Parses texts (name, content, imported) into trees, each with its file
+/// number, and moves the entries of other texts that extend an imported
+/// component or region into it ([`merge_section`]). A file with a YAML error
+/// has no tree; its error is returned.
+pub fn parse_merging(
+    texts: Vec<(String, String, bool)>,
+    limits: &Limits,
+) -> (SourceMap, Vec<(u32, Node)>, Vec<Diagnostic>) {
+    let mut sources = SourceMap::default();
+    let mut errors = Vec::new();
+    let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
+    for (path, text, imported) in texts {
+        let file = sources.add(path, text);
+        match yaml::parse(&sources.files[file as usize].text, file, limits) {
+            Ok(node) => nodes.push((file, imported, node)),
+            Err(d) => errors.push(d),
+        }
+    }
+    for section in ["components", "regions"] {
+        merge_section(&mut nodes, section);
+    }
+    let nodes = nodes.into_iter().map(|(f, _, n)| (f, n)).collect();
+    (sources, nodes, errors)
 }
 
 /// Moves the entries of `section` that extend an imported entry of the same
