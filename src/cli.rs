@@ -89,6 +89,9 @@ pub enum Command {
         /// Manifest files or folders (every *.yaml / *.yml below), read as one architecture.
         #[arg(required_unless_present = "each", conflicts_with = "each")]
         paths: Vec<PathBuf>,
+        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
         /// Organisation mode: every manifest file directly in DIR, and every
         /// sub-folder of DIR with manifests, is a separate architecture;
         /// they are checked in parallel (RAYON_NUM_THREADS threads).
@@ -117,6 +120,9 @@ pub enum Command {
     Horizon {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
         /// Only this intent.
         #[arg(long)]
         intent: Option<String>,
@@ -135,6 +141,9 @@ pub enum Command {
     WhatIf {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
         /// A change: ID.FIELD=VALUE, nested with dots and list indices
         /// (settlement-scheduler.sends_to[0].retry.attempts=5). VALUE is YAML.
         #[arg(long = "set", value_name = "TARGET=VALUE")]
@@ -159,6 +168,9 @@ pub enum Command {
     Shell {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
         /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
@@ -167,6 +179,9 @@ pub enum Command {
     Report {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
         #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
         format: ReportFormat,
         /// Write the report to this file instead of standard output.
@@ -180,6 +195,9 @@ pub enum Command {
     Graph {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
         #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
         format: GraphFormat,
         /// Write the graph to this file instead of standard output.

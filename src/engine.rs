@@ -47,16 +47,19 @@ pub enum Error {
     #[error(transparent)]
     Policy(#[from] PolicyError),
     /// A command-line value that names nothing (`--intent`, `--at`, a
-    /// date): one line and its fix.
+    /// date): one line and, where there is one, its fix.
     #[error("{message}")]
-    Usage { message: String, help: String },
+    Usage {
+        message: String,
+        help: Option<String>,
+    },
 }
 
 impl Error {
     pub fn usage(message: impl Into<String>, help: impl Into<String>) -> Error {
         Error::Usage {
             message: message.into(),
-            help: help.into(),
+            help: Some(help.into()),
         }
     }
 
@@ -65,7 +68,10 @@ impl Error {
         match self {
             Error::Load(e) => e.render(color),
             Error::Policy(e) => e.render(color),
-            Error::Usage { message, help } => format!("error: {message}\nhelp: {help}\n"),
+            Error::Usage { message, help } => match help {
+                Some(h) => format!("error: {message}\nhelp: {h}\n"),
+                None => format!("error: {message}\n"),
+            },
         }
     }
 
@@ -74,10 +80,13 @@ impl Error {
         match self {
             Error::Load(e) => (e.sources.clone(), e.diagnostics.clone()),
             Error::Policy(e) => (e.sources.clone(), e.diagnostics.clone()),
-            Error::Usage { message, help } => (
-                SourceMap::default(),
-                vec![Diagnostic::new(None, message.clone()).help(help.clone())],
-            ),
+            Error::Usage { message, help } => {
+                let mut d = Diagnostic::new(None, message.clone());
+                if let Some(h) = help {
+                    d = d.help(h.clone());
+                }
+                (SourceMap::default(), vec![d])
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::policy::{Date, Policy};
 use crate::report::Summary;
 use crate::report::json::JsonFinding;
 use crate::rules::Severity;
-use crate::{analysis, report};
+use crate::{analysis, engine, report};
 
 /// The architectures of `dir`, sorted by path: its `*.yaml`/`*.yml` files
 /// and its sub-folders with such files below them. Hidden entries and
@@ -154,10 +154,17 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
             return failed(name, &e.sources, &e.diagnostics, text);
         }
     };
-    match manifest::load(&paths, &run.limits) {
+    let inputs = engine::Inputs {
+        paths: paths.to_vec(),
+        limits: run.limits,
+        ..engine::Inputs::default()
+    };
+    // Templates, plans and AsyncAPI documents are imported as `check` does.
+    match engine::load(&inputs) {
         Err(e) => {
             let text = color.map(|c| e.render(c));
-            failed(name, &e.sources, &e.diagnostics, text)
+            let (sources, diagnostics) = e.diagnostics();
+            failed(name, &sources, &diagnostics, text)
         }
         Ok(m) => {
             let a = analysis::analyse(&m);

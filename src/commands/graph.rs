@@ -1,0 +1,29 @@
+//! `graph PATHS`: the dependency graph in DOT or Mermaid, findings marked.
+
+use replay_audit::cli::{Cli, Command, GraphFormat};
+use replay_audit::{engine, report};
+
+use super::{inputs, today, write_output};
+
+pub fn run(cli: &Cli) -> anyhow::Result<u8> {
+    let Command::Graph {
+        paths,
+        parameters,
+        format,
+        output,
+        config,
+    } = &cli.command
+    else {
+        unreachable!("dispatched on Graph")
+    };
+    let inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
+    let m = engine::load(&inputs)?;
+    let policy = engine::policy(&inputs)?;
+    let checked = engine::check(&m, &policy, today()?);
+    let view = report::draw::view(&m, &checked.findings);
+    let text = match format {
+        GraphFormat::Dot => report::draw::dot(&view, m.name.as_deref().unwrap_or("architecture")),
+        GraphFormat::Mermaid => report::draw::mermaid(&view),
+    };
+    write_output(output.as_deref(), &text)
+}

@@ -1,0 +1,37 @@
+//! `import FORMAT FILE`: a commented manifest skeleton from a template, a
+//! plan or an AsyncAPI document.
+
+use replay_audit::cli::{Cli, Command, ImportFormat};
+use replay_audit::engine;
+use replay_audit::import::{self, Format};
+
+use super::{limits, out};
+
+pub fn run(cli: &Cli) -> anyhow::Result<u8> {
+    let Command::Import {
+        format,
+        file,
+        parameters,
+    } = &cli.command
+    else {
+        unreachable!("dispatched on Import")
+    };
+    let limits = limits(cli);
+    let params = import::parse_params(parameters)
+        .map_err(|e| engine::Error::usage(e, "write --parameter Name=value"))?;
+    let format = match format {
+        ImportFormat::Cloudformation => Format::CloudFormation,
+        ImportFormat::Terraform => Format::Terraform,
+        ImportFormat::Asyncapi => Format::AsyncApi,
+    };
+    let imported = import::read_file(file, &limits)
+        .and_then(|text| {
+            import::import_text(format, &file.display().to_string(), &text, &params, &limits)
+        })
+        .map_err(engine::Error::from)?;
+    for u in &imported.unsupported {
+        eprintln!("warning: not imported: {u}");
+    }
+    out(&imported.text)?;
+    Ok(0)
+}

@@ -1,0 +1,177 @@
+//! One file per command: each takes what it needs through the library's
+//! engine ([`replay_audit::engine`]), prints the result, and returns the
+//! exit code (0 clean, 1 findings at or above the failing severity, 2 input
+//! that could not be analysed). An input error travels as an
+//! [`engine::Error`] and is printed here, in one place.
+
+mod check;
+mod each;
+mod graph;
+mod horizon;
+mod import;
+mod info;
+mod init;
+mod report;
+mod shell;
+mod what_if;
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use replay_audit::cli::{Cli, ColorChoice, Command, FailOn};
+use replay_audit::engine::{self, Inputs};
+use replay_audit::{manifest, policy, rules};
+
+/// Runs the command; an input error is printed and gives exit code 2.
+pub fn run(cli: Cli) -> anyhow::Result<u8> {
+    match dispatch(&cli) {
+        Err(e) => match e.downcast::<engine::Error>() {
+            Ok(input) => {
+                eprint!("{}", input.render(stderr_color(&cli)));
+                Ok(2)
+            }
+            Err(other) => Err(other),
+        },
+        ok => ok,
+    }
+}
+
+fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
+    match &cli.command {
+        Command::Check { .. } => check::run(cli),
+        Command::Horizon { .. } => horizon::run(cli),
+        Command::WhatIf { .. } => what_if::run(cli),
+        Command::Shell { .. } => shell::run(cli),
+        Command::Report { .. } => report::run(cli),
+        Command::Graph { .. } => graph::run(cli),
+        Command::Import { .. } => import::run(cli),
+        Command::Init { output } => init::run(output.as_deref()),
+        Command::Explain { .. }
+        | Command::Rules { .. }
+        | Command::Catalog { .. }
+        | Command::Schema
+        | Command::Completions { .. }
+        | Command::Man => info::run(cli),
+    }
+}
+
+/// Whether to colour a stream: `--color`, else only on a terminal and
+/// never with `NO_COLOR`.
+pub fn color(choice: ColorChoice, stream_is_tty: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            stream_is_tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
+pub fn stderr_color(cli: &Cli) -> bool {
+    color(cli.color, std::io::stderr().is_terminal())
+}
+
+pub fn stdout_color(cli: &Cli) -> bool {
+    color(cli.color, std::io::stdout().is_terminal())
+}
+
+pub fn out(text: &str) -> anyhow::Result<()> {
+    out_with(|w| w.write_all(text.as_bytes()))
+}
+
+/// Standard output through a buffer (reports may be written as they are
+/// made); a closed pipe ends the output quietly.
+pub fn out_with(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut w).and_then(|_| w.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
+}
+
+/// Writes to `-o FILE`, or to standard output; an unwritable file is an input error (2).
+pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<u8> {
+    match path {
+        None => {
+            out(text)?;
+            Ok(0)
+        }
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => Ok(0),
+            Err(e) => {
+                eprintln!(
+                    "error: cannot write `{}`: {e}\nhelp: check that the folder exists and is writable",
+                    p.display()
+                );
+                Ok(2)
+            }
+        },
+    }
+}
+
+/// What a command reads, from its arguments and the global flags.
+pub fn inputs(
+    cli: &Cli,
+    paths: &[PathBuf],
+    parameters: &[String],
+    config: Option<&Path>,
+    overrides: Option<&Path>,
+) -> Result<Inputs, engine::Error> {
+    let parameters = replay_audit::import::parse_params(parameters)
+        .map_err(|e| engine::Error::usage(e, "write --parameter Name=value"))?;
+    Ok(Inputs {
+        paths: paths.to_vec(),
+        overrides: overrides.map(Path::to_path_buf),
+        parameters,
+        limits: limits(cli),
+        config: config.map(Path::to_path_buf),
+    })
+}
+
+pub fn limits(cli: &Cli) -> manifest::Limits {
+    manifest::Limits {
+        max_file_bytes: cli.max_file_size,
+        ..manifest::Limits::default()
+    }
+}
+
+/// Today's date for waivers (`REPLAY_AUDIT_TODAY` or the clock).
+pub fn today() -> Result<policy::Date, engine::Error> {
+    policy::Date::today().map_err(|message| engine::Error::Usage {
+        message,
+        help: None,
+    })
+}
+
+pub fn severity(f: FailOn) -> rules::Severity {
+    match f {
+        FailOn::Error => rules::Severity::Error,
+        FailOn::Warning => rules::Severity::Warning,
+        FailOn::Info => rules::Severity::Info,
+    }
+}
+
+/// `error: no KIND `VALUE``, with [`did_you_mean`].
+pub fn not_found<'a>(
+    kind: &str,
+    value: &str,
+    ids: impl IntoIterator<Item = &'a str>,
+    fallback: impl FnOnce() -> String,
+) -> engine::Error {
+    engine::Error::usage(
+        format!("no {kind} `{value}`"),
+        did_you_mean(value, ids, fallback),
+    )
+}
+
+/// "did you mean `x`?" for the id of `ids` nearest to `value`, else `fallback`.
+pub fn did_you_mean<'a>(
+    value: &str,
+    ids: impl IntoIterator<Item = &'a str>,
+    fallback: impl FnOnce() -> String,
+) -> String {
+    replay_audit::diagnostics::suggest(value, ids)
+        .map_or_else(fallback, |s| format!("did you mean `{s}`?"))
+}

@@ -1,0 +1,30 @@
+//! `report PATHS`: the design-review checklist, per intent, in Markdown or
+//! HTML.
+
+use replay_audit::cli::{Cli, Command, ReportFormat};
+use replay_audit::{engine, report};
+
+use super::{inputs, today, write_output};
+
+pub fn run(cli: &Cli) -> anyhow::Result<u8> {
+    let Command::Report {
+        paths,
+        parameters,
+        format,
+        output,
+        config,
+    } = &cli.command
+    else {
+        unreachable!("dispatched on Report")
+    };
+    let inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
+    let m = engine::load(&inputs)?;
+    let policy = engine::policy(&inputs)?;
+    let checked = engine::check(&m, &policy, today()?);
+    let review = report::review::build(&checked.analysis, &checked.findings);
+    let text = match format {
+        ReportFormat::Markdown => report::review_md::render(&review),
+        ReportFormat::Html => report::review_html::render(&review),
+    };
+    write_output(output.as_deref(), &text)
+}
