@@ -123,7 +123,9 @@ fn render(
         CheckFormat::Sarif => out(&report::sarif::render_with(s, findings, Some(m), &accepted)),
         CheckFormat::Junit => {
             let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
-            out(&report::junit::render_with(s, &intents, findings, &accepted))
+            out(&report::junit::render_with(
+                s, &intents, findings, &accepted,
+            ))
         }
         CheckFormat::Github => out(&report::github::render(s, findings)),
         CheckFormat::Markdown => out(&report::markdown::render_full(

@@ -81,9 +81,7 @@ pub fn out(text: &str) -> anyhow::Result<()> {
 
 /// Standard output through a buffer (reports may be written as they are
 /// made); a closed pipe ends the output quietly.
-pub fn out_with(
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> anyhow::Result<()> {
+pub fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
     let mut w = std::io::BufWriter::new(std::io::stdout().lock());
     match write(&mut w).and_then(|_| w.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
