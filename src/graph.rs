@@ -6,10 +6,12 @@
 //! edges are kept in two flat arrays ([`Adjacency`]).
 //!
 //! The graph is built from the references [`crate::manifest::check`]
-//! resolved, so no id is looked up here. It used to be a petgraph graph;
-//! the analysis read nothing of it but these lists, and at 100k components
-//! building it (with a hash lookup of every link's target) took 30–36 ms
-//! against about 2 ms for the lists, so petgraph is no longer a dependency.
+//! resolved, so no id is looked up here. The analysis walks the flat lists
+//! for every state it propagates (a petgraph adjacency walk per state cost
+//! a pointer chase each, and building a petgraph graph with a hash lookup
+//! of every link's target took 30–36 ms at 100k components against about
+//! 2 ms for the lists). The graph algorithms run on petgraph: its strongly
+//! connected components ([`Components`]) order the analysis.
 //!
 //! A guard's `dedup` link to its store is not an edge: copies do not travel
 //! along it, and the analysis reads it from the component.
@@ -80,6 +82,59 @@ impl Graph {
             .nth(e.link as usize)
             .expect("an edge's link exists")
     }
+}
+
+/// The strongly connected components of the whole graph, numbered in
+/// topological order (a link never leads from a component to one with a
+/// smaller number).
+///
+/// Computed once with petgraph's Kosaraju algorithm, whose depth-first
+/// searches keep their own stack: its Tarjan recurses once per node of a
+/// path, and a chain of 100k components would overflow the thread's stack.
+/// An intent reaches a set closed under links, so the components it reaches
+/// are whole components of this graph, in this order.
+#[derive(Debug, Clone, Default)]
+pub struct Components {
+    /// The component of each node.
+    pub of: Vec<u32>,
+    /// The nodes of each component, ascending.
+    pub members: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    /// The strongly connected components of the graph of `nodes` nodes.
+    pub fn components(&self, nodes: usize) -> Components {
+        let mut g = petgraph::Graph::<(), (), petgraph::Directed, u32>::with_capacity(
+            nodes,
+            self.edges.len(),
+        );
+        for _ in 0..nodes {
+            g.add_node(());
+        }
+        g.extend_with_edges(self.edges.iter().map(|e| (ix(e.from), ix(e.to))));
+        // Kosaraju gives the components in reverse topological order.
+        let mut members: Vec<Vec<usize>> = petgraph::algo::kosaraju_scc(&g)
+            .into_iter()
+            .rev()
+            .map(|c| {
+                let mut c: Vec<usize> = c.into_iter().map(|n| n.index()).collect();
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        members.shrink_to_fit();
+        let mut of = vec![0u32; nodes];
+        for (k, c) in members.iter().enumerate() {
+            for &n in c {
+                of[n] = ix(k);
+            }
+        }
+        Components { of, members }
+    }
+}
+
+fn ix(i: usize) -> u32 {
+    u32::try_from(i).expect("fewer than 2^32 components")
 }
 
 /// Outgoing edge lists of every node in two flat arrays (`out[c]` is node

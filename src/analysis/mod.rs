@@ -347,9 +347,6 @@ impl Analysis<'_> {
 /// quadratic).
 struct Scratch {
     seen: Vec<bool>,
-    index: Vec<usize>,
-    low: Vec<usize>,
-    on_stack: Vec<bool>,
     base: Vec<usize>,
     rounds: Vec<usize>,
 }
@@ -358,9 +355,6 @@ impl Scratch {
     fn new(n: usize) -> Self {
         Scratch {
             seen: vec![false; n],
-            index: vec![usize::MAX; n],
-            low: vec![0; n],
-            on_stack: vec![false; n],
             base: vec![usize::MAX; n],
             rounds: vec![1; n],
         }
@@ -370,9 +364,6 @@ impl Scratch {
     fn reset(&mut self, nodes: &[usize]) {
         for &c in nodes {
             self.seen[c] = false;
-            self.index[c] = usize::MAX;
-            self.low[c] = 0;
-            self.on_stack[c] = false;
             self.base[c] = usize::MAX;
             self.rounds[c] = 1;
         }
@@ -405,64 +396,17 @@ fn reachable(model: &Model, seeds: &[usize], seen: &mut [bool]) -> Vec<usize> {
     out
 }
 
-/// Strongly connected components among reached nodes, in topological order
-/// (iterative Tarjan, so deep graphs cannot overflow the stack).
-///
-/// `reached` is ascending and closed under copy edges; `index`, `low` and
-/// `on_stack` come from [`Scratch`] in their reset state.
-fn sccs(
-    model: &Model,
-    reached: &[usize],
-    index: &mut [usize],
-    low: &mut [usize],
-    on_stack: &mut [bool],
-) -> Vec<Vec<usize>> {
-    let mut stack = Vec::new();
-    let mut out = Vec::new();
-    let mut next = 0usize;
-    for &root in reached {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
-        while let Some(&mut (v, ref mut ei)) = work.last_mut() {
-            if *ei == 0 && index[v] == usize::MAX {
-                index[v] = next;
-                low[v] = next;
-                next += 1;
-                stack.push(v);
-                on_stack[v] = true;
-            }
-            if *ei < model.out[v].len() {
-                let w = model.edges[model.out[v][*ei]].to;
-                *ei += 1;
-                if index[w] == usize::MAX {
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                work.pop();
-                if let Some(&(u, _)) = work.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on_stack[w] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    comp.sort();
-                    out.push(comp);
-                }
-            }
-        }
-    }
-    out.reverse();
-    out
+/// The strongly connected components of the graph that `reached` holds, in
+/// topological order. `reached` is closed under copy edges, so each is a
+/// whole component of the graph ([`crate::graph::Components`]).
+fn sccs<'m>(model: &'m Model, reached: &[usize]) -> Vec<&'m [usize]> {
+    let c = &model.components;
+    let mut ids: Vec<u32> = reached.iter().map(|&n| c.of[n]).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .map(|k| c.members[k as usize].as_slice())
+        .collect()
 }
 
 struct Run<'a> {
@@ -491,13 +435,7 @@ fn analyse_intent(
     let mut seeds: Vec<usize> = origin.into_iter().collect();
     seeds.extend(replay_at.iter().flatten());
     let reached = reachable(model, &seeds, &mut scratch.seen);
-    let order = sccs(
-        model,
-        &reached,
-        &mut scratch.index,
-        &mut scratch.low,
-        &mut scratch.on_stack,
-    );
+    let order = sccs(model, &reached);
     let has_key = intent.key.loc.is_some();
     let mut run = Run {
         model,
@@ -527,7 +465,7 @@ fn analyse_intent(
             CycleBound::Rounds(k) => k + 1,
             _ => 1,
         };
-        for &c in comp {
+        for &c in *comp {
             base[c] = run.states.len();
             rounds[c] = r;
             for round in 0..r {

@@ -7,7 +7,7 @@ use crate::analysis::retry;
 use crate::catalog::Generic;
 use crate::diagnostics::Loc;
 use crate::fnv::FnvMap;
-use crate::graph::{Adjacency, Graph};
+use crate::graph::{Adjacency, Components, Graph};
 use crate::manifest::model::{
     Claim, Component, DedupId, Delivery, Link, LinkType, Manifest, Mode, Replication,
 };
@@ -144,6 +144,8 @@ pub struct Model {
     pub edges: Vec<EdgeModel>,
     /// Outgoing copy edges of each node (indices into `edges`).
     pub out: Adjacency,
+    /// The graph's strongly connected components, in topological order.
+    pub components: Components,
     pub assumed: Vec<Assumed>,
 }
 
@@ -165,10 +167,12 @@ impl Model {
             .collect();
         assumed.sort();
         assumed.dedup();
+        let components = graph.components(nodes.len());
         Model {
             nodes,
             edges,
             out: graph.out,
+            components,
             assumed,
         }
     }
