@@ -1397,6 +1397,14 @@ impl IntentResult {
         self.backs.len()
     }
 
+    /// Whether a copy of the request (the original or a declared replay)
+    /// reaches component `c` over copy edges. Unlike `horizons`, which also
+    /// holds the stores that reached guards claim in, this is only what the
+    /// walk itself arrived at.
+    pub fn reaches(&self, c: usize) -> bool {
+        self.worst_state(c).is_some()
+    }
+
     /// The worst path to component `c` (for the `horizon` command).
     pub fn path_to(&self, a: &Analysis, c: usize) -> Vec<Step> {
         self.worst_state(c)
