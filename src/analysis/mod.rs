@@ -17,6 +17,9 @@
 pub mod effective;
 pub mod model;
 pub mod retry;
+#[cfg(test)]
+mod retry_oracle;
+mod retry_tail;
 
 use std::collections::BTreeMap;
 
