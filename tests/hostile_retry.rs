@@ -35,7 +35,12 @@ fn horizon(extra: &str) -> (serde_json::Value, String) {
         .args(["horizon", "r.yaml", "--format", "json"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let row = &v["horizons"][0];
     assert_eq!(row["node"], "bank");
@@ -54,7 +59,7 @@ fn huge_attempts_with_a_multiplier_just_above_one_complete() {
         why,
         "calls: retry 9223372036854775807 attempts: (1s + 0s) + (1s + 0s) + (1s + 0s) + (1s + 0s) + (1s + 0s) + (1s + 0s) + … = 106751991167300d 15h 30m 6s"
     );
-    // `check` finishes too (exit 0: nothing is an error here).
+    // `check` finishes too (exit 1: RH038, the bank has no dedup at all).
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("r.yaml"), MANIFEST.replace("EXTRA", "")).unwrap();
     Command::cargo_bin("replay-audit")
@@ -62,7 +67,8 @@ fn huge_attempts_with_a_multiplier_just_above_one_complete() {
         .current_dir(d.path())
         .args(["check", "r.yaml"])
         .assert()
-        .code(0);
+        .code(1)
+        .stdout(predicates::str::contains("RH038"));
 }
 
 #[test]

@@ -89,7 +89,9 @@ fn markdown_review_says_the_checklist_could_not_be_evaluated() {
         "| 3 | Propagation: Does the same key reach every dependency that has a side effect? | ⛔ **not evaluated** (RH043) |\n"
     ));
     // RH040 still fails the testing question on its own.
-    assert!(md.contains("| 12 | Testing: Which failure injections has the team run? | ❌ failing (RH040) |\n"));
+    assert!(md.contains(
+        "| 12 | Testing: Which failure injections has the team run? | ❌ failing (RH040) |\n"
+    ));
     assert!(!md.contains("✅ satisfied"), "{md}");
 }
 
@@ -130,8 +132,13 @@ fn a_waived_rh043_leaves_the_answers_assumed_on_the_waiver() {
     ];
     let (code, md, err) = run(&args);
     assert_eq!(code, 0, "{err}");
-    assert!(md.contains("Checklist: 0 satisfied, 1 failing, 11 **ASSUMED**.\n"), "{md}");
-    assert!(md.contains("- **ASSUMED:** RH043 waived: the scheduler link is in the platform repo\n"));
+    assert!(
+        md.contains("Checklist: 0 satisfied, 1 failing, 11 **ASSUMED**.\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- **ASSUMED:** RH043 waived: the scheduler link is in the platform repo\n")
+    );
     assert!(!md.contains("not evaluated"), "{md}");
 }
 

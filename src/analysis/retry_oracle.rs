@@ -115,18 +115,20 @@ fn retry() -> impl Strategy<Value = (Retry, Option<Dur>)> {
         proptest::option::of(dur()),
         proptest::option::of(dur()),
     )
-        .prop_map(|(attempts, timeout, backoff, m, cap, max_elapsed, fallback)| {
-            let r = Retry {
-                attempts: attempts.and_then(sp),
-                timeout: timeout.and_then(sp),
-                backoff: backoff.and_then(sp),
-                multiplier: m.and_then(sp),
-                max_backoff: cap.and_then(sp),
-                max_elapsed: max_elapsed.and_then(sp),
-                ..Retry::default()
-            };
-            (r, fallback)
-        })
+        .prop_map(
+            |(attempts, timeout, backoff, m, cap, max_elapsed, fallback)| {
+                let r = Retry {
+                    attempts: attempts.and_then(sp),
+                    timeout: timeout.and_then(sp),
+                    backoff: backoff.and_then(sp),
+                    multiplier: m.and_then(sp),
+                    max_backoff: cap.and_then(sp),
+                    max_elapsed: max_elapsed.and_then(sp),
+                    ..Retry::default()
+                };
+                (r, fallback)
+            },
+        )
 }
 
 proptest! {

@@ -496,7 +496,8 @@ impl<'m> Ctx<'_, 'm> {
         for a in answers.iter_mut().filter(|a| a.status != Status::Failing) {
             if active.is_empty() {
                 for w in unreached.iter().filter_map(|f| f.waived.as_ref()) {
-                    a.assumptions.push(format!("RH043 waived: {}", waiver_text(w)));
+                    a.assumptions
+                        .push(format!("RH043 waived: {}", waiver_text(w)));
                     a.status = Status::Assumed;
                 }
                 a.assumptions.sort();
