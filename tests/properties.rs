@@ -3,7 +3,7 @@
 //! order of components, files and fields; longer windows never add an
 //! expiry finding; longer delays never shorten a horizon; the horizon equals
 //! a brute-force walk over every path; a waiver changes nothing but the
-//! waived status. Cases are few and small so the file runs in seconds.
+//! waived status; RH043 fires exactly for unreached effects. Cases are few and small so the file runs in seconds.
 
 #[path = "common/gen.rs"]
 mod generate;
@@ -586,6 +586,37 @@ proptest! {
             let expected = oracle(&m, &an.model, r.intent);
             prop_assert_eq!(&r.horizons, &expected, "intent {}\n{}", m.intents[r.intent].id, a.text());
         }
+    }
+
+    /// RH043 fires for exactly the (intent, effect) pairs that no copy link
+    /// path reaches from the intent's origin or a replay's entry point
+    /// (a plain search over the model's edges, written independently).
+    #[test]
+    fn unreachable_effect_fires_exactly_for_unreached_effects(a in arch()) {
+        let m = load_one(&a);
+        let an = analysis::analyse(&m);
+        let got: BTreeSet<(String, String)> = rules::check(&an)
+            .into_iter()
+            .filter(|f| f.rule.code == "RH043")
+            .map(|f| (f.intent.unwrap(), f.component.unwrap()))
+            .collect();
+        let mut want = BTreeSet::new();
+        for intent in &m.intents {
+            let mut seen = vec![false; an.model.nodes.len()];
+            let mut stack: Vec<usize> = intent.origin.index().into_iter().collect();
+            stack.extend(intent.replays.iter().filter_map(|r| r.enters_at.index()));
+            while let Some(u) = stack.pop() {
+                if !std::mem::replace(&mut seen[u], true) {
+                    stack.extend(an.model.out[u].iter().map(|&e| an.model.edges[e].to));
+                }
+            }
+            for e in &intent.effects {
+                if !seen[e.index().unwrap()] {
+                    want.insert((intent.id.clone(), e.value.clone()));
+                }
+            }
+        }
+        prop_assert_eq!(got, want, "{}", a.text());
     }
 
     /// A waiver marks the findings it covers as waived and changes nothing

@@ -17,6 +17,9 @@
 pub mod effective;
 pub mod model;
 pub mod retry;
+#[cfg(test)]
+mod retry_oracle;
+mod retry_tail;
 
 use std::collections::BTreeMap;
 
@@ -1333,6 +1336,14 @@ impl IntentResult {
     /// the measure of its work, for benchmarks.
     pub fn state_count(&self) -> usize {
         self.backs.len()
+    }
+
+    /// Whether a copy of the request (the original or a declared replay)
+    /// reaches component `c` over copy edges. Unlike `horizons`, which also
+    /// holds the stores that reached guards claim in, this is only what the
+    /// walk itself arrived at.
+    pub fn reaches(&self, c: usize) -> bool {
+        self.worst_state(c).is_some()
     }
 
     /// The worst path to component `c` (for the `horizon` command).

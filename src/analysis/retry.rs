@@ -3,9 +3,27 @@
 //! `attempts` n, per-attempt `timeout` t, `backoff` b, `multiplier` m and
 //! `max_backoff` c add the sum over i = 1 .. n-1 of (t + min(b * m^(i-1), c)),
 //! capped by `max_elapsed`. Each retry is a copy of the request.
+//!
+//! The sum is computed in closed form, never one attempt at a time past a
+//! fixed number of steps: the growing (geometric) delays are followed step
+//! by step for at most [`EXACT_STEPS`] steps, with the per-step rounding of
+//! the reference semantics (each delay rounded to whole seconds; the f64
+//! delay multiplied by m once per step); from the cap on every term is the
+//! same and the rest is one multiplication. A delay that cannot change any
+//! more (0, or m ≤ 1) is linear at once. Only a sequence still growing after
+//! [`EXACT_STEPS`] steps (1 < m < about 1.005 with more than 10,001
+//! attempts) is summed approximately, see [`crate::analysis::retry_tail`].
+//! Every sum saturates to `unbounded` where the true value exceeds the
+//! duration range.
 
 use crate::manifest::model::Retry;
 use crate::time::Dur;
+
+/// Growing delays followed step by step before the closed form takes over.
+/// Any multiplier of at least 1.005 reaches the cap, or the end of the
+/// duration range, in fewer steps; so does any sequence of at most 10,001
+/// attempts. The bound keeps a span O(1) whatever `attempts` says.
+pub const EXACT_STEPS: u64 = 10_000;
 
 /// The span of a retry sequence and the words that explain it.
 #[derive(Debug, Clone, PartialEq)]
@@ -16,56 +34,99 @@ pub struct Span {
     pub attempts: u64,
 }
 
-/// Computes the span. `fallback_timeout` is the call's own timeout.
-pub fn span(retry: &Retry, fallback_timeout: Option<Dur>) -> Span {
-    let n = retry.attempts.as_ref().map_or(1, |a| a.value);
-    let t = retry
-        .timeout
-        .as_ref()
-        .map(|t| t.value)
-        .or(fallback_timeout)
-        .unwrap_or(Dur::ZERO);
-    let b = retry.backoff.as_ref().map_or(Dur::ZERO, |b| b.value);
-    let m = retry.multiplier.as_ref().map_or(2.0, |m| m.value);
-    let cap = retry.max_backoff.as_ref().map(|c| c.value);
-    let mut total = Dur::ZERO;
-    let mut terms = Vec::new();
-    let mut delay = match b {
-        Dur::Secs(s) => s as f64,
-        Dur::Unbounded => f64::INFINITY,
-    };
-    let mut i = 1u64;
-    while i < n {
-        let capped = match cap {
+/// The numbers of a retry sequence, with the defaults filled in.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Params {
+    pub n: u64,
+    pub t: Dur,
+    pub b: Dur,
+    pub m: f64,
+    pub cap: Option<Dur>,
+}
+
+impl Params {
+    pub(crate) fn of(retry: &Retry, fallback_timeout: Option<Dur>) -> Params {
+        Params {
+            n: retry.attempts.as_ref().map_or(1, |a| a.value),
+            t: retry
+                .timeout
+                .as_ref()
+                .map(|t| t.value)
+                .or(fallback_timeout)
+                .unwrap_or(Dur::ZERO),
+            b: retry.backoff.as_ref().map_or(Dur::ZERO, |b| b.value),
+            m: retry.multiplier.as_ref().map_or(2.0, |m| m.value),
+            cap: retry.max_backoff.as_ref().map(|c| c.value),
+        }
+    }
+
+    /// A delay as the reference rounds it: the cap where the delay reaches
+    /// it, `unbounded` past the duration range, else the nearest second.
+    pub(crate) fn capped(&self, delay: f64) -> Dur {
+        match self.cap {
             Some(Dur::Secs(c)) if delay >= c as f64 => Dur::Secs(c),
             _ if delay >= u64::MAX as f64 => Dur::Unbounded,
             _ => Dur::Secs(delay.round() as u64),
-        };
-        let term = t.add(capped);
-        let at_cap = matches!(cap, Some(Dur::Secs(c)) if capped == Dur::Secs(c)) || m <= 1.0;
-        if at_cap || term.is_unbounded() {
-            // Every remaining term is the same: add them at once.
-            let remaining = n - i;
-            total = total.add(term.times(remaining));
-            if remaining > 1 {
-                terms.push(format!("{remaining} × ({t} + {capped})"));
-            } else {
-                terms.push(format!("({t} + {capped})"));
-            }
-            break;
         }
-        total = total.add(term);
-        if terms.len() < 6 {
-            terms.push(format!("({t} + {capped})"));
-        } else if terms.len() == 6 {
-            terms.push("…".to_string());
-        }
-        if total.is_unbounded() {
-            break;
-        }
-        delay *= m;
-        i += 1;
     }
+
+    /// Whether every term from this one on equals it: the delay is at the
+    /// cap (or rounds to it), or the multiplier does not grow it.
+    pub(crate) fn at_cap(&self, capped: Dur) -> bool {
+        matches!(self.cap, Some(Dur::Secs(c)) if capped == Dur::Secs(c)) || self.m <= 1.0
+    }
+}
+
+/// The running sum and its explanation: the first six growing terms, `…`
+/// when there are more, then the constant tail as `k × (t + c)`.
+pub(crate) struct Sum {
+    pub total: Dur,
+    pub terms: Vec<String>,
+}
+
+impl Sum {
+    /// Adds `k` equal growing terms (as the reference adds them one by one:
+    /// the words show the first six and `…`, and the sum stops growing once
+    /// it is unbounded). Returns false once the sum is unbounded.
+    pub(crate) fn growing(&mut self, t: Dur, capped: Dur, k: u64) -> bool {
+        let term = t.add(capped);
+        // How many of the k the reference would add before saturating.
+        let taken = match (self.total, term) {
+            (Dur::Secs(s), Dur::Secs(x)) if x > 0 => k.min(((u64::MAX - s) / x).saturating_add(1)),
+            _ => k,
+        };
+        for _ in 0..taken.min(7) {
+            self.word(format!("({t} + {capped})"));
+        }
+        self.total = self.total.add(term.times(taken));
+        !self.total.is_unbounded()
+    }
+
+    pub(crate) fn word(&mut self, w: String) {
+        if self.terms.len() < 6 {
+            self.terms.push(w);
+        } else if self.terms.len() == 6 {
+            self.terms.push("…".to_string());
+        }
+    }
+
+    /// The constant tail: `k` terms of (t + capped), written at once.
+    pub(crate) fn tail(&mut self, t: Dur, capped: Dur, k: u64) {
+        let term = t.add(capped);
+        self.total = self.total.add(term.times(k));
+        if k > 1 {
+            self.terms.push(format!("{k} × ({t} + {capped})"));
+        } else {
+            self.terms.push(format!("({t} + {capped})"));
+        }
+    }
+}
+
+/// Computes the span. `fallback_timeout` is the call's own timeout.
+pub fn span(retry: &Retry, fallback_timeout: Option<Dur>) -> Span {
+    let p = Params::of(retry, fallback_timeout);
+    let (mut total, terms) = sum(&p, EXACT_STEPS);
+    let n = p.n;
     let mut why = if n <= 1 {
         "1 attempt, no retry".to_string()
     } else {
@@ -82,6 +143,47 @@ pub fn span(retry: &Retry, fallback_timeout: Option<Dur>) -> Span {
         why,
         attempts: n,
     }
+}
+
+/// The sum of the n - 1 retry terms and its words, following at most
+/// `exact_steps` growing steps one by one.
+pub(crate) fn sum(p: &Params, exact_steps: u64) -> (Dur, Vec<String>) {
+    let mut acc = Sum {
+        total: Dur::ZERO,
+        terms: Vec::new(),
+    };
+    let mut delay = match p.b {
+        Dur::Secs(s) => s as f64,
+        Dur::Unbounded => f64::INFINITY,
+    };
+    let mut i = 1u64;
+    let mut steps = 0u64;
+    while i < p.n {
+        let capped = p.capped(delay);
+        let term = p.t.add(capped);
+        if p.at_cap(capped) || term.is_unbounded() {
+            acc.tail(p.t, capped, p.n - i);
+            break;
+        }
+        let next = delay * p.m;
+        // A delay the multiplier leaves unchanged (0) makes every remaining
+        // term this one: linear.
+        if next == delay || (next.is_nan() && delay.is_nan()) {
+            acc.growing(p.t, capped, p.n - i);
+            break;
+        }
+        if steps == exact_steps {
+            crate::analysis::retry_tail::rest(p, delay, p.n - i, &mut acc);
+            break;
+        }
+        if !acc.growing(p.t, capped, 1) {
+            break;
+        }
+        delay = next;
+        i += 1;
+        steps += 1;
+    }
+    (acc.total, acc.terms)
 }
 
 #[cfg(test)]

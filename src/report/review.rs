@@ -96,6 +96,9 @@ pub use crate::rules::FAILURE_MODES as EXPERIMENTS;
 pub enum Status {
     Satisfied,
     Assumed,
+    /// The intent's model is broken (RH043: an effect no copy reaches), so
+    /// the answer says nothing about the design.
+    Unevaluated,
     Failing,
 }
 
@@ -104,6 +107,7 @@ impl Status {
         match self {
             Status::Satisfied => "satisfied",
             Status::Assumed => "ASSUMED",
+            Status::Unevaluated => "not evaluated",
             Status::Failing => "failing",
         }
     }
@@ -147,6 +151,9 @@ pub struct IntentReview {
     pub at: String,
     pub origin: String,
     pub effects: Vec<String>,
+    /// Why the checklist could not be evaluated (an effect no copy of the
+    /// request reaches, RH043); `None` when it could.
+    pub unevaluated: Option<String>,
     pub answers: Vec<Answer>,
     pub experiments: Vec<Experiment>,
 }
@@ -453,6 +460,7 @@ impl<'m> Ctx<'_, 'm> {
             .collect();
         let (testing, untested) = self.q_testing(&experiments);
         answers.push(self.settle(11, testing, untested));
+        let unevaluated = self.unevaluated(&mut answers);
         IntentReview {
             id: self.intent.id.clone(),
             description: self.intent.description.clone(),
@@ -464,9 +472,51 @@ impl<'m> Ctx<'_, 'm> {
                 .iter()
                 .map(|e| e.value.clone())
                 .collect(),
+            unevaluated,
             answers,
             experiments,
         }
+    }
+
+    /// Where an effect of the intent is not reached (RH043), no answer can
+    /// be satisfied or merely assumed: each that is not failing for its own
+    /// codes becomes "not evaluated" (RH043), and the reason is returned.
+    /// A waived RH043 makes the answers rest on the waiver (ASSUMED).
+    fn unevaluated(&self, answers: &mut [Answer]) -> Option<String> {
+        let unreached: Vec<&&Finding> = self
+            .findings
+            .iter()
+            .filter(|f| f.rule.code == "RH043")
+            .collect();
+        let active: Vec<&str> = unreached
+            .iter()
+            .filter(|f| f.waived.is_none())
+            .filter_map(|f| f.component.as_deref())
+            .collect();
+        for a in answers.iter_mut().filter(|a| a.status != Status::Failing) {
+            if active.is_empty() {
+                for w in unreached.iter().filter_map(|f| f.waived.as_ref()) {
+                    a.assumptions
+                        .push(format!("RH043 waived: {}", waiver_text(w)));
+                    a.status = Status::Assumed;
+                }
+                a.assumptions.sort();
+                a.assumptions.dedup();
+            } else {
+                a.status = Status::Unevaluated;
+                a.codes = vec!["RH043"];
+            }
+        }
+        if active.is_empty() {
+            return None;
+        }
+        let effects: Vec<String> = active.iter().map(|e| format!("`{e}`")).collect();
+        Some(format!(
+            "The checklist could not be evaluated for this intent: effect {} is not reached from its origin `{}` or any declared replay (RH043), so nothing below was checked against it. Add a link from `{}` (or a component it reaches) to the effect, or declare the replay entry point that reaches it.",
+            effects.join(", "),
+            self.intent.origin.value,
+            self.intent.origin.value
+        ))
     }
 
     /// Status: failing where a finding says so, else ASSUMED where the

@@ -104,13 +104,18 @@ fn badge(a: &Answer) -> String {
             a.codes.join(", ")
         ),
         Status::Assumed => "<span class=\"badge assumed\">⚠ ASSUMED</span>".to_string(),
+        // Styled as failing: a broken model is no better than a failure.
+        Status::Unevaluated => format!(
+            "<span class=\"badge failing\">⛔ not evaluated: {}</span>",
+            a.codes.join(", ")
+        ),
     }
 }
 
 fn class(s: Status) -> &'static str {
     match s {
         Status::Satisfied => "satisfied",
-        Status::Failing => "failing",
+        Status::Failing | Status::Unevaluated => "failing",
         Status::Assumed => "assumed",
     }
 }
@@ -166,7 +171,7 @@ pub fn render(r: &Review) -> String {
     };
     let _ = writeln!(
         s,
-        "<p>Findings: <span class=\"badge error\">{} error(s)</span> <span class=\"badge warning\">{} warning(s)</span> <span class=\"badge info\">{} info</span>{} — checklist: <span class=\"badge satisfied\">{} satisfied</span> <span class=\"badge failing\">{} failing</span> <span class=\"badge assumed\">{} ASSUMED</span></p>",
+        "<p>Findings: <span class=\"badge error\">{} error(s)</span> <span class=\"badge warning\">{} warning(s)</span> <span class=\"badge info\">{} info</span>{} — checklist: <span class=\"badge satisfied\">{} satisfied</span> <span class=\"badge failing\">{} failing</span> <span class=\"badge assumed\">{} ASSUMED</span>{}</p>",
         r.summary.error,
         r.summary.warning,
         r.summary.info,
@@ -177,7 +182,11 @@ pub fn render(r: &Review) -> String {
         },
         count(Status::Satisfied),
         count(Status::Failing),
-        count(Status::Assumed)
+        count(Status::Assumed),
+        match count(Status::Unevaluated) {
+            0 => String::new(),
+            n => format!(" <span class=\"badge failing\">{n} not evaluated</span>"),
+        }
     );
     s.push_str("<p>Each question is answered from the manifest. <strong>failing</strong>: a finding contradicts the answer (codes given). <span class=\"badge assumed\">⚠ ASSUMED</span>: the manifest does not say, or the answer rests on a declared assumption or a guessed value; a guarantee that rests on “we assume” is not finished.</p>\n</header>\n");
 
@@ -221,6 +230,9 @@ pub fn render(r: &Review) -> String {
             effects.join(", "),
             xml_escape(&i.at)
         );
+        if let Some(why) = &i.unevaluated {
+            let _ = writeln!(s, "<p><strong>{}</strong></p>", esc(why));
+        }
         s.push_str("<table class=\"checklist\"><thead><tr><th>#</th><th>Question</th><th>Status</th></tr></thead><tbody>\n");
         for a in &i.answers {
             let _ = writeln!(

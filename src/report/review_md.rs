@@ -46,6 +46,7 @@ pub fn status_md(a: &Answer) -> String {
         Status::Failing if a.codes.is_empty() => "❌ failing".to_string(),
         Status::Failing => format!("❌ failing ({})", a.codes.join(", ")),
         Status::Assumed => "⚠️ **ASSUMED**".to_string(),
+        Status::Unevaluated => format!("⛔ **not evaluated** ({})", a.codes.join(", ")),
     }
 }
 
@@ -73,9 +74,13 @@ pub fn render(r: &Review) -> String {
             .filter(|a| a.status == st)
             .count()
     };
+    let unevaluated = match count(Status::Unevaluated) {
+        0 => String::new(),
+        n => format!(", {n} **not evaluated**"),
+    };
     let _ = writeln!(
         s,
-        "Checklist: {} satisfied, {} failing, {} **ASSUMED**.\n",
+        "Checklist: {} satisfied, {} failing, {} **ASSUMED**{unevaluated}.\n",
         count(Status::Satisfied),
         count(Status::Failing),
         count(Status::Assumed)
@@ -103,6 +108,9 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
             effects.join(", "),
             md_inline(&i.at)
         );
+        if let Some(why) = &i.unevaluated {
+            let _ = writeln!(s, "**{}**\n", md_inline(why));
+        }
         s.push_str("| # | Question | Status |\n|---|---|---|\n");
         for a in &i.answers {
             let _ = writeln!(

@@ -8,6 +8,7 @@
 mod hygiene;
 mod key;
 mod mechanics;
+mod reach;
 mod regions;
 mod windows;
 pub use hygiene::FAILURE_MODES;
@@ -164,6 +165,7 @@ registry! {
     "RH040" "untested-failure-mode" Info,
     "RH041" "unknown-value-assumed" Info,
     "RH042" "unused-dedup-store" Warning,
+    "RH043" "unreachable-effect" Error,
     "RH050" "platform-limit-violated" Error,
 }
 
@@ -313,6 +315,7 @@ pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
     mechanics::check(a, &mut out);
     mechanics::check_layers(a, &mut out);
     hygiene::check(a, &mut out);
+    reach::check(a, &mut out);
     out.sort_by(|x, y| x.sort_key().cmp(&y.sort_key()));
     out.dedup_by(|x, y| {
         x.rule.code == y.rule.code
