@@ -10,7 +10,7 @@ use replay_audit::cli::{
     ReportFormat, TextFormat,
 };
 use replay_audit::{
-    analysis, catalog, init, manifest, policy, report, rules, schema, shell, whatif,
+    analysis, catalog, files, init, manifest, policy, report, rules, schema, shell, whatif,
 };
 
 fn color(choice: ColorChoice, stream_is_tty: bool) -> bool {
@@ -37,20 +37,19 @@ fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow
     }
 }
 
-/// Writes to `-o FILE`, or to standard output; an unwritable file is an input error (2).
+/// Writes to `-o FILE`, or to standard output. A file is written whole or
+/// not at all, never onto an input of the run nor through a link
+/// ([`files::write_atomic`]); a refused or failed write is an input error (2).
 fn write_output(path: Option<&std::path::Path>, text: &str) -> anyhow::Result<u8> {
     match path {
         None => {
             out(text)?;
             Ok(0)
         }
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match files::write_atomic(p, text.as_bytes(), files::Mode::Replace) {
             Ok(()) => Ok(0),
             Err(e) => {
-                eprintln!(
-                    "error: cannot write `{}`: {e}\nhelp: check that the folder exists and is writable",
-                    p.display()
-                );
+                eprintln!("{e}");
                 Ok(2)
             }
         },
@@ -337,9 +336,15 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                 .unwrap_or_default();
             drop(a);
             if let Some(path) = write_baseline {
+                // The baseline read below is an input too, though not read yet.
+                if let Some(b) = baseline {
+                    files::protect(b);
+                }
                 let b = policy::Baseline::of(&findings);
-                if let Err(e) = std::fs::write(path, b.to_json()) {
-                    eprintln!("error: cannot write baseline `{}`: {e}", path.display());
+                let written =
+                    files::write_atomic(path, b.to_json().as_bytes(), files::Mode::Replace);
+                if let Err(e) = written {
+                    eprintln!("{e}");
                     return Ok(2);
                 }
                 eprintln!(
@@ -677,11 +682,8 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                 Ok(0)
             }
             Some(path) => {
-                let written = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .open(path)
-                    .and_then(|mut f| f.write_all(init::STARTER.as_bytes()));
+                let written =
+                    files::write_atomic(path, init::STARTER.as_bytes(), files::Mode::CreateNew);
                 match written {
                     Ok(()) => {
                         eprintln!(
@@ -691,15 +693,14 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                         );
                         Ok(0)
                     }
-                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                        eprintln!(
-                            "error: `{}` already exists\nhelp: give another --output path, or move the file away first",
-                            path.display()
-                        );
-                        Ok(2)
-                    }
                     Err(e) => {
-                        eprintln!("error: cannot write `{}`: {e}", path.display());
+                        let e = match e.kind {
+                            files::WriteErrorKind::Exists => {
+                                e.help("give another --output path, or move the file away first")
+                            }
+                            _ => e,
+                        };
+                        eprintln!("{e}");
                         Ok(2)
                     }
                 }
