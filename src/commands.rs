@@ -336,10 +336,6 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                 .unwrap_or_default();
             drop(a);
             if let Some(path) = write_baseline {
-                // The baseline read below is an input too, though not read yet.
-                if let Some(b) = baseline {
-                    files::protect(b);
-                }
                 let b = policy::Baseline::of(&findings);
                 let written =
                     files::write_atomic(path, b.to_json().as_bytes(), files::Mode::Replace);

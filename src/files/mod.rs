@@ -256,15 +256,6 @@ fn remember(path: &Path, meta: &std::fs::Metadata) {
     }
 }
 
-/// Marks `path` as an input before it is read (a baseline read after the
-/// new baseline is written), so no writer replaces it. A path that does
-/// not exist is nothing to protect.
-pub fn protect(path: &Path) {
-    if let Ok(meta) = std::fs::metadata(path) {
-        remember(path, &meta);
-    }
-}
-
 /// Whether `path` is (or resolves to, or is a hard link of) a file read by
 /// this process.
 pub fn is_input(path: &Path) -> bool {
