@@ -384,10 +384,8 @@ impl Policy {
         } else {
             Origin::Found
         };
-        locate(paths, config).map_or_else(
-            || Ok(Policy::default()),
-            |p| Policy::read_from(&p, origin),
-        )
+        locate(paths, config)
+            .map_or_else(|| Ok(Policy::default()), |p| Policy::read_from(&p, origin))
     }
 
     /// The lowest severity that fails a run: `flag` (`--fail-on`), else the
@@ -546,14 +544,13 @@ impl Baseline {
     pub fn read(path: &Path) -> Result<Baseline, PolicyError> {
         let name = path.display().to_string();
         let max = crate::manifest::Limits::default().max_file_bytes;
-        let text = crate::files::read_given(path, max)
-            .map_err(|d| {
-                PolicyError::one(
-                    &name,
-                    SourceMap::default(),
-                    d.help("create it with `replay-audit check --write-baseline FILE ...`"),
-                )
-            })?;
+        let text = crate::files::read_given(path, max).map_err(|d| {
+            PolicyError::one(
+                &name,
+                SourceMap::default(),
+                d.help("create it with `replay-audit check --write-baseline FILE ...`"),
+            )
+        })?;
         Baseline::parse(&name, &text)
     }
 

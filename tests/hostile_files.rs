@@ -232,7 +232,10 @@ fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
                 stack.push(p);
             } else if m.file_type().is_symlink() {
                 let t = std::fs::read_link(&p).unwrap();
-                out.push((p.display().to_string(), t.display().to_string().into_bytes()));
+                out.push((
+                    p.display().to_string(),
+                    t.display().to_string().into_bytes(),
+                ));
             } else {
                 out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
             }
@@ -257,16 +260,35 @@ fn no_writer_replaces_an_input() {
         (&["report", "ra/m.yaml", "-o", "ra/m.yaml"][..], "ra/m.yaml"),
         (&["graph", "ra/m.yaml", "-o", "ra/m.yaml"], "ra/m.yaml"),
         (&["graph", "ra/m.yaml", "-o", "hard.md"], "hard.md"),
-        (&["report", "ra", "-o", "ra/more/../m.yaml"], "ra/more/../m.yaml"),
-        (&["report", "ra", "-o", "ra/more/extra.yaml"], "ra/more/extra.yaml"),
-        (&["check", "ra/m.yaml", "--write-baseline", "ra/m.yaml"], "ra/m.yaml"),
+        (
+            &["report", "ra", "-o", "ra/more/../m.yaml"],
+            "ra/more/../m.yaml",
+        ),
+        (
+            &["report", "ra", "-o", "ra/more/extra.yaml"],
+            "ra/more/extra.yaml",
+        ),
+        (
+            &["check", "ra/m.yaml", "--write-baseline", "ra/m.yaml"],
+            "ra/m.yaml",
+        ),
         (
             &["check", "ra", "--write-baseline", "ra/replay-audit.toml"],
             "ra/replay-audit.toml",
         ),
-        (&["report", "ra", "-o", "ra/replay-audit.toml"], "ra/replay-audit.toml"),
         (
-            &["check", "ra", "--overrides", "o.yaml", "--write-baseline", "o.yaml"],
+            &["report", "ra", "-o", "ra/replay-audit.toml"],
+            "ra/replay-audit.toml",
+        ),
+        (
+            &[
+                "check",
+                "ra",
+                "--overrides",
+                "o.yaml",
+                "--write-baseline",
+                "o.yaml",
+            ],
             "o.yaml",
         ),
     ] {
@@ -288,9 +310,15 @@ fn no_writer_writes_through_a_link() {
     symlink("nowhere.md", p.join("dangling.md")).unwrap();
     let before = snapshot(p);
     for (args, target) in [
-        (&["report", "ra", "--format", "html", "-o", "out.html"][..], "out.html"),
+        (
+            &["report", "ra", "--format", "html", "-o", "out.html"][..],
+            "out.html",
+        ),
         (&["graph", "ra", "-o", "dangling.md"], "dangling.md"),
-        (&["check", "ra", "--write-baseline", "dangling.md"], "dangling.md"),
+        (
+            &["check", "ra", "--write-baseline", "dangling.md"],
+            "dangling.md",
+        ),
         (&["init", "--output", "dangling.md"], "dangling.md"),
     ] {
         let (code, _, err) = run(p, args);
@@ -347,7 +375,10 @@ fn shell_save_keeps_inputs_and_existing_files_unless_forced() {
     assert_eq!(code, Some(2));
     assert_eq!(std::fs::read(p.join("ra/m.yaml")).unwrap(), manifest);
     let saved = std::fs::read_to_string(p.join("kept.yaml")).unwrap();
-    assert!(saved.ends_with("payout-idempotency.retention: 16h\n"), "{saved}");
+    assert!(
+        saved.ends_with("payout-idempotency.retention: 16h\n"),
+        "{saved}"
+    );
 }
 
 #[test]

@@ -42,7 +42,6 @@ pub enum Origin {
     Given,
 }
 
-
 /// The most characters of a line shown from a policy, baseline or
 /// overrides file in an error.
 pub const EXCERPT_CHARS: usize = 80;
@@ -95,12 +94,10 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
         return Err(not_regular(&name));
     }
     if entry.len() > max_bytes {
-        return Err(too_big(
-            format!(
-                "`{name}` is {} bytes, more than the limit of {max_bytes} bytes",
-                entry.len()
-            ),
-        ));
+        return Err(too_big(format!(
+            "`{name}` is {} bytes, more than the limit of {max_bytes} bytes",
+            entry.len()
+        )));
     }
     let file = std::fs::File::open(path).map_err(cannot)?;
     let opened = file.metadata().map_err(cannot)?;

@@ -15,7 +15,10 @@ use crate::time::Dur;
 /// Manifest files named by the user: files as given, folders walked for
 /// `*.yaml` / `*.yml` (sorted, without following symbolic links).
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
-    Ok(discover_inputs(paths)?.into_iter().map(|(p, _)| p).collect())
+    Ok(discover_inputs(paths)?
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect())
 }
 
 /// [`discover`] with how each file came about: [`Origin::Given`] for a
