@@ -221,8 +221,9 @@ impl Policy {
         // The same reader as manifests: regular files only, size-limited, text.
         let max = crate::manifest::Limits::default().max_file_bytes;
         let text = crate::files::read(path, origin, max).map_err(|d| {
+            let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
             let d = match origin {
-                Origin::Found if d.message.contains("symbolic link") => d.help(
+                Origin::Found if link => d.help(
                     "commit the policy as a regular file, or name the policy to use with --config FILE",
                 ),
                 _ => d,
