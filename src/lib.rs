@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod cli;
 pub mod diagnostics;
 pub mod engine;
+pub mod files;
 pub mod fnv;
 pub mod graph;
 pub mod import;

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::diagnostics::{Diagnostic, Loc, Location, SourceMap, suggest};
+use crate::files::Origin;
 use crate::rules::{self, Finding, Margin, Options, RULES, Rule, Severity, Waived};
 use crate::time::Dur;
 
@@ -207,19 +208,37 @@ impl Policy {
         }
     }
 
-    /// Reads a policy file; every error is collected.
+    /// Reads a policy file named by the user (`--config`, links followed);
+    /// every error is collected.
     pub fn read(path: &Path) -> Result<Policy, PolicyError> {
+        Policy::read_from(path, Origin::Given)
+    }
+
+    /// Reads a policy file as [`crate::files::read`] does for `origin`: a
+    /// policy found beside the manifests is never read through a link.
+    pub fn read_from(path: &Path, origin: Origin) -> Result<Policy, PolicyError> {
         let name = path.display().to_string();
-        // The same reader as manifests: regular files only, size-limited, UTF-8.
-        let text = crate::manifest::load::read_text(path, &crate::manifest::Limits::default())
-            .map_err(|d| PolicyError::one(&name, SourceMap::default(), d))?;
+        // The same reader as manifests: regular files only, size-limited, text.
+        let max = crate::manifest::Limits::default().max_file_bytes;
+        let text = crate::files::read(path, origin, max).map_err(|d| {
+            let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            let d = match origin {
+                Origin::Found if link => d.help(
+                    "commit the policy as a regular file, or name the policy to use with --config FILE",
+                ),
+                _ => d,
+            };
+            PolicyError::one(&name, SourceMap::default(), d)
+        })?;
         Policy::parse(&name, &text)
     }
 
     /// Reads policy text; `name` is used in messages.
     pub fn parse(name: &str, text: &str) -> Result<Policy, PolicyError> {
         let mut sources = SourceMap::default();
-        let file = sources.add(name.to_string(), text.to_string());
+        // Errors show one line of the file at most, cut short
+        // (crate::files::excerpt): the file may be any text named by mistake.
+        let file = sources.add(name.to_string(), crate::files::excerpt(text));
         let loc = |offset: usize| offset_loc(text, file, offset);
         let raw: RawPolicy = match toml::from_str(text) {
             Ok(r) => r,
@@ -361,7 +380,13 @@ impl Policy {
     /// replay-audit.toml beside the first path ([`locate`]), else the
     /// defaults.
     pub fn find(paths: &[PathBuf], config: Option<&Path>) -> Result<Policy, PolicyError> {
-        locate(paths, config).map_or_else(|| Ok(Policy::default()), |p| Policy::read(&p))
+        let origin = if config.is_some() {
+            Origin::Given
+        } else {
+            Origin::Found
+        };
+        locate(paths, config)
+            .map_or_else(|| Ok(Policy::default()), |p| Policy::read_from(&p, origin))
     }
 
     /// The lowest severity that fails a run: `flag` (`--fail-on`), else the
@@ -442,7 +467,8 @@ impl Policy {
 
 /// The policy file for a run: the one given with `--config`, else
 /// `replay-audit.toml` beside the first manifest path (in the folder when a
-/// folder is given), if there is one.
+/// folder is given), if there is one. A symbolic link of that name is
+/// located too, for [`Policy::find`] to refuse (never read, never ignored).
 pub fn locate(paths: &[PathBuf], config: Option<&Path>) -> Option<PathBuf> {
     if let Some(c) = config {
         return Some(c.to_path_buf());
@@ -457,7 +483,8 @@ pub fn locate(paths: &[PathBuf], config: Option<&Path>) -> Option<PathBuf> {
         }
     };
     let candidate = dir.join(FILE_NAME);
-    candidate.is_file().then_some(candidate)
+    let entry = std::fs::symlink_metadata(&candidate).ok()?;
+    (entry.is_file() || entry.file_type().is_symlink()).then_some(candidate)
 }
 
 /// Matches `*` (any run of characters) and `?` (one character); nothing
@@ -517,20 +544,20 @@ impl Baseline {
 
     pub fn read(path: &Path) -> Result<Baseline, PolicyError> {
         let name = path.display().to_string();
-        let text = crate::manifest::load::read_text(path, &crate::manifest::Limits::default())
-            .map_err(|d| {
-                PolicyError::one(
-                    &name,
-                    SourceMap::default(),
-                    d.help("create it with `replay-audit check --write-baseline FILE ...`"),
-                )
-            })?;
+        let max = crate::manifest::Limits::default().max_file_bytes;
+        let text = crate::files::read_given(path, max).map_err(|d| {
+            PolicyError::one(
+                &name,
+                SourceMap::default(),
+                d.help("create it with `replay-audit check --write-baseline FILE ...`"),
+            )
+        })?;
         Baseline::parse(&name, &text)
     }
 
     pub fn parse(name: &str, text: &str) -> Result<Baseline, PolicyError> {
         let mut sources = SourceMap::default();
-        let file = sources.add(name.to_string(), text.to_string());
+        let file = sources.add(name.to_string(), crate::files::excerpt(text));
         let b: Baseline = serde_json::from_str(text).map_err(|e| {
             let at = Loc { file, line: e.line() as u32, col: e.column().max(1) as u32 };
             PolicyError::one(

@@ -64,7 +64,7 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ("explain", "explain CODE       a rule's page"),
     (
         "save",
-        "save FILE          write the changes as an overrides file (--overrides FILE)",
+        "save [--force] FILE  write the changes as an overrides file (--overrides FILE)",
     ),
     ("help", "help               this list"),
     (
@@ -308,22 +308,7 @@ impl Shell {
                 )),
                 None => Reply::err(self.plain_error(unknown_rule(rest))),
             },
-            "save" => {
-                if rest.is_empty() {
-                    return Reply::err(format!(
-                        "error: `save` needs a file name: {}",
-                        usage("save")
-                    ));
-                }
-                let text = whatif::overrides_yaml(&self.current.changes);
-                match std::fs::write(rest, text) {
-                    Ok(()) => Reply::out(format!(
-                        "saved {} change(s) to {rest}; use it with `--overrides {rest}`\n",
-                        self.current.changes.len()
-                    )),
-                    Err(e) => Reply::err(format!("error: cannot write `{rest}`: {e}")),
-                }
-            }
+            "save" => self.save(rest),
             "help" | "?" => Reply::out(
                 COMMANDS
                     .iter()
@@ -341,6 +326,41 @@ impl Shell {
                     |s| format!("did you mean `{s}`?"),
                 );
                 Reply::err(format!("error: unknown command `{other}`\nhelp: {hint}"))
+            }
+        }
+    }
+
+    /// `save [--force] FILE`: the changes as an overrides file, written
+    /// whole or not at all ([`crate::files::write_atomic`]); an existing
+    /// file is replaced only with `--force`, and never an input of the
+    /// session (its manifests, its policy) nor through a link.
+    fn save(&self, rest: &str) -> Reply {
+        let (force, path) = strip_flag(rest, "--force");
+        if path.is_empty() {
+            return Reply::err(format!(
+                "error: `save` needs a file name: {}",
+                usage("save")
+            ));
+        }
+        let text = whatif::overrides_yaml(&self.current.changes);
+        let mode = if force {
+            crate::files::Mode::Replace
+        } else {
+            crate::files::Mode::CreateNew
+        };
+        match crate::files::write_atomic(std::path::Path::new(path), text.as_bytes(), mode) {
+            Ok(()) => Reply::out(format!(
+                "saved {} change(s) to {path}; use it with `--overrides {path}`\n",
+                self.current.changes.len()
+            )),
+            Err(e) => {
+                let e = match e.kind {
+                    crate::files::WriteErrorKind::Exists => e.help(format!(
+                        "give another file name, or replace it with `save --force {path}`"
+                    )),
+                    _ => e,
+                };
+                Reply::err(e.to_string())
             }
         }
     }
@@ -472,6 +492,16 @@ fn render_steps(a: &Analysis, steps: &[Step]) -> String {
     }
     s.push_str(&format!("    {:>12}  total\n", format!("= {total}")));
     s
+}
+
+/// The first word of `rest` when it is `flag`, and what follows.
+fn strip_flag<'a>(rest: &'a str, flag: &str) -> (bool, &'a str) {
+    match rest.strip_prefix(flag) {
+        Some(after) if after.is_empty() || after.starts_with(char::is_whitespace) => {
+            (true, after.trim_start())
+        }
+        _ => (false, rest),
+    }
 }
 
 fn usage(cmd: &str) -> String {

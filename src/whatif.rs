@@ -324,7 +324,9 @@ impl Session {
                 d.help("give a YAML file of `TARGET: VALUE` lines, as the shell's `save` writes"),
             )
         })?;
-        let file = self.add_source(&name, &text);
+        // Errors show one line of the file at most, cut short
+        // (crate::files::excerpt): it may be any text named by mistake.
+        let file = self.add_source(&name, &crate::files::excerpt(&text));
         let node = yaml::parse(&text, file, &self.limits).map_err(|d| self.error(d))?;
         let entries = match node.value {
             Value::Map(e) => e,

@@ -7,7 +7,7 @@ use replay_audit::cli::{CheckFormat, Cli, Command};
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
-use replay_audit::report;
+use replay_audit::{files, report};
 use replay_audit::rules::Finding;
 
 use super::{inputs, out, out_with, severity, stdout_color, today};
@@ -83,8 +83,8 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
 /// baselined; `Some(2)` when the file cannot be written.
 fn write_baseline_file(path: &Path, findings: &mut [Finding]) -> Option<u8> {
     let b = policy::Baseline::of(findings);
-    if let Err(e) = std::fs::write(path, b.to_json()) {
-        eprintln!("error: cannot write baseline `{}`: {e}", path.display());
+    if let Err(e) = files::write_atomic(path, b.to_json().as_bytes(), files::Mode::Replace) {
+        eprintln!("{e}");
         return Some(2);
     }
     eprintln!(

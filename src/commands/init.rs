@@ -1,9 +1,8 @@
 //! `init [--output FILE]`: a commented starter manifest that passes `check`.
 
-use std::io::Write;
 use std::path::Path;
 
-use replay_audit::init;
+use replay_audit::{files, init};
 
 use super::out;
 
@@ -12,11 +11,7 @@ pub fn run(output: Option<&Path>) -> anyhow::Result<u8> {
         out(init::STARTER)?;
         return Ok(0);
     };
-    let written = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(init::STARTER.as_bytes()));
+    let written = files::write_atomic(path, init::STARTER.as_bytes(), files::Mode::CreateNew);
     match written {
         Ok(()) => {
             eprintln!(
@@ -26,15 +21,14 @@ pub fn run(output: Option<&Path>) -> anyhow::Result<u8> {
             );
             Ok(0)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            eprintln!(
-                "error: `{}` already exists\nhelp: give another --output path, or move the file away first",
-                path.display()
-            );
-            Ok(2)
-        }
         Err(e) => {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            let e = match e.kind {
+                files::WriteErrorKind::Exists => {
+                    e.help("give another --output path, or move the file away first")
+                }
+                _ => e,
+            };
+            eprintln!("{e}");
             Ok(2)
         }
     }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use replay_audit::cli::{Cli, ColorChoice, Command, FailOn};
 use replay_audit::engine::{self, Inputs};
-use replay_audit::{manifest, policy, rules};
+use replay_audit::{files, manifest, policy, rules};
 
 /// Runs the command; an input error is printed and gives exit code 2.
 pub fn run(cli: Cli) -> anyhow::Result<u8> {
@@ -89,20 +89,19 @@ pub fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> an
     }
 }
 
-/// Writes to `-o FILE`, or to standard output; an unwritable file is an input error (2).
+/// Writes to `-o FILE`, or to standard output. A file is written whole or
+/// not at all, never onto an input of the run nor through a link
+/// ([`files::write_atomic`]); a refused or failed write is an input error (2).
 pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<u8> {
     match path {
         None => {
             out(text)?;
             Ok(0)
         }
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match files::write_atomic(p, text.as_bytes(), files::Mode::Replace) {
             Ok(()) => Ok(0),
             Err(e) => {
-                eprintln!(
-                    "error: cannot write `{}`: {e}\nhelp: check that the folder exists and is writable",
-                    p.display()
-                );
+                eprintln!("{e}");
                 Ok(2)
             }
         },

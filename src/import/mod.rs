@@ -159,13 +159,17 @@ fn classify(has: impl Fn(&str) -> bool, aws_resources: bool) -> Option<Format> {
 /// memory (parameters from their defaults) and merged with the manifests
 /// given with them, which add intents, keys, effects and guards.
 pub fn load(paths: &[PathBuf], limits: &Limits) -> Result<Manifest, LoadError> {
-    let files = manifest::load::discover(paths).map_err(|diagnostics| LoadError {
+    let files = manifest::load::discover_inputs(paths).map_err(|diagnostics| LoadError {
         sources: SourceMap::default(),
         diagnostics,
     })?;
     let mut texts = Vec::new();
-    for f in &files {
-        let text = read_file(f, limits)?;
+    for (f, origin) in &files {
+        // A file found under a folder is never read through a link.
+        let text = manifest::load::read_input(f, *origin, limits).map_err(|d| LoadError {
+            sources: SourceMap::default(),
+            diagnostics: vec![d],
+        })?;
         let name = f.display().to_string();
         match detect(&text, limits) {
             Some(format) => {

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::diagnostics::{Diagnostic, Loc, SourceMap, suggest};
+use crate::files::Origin;
 use crate::manifest::model::*;
 use crate::manifest::yaml::{self, Limits, Node, Piece, Value};
 use crate::time::Dur;
@@ -14,12 +15,26 @@ use crate::time::Dur;
 /// Manifest files named by the user: files as given, folders walked for
 /// `*.yaml` / `*.yml` (sorted, without following symbolic links).
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
+    Ok(discover_inputs(paths)?
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect())
+}
+
+/// [`discover`] with how each file came about: [`Origin::Given`] for a
+/// file named by the user (read through a link), [`Origin::Found`] for one
+/// found under a folder (never read through a link, see [`read_input`]).
+pub fn discover_inputs(paths: &[PathBuf]) -> Result<Vec<(PathBuf, Origin)>, Vec<Diagnostic>> {
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for p in paths {
         match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => walk(p, &mut files, &mut errors, 0),
-            Ok(_) => files.push(p.clone()),
+            Ok(m) if m.is_dir() => {
+                let mut found = Vec::new();
+                walk(p, &mut found, &mut errors, 0);
+                files.extend(found.into_iter().map(|f| (f, Origin::Found)));
+            }
+            Ok(_) => files.push((p.clone(), Origin::Given)),
             Err(e) => errors.push(
                 Diagnostic::new(
                     None,
@@ -85,13 +100,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<Diagnostic>, dept
     }
 }
 
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or folder".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
-    }
-}
+use crate::files::io_reason;
 
 /// What reading produced: the manifest (partial when there were errors),
 /// every error, and every id defined (even where its body had errors).
@@ -107,11 +116,11 @@ pub fn load_files(
     paths: &[PathBuf],
     limits: &Limits,
 ) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
-    let files = discover(paths).map_err(|e| (SourceMap::default(), e))?;
+    let files = discover_inputs(paths).map_err(|e| (SourceMap::default(), e))?;
     let mut texts = Vec::new();
     let mut errors = Vec::new();
-    for f in &files {
-        match read_text(f, limits) {
+    for (f, origin) in &files {
+        match read_input(f, *origin, limits) {
             Ok(t) => texts.push((f.display().to_string(), t)),
             Err(d) => errors.push(d),
         }
@@ -122,44 +131,16 @@ pub fn load_files(
     Ok(load_texts(texts, limits))
 }
 
-/// Reads one file as UTF-8 text under the size limit.
+/// Reads one file named by the user as UTF-8 text under the size limit
+/// ([`crate::files::read`]: bounded, text only; links followed).
 pub fn read_text(path: &Path, limits: &Limits) -> Result<String, Diagnostic> {
-    let name = path.display();
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Diagnostic::new(None, format!("cannot read `{name}`: {}", io_reason(&e))))?;
-    // A FIFO or a device would block the read or never end.
-    if !meta.is_file() {
-        return Err(
-            Diagnostic::new(None, format!("`{name}` is not a regular file"))
-                .help("give manifest files or folders; pipes and devices are not read"),
-        );
-    }
-    if meta.len() > limits.max_file_bytes {
-        return Err(Diagnostic::new(
-            None,
-            format!(
-                "`{name}` is {} bytes, more than the limit of {} bytes",
-                meta.len(),
-                limits.max_file_bytes
-            ),
-        )
-        .help("raise the limit with --max-file-size BYTES if the file is genuine"));
-    }
-    let bytes = std::fs::read(path)
-        .map_err(|e| Diagnostic::new(None, format!("cannot read `{name}`: {}", io_reason(&e))))?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let text = String::from_utf8_lossy(&e.as_bytes()[..at]);
-        let line = text.matches('\n').count() as u32 + 1;
-        let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-        Diagnostic::new(
-            None,
-            format!(
-                "`{name}` is not UTF-8 text: invalid byte at line {line}, column {col} (byte {at})"
-            ),
-        )
-        .help("save the manifest as UTF-8")
-    })
+    crate::files::read_given(path, limits.max_file_bytes)
+}
+
+/// Reads one file of [`discover_inputs`]: a file found under a folder is
+/// never read through a symbolic link.
+pub fn read_input(path: &Path, origin: Origin, limits: &Limits) -> Result<String, Diagnostic> {
+    crate::files::read(path, origin, limits.max_file_bytes)
 }
 
 /// Reads already loaded texts (file name, content) into one manifest.
@@ -355,11 +336,11 @@ pub fn parse_files(
     paths: &[PathBuf],
     limits: &Limits,
 ) -> Result<(SourceMap, Vec<Node>), (SourceMap, Vec<Diagnostic>)> {
-    let files = discover(paths).map_err(|e| (SourceMap::default(), e))?;
+    let files = discover_inputs(paths).map_err(|e| (SourceMap::default(), e))?;
     let mut texts = Vec::new();
     let mut errors = Vec::new();
-    for f in &files {
-        match read_text(f, limits) {
+    for (f, origin) in &files {
+        match read_input(f, *origin, limits) {
             Ok(t) => texts.push((f.display().to_string(), t)),
             Err(d) => errors.push(d),
         }

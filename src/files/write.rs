@@ -1,0 +1,207 @@
+//! Writing an output file without destroying anything: never onto an input
+//! of the run, never through a symbolic link, and never half-written (a
+//! temporary file beside the target is renamed into place).
+
+use std::hash::{BuildHasher, Hasher};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Whether a file already at the target may be replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `-o`, `--write-baseline`, `save --force`.
+    Replace,
+    /// `init --output`, `save`: an existing file is refused.
+    CreateNew,
+}
+
+/// Why an output was not written; nothing at the target was changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteError {
+    pub kind: WriteErrorKind,
+    pub message: String,
+    pub help: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WriteErrorKind {
+    /// The target is a symbolic link.
+    Link,
+    /// The target is, or resolves to, a file this run read.
+    Input,
+    /// A file is there and [`Mode::CreateNew`] was asked for.
+    Exists,
+    /// The target is a folder.
+    Folder,
+    /// Creating, writing or renaming failed.
+    Io,
+}
+
+impl WriteError {
+    /// Replaces the help (a command knows the flag that fixes it).
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = help.into();
+        self
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    /// `error: MESSAGE` and `help: HELP` on two lines, no newline at the end.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "error: {}\nhelp: {}", self.message, self.help)
+    }
+}
+
+fn refused(kind: WriteErrorKind, message: String, help: &str) -> WriteError {
+    WriteError {
+        kind,
+        message,
+        help: help.to_string(),
+    }
+}
+
+/// Writes `bytes` to `target`.
+///
+/// Refused, with nothing written: a target that is a symbolic link, a
+/// folder, a file this process read ([`super::is_input`]: same canonical
+/// path, or same device and inode, so hard links count), or, with
+/// [`Mode::CreateNew`], any existing entry. A regular file (or a new one)
+/// is written to a temporary file in the target's folder (created new,
+/// under an unpredictable name), synced, then renamed over the target, so
+/// readers see the old file or the new, never a fragment; on failure the
+/// temporary file is removed. An existing FIFO or device (`-o /dev/null`)
+/// is written in place: there is nothing to replace atomically.
+pub fn write_atomic(target: &Path, bytes: &[u8], mode: Mode) -> Result<(), WriteError> {
+    let name = target.display();
+    match std::fs::symlink_metadata(target) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(refused(
+                WriteErrorKind::Link,
+                format!("`{name}` is a symbolic link; replay-audit does not write through links"),
+                "remove the link, or give the path of a regular file",
+            ));
+        }
+        Ok(m) if m.is_dir() => {
+            return Err(refused(
+                WriteErrorKind::Folder,
+                format!("`{name}` is a folder"),
+                "give a file path",
+            ));
+        }
+        Ok(_) if super::is_input(target) => {
+            return Err(refused(
+                WriteErrorKind::Input,
+                format!(
+                    "`{name}` is an input of this run (a manifest, overrides, baseline or policy file); writing there would replace it"
+                ),
+                "give another output path",
+            ));
+        }
+        Ok(_) if mode == Mode::CreateNew => {
+            return Err(refused(
+                WriteErrorKind::Exists,
+                format!("`{name}` already exists"),
+                "give another path, or move the file away first",
+            ));
+        }
+        Ok(m) if !m.is_file() => return write_in_place(target, bytes),
+        _ => {}
+    }
+    let old = std::fs::metadata(target).ok();
+    let (tmp, mut file) = temp_beside(target).map_err(|e| io_error(target, &e))?;
+    let written = (|| {
+        if let Some(old) = &old {
+            // Keep the replaced file's permissions.
+            file.set_permissions(old.permissions())?;
+        }
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, target)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_error(target, &e)
+    })
+}
+
+fn write_in_place(target: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(target)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| io_error(target, &e))
+}
+
+fn io_error(target: &Path, e: &std::io::Error) -> WriteError {
+    refused(
+        WriteErrorKind::Io,
+        format!("cannot write `{}`: {e}", target.display()),
+        "check that the folder exists and is writable and that the disk has room; nothing at that path was changed",
+    )
+}
+
+/// A new file in the target's folder, `.NAME.replay-audit-PID-RANDOM.tmp`.
+/// The name is unpredictable (std's randomly keyed hasher) and the file is
+/// created new, so a planted file or link of that name is never opened.
+fn temp_beside(target: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let base = target
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let mut last = None;
+    for attempt in 0..16u32 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(attempt);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        let tmp = dir.join(format!(
+            ".{base}.replay-audit-{}-{:016x}.tmp",
+            std::process::id(),
+            h.finish()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_a_file_and_leaves_no_temporary_behind() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("out.md");
+        std::fs::write(&t, "old").unwrap();
+        write_atomic(&t, b"new", Mode::Replace).unwrap();
+        assert_eq!(std::fs::read_to_string(&t).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        let e = write_atomic(&t, b"x", Mode::CreateNew).unwrap_err();
+        assert_eq!(e.kind, WriteErrorKind::Exists);
+        assert_eq!(std::fs::read_to_string(&t).unwrap(), "new");
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error_and_writes_nothing() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("no/out.md");
+        let e = write_atomic(&t, b"x", Mode::Replace).unwrap_err();
+        assert_eq!(e.kind, WriteErrorKind::Io);
+        assert!(e.message.starts_with("cannot write `"), "{}", e.message);
+    }
+}

@@ -1,0 +1,422 @@
+//! Files a pull request controls (every file of the tree, symbolic links
+//! included) can neither leak what they point at nor be destroyed:
+//! - a file the tool finds is never read through a link; a file named on
+//!   the command line is read bounded, and one holding control characters
+//!   is "not a text file", shown not at all;
+//! - no writer replaces an input of the run or writes through a link;
+//! - a failed write leaves the old file as it was.
+#![cfg(unix)]
+
+use std::os::unix::fs::symlink;
+use std::path::Path;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/fixtures/incident-dlq-redrive.yaml"
+);
+
+/// What must never reach stderr.
+const CANARY: &str = "hunter2-canary";
+const SECRETS: &[u8] = b"SECRET=hunter2\0PATH=/bin\0HOME=/root\0";
+
+fn cmd(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("replay-audit").unwrap();
+    // Only the canary in the environment, so /proc/self/environ is known.
+    c.current_dir(dir)
+        .env_clear()
+        .env("REPLAY_AUDIT_CANARY", CANARY);
+    c
+}
+
+/// `ra/m.yaml` (a manifest with findings) and `env.txt` (NUL-separated
+/// secrets, as /proc/self/environ holds them).
+fn tree() -> TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("ra")).unwrap();
+    std::fs::copy(FIXTURE, d.path().join("ra/m.yaml")).unwrap();
+    std::fs::write(d.path().join("env.txt"), SECRETS).unwrap();
+    d
+}
+
+/// Runs `args` in `dir`: exit code, stdout, stderr.
+fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = cmd(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `args` fail with exit code 2, exactly `stderr`, nothing of the secrets.
+fn refused(dir: &Path, args: &[&str], stderr: &str) {
+    let (code, out, err) = run(dir, args);
+    assert_eq!(err, stderr, "stderr of {args:?}");
+    assert_eq!(code, Some(2), "exit code of {args:?}");
+    assert_eq!(out, "", "stdout of {args:?}");
+    for secret in [CANARY, "hunter2", "/bin", "/root"] {
+        assert!(!err.contains(secret), "{args:?} leaks {secret}: {err}");
+    }
+}
+
+const LINK_HELP: &str =
+    "help: commit the policy as a regular file, or name the policy to use with --config FILE";
+
+#[test]
+fn a_found_policy_that_is_a_link_is_refused_not_read() {
+    for target in ["/proc/self/environ", "../env.txt"] {
+        let d = tree();
+        symlink(target, d.path().join("ra/replay-audit.toml")).unwrap();
+        // Beside a folder and beside a file; every command that reads it.
+        for args in [
+            &["check", "ra/"][..],
+            &["check", "ra/m.yaml"],
+            &["report", "ra"],
+            &["graph", "ra/m.yaml"],
+            &["what-if", "ra", "--set", "payout-idempotency.retention=16h"],
+        ] {
+            refused(
+                d.path(),
+                args,
+                &format!(
+                    "error: `ra/replay-audit.toml` is a symbolic link; files replay-audit finds by itself are never read through one
+ |
+{LINK_HELP}
+
+error: could not use `ra/replay-audit.toml`: 1 error
+"
+                ),
+            );
+        }
+    }
+}
+
+fn not_text(name: &str, at: &str, help: &str, then: &str) -> String {
+    format!(
+        "error: `{name}` is not a text file: control character U+0000 at {at}\n |\nhelp: {help}\n\nerror: {then}\n"
+    )
+}
+
+const TEXT_HELP: &str = "give a text file; nothing of a file holding control characters is shown";
+
+#[test]
+fn given_files_holding_control_characters_show_nothing() {
+    let d = tree();
+    let at = "line 1, column 15 (byte 14)";
+    refused(
+        d.path(),
+        &["check", "ra", "--config", "env.txt"],
+        &not_text("env.txt", at, TEXT_HELP, "could not use `env.txt`: 1 error"),
+    );
+    refused(
+        d.path(),
+        &["check", "ra", "--baseline", "env.txt"],
+        &not_text(
+            "env.txt",
+            at,
+            "create it with `replay-audit check --write-baseline FILE ...`",
+            "could not use `env.txt`: 1 error",
+        ),
+    );
+    refused(
+        d.path(),
+        &["check", "ra", "--overrides", "env.txt"],
+        &not_text(
+            "env.txt",
+            at,
+            "give a YAML file of `TARGET: VALUE` lines, as the shell's `save` writes",
+            "could not analyse the manifest: 1 error",
+        ),
+    );
+    refused(
+        d.path(),
+        &["check", "env.txt"],
+        &not_text(
+            "env.txt",
+            at,
+            TEXT_HELP,
+            "could not analyse the manifest: 1 error",
+        ),
+    );
+    // A link named on the command line is followed, and still shows nothing.
+    symlink("/proc/self/environ", d.path().join("policy.toml")).unwrap();
+    let environ_at = "line 1, column 35 (byte 34)";
+    for config in ["policy.toml", "/proc/self/environ"] {
+        refused(
+            d.path(),
+            &["check", "ra", "--config", config],
+            &not_text(
+                config,
+                environ_at,
+                TEXT_HELP,
+                &format!("could not use `{config}`: 1 error"),
+            ),
+        );
+    }
+}
+
+#[test]
+fn a_file_that_stats_as_empty_is_read_bounded() {
+    // /proc files stat as 0 bytes: the limit holds on what is read.
+    refused(
+        Path::new("/"),
+        &["--max-file-size", "10", "check", "/proc/self/environ"],
+        "error: `/proc/self/environ` holds more than the limit of 10 bytes
+ |
+help: raise the limit with --max-file-size BYTES if the file is genuine
+
+error: could not analyse the manifest: 1 error
+",
+    );
+}
+
+#[test]
+fn text_that_is_not_a_policy_shows_one_short_line() {
+    let d = tree();
+    let long = format!("API_KEY {}{CANARY}\n", "x".repeat(100));
+    std::fs::write(d.path().join("notes.txt"), format!("# notes\n{long}")).unwrap();
+    let (code, _, err) = run(d.path(), &["check", "ra", "--config", "notes.txt"]);
+    assert_eq!(code, Some(2));
+    // The line is cut at 80 characters; the canary lies beyond.
+    let shown: String = long.chars().take(80).collect();
+    let carets = "^".repeat(72);
+    assert_eq!(
+        err,
+        format!(
+            "error: key with no value, expected `=`
+ --> notes.txt:2:9
+  |
+2 | {shown}
+  |         {carets}
+
+error: could not use `notes.txt`: 1 error
+"
+        )
+    );
+    for file in ["b.json", "o.yaml"] {
+        std::fs::write(d.path().join(file), format!("{long}{long}")).unwrap();
+    }
+    for args in [
+        &["check", "ra", "--baseline", "b.json"][..],
+        &["check", "ra", "--overrides", "o.yaml"],
+    ] {
+        let (code, _, err) = run(d.path(), args);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(!err.contains(CANARY), "{args:?}: {err}");
+        // The one line of the file shown: `1 | ` and 80 characters.
+        let shown: Vec<&str> = err.lines().filter(|l| l.starts_with("1 | ")).collect();
+        assert_eq!(shown, [format!("1 | {}", &long[..80])], "{err}");
+    }
+}
+
+const INPUT_HELP: &str = "help: give another output path";
+
+fn is_input(path: &str) -> String {
+    format!(
+        "error: `{path}` is an input of this run (a manifest, overrides, baseline or policy file); writing there would replace it\n{INPUT_HELP}\n"
+    )
+}
+
+/// Every file of `dir` and its content, to show nothing changed.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            if m.is_dir() {
+                stack.push(p);
+            } else if m.file_type().is_symlink() {
+                let t = std::fs::read_link(&p).unwrap();
+                out.push((
+                    p.display().to_string(),
+                    t.display().to_string().into_bytes(),
+                ));
+            } else {
+                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn no_writer_replaces_an_input() {
+    let d = tree();
+    let p = d.path();
+    std::fs::write(p.join("ra/replay-audit.toml"), "fail_on = \"error\"\n").unwrap();
+    std::fs::create_dir(p.join("ra/more")).unwrap();
+    std::fs::write(p.join("ra/more/extra.yaml"), "version: 1\n").unwrap();
+    std::fs::write(p.join("o.yaml"), "payout-idempotency.retention: 16h\n").unwrap();
+    // A hard link and a resolving path count as the file itself.
+    std::fs::hard_link(p.join("ra/m.yaml"), p.join("hard.md")).unwrap();
+    let before = snapshot(p);
+    for (args, target) in [
+        (&["report", "ra/m.yaml", "-o", "ra/m.yaml"][..], "ra/m.yaml"),
+        (&["graph", "ra/m.yaml", "-o", "ra/m.yaml"], "ra/m.yaml"),
+        (&["graph", "ra/m.yaml", "-o", "hard.md"], "hard.md"),
+        (
+            &["report", "ra", "-o", "ra/more/../m.yaml"],
+            "ra/more/../m.yaml",
+        ),
+        (
+            &["report", "ra", "-o", "ra/more/extra.yaml"],
+            "ra/more/extra.yaml",
+        ),
+        (
+            &["check", "ra/m.yaml", "--write-baseline", "ra/m.yaml"],
+            "ra/m.yaml",
+        ),
+        (
+            &["check", "ra", "--write-baseline", "ra/replay-audit.toml"],
+            "ra/replay-audit.toml",
+        ),
+        (
+            &["report", "ra", "-o", "ra/replay-audit.toml"],
+            "ra/replay-audit.toml",
+        ),
+        (
+            &[
+                "check",
+                "ra",
+                "--overrides",
+                "o.yaml",
+                "--write-baseline",
+                "o.yaml",
+            ],
+            "o.yaml",
+        ),
+    ] {
+        let (code, out, err) = run(p, args);
+        assert_eq!(err, is_input(target), "{args:?}");
+        assert_eq!(code, Some(2), "{args:?}");
+        if args[0] != "check" {
+            assert_eq!(out, "", "{args:?}");
+        }
+        assert_eq!(snapshot(p), before, "{args:?} changed a file");
+    }
+}
+
+#[test]
+fn no_writer_writes_through_a_link() {
+    let d = tree();
+    let p = d.path();
+    symlink("ra/m.yaml", p.join("out.html")).unwrap();
+    symlink("nowhere.md", p.join("dangling.md")).unwrap();
+    let before = snapshot(p);
+    for (args, target) in [
+        (
+            &["report", "ra", "--format", "html", "-o", "out.html"][..],
+            "out.html",
+        ),
+        (&["graph", "ra", "-o", "dangling.md"], "dangling.md"),
+        (
+            &["check", "ra", "--write-baseline", "dangling.md"],
+            "dangling.md",
+        ),
+        (&["init", "--output", "dangling.md"], "dangling.md"),
+    ] {
+        let (code, _, err) = run(p, args);
+        assert_eq!(
+            err,
+            format!(
+                "error: `{target}` is a symbolic link; replay-audit does not write through links\nhelp: remove the link, or give the path of a regular file\n"
+            ),
+            "{args:?}"
+        );
+        assert_eq!(code, Some(2), "{args:?}");
+        assert_eq!(snapshot(p), before, "{args:?} changed a file");
+    }
+}
+
+fn shell(dir: &Path, input: &str) -> (Option<i32>, String, String) {
+    let out = cmd(dir)
+        .args(["shell", "ra/m.yaml"])
+        .env("XDG_STATE_HOME", "/nonexistent/replay-audit-test")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn shell_save_keeps_inputs_and_existing_files_unless_forced() {
+    let d = tree();
+    let p = d.path();
+    std::fs::write(p.join("kept.yaml"), "old\n").unwrap();
+    let manifest = std::fs::read(p.join("ra/m.yaml")).unwrap();
+    let (code, out, err) = shell(
+        p,
+        "set payout-idempotency.retention=16h\nsave ra/m.yaml\nsave kept.yaml\nchanges\nsave --force kept.yaml\n",
+    );
+    assert_eq!(
+        err,
+        format!(
+            "{}error: `kept.yaml` already exists\nhelp: give another file name, or replace it with `save --force kept.yaml`\n",
+            is_input("ra/m.yaml")
+        )
+    );
+    // The session goes on after each refusal; errors make the exit code 2.
+    assert!(
+        out.ends_with(
+            "  payout-idempotency.retention: (not set) → 16h\nsaved 1 change(s) to kept.yaml; use it with `--overrides kept.yaml`\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(code, Some(2));
+    assert_eq!(std::fs::read(p.join("ra/m.yaml")).unwrap(), manifest);
+    let saved = std::fs::read_to_string(p.join("kept.yaml")).unwrap();
+    assert!(
+        saved.ends_with("payout-idempotency.retention: 16h\n"),
+        "{saved}"
+    );
+}
+
+#[test]
+fn a_write_that_fails_part_way_leaves_the_old_file() {
+    let d = tree();
+    let p = d.path();
+    std::fs::write(p.join("out.md"), "the good report\n").unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("replay-audit");
+    // At most 1 block may be written (the report is about 11 KiB); SIGXFSZ
+    // ignored, so the write fails with EFBIG instead of killing the process.
+    let out = std::process::Command::new("sh")
+        .current_dir(p)
+        .args([
+            "-c",
+            "trap '' XFSZ; ulimit -f 1; exec \"$0\" report ra/m.yaml -o out.md",
+        ])
+        .arg(&bin)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: cannot write `out.md`: File too large (os error 27)\nhelp: check that the folder exists and is writable and that the disk has room; nothing at that path was changed\n"
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read_to_string(p.join("out.md")).unwrap(),
+        "the good report\n"
+    );
+    // No temporary file is left behind.
+    let mut names: Vec<String> = std::fs::read_dir(p)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["env.txt", "out.md", "ra"]);
+    // Without the limit the same command replaces the file whole.
+    let (code, _, err) = run(p, &["report", "ra/m.yaml", "-o", "out.md"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    let report = std::fs::read_to_string(p.join("out.md")).unwrap();
+    assert!(report.len() > 1024 && report.starts_with("# "), "{report}");
+}
