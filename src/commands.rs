@@ -9,6 +9,7 @@ use replay_audit::cli::{
     CheckFormat, Cli, ColorChoice, Command, CompletionShell, FailOn, GraphFormat, ImportFormat,
     ReportFormat, TextFormat,
 };
+use replay_audit::diagnostics::echo;
 use replay_audit::{
     analysis, catalog, init, manifest, policy, report, rules, schema, shell, whatif,
 };
@@ -49,7 +50,7 @@ fn write_output(path: Option<&std::path::Path>, text: &str) -> anyhow::Result<u8
             Err(e) => {
                 eprintln!(
                     "error: cannot write `{}`: {e}\nhelp: check that the folder exists and is writable",
-                    p.display()
+                    echo(&p.display().to_string())
                 );
                 Ok(2)
             }
@@ -279,7 +280,7 @@ fn check_each(
         org::Render::Table { .. } => org::render_table(&outcomes),
     };
     if let Err(e) = out(&text) {
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", echo(&format!("{e:#}")));
         return 2;
     }
     org::exit_code(&outcomes)
@@ -339,13 +340,16 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             if let Some(path) = write_baseline {
                 let b = policy::Baseline::of(&findings);
                 if let Err(e) = std::fs::write(path, b.to_json()) {
-                    eprintln!("error: cannot write baseline `{}`: {e}", path.display());
+                    eprintln!(
+                        "error: cannot write baseline `{}`: {e}",
+                        echo(&path.display().to_string())
+                    );
                     return Ok(2);
                 }
                 eprintln!(
                     "wrote {} fingerprint(s) to {}",
                     b.fingerprints.len(),
-                    path.display()
+                    echo(&path.display().to_string())
                 );
                 b.apply(&mut findings);
             }
@@ -405,7 +409,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                     .map(|b| b.display().to_string())
                     .as_deref(),
             ) {
-                eprintln!("{w}");
+                eprintln!("{}", echo(&w));
             }
             let threshold = policy.threshold(fail_on.map(severity));
             Ok(u8::from(findings.iter().any(|f| f.fails(threshold))))
@@ -429,7 +433,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                     || format!("intents: {}", ids.join(", ")),
                     |s| format!("did you mean `{s}`?"),
                 );
-                eprintln!("error: no intent `{i}`\nhelp: {hint}");
+                eprintln!("error: no intent `{}`\nhelp: {}", echo(i), echo(&hint));
                 return Ok(2);
             }
             if let Some(c) = at
@@ -440,7 +444,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                     || "give a component id".to_string(),
                     |s| format!("did you mean `{s}`?"),
                 );
-                eprintln!("error: no component `{c}`\nhelp: {hint}");
+                eprintln!("error: no component `{}`\nhelp: {}", echo(c), echo(&hint));
                 return Ok(2);
             }
             let a = analysis::analyse(&m);
@@ -571,7 +575,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                         || "`replay-audit rules` lists every rule".to_string(),
                         |s| format!("did you mean `{s}`?"),
                     );
-                eprintln!("error: no rule `{code}`\nhelp: {hint}");
+                eprintln!("error: no rule `{}`\nhelp: {}", echo(code), echo(&hint));
                 Ok(2)
             }
         },
@@ -591,7 +595,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             let params = match replay_audit::import::parse_params(parameters) {
                 Ok(p) => p,
                 Err(e) => {
-                    eprintln!("error: {e}\nhelp: write --parameter Name=value");
+                    eprintln!("error: {}\nhelp: write --parameter Name=value", echo(&e));
                     return Ok(2);
                 }
             };
@@ -612,7 +616,7 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
             match result {
                 Ok(imported) => {
                     for u in &imported.unsupported {
-                        eprintln!("warning: not imported: {u}");
+                        eprintln!("warning: not imported: {}", echo(u));
                     }
                     out(&imported.text)?;
                     Ok(0)
@@ -643,7 +647,11 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                                 || "`replay-audit catalog` lists the kinds".to_string(),
                                 |s| format!("did you mean `{s}`?"),
                             );
-                        eprintln!("error: no kind `{k}` in the catalog\nhelp: {hint}");
+                        eprintln!(
+                            "error: no kind `{}` in the catalog\nhelp: {}",
+                            echo(k),
+                            echo(&hint)
+                        );
                         return Ok(2);
                     }
                 },
@@ -686,20 +694,23 @@ pub fn run(cli: Cli) -> anyhow::Result<u8> {
                     Ok(()) => {
                         eprintln!(
                             "wrote {}; run `replay-audit check {}`",
-                            path.display(),
-                            path.display()
+                            echo(&path.display().to_string()),
+                            echo(&path.display().to_string())
                         );
                         Ok(0)
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                         eprintln!(
                             "error: `{}` already exists\nhelp: give another --output path, or move the file away first",
-                            path.display()
+                            echo(&path.display().to_string())
                         );
                         Ok(2)
                     }
                     Err(e) => {
-                        eprintln!("error: cannot write `{}`: {e}", path.display());
+                        eprintln!(
+                            "error: cannot write `{}`: {e}",
+                            echo(&path.display().to_string())
+                        );
                         Ok(2)
                     }
                 }
