@@ -47,6 +47,56 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// A code span that no text can leave: line breaks and controls shown as
+/// escapes (see [`echo`](crate::diagnostics::echo)), `|` escaped so a
+/// table cell stays whole, and a fence longer than any run of backticks
+/// inside (CommonMark), padded when the text starts or ends with one.
+pub fn code(s: &str) -> String {
+    if s.is_empty() {
+        return escape("``");
+    }
+    let text = crate::diagnostics::echo(s).replace('|', "\\|");
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// Text in which the tool marks ids and values as `code spans`: each pair
+/// of backticks becomes a [`code`] span and everything else goes through
+/// [`escape`]. A manifest string holding a backtick only moves where a
+/// span ends; every piece, code or text, stays inert. An unpaired last
+/// backtick is text.
+pub fn spans(s: &str) -> String {
+    let pieces: Vec<&str> = s.split('`').collect();
+    let mut out = String::with_capacity(s.len() + 8);
+    let closed = if pieces.len() % 2 == 1 {
+        pieces.len()
+    } else {
+        pieces.len() - 1
+    };
+    for (i, p) in pieces[..closed].iter().enumerate() {
+        if i % 2 == 0 {
+            out.push_str(&escape(p));
+        } else {
+            out.push_str(&code(p));
+        }
+    }
+    if closed < pieces.len() {
+        out.push_str(&escape(&format!("`{}", pieces[closed])));
+    }
+    out
+}
+
 /// `*(waived: reason)* ` or `*(baselined)* ` before an accepted finding.
 fn accepted(f: &Finding) -> String {
     match (&f.waived, f.baselined) {
