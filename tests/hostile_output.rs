@@ -345,7 +345,7 @@ fn command_line_values_are_echoed_inert() {
     assert_no_command("horizon --intent", &err, false);
     assert_eq!(
         err,
-        "error: no intent `p\\n::error::x`\nhelp: did you mean `pay`?\n"
+        "error: no intent `p\\n::error::x`\nhelp: intents: pay\n"
     );
 }
 
