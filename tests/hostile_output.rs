@@ -150,10 +150,7 @@ fn review_markdown_escapes_every_manifest_string() {
         if line.starts_with('|') {
             cells += 1;
             let bars = unescaped(&text, "|");
-            assert!(
-                [4, 5, 9].contains(&bars),
-                "{bars} cell breaks in: {line}"
-            );
+            assert!([4, 5, 9].contains(&bars), "{bars} cell breaks in: {line}");
         }
     }
     assert!(cells > 20, "{out}");
@@ -166,10 +163,16 @@ fn check_markdown_and_review_markdown_escape_alike() {
     let d = dir_with("m.yaml", &md_manifest());
     let (_, check, _) = run(d.path(), &["check", "m.yaml", "--format", "markdown"]);
     let (_, review, _) = run(d.path(), &["report", "m.yaml", "--format", "markdown"]);
-    // The replay's assumption, quoted the same way in both.
-    let needle = format!("replay {}", "`[x](https://evil.example) ![i](https://evil.example/i.png) <img src=x> \\| *b*`");
-    assert!(review.contains(&needle), "{review}");
-    assert!(check.contains(&format!("replay \\`{MD_ESCAPED}\\`")), "{check}");
+    // The replay's assumption: the text escaped by the same function, as
+    // code in the review.
+    assert!(
+        review.contains(&format!("replay <code>{MD_ESCAPED}</code> within 30d")),
+        "{review}"
+    );
+    assert!(
+        check.contains(&format!("replay \\`{MD_ESCAPED}\\`")),
+        "{check}"
+    );
 }
 
 // ------------------------------------------------------------------ XML
@@ -184,8 +187,8 @@ fn xml_manifest() -> String {
 /// Every character is one XML 1.0 allows.
 fn assert_xml_chars(what: &str, s: &str) {
     for (i, c) in s.char_indices() {
-        let ok = matches!(c, '\t' | '\n' | '\r')
-            || (c >= ' ' && c != '\u{fffe}' && c != '\u{ffff}');
+        let ok =
+            matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && c != '\u{fffe}' && c != '\u{ffff}');
         assert!(ok, "{what}: {c:?} at byte {i}");
     }
 }
@@ -204,7 +207,11 @@ fn assert_tags_balance(what: &str, s: &str) {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
             .collect();
         if tag.starts_with('/') {
-            assert_eq!(open.pop().as_deref(), Some(name.as_str()), "{what}: </{name}>");
+            assert_eq!(
+                open.pop().as_deref(),
+                Some(name.as_str()),
+                "{what}: </{name}>"
+            );
         } else if !["br", "meta", "link"].contains(&name.as_str()) {
             open.push(name);
         }
@@ -257,7 +264,10 @@ fn assert_no_command(what: &str, s: &str, genuine: bool) {
                 "{what}: {line}"
             );
         } else {
-            assert!(!t.starts_with("::"), "{what}: a line starts a command: {line}");
+            assert!(
+                !t.starts_with("::"),
+                "{what}: a line starts a command: {line}"
+            );
         }
     }
     assert!(!s.contains('\u{9b}'), "{what}: a raw CSI");
@@ -326,7 +336,10 @@ fn github_properties_escape_colon_and_comma() {
     let d = dir_with("a:b,c%d.yaml", &text);
     let (_, out, _) = run(d.path(), &["check", "a:b,c%d.yaml", "--format", "github"]);
     assert_no_command("github", &out, true);
-    assert!(out.contains("::error file=a%3Ab%2Cc%25d.yaml,line="), "{out}");
+    assert!(
+        out.contains("::error file=a%3Ab%2Cc%25d.yaml,line="),
+        "{out}"
+    );
 }
 
 #[test]
@@ -340,7 +353,10 @@ fn command_line_values_are_echoed_inert() {
         err.starts_with("error: no rule `RH\\n::error::x\\u{9b}`\nhelp: "),
         "{err}"
     );
-    let (code, _, err) = run(d.path(), &["horizon", "m.yaml", "--intent", "p\n::error::x"]);
+    let (code, _, err) = run(
+        d.path(),
+        &["horizon", "m.yaml", "--intent", "p\n::error::x"],
+    );
     assert_eq!(code, Some(2));
     assert_no_command("horizon --intent", &err, false);
     assert_eq!(

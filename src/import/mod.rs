@@ -789,12 +789,7 @@ impl Out {
         if !self.unsupported.is_empty() {
             s.push_str("#\n# Not imported (unsupported):\n");
             for (what, src) in &self.unsupported {
-                let _ = writeln!(
-                    s,
-                    "#   - {} ({})",
-                    comment_text(what),
-                    comment_text(src)
-                );
+                let _ = writeln!(s, "#   - {} ({})", comment_text(what), comment_text(src));
             }
         }
         s.push_str("version: 1\n");
@@ -875,7 +870,11 @@ fn write_field(s: &mut String, f: &F, indent: usize, first_prefix: &str) {
                 s,
                 "{lead}{}: [{}]{}",
                 f.key,
-                items.iter().map(|v| written(v)).collect::<Vec<_>>().join(", "),
+                items
+                    .iter()
+                    .map(|v| written(v))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 comment(&f.comment)
             );
         }
@@ -913,8 +912,7 @@ fn written(v: &str) -> std::borrow::Cow<'_, str> {
     let built = !v.is_empty()
         && v.trim() == v
         && !v.starts_with("- ")
-        && v
-            .chars()
+        && v.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '-' | '_' | '/' | '+'));
     if quoted || built {
         std::borrow::Cow::Borrowed(v)
@@ -945,7 +943,12 @@ pub fn scalar(text: &str) -> String {
         let mut out = String::with_capacity(json.len());
         for c in json.chars() {
             match c {
-                '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}' => {
+                '\u{7f}'..='\u{9f}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{feff}'
+                | '\u{fffe}'
+                | '\u{ffff}' => {
                     out.push_str(&format!("\\u{:04x}", c as u32));
                 }
                 c => out.push(c),

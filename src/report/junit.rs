@@ -88,7 +88,7 @@ pub fn render_with(
                     "waived: {}",
                     list[0].1.unwrap_or("")
                 ))))
-                    .set_description(reasons.join("\n"));
+                .set_description(reasons.join("\n"));
                 s
             } else {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);

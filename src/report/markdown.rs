@@ -47,28 +47,24 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// A code span that no text can leave: line breaks and controls shown as
-/// escapes (see [`echo`](crate::diagnostics::echo)), `|` escaped so a
-/// table cell stays whole, and a fence longer than any run of backticks
-/// inside (CommonMark), padded when the text starts or ends with one.
+/// An id, place or value shown as code. Text with nothing a renderer
+/// could take for markup (ids, file places) is a plain `code span`; any
+/// other text is `<code>` around [`escape`]d text, so it still shows as
+/// code while no tag, entity, mention, cell break or line break of the
+/// manifest survives in it (inside backticks `<b>` and `@team` would stay
+/// as written and rely on every renderer treating code spans alike).
 pub fn code(s: &str) -> String {
-    if s.is_empty() {
-        return escape("``");
-    }
-    let text = crate::diagnostics::echo(s).replace('|', "\\|");
-    let mut longest = 0;
-    let mut run = 0;
-    for c in text.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') {
-        " "
+    let plain = !s.is_empty()
+        && !s.chars().any(|c| {
+            matches!(c, '`' | '<' | '>' | '&' | '@' | '|' | '\\')
+                || c.is_control()
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        });
+    if plain {
+        format!("`{s}`")
     } else {
-        ""
-    };
-    format!("{fence}{pad}{text}{pad}{fence}")
+        format!("<code>{}</code>", escape(s))
+    }
 }
 
 /// Text in which the tool marks ids and values as `code spans`: each pair

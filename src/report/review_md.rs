@@ -33,11 +33,7 @@ fn title_case(s: &str) -> String {
 pub fn render(r: &Review) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Idempotency review: {}\n", escape(&r.title));
-    let files: Vec<String> = r
-        .files
-        .iter()
-        .map(|f| code(f))
-        .collect();
+    let files: Vec<String> = r.files.iter().map(|f| code(f)).collect();
     let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
     let _ = writeln!(s, "Findings: {}.  ", r.summary.line());
     let count = |st: Status| {
@@ -162,8 +158,7 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
                     "**assumed value**"
                 },
                 spans(&x.text),
-                x.at.as_deref()
-                    .map_or_else(|| "-".to_string(), code),
+                x.at.as_deref().map_or_else(|| "-".to_string(), code),
                 if intents.is_empty() {
                     "-".to_string()
                 } else {
@@ -205,11 +200,7 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
             let _ = writeln!(s, "  \n  path: {}", path.join(" → "));
         }
         if !f.assumptions.is_empty() {
-            let _ = writeln!(
-                s,
-                "  \n  rests on: {}",
-                spans(&f.assumptions.join("; "))
-            );
+            let _ = writeln!(s, "  \n  rests on: {}", spans(&f.assumptions.join("; ")));
         }
     }
     if !r.findings.is_empty() {
