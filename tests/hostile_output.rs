@@ -226,6 +226,8 @@ fn junit_holds_no_character_xml_forbids() {
     assert_eq!(code, Some(1), "{err}");
     assert_xml_chars("junit", &out);
     assert_tags_balance("junit", &out);
+    // A real XML reader (quick-junit's, on quick-xml) takes the document.
+    quick_junit::Report::deserialize_from_str(&out).expect("well-formed JUnit XML");
     // Shown, not dropped: the assumption quotes the replay name.
     assert!(
         out.contains("  assumes: replay `bad \\u{fffe} \\u{ffff} ␁ ␋ end` within 30d"),

@@ -22,8 +22,8 @@ pub const NO_INTENT: &str = "(no intent)";
 
 /// Every manifest string goes through [`xml::value`]: a character XML 1.0
 /// forbids is shown instead of breaking the document, and a line break in
-/// a value is kept as a character reference, so no line of a value starts
-/// a line of the output.
+/// a value is shown as `\n`, so no line of a value starts a line of the
+/// output.
 ///
 /// JUnit XML of the findings; `intents` are the manifest's intent ids, so
 /// that a clean intent still shows its passing rules.
@@ -130,7 +130,7 @@ pub fn render_with(
         }
         report.add_test_suite(suite);
     }
-    xml::restore_breaks(&report.to_string().expect("JUnit XML serialises"))
+    report.to_string().expect("JUnit XML serialises")
 }
 
 /// An attribute value on one line: XML readers turn a raw line break in an

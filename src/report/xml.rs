@@ -22,24 +22,20 @@ pub fn push_shown(out: &mut String, c: char) {
     }
 }
 
-/// Stand-ins for a line break inside a value, for serialisers (quick-junit)
-/// that write text as given: U+FFFF and U+FFFE can come from no value (see
-/// [`value`]), so after serialising [`restore_breaks`] turns every one into
-/// a character reference. The reader gets the value's line break back; the
-/// document gets no new line, so no line of the value can start a line of
-/// the output (a CI runner takes `::error ...` at a line start as a
-/// workflow command).
-const LF: char = '\u{ffff}';
-const CR: char = '\u{fffe}';
-
-/// A manifest string for a JUnit field: forbidden characters shown, line
-/// breaks as stand-ins (see [`restore_breaks`]).
+/// A manifest string for a JUnit field: forbidden characters shown, and a
+/// line break that would start a line with `::` (after spaces or tabs)
+/// shown as the text `\n` (`\r`): a CI runner printing the report takes
+/// such a line as a workflow command (`::error file=...::forged`). Other
+/// line breaks stay, so the text reads back the same. (A character
+/// reference, `&#10;`, would keep every break for XML readers, but JUnit
+/// readers such as quick-junit's reject it.)
 pub fn value(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    for (i, c) in s.char_indices() {
         match c {
-            '\n' => out.push(LF),
-            '\r' => out.push(CR),
+            '\n' | '\r' if starts_command(&s[i + 1..]) => {
+                out.push_str(if c == '\n' { "\\n" } else { "\\r" });
+            }
             c if allowed(c) => out.push(c),
             c => push_shown(&mut out, c),
         }
@@ -47,10 +43,10 @@ pub fn value(s: &str) -> String {
     out
 }
 
-/// The serialised document with the stand-ins of [`value`] as `&#10;` and
-/// `&#13;`.
-pub fn restore_breaks(xml: &str) -> String {
-    xml.replace(LF, "&#10;").replace(CR, "&#13;")
+/// Whether a line holding `rest` starts with `::` once spaces and tabs are
+/// trimmed.
+fn starts_command(rest: &str) -> bool {
+    rest.trim_start_matches([' ', '\t']).starts_with("::")
 }
 
 #[cfg(test)]
@@ -58,9 +54,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn forbidden_characters_are_shown_and_breaks_kept_as_references() {
+    fn forbidden_characters_and_breaks_are_shown() {
         assert_eq!(value("a\u{fffe}b\u{1}c\td"), "a\\u{fffe}b␁c\td");
-        assert_eq!(restore_breaks(&value("a\n::x\r\n")), "a&#10;::x&#13;&#10;");
+        assert_eq!(value("a\n ::x\r\n::y\nz\r\n"), "a\\n ::x\r\\n::y\nz\r\n");
         assert!(allowed('\u{fffd}') && allowed('\u{10000}') && !allowed('\u{ffff}'));
     }
 }
