@@ -49,10 +49,10 @@ pub fn escape(s: &str) -> String {
 
 /// An id, place or value shown as code. Text with nothing a renderer
 /// could take for markup (ids, file places) is a plain `code span`; any
-/// other text is `<code>` around [`escape`]d text, so it still shows as
-/// code while no tag, entity, mention, cell break or line break of the
-/// manifest survives in it (inside backticks `<b>` and `@team` would stay
-/// as written and rely on every renderer treating code spans alike).
+/// other text goes through [`escape`] with its backticks, which then show
+/// as written, as `check --format markdown` shows it (inside a code span
+/// `<b>` and `@team` would stay as written, and a backtick in the text
+/// would end the span).
 pub fn code(s: &str) -> String {
     let plain = !s.is_empty()
         && !s.chars().any(|c| {
@@ -63,7 +63,7 @@ pub fn code(s: &str) -> String {
     if plain {
         format!("`{s}`")
     } else {
-        format!("<code>{}</code>", escape(s))
+        escape(&format!("`{s}`"))
     }
 }
 
