@@ -177,7 +177,10 @@ pub fn dot_quote(s: &str) -> String {
             '\r' => {}
             // No raw control character (ESC) in a file meant for a terminal
             // or an editor.
-            c if c.is_control() => {
+            // Nor a bidirectional override that reorders what a reader sees.
+            c if c.is_control()
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+            {
                 out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
             }
             c => out.push(c),
