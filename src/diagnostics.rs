@@ -126,7 +126,7 @@ impl Diagnostic {
         if let Some(h) = &self.help {
             s.push_str(&format!("; help: {h}"));
         }
-        inert(&s)
+        echo(&s)
     }
 
     /// Renders like rustc, with the offending line of the manifest.
@@ -137,69 +137,104 @@ impl Diagnostic {
             Renderer::plain()
         };
         let mut groups: Vec<Group> = Vec::new();
-        let mut title = Group::with_title(Level::ERROR.primary_title(self.message.as_str()));
-        if let Some(snippet) = self
-            .loc
-            .and_then(|l| snippet_for(map, l, &self.label, true))
-        {
+        // Every text the renderer prints may echo manifest values: each is
+        // made one inert line first (see [`echo`]).
+        let message = echo(&self.message);
+        let label = echo(&self.label);
+        let related: Vec<(Loc, String)> = self
+            .related
+            .iter()
+            .map(|(l, note)| (*l, echo(note)))
+            .collect();
+        let help = self.help.as_deref().map(echo);
+        let lines: Vec<Option<SnippetText>> = std::iter::once(self.loc)
+            .chain(related.iter().map(|(l, _)| Some(*l)))
+            .map(|l| l.and_then(|l| SnippetText::of(map, l)))
+            .collect();
+        let mut title = Group::with_title(Level::ERROR.primary_title(message.as_str()));
+        if let Some(snippet) = lines[0].as_ref().map(|t| t.snippet(&label, true)) {
             title = title.element(snippet);
         }
-        for (l, note) in &self.related {
-            if let Some(snippet) = snippet_for(map, *l, note, false) {
+        for ((_, note), text) in related.iter().zip(&lines[1..]) {
+            if let Some(snippet) = text.as_ref().map(|t| t.snippet(note, false)) {
                 title = title.element(snippet);
             }
         }
         groups.push(title);
-        if let Some(h) = &self.help {
+        if let Some(h) = &help {
             groups.push(Group::with_title(Level::HELP.secondary_title(h.as_str())));
         }
         renderer.render(&groups)
     }
 }
 
-/// A one-line snippet around `loc` with a caret at the column.
-fn snippet_for<'a>(
-    map: &'a SourceMap,
-    loc: Loc,
-    label: &'a str,
-    primary: bool,
-) -> Option<Snippet<'a, annotate_snippets::Annotation<'a>>> {
-    let file = map.files.get(loc.file as usize)?;
-    // An empty file has no line 1; the snippet still names the file.
-    let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
-        Some(l) => l,
-        None if loc.line == 1 => "",
-        None => return None,
-    };
-    let line_text = if line_text.len() > 200 {
-        let mut end = 200;
-        while !line_text.is_char_boundary(end) {
-            end -= 1;
-        }
-        &line_text[..end]
-    } else {
-        line_text
-    };
-    // Column is counted in characters; the renderer wants byte offsets.
-    let start = line_text
-        .char_indices()
-        .nth(loc.col.saturating_sub(1) as usize)
-        .map_or(line_text.len(), |(i, _)| i);
-    let end = line_text[start..]
-        .find([' ', ',', '}', ']', ':'])
-        .map_or(line_text.len(), |n| start + n)
-        .max((start + 1).min(line_text.len()));
-    let kind = if primary {
-        AnnotationKind::Primary
-    } else {
-        AnnotationKind::Context
-    };
-    Some(
-        Snippet::source(line_text)
-            .line_start(loc.line as usize)
-            .path(file.path.as_str())
-            .annotation(kind.span(start..end).label(label)),
-    )
+/// The source line a snippet shows, already made inert (see [`echo`]),
+/// with the span to underline in bytes of that inert text.
+struct SnippetText {
+    path: String,
+    line: usize,
+    text: String,
+    span: std::ops::Range<usize>,
+}
+
+impl SnippetText {
+    /// The line of `loc` (at most 200 bytes of it), or `None` past the end.
+    fn of(map: &SourceMap, loc: Loc) -> Option<SnippetText> {
+        let file = map.files.get(loc.file as usize)?;
+        // An empty file has no line 1; the snippet still names the file.
+        let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
+            Some(l) => l,
+            None if loc.line == 1 => "",
+            None => return None,
+        };
+        let line_text = if line_text.len() > 200 {
+            let mut end = 200;
+            while !line_text.is_char_boundary(end) {
+                end -= 1;
+            }
+            &line_text[..end]
+        } else {
+            line_text
+        };
+        // Column is counted in characters; the renderer wants byte offsets.
+        let start = line_text
+            .char_indices()
+            .nth(loc.col.saturating_sub(1) as usize)
+            .map_or(line_text.len(), |(i, _)| i);
+        let end = line_text[start..]
+            .find([' ', ',', '}', ']', ':'])
+            .map_or(line_text.len(), |n| start + n)
+            .max((start + 1).min(line_text.len()));
+        // `echo` maps character by character, so a prefix's echo is the
+        // echo's prefix: the span moves with the text.
+        let (start, end) = (
+            echo(&line_text[..start]).len(),
+            echo(&line_text[..end]).len(),
+        );
+        Some(SnippetText {
+            path: echo(&file.path),
+            line: loc.line as usize,
+            text: echo(line_text),
+            span: start..end,
+        })
+    }
+
+    /// A one-line snippet with a caret under the span.
+    fn snippet<'a>(
+        &'a self,
+        label: &'a str,
+        primary: bool,
+    ) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+        let kind = if primary {
+            AnnotationKind::Primary
+        } else {
+            AnnotationKind::Context
+        };
+        Snippet::source(self.text.as_str())
+            .line_start(self.line)
+            .path(self.path.as_str())
+            .annotation(kind.span(self.span.clone()).label(label))
+    }
 }
 
 /// Text from a manifest made inert for a terminal: control characters
@@ -218,6 +253,35 @@ pub fn inert(s: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+/// Text echoed in a message on one line (stderr, a CI log, a one-line
+/// error): as [`inert`], and besides line breaks, C1 controls, line and
+/// paragraph separators and bidirectional overrides are shown as escapes
+/// (`\n`, `\r`, `\u{9b}`, `\u{202e}`), so that no echoed value starts a
+/// line of its own (a CI runner takes a line starting with `::`, after
+/// spaces, as a workflow command), sends a terminal sequence (U+009B is a
+/// one-byte CSI) or reorders what a reader sees. Tabs stay.
+pub fn echo(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\t' => out.push(c),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}')),
+            '\u{7f}' => out.push('\u{2421}'),
+            '\u{80}'..='\u{9f}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.

@@ -15,7 +15,7 @@
 use std::path::PathBuf;
 
 use crate::analysis::{self, Analysis};
-use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::diagnostics::{Diagnostic, SourceMap, echo};
 use crate::import;
 use crate::manifest::{self, Limits, LoadError, Manifest};
 use crate::policy::{Date, Policy, PolicyError, UnusedWaiver};
@@ -68,9 +68,10 @@ impl Error {
         match self {
             Error::Load(e) => e.render(color),
             Error::Policy(e) => e.render(color),
+            // Values from the command line or a manifest, shown inert.
             Error::Usage { message, help } => match help {
-                Some(h) => format!("error: {message}\nhelp: {h}\n"),
-                None => format!("error: {message}\n"),
+                Some(h) => format!("error: {}\nhelp: {}\n", echo(message), echo(h)),
+                None => format!("error: {}\n", echo(message)),
             },
         }
     }

@@ -20,7 +20,10 @@ fn main() -> ExitCode {
     match replay_audit::manifest::yaml::with_parser_stack(|| commands::run(cli)) {
         Ok(Ok(code)) => ExitCode::from(code),
         Ok(Err(e)) => {
-            eprintln!("error: {e:#}");
+            eprintln!(
+                "error: {}",
+                replay_audit::diagnostics::echo(&format!("{e:#}"))
+            );
             ExitCode::from(2)
         }
         Err(_) => {

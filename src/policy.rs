@@ -53,7 +53,7 @@ impl PolicyError {
         let n = self.diagnostics.len();
         s.push_str(&format!(
             "error: could not use `{}`: {n} error{}\n",
-            self.path,
+            crate::diagnostics::echo(&self.path),
             if n == 1 { "" } else { "s" }
         ));
         s

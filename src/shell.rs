@@ -21,7 +21,7 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Editor, Helper};
 
 use crate::analysis::{self, Analysis, Step};
-use crate::diagnostics::{Diagnostic, SourceMap, suggest};
+use crate::diagnostics::{Diagnostic, SourceMap, echo, suggest};
 use crate::manifest::LoadError;
 use crate::manifest::load::{
     BACKUP_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, KEY_FIELDS, REPLAY_FIELDS, RETRY_FIELDS,
@@ -171,8 +171,8 @@ impl Shell {
 
     fn plain_error(&self, d: Diagnostic) -> String {
         match d.help {
-            Some(h) => format!("error: {}\nhelp: {h}", d.message),
-            None => format!("error: {}", d.message),
+            Some(h) => format!("error: {}\nhelp: {}", echo(&d.message), echo(&h)),
+            None => format!("error: {}", echo(&d.message)),
         }
     }
 
@@ -325,7 +325,11 @@ impl Shell {
                     || "`help` lists the commands".to_string(),
                     |s| format!("did you mean `{s}`?"),
                 );
-                Reply::err(format!("error: unknown command `{other}`\nhelp: {hint}"))
+                Reply::err(format!(
+                    "error: unknown command `{}`\nhelp: {}",
+                    echo(other),
+                    echo(&hint)
+                ))
             }
         }
     }
@@ -532,7 +536,11 @@ fn unknown_id<'a>(id: &str, ids: impl Iterator<Item = &'a str> + Clone) -> Strin
         || format!("ids: {}", ids.take(20).collect::<Vec<_>>().join(", ")),
         |s| format!("did you mean `{s}`?"),
     );
-    format!("error: no intent, component or region `{id}`\nhelp: {hint}")
+    format!(
+        "error: no intent, component or region `{}`\nhelp: {}",
+        echo(id),
+        echo(&hint)
+    )
 }
 
 fn show(v: &Option<String>) -> &str {

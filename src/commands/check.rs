@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use replay_audit::cli::{CheckFormat, Cli, Command};
+use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
@@ -73,7 +74,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             .map(|b| b.display().to_string())
             .as_deref(),
     ) {
-        eprintln!("{w}");
+        eprintln!("{}", echo(&w));
     }
     let threshold = policy.threshold(fail_on.map(severity));
     Ok(u8::from(findings.iter().any(|f| f.fails(threshold))))
@@ -90,7 +91,7 @@ fn write_baseline_file(path: &Path, findings: &mut [Finding]) -> Option<u8> {
     eprintln!(
         "wrote {} fingerprint(s) to {}",
         b.fingerprints.len(),
-        path.display()
+        echo(&path.display().to_string())
     );
     b.apply(findings);
     None

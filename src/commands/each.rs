@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 
 use replay_audit::cli::{CheckFormat, Cli};
-use replay_audit::diagnostics::SourceMap;
+use replay_audit::diagnostics::{SourceMap, echo};
 use replay_audit::org;
 use replay_audit::rules::Severity;
 
@@ -56,7 +56,7 @@ pub fn run(
         org::Render::Table { .. } => org::render_table(&outcomes),
     };
     if let Err(e) = out(&text) {
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", echo(&format!("{e:#}")));
         return Ok(2);
     }
     Ok(org::exit_code(&outcomes))

@@ -2,6 +2,7 @@
 //! plan or an AsyncAPI document.
 
 use replay_audit::cli::{Cli, Command, ImportFormat};
+use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::import::{self, Format};
 
@@ -30,7 +31,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         })
         .map_err(engine::Error::from)?;
     for u in &imported.unsupported {
-        eprintln!("warning: not imported: {u}");
+        eprintln!("warning: not imported: {}", echo(u));
     }
     out(&imported.text)?;
     Ok(0)

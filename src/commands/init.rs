@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use replay_audit::diagnostics::echo;
 use replay_audit::{files, init};
 
 use super::out;
@@ -14,11 +15,8 @@ pub fn run(output: Option<&Path>) -> anyhow::Result<u8> {
     let written = files::write_atomic(path, init::STARTER.as_bytes(), files::Mode::CreateNew);
     match written {
         Ok(()) => {
-            eprintln!(
-                "wrote {}; run `replay-audit check {}`",
-                path.display(),
-                path.display()
-            );
+            let shown = echo(&path.display().to_string());
+            eprintln!("wrote {shown}; run `replay-audit check {shown}`");
             Ok(0)
         }
         Err(e) => {

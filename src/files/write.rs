@@ -48,7 +48,10 @@ impl WriteError {
 impl std::fmt::Display for WriteError {
     /// `error: MESSAGE` and `help: HELP` on two lines, no newline at the end.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "error: {}\nhelp: {}", self.message, self.help)
+        // Paths in the message come from the command line or the manifest:
+        // shown inert, as every echoed value.
+        let echo = crate::diagnostics::echo;
+        write!(f, "error: {}\nhelp: {}", echo(&self.message), echo(&self.help))
     }
 }
 

@@ -177,7 +177,10 @@ pub fn dot_quote(s: &str) -> String {
             '\r' => {}
             // No raw control character (ESC) in a file meant for a terminal
             // or an editor.
-            c if c.is_control() => {
+            // Nor a bidirectional override that reorders what a reader sees.
+            c if c.is_control()
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
+            {
                 out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
             }
             c => out.push(c),
@@ -382,8 +385,16 @@ pub fn xml_escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // XML 1.0 forbids most control characters; show them instead.
-            c if (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+            // A line break as a reference: the same text to a reader, and
+            // no manifest line starts a line of the file (a CI log showing
+            // it would take `::error` at a line start as a command).
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            // XML 1.0 forbids C0 controls, U+FFFE and U+FFFF: show them.
+            c if !crate::report::xml::allowed(c) => crate::report::xml::push_shown(&mut out, c),
+            // Other controls (C1) and the bidirectional overrides that
+            // could reorder what a reader sees.
+            c if c.is_control()
                 || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
             {
                 out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))

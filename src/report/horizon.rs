@@ -180,7 +180,8 @@ pub fn render_text(rows: &[Row]) -> String {
                 format!("+{adds}"),
                 st.from,
                 st.to,
-                st.why
+                // The step's reason may quote a replay name: one line.
+                crate::diagnostics::echo(&st.why)
             ));
         }
         s.push_str(&format!("      {:>12}  total\n", format!("= {total}")));

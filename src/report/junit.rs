@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::diagnostics::SourceMap;
-use crate::report::place;
+use crate::report::{place, xml};
 use crate::rules::{Finding, RULES};
 
 /// A finding with its waiver reason, if a waiver covers it.
@@ -20,6 +20,11 @@ type Waivable<'a> = (&'a Finding, Option<&'a str>);
 /// Name of the suite for findings without an intent.
 pub const NO_INTENT: &str = "(no intent)";
 
+/// Every manifest string goes through [`xml::value`]: a character XML 1.0
+/// forbids is shown instead of breaking the document, and a line break in
+/// a value is shown as `\n`, so no line of a value starts a line of the
+/// output.
+///
 /// JUnit XML of the findings; `intents` are the manifest's intent ids, so
 /// that a clean intent still shows its passing rules.
 pub fn render(map: &SourceMap, intents: &[&str], findings: &[Finding]) -> String {
@@ -55,7 +60,7 @@ pub fn render_with(
     let empty = BTreeMap::new();
     for suite_name in names.into_iter().chain([NO_INTENT]) {
         let found = by_suite.get(suite_name).unwrap_or(&empty);
-        let mut suite = TestSuite::new(suite_name);
+        let mut suite = TestSuite::new(xml::value(suite_name));
         for r in RULES {
             let list = found.get(r.code).map_or(&[][..], Vec::as_slice);
             let open: Vec<&Finding> = list
@@ -72,20 +77,23 @@ pub fn render_with(
                     .map(|(f, w)| {
                         format!(
                             "{}: {}: {}\n  waived: {}",
-                            place(map, f),
+                            xml::value(&place(map, f)),
                             f.severity.name(),
-                            f.message,
-                            w.unwrap_or("")
+                            xml::value(&f.message),
+                            xml::value(w.unwrap_or(""))
                         )
                     })
                     .collect();
-                s.set_message(one_line(&format!("waived: {}", list[0].1.unwrap_or(""))))
-                    .set_description(reasons.join("\n"));
+                s.set_message(xml::value(&one_line(&format!(
+                    "waived: {}",
+                    list[0].1.unwrap_or("")
+                ))))
+                .set_description(reasons.join("\n"));
                 s
             } else {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 let message = if open.len() == 1 {
-                    one_line(&open[0].message)
+                    xml::value(&one_line(&open[0].message))
                 } else {
                     format!("{} findings of {} {}", open.len(), r.code, r.name)
                 };
@@ -93,21 +101,22 @@ pub fn render_with(
                 for (f, w) in list {
                     text.push_str(&format!(
                         "{}: {}: {}\n",
-                        place(map, f),
+                        xml::value(&place(map, f)),
                         f.severity.name(),
-                        f.message
+                        xml::value(&f.message)
                     ));
                     if let Some(reason) = w {
-                        text.push_str(&format!("  waived: {reason}\n"));
+                        text.push_str(&format!("  waived: {}\n", xml::value(reason)));
                     }
                     if let Some(c) = &f.component {
-                        text.push_str(&format!("  component: {c}\n"));
+                        text.push_str(&format!("  component: {}\n", xml::value(c)));
                     }
                     if !f.path.is_empty() {
-                        text.push_str(&format!("  path: {}\n", f.path.join(" → ")));
+                        let path = f.path.join(" → ");
+                        text.push_str(&format!("  path: {}\n", xml::value(&path)));
                     }
                     for a in &f.assumptions {
-                        text.push_str(&format!("  assumes: {a}\n"));
+                        text.push_str(&format!("  assumes: {}\n", xml::value(a)));
                     }
                 }
                 s.set_message(message)
@@ -116,7 +125,7 @@ pub fn render_with(
                 s
             };
             let mut case = TestCase::new(format!("{} {}", r.code, r.name), status);
-            case.set_classname(format!("replay-audit.{suite_name}"));
+            case.set_classname(xml::value(&format!("replay-audit.{suite_name}")));
             suite.add_test_case(case);
         }
         report.add_test_suite(suite);

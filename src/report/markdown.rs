@@ -47,6 +47,52 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// An id, place or value shown as code. Text with nothing a renderer
+/// could take for markup (ids, file places) is a plain `code span`; any
+/// other text goes through [`escape`] with its backticks, which then show
+/// as written, as `check --format markdown` shows it (inside a code span
+/// `<b>` and `@team` would stay as written, and a backtick in the text
+/// would end the span).
+pub fn code(s: &str) -> String {
+    let plain = !s.is_empty()
+        && !s.chars().any(|c| {
+            matches!(c, '`' | '<' | '>' | '&' | '@' | '|' | '\\')
+                || c.is_control()
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        });
+    if plain {
+        format!("`{s}`")
+    } else {
+        escape(&format!("`{s}`"))
+    }
+}
+
+/// Text in which the tool marks ids and values as `code spans`: each pair
+/// of backticks becomes a [`code`] span and everything else goes through
+/// [`escape`]. A manifest string holding a backtick only moves where a
+/// span ends; every piece, code or text, stays inert. An unpaired last
+/// backtick is text.
+pub fn spans(s: &str) -> String {
+    let pieces: Vec<&str> = s.split('`').collect();
+    let mut out = String::with_capacity(s.len() + 8);
+    let closed = if pieces.len() % 2 == 1 {
+        pieces.len()
+    } else {
+        pieces.len() - 1
+    };
+    for (i, p) in pieces[..closed].iter().enumerate() {
+        if i % 2 == 0 {
+            out.push_str(&escape(p));
+        } else {
+            out.push_str(&code(p));
+        }
+    }
+    if closed < pieces.len() {
+        out.push_str(&escape(&format!("`{}", pieces[closed])));
+    }
+    out
+}
+
 /// `*(waived: reason)* ` or `*(baselined)* ` before an accepted finding.
 fn accepted(f: &Finding) -> String {
     match (&f.waived, f.baselined) {

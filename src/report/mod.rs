@@ -8,6 +8,7 @@ pub mod markdown;
 pub mod related;
 pub mod sarif;
 pub mod table;
+pub mod xml;
 
 use crate::diagnostics::SourceMap;
 use crate::rules::{Finding, Severity};

@@ -1,44 +1,18 @@
 //! `report --format markdown`: the review checklist as GitHub-flavoured
 //! Markdown (the graph as a Mermaid block, which GitHub draws).
+//!
+//! Every string from the manifest goes through the escaping of
+//! `check --format markdown`: [`escape`] for free text, [`code`] for an
+//! id or place shown as code, [`spans`] for the review's sentences, whose
+//! `code spans` quote manifest values. So no manifest text opens a link,
+//! an image, a tag or a table cell in the rendered comment.
 
 use std::fmt::Write as _;
 
 use crate::report::draw;
+use crate::report::markdown::{code, escape, spans};
 use crate::report::review::{Answer, Review, Status, margin_text, row_verdict};
 use crate::rules::required_window;
-
-/// Text that may hold anything a manifest author wrote: no HTML, no table
-/// breaks. Backticks stay, so `ids` still show as code.
-pub fn md_inline(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '|' => out.push_str("\\|"),
-            '\n' | '\r' => out.push(' '),
-            c if c.is_control() => out.push(' '),
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push('\u{fffd}'),
-            // No mention: see `markdown::escape`.
-            '@' => out.push_str("@\u{200d}"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Free text with no Markdown meaning at all (descriptions).
-pub fn md_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        if matches!(ch, '*' | '_' | '`' | '[' | ']' | '#' | '\\') {
-            out.push('\\');
-        }
-        out.push(ch);
-    }
-    md_inline(&out)
-}
 
 pub fn status_md(a: &Answer) -> String {
     match a.status {
@@ -59,12 +33,8 @@ fn title_case(s: &str) -> String {
 
 pub fn render(r: &Review) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "# Idempotency review: {}\n", md_text(&r.title));
-    let files: Vec<String> = r
-        .files
-        .iter()
-        .map(|f| format!("`{}`", md_inline(f)))
-        .collect();
+    let _ = writeln!(s, "# Idempotency review: {}\n", escape(&r.title));
+    let files: Vec<String> = r.files.iter().map(|f| code(f)).collect();
     let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
     let _ = writeln!(s, "Findings: {}.  ", r.summary.line());
     let count = |st: Status| {
@@ -96,20 +66,20 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
     s.push_str("```\n\n");
 
     for i in &r.intents {
-        let _ = writeln!(s, "## Intent `{}`\n", i.id);
+        let _ = writeln!(s, "## Intent {}\n", code(&i.id));
         if let Some(d) = &i.description {
-            let _ = writeln!(s, "{}  ", md_text(d));
+            let _ = writeln!(s, "{}  ", escape(d));
         }
-        let effects: Vec<String> = i.effects.iter().map(|e| format!("`{e}`")).collect();
+        let effects: Vec<String> = i.effects.iter().map(|e| code(e)).collect();
         let _ = writeln!(
             s,
-            "Origin `{}`, effect {}; declared at `{}`.\n",
-            i.origin,
+            "Origin {}, effect {}; declared at {}.\n",
+            code(&i.origin),
             effects.join(", "),
-            md_inline(&i.at)
+            code(&i.at)
         );
         if let Some(why) = &i.unevaluated {
-            let _ = writeln!(s, "**{}**\n", md_inline(why));
+            let _ = writeln!(s, "**{}**\n", spans(why));
         }
         s.push_str("| # | Question | Status |\n|---|---|---|\n");
         for a in &i.answers {
@@ -118,7 +88,7 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
                 "| {} | {}: {} | {} |",
                 a.number,
                 title_case(a.topic),
-                md_inline(a.question),
+                spans(a.question),
                 status_md(a)
             );
         }
@@ -131,20 +101,20 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
                 title_case(a.topic),
                 status_md(a)
             );
-            let _ = writeln!(s, "_{}_\n", md_inline(a.question));
-            let _ = writeln!(s, "{}\n", md_inline(&a.answer));
+            let _ = writeln!(s, "_{}_\n", spans(a.question));
+            let _ = writeln!(s, "{}\n", spans(&a.answer));
             for e in &a.evidence {
                 match &e.at {
                     Some(at) => {
-                        let _ = writeln!(s, "- {} (`{}`)", md_inline(&e.text), md_inline(at));
+                        let _ = writeln!(s, "- {} ({})", spans(&e.text), code(at));
                     }
                     None => {
-                        let _ = writeln!(s, "- {}", md_inline(&e.text));
+                        let _ = writeln!(s, "- {}", spans(&e.text));
                     }
                 }
             }
             for x in &a.assumptions {
-                let _ = writeln!(s, "- **ASSUMED:** {}", md_inline(x));
+                let _ = writeln!(s, "- **ASSUMED:** {}", spans(x));
             }
             if !a.evidence.is_empty() || !a.assumptions.is_empty() {
                 s.push('\n');
@@ -166,9 +136,9 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
             };
             let _ = writeln!(
                 s,
-                "| `{}` | `{}` | {} | {} | {} | {} | {} | {verdict} |",
-                row.intent,
-                row.node,
+                "| {} | {} | {} | {} | {} | {} | {} | {verdict} |",
+                code(&row.intent),
+                code(&row.node),
                 row.role,
                 row.horizon,
                 row.window
@@ -186,7 +156,7 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
     } else {
         s.push_str("| Source | Assumption | Where | Intents |\n|---|---|---|---|\n");
         for x in &r.assumptions {
-            let intents: Vec<String> = x.intents.iter().map(|i| format!("`{i}`")).collect();
+            let intents: Vec<String> = x.intents.iter().map(|i| code(i)).collect();
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} |",
@@ -195,9 +165,8 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
                 } else {
                     "**assumed value**"
                 },
-                md_inline(&x.text),
-                x.at.as_deref()
-                    .map_or_else(|| "-".to_string(), |a| format!("`{}`", md_inline(a))),
+                spans(&x.text),
+                x.at.as_deref().map_or_else(|| "-".to_string(), code),
                 if intents.is_empty() {
                     "-".to_string()
                 } else {
@@ -215,16 +184,16 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
     for f in &r.findings {
         let mut scope = Vec::new();
         if let Some(i) = &f.intent {
-            scope.push(format!("intent `{i}`"));
+            scope.push(format!("intent {}", code(i)));
         }
         if let Some(c) = &f.component {
-            scope.push(format!("component `{c}`"));
+            scope.push(format!("component {}", code(c)));
         }
-        scope.push(format!("`{}`", md_inline(&f.at)));
+        scope.push(code(&f.at));
         let accepted = f
             .waived
             .as_ref()
-            .map_or_else(String::new, |w| format!("*(waived: {})* ", md_text(w)));
+            .map_or_else(String::new, |w| format!("*(waived: {})* ", escape(w)));
         let _ = writeln!(
             s,
             "- {accepted}**{}** {} {} — {}  ",
@@ -233,17 +202,13 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
             f.name,
             scope.join(", ")
         );
-        let _ = writeln!(s, "  {}", md_inline(&f.message));
+        let _ = writeln!(s, "  {}", spans(&f.message));
         if !f.path.is_empty() {
-            let path: Vec<String> = f.path.iter().map(|p| format!("`{p}`")).collect();
+            let path: Vec<String> = f.path.iter().map(|p| code(p)).collect();
             let _ = writeln!(s, "  \n  path: {}", path.join(" → "));
         }
         if !f.assumptions.is_empty() {
-            let _ = writeln!(
-                s,
-                "  \n  rests on: {}",
-                md_inline(&f.assumptions.join("; "))
-            );
+            let _ = writeln!(s, "  \n  rests on: {}", spans(&f.assumptions.join("; ")));
         }
     }
     if !r.findings.is_empty() {
@@ -253,7 +218,7 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
     s.push_str("## Failure-injection test plan\n\n");
     s.push_str("Only the experiments that apply to each intent's graph; checked ones are named in the intent's `tested` list.\n\n");
     for i in &r.intents {
-        let _ = writeln!(s, "### `{}`\n", i.id);
+        let _ = writeln!(s, "### {}\n", code(&i.id));
         if i.experiments.is_empty() {
             s.push_str("No failure injection applies.\n\n");
             continue;
@@ -263,9 +228,9 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
                 s,
                 "- [{}] **{}** ({}): {}",
                 if e.covered { "x" } else { " " },
-                e.name,
+                escape(e.name),
                 if e.covered { "covered" } else { "missing" },
-                md_inline(&e.text)
+                spans(&e.text)
             );
         }
         s.push('\n');
