@@ -420,3 +420,13 @@ fn a_write_that_fails_part_way_leaves_the_old_file() {
     let report = std::fs::read_to_string(p.join("out.md")).unwrap();
     assert!(report.len() > 1024 && report.starts_with("# "), "{report}");
 }
+
+#[test]
+fn a_link_to_a_stream_is_written_in_place() {
+    // `-o /dev/stdout` with standard output a pipe: /dev/stdout is a link
+    // that leads to the pipe, not to a file that could be replaced.
+    let d = tree();
+    let (code, out, err) = run(d.path(), &["graph", "ra/m.yaml", "-o", "/dev/stdout"]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("digraph "), "{out}");
+}

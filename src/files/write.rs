@@ -65,8 +65,8 @@ fn refused(kind: WriteErrorKind, message: String, help: &str) -> WriteError {
 
 /// Writes `bytes` to `target`.
 ///
-/// Refused, with nothing written: a target that is a symbolic link, a
-/// folder, a file this process read ([`super::is_input`]: same canonical
+/// Refused, with nothing written: a target that is a symbolic link (unless
+/// it leads to a stream, as `/dev/stdout` on a pipe does), a folder, a file this process read ([`super::is_input`]: same canonical
 /// path, or same device and inode, so hard links count), or, with
 /// [`Mode::CreateNew`], any existing entry. A regular file (or a new one)
 /// is written to a temporary file in the target's folder (created new,
@@ -77,6 +77,11 @@ fn refused(kind: WriteErrorKind, message: String, help: &str) -> WriteError {
 pub fn write_atomic(target: &Path, bytes: &[u8], mode: Mode) -> Result<(), WriteError> {
     let name = target.display();
     match std::fs::symlink_metadata(target) {
+        // `-o /dev/stdout` on a terminal or a pipe: a link to a stream
+        // replaces no file.
+        Ok(m) if m.file_type().is_symlink() && leads_to_a_stream(target) => {
+            return write_in_place(target, bytes);
+        }
         Ok(m) if m.file_type().is_symlink() => {
             return Err(refused(
                 WriteErrorKind::Link,
@@ -126,6 +131,12 @@ pub fn write_atomic(target: &Path, bytes: &[u8], mode: Mode) -> Result<(), Write
         let _ = std::fs::remove_file(&tmp);
         io_error(target, &e)
     })
+}
+
+/// Whether `target` resolves to a FIFO, a socket or a device (not a
+/// regular file nor a folder).
+fn leads_to_a_stream(target: &Path) -> bool {
+    std::fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 fn write_in_place(target: &Path, bytes: &[u8]) -> Result<(), WriteError> {
