@@ -11,7 +11,7 @@ pub mod cli;
 pub mod diagnostics;
 pub mod engine;
 pub mod files;
-pub mod fnv;
+pub mod hash;
 pub mod graph;
 pub mod import;
 pub mod init;

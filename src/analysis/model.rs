@@ -6,7 +6,7 @@ use crate::analysis::effective::{self as eff, Eff, Origin};
 use crate::analysis::retry;
 use crate::catalog::Generic;
 use crate::diagnostics::Loc;
-use crate::fnv::FnvMap;
+use crate::hash::IdMap;
 use crate::graph::{Adjacency, Components, Graph};
 use crate::manifest::model::{
     Claim, Component, DedupId, Delivery, Link, LinkType, Manifest, Mode, Replication,
@@ -243,7 +243,7 @@ fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>)
 
 /// One shared copy of each region name.
 #[derive(Default)]
-struct Names(FnvMap<String, Arc<str>>);
+struct Names(IdMap<String, Arc<str>>);
 
 impl Names {
     fn get(&mut self, name: &str) -> Arc<str> {

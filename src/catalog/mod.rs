@@ -130,7 +130,7 @@ pub struct Catalog {
     pub kinds: Vec<Kind>,
     /// Index of `kinds` by id (built after parsing).
     #[serde(skip)]
-    by_id: crate::fnv::FnvMap<String, usize>,
+    by_id: crate::hash::IdMap<String, usize>,
 }
 
 /// The flags a kind may carry (what rules read besides numbers).

@@ -107,7 +107,7 @@ use crate::files::io_reason;
 pub struct Loaded {
     pub manifest: Manifest,
     pub errors: Vec<Diagnostic>,
-    pub defined: std::collections::HashSet<String, crate::fnv::FnvBuild>,
+    pub defined: crate::hash::IdSet<String>,
 }
 
 /// Reads files into one manifest; `Err` carries the errors that stopped
@@ -435,7 +435,7 @@ impl Doc {
 #[derive(Default)]
 pub(crate) struct Reader {
     pub errors: Vec<Diagnostic>,
-    ids: crate::fnv::FnvMap<String, (Loc, &'static str)>,
+    ids: crate::hash::IdMap<String, (Loc, &'static str)>,
 }
 
 pub(crate) const TOP_FIELDS: &[&str] = &["version", "name", "regions", "intents", "components"];

@@ -3,7 +3,7 @@
 
 use crate::catalog::{Generic, catalog};
 use crate::diagnostics::{Diagnostic, suggest};
-use crate::fnv::FnvMap;
+use crate::hash::IdMap;
 use crate::manifest::model::{LinkType, Manifest, Ref, Sp};
 
 /// Resolves every reference to a component to the component's index, with
@@ -18,7 +18,7 @@ pub fn resolve(m: &mut Manifest) {
         .iter_mut()
         .map(|c| std::mem::take(&mut c.id))
         .collect();
-    let index: FnvMap<&str, usize> = ids
+    let index: IdMap<&str, usize> = ids
         .iter()
         .enumerate()
         .map(|(i, id)| (id.as_str(), i))
