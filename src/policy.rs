@@ -385,6 +385,7 @@ impl Policy {
     /// finding active and says so in its message.
     pub fn apply(&self, findings: Vec<Finding>, today: Date) -> (Vec<Finding>, Vec<UnusedWaiver>) {
         let mut used = vec![false; self.waivers.len()];
+        let index = crate::waiver_index::WaiverIndex::new(&self.waivers);
         let mut out = Vec::with_capacity(findings.len());
         for mut f in findings {
             match self.severity.get(f.rule.code) {
@@ -393,7 +394,9 @@ impl Policy {
                 None => {}
             }
             let mut expired = None;
-            for (i, w) in self.waivers.iter().enumerate() {
+            // The waivers that may match, in file order (see `waiver_index`).
+            for i in index.candidates(&f) {
+                let w = &self.waivers[i];
                 if !w.matches(&f) {
                     continue;
                 }
