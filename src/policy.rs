@@ -220,7 +220,13 @@ impl Policy {
     pub fn parse(name: &str, text: &str) -> Result<Policy, PolicyError> {
         let mut sources = SourceMap::default();
         let file = sources.add(name.to_string(), text.to_string());
-        let loc = |offset: usize| offset_loc(text, file, offset);
+        // Line starts found once: a policy of 20,000 waivers asks for a
+        // location per waiver, and counting lines from the top each time
+        // made reading it quadratic.
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let loc = |offset: usize| offset_loc(text, &starts, file, offset);
         let raw: RawPolicy = match toml::from_str(text) {
             Ok(r) => r,
             Err(e) => {
@@ -685,16 +691,20 @@ fn find_rule(code: &str) -> Result<&'static Rule, String> {
     })
 }
 
-/// Line and column (1-based, in characters) of a byte offset.
-fn offset_loc(text: &str, file: u32, offset: usize) -> Loc {
+/// Line and column (1-based, in characters) of a byte offset; `starts` are
+/// the byte offsets where the lines of `text` begin.
+fn offset_loc(text: &str, starts: &[usize], file: u32, offset: usize) -> Loc {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() as u32 + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-    Loc { file, line, col }
+    let line = starts.partition_point(|&s| s <= offset).max(1);
+    let col = text[starts[line - 1]..offset].chars().count() as u32 + 1;
+    Loc {
+        file,
+        line: line as u32,
+        col,
+    }
 }
 
 /// The backticked words of a serde message: the offending name first, then
