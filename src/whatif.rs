@@ -206,6 +206,43 @@ impl Session {
         s
     }
 
+    /// The sources a model built from `trees` can point into: the files,
+    /// and the change texts that a node of the trees still comes from. The
+    /// other changes (replaced since, or undone) keep their place with an
+    /// empty entry, which costs no allocation: a shell step copies the text
+    /// of the changes in effect, not of every change ever typed.
+    fn sources_for(&self, trees: &[Node]) -> SourceMap {
+        fn mark(n: &Node, base: usize, used: &mut [bool]) {
+            if let Some(u) = (n.loc.file as usize)
+                .checked_sub(base)
+                .and_then(|i| used.get_mut(i))
+            {
+                *u = true;
+            }
+            match &n.value {
+                Value::Seq(items) => items.iter().for_each(|i| mark(i, base, used)),
+                Value::Map(entries) => entries.iter().for_each(|(k, v)| {
+                    mark(k, base, used);
+                    mark(v, base, used);
+                }),
+                _ => {}
+            }
+        }
+        let base = self.base_sources.files.len();
+        let mut used = vec![false; self.extra.len()];
+        trees.iter().for_each(|t| mark(t, base, &mut used));
+        let mut s = self.base_sources.clone();
+        s.files
+            .extend(self.extra.iter().zip(used).map(|(f, u)| match u {
+                true => f.clone(),
+                false => SourceFile {
+                    path: String::new(),
+                    text: String::new(),
+                },
+            }));
+        s
+    }
+
     /// Paths of the manifest files.
     pub fn files(&self) -> Vec<&str> {
         self.base_sources
@@ -552,7 +589,8 @@ impl Session {
     /// the files.
     pub fn finish(&self, e: &Edited) -> Result<Built, LoadError> {
         let trees = &e.trees;
-        let manifest = crate::manifest::check(load::load_nodes(self.sources(), trees))?;
+        let sources = self.sources_for(trees);
+        let manifest = crate::manifest::check(load::load_nodes(sources, trees))?;
         let changes = e
             .targets
             .iter()
