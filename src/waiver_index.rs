@@ -94,10 +94,7 @@ impl WaiverIndex {
                 if len > value.len() {
                     break;
                 }
-                if let Some(ids) = value
-                    .get(..len)
-                    .and_then(|prefix| p.by_prefix.get(prefix))
-                {
+                if let Some(ids) = value.get(..len).and_then(|prefix| p.by_prefix.get(prefix)) {
                     out.extend_from_slice(ids);
                 }
             }

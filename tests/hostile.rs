@@ -143,9 +143,7 @@ error: could not analyse the manifest: 1 error
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.starts_with(
-            "error: invalid YAML: unexpected character: `\\u{0}'\n --> big.yaml:1:1\n"
-        ),
+        err.starts_with("error: invalid YAML: unexpected character: `\\u{0}'\n --> big.yaml:1:1\n"),
         "{}",
         &err[..err.len().min(300)]
     );

@@ -57,7 +57,11 @@ fn outcome(p: &Policy, findings: Vec<Finding>) -> (Vec<String>, Vec<String>) {
     let (out, unused) = p.apply(findings, today);
     (
         out.iter()
-            .map(|f| f.waived.as_ref().map_or(f.message.clone(), |w| w.reason.clone()))
+            .map(|f| {
+                f.waived
+                    .as_ref()
+                    .map_or(f.message.clone(), |w| w.reason.clone())
+            })
             .collect(),
         unused.into_iter().map(|u| u.reason).collect(),
     )
@@ -251,7 +255,10 @@ fn an_honest_manifest_with_20000_merge_keys_and_60000_aliases_loads() {
 
 #[test]
 fn too_many_aliases_are_refused_with_the_limit_and_the_count() {
-    let text = format!("version: 1\nx: &a 1\ny: [{}]\n", vec!["*a"; 120_000].join(","));
+    let text = format!(
+        "version: 1\nx: &a 1\ny: [{}]\n",
+        vec!["*a"; 120_000].join(",")
+    );
     let (code, stderr) = check("aliases.yaml", &text);
     assert_eq!(code, 2);
     let first = stderr.lines().next().unwrap();
@@ -264,7 +271,10 @@ fn too_many_aliases_are_refused_with_the_limit_and_the_count() {
 
 #[test]
 fn too_many_merge_keys_are_refused_with_the_limit_and_the_count() {
-    let text = format!("version: 1\nb: &b {{k: 1}}\nm:\n{}", "- {<<: *b}\n".repeat(40_000));
+    let text = format!(
+        "version: 1\nb: &b {{k: 1}}\nm:\n{}",
+        "- {<<: *b}\n".repeat(40_000)
+    );
     let (code, stderr) = check("merge.yaml", &text);
     assert_eq!(code, 2);
     assert_eq!(
@@ -287,7 +297,7 @@ fn scalar_text_over_the_budget_is_refused_without_parser_names() {
     let text = format!(
         "version: 1\nx: &a \"{}\"\nz: [{}]\n",
         "y".repeat(40_000),
-        vec!["*a"; 10].join(",")
+        ["*a"; 10].join(",")
     );
     let (code, stderr) = check("scalar.yaml", &text);
     assert_eq!(code, 2);
@@ -345,7 +355,11 @@ fn depth_nodes_and_unknown_anchors_name_the_limit() {
 
     let mut bomb = String::from("version: 1\na: &a [x,x,x,x,x,x,x,x,x]\n");
     for (prev, name) in "abcdefg".chars().zip("bcdefgh".chars()) {
-        let _ = writeln!(bomb, "{name}: &{name} [{}]", vec![format!("*{prev}"); 9].join(","));
+        let _ = writeln!(
+            bomb,
+            "{name}: &{name} [{}]",
+            vec![format!("*{prev}"); 9].join(",")
+        );
     }
     let (code, stderr) = check("bomb.yaml", &bomb);
     assert_eq!(code, 2);

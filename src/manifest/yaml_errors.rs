@@ -74,7 +74,9 @@ pub fn describe(e: &Error, budget: &Budget, len: usize) -> (String, Option<Strin
 
 /// A count over its limit: "more than LIMIT WHAT (REACHED reached)".
 fn over(what: &str, limit: usize, reached: usize, len: usize) -> String {
-    format!("the document has more than {limit} {what} ({reached} reached), the limit for a file of {len} bytes")
+    format!(
+        "the document has more than {limit} {what} ({reached} reached), the limit for a file of {len} bytes"
+    )
 }
 
 fn depth_words(depth: Option<usize>, budget: &Budget) -> (String, Option<String>) {
@@ -93,38 +95,68 @@ fn breach_words(breach: &BudgetBreach, budget: &Budget, len: usize) -> (String, 
     match breach {
         BudgetBreach::Nodes { nodes } => (
             over("nodes", budget.max_nodes, *nodes, len) + " (an alias bomb?)",
-            Some(format!("the limit is {NODES_FLOOR} plus one node per byte of the file; {bomb}")),
+            Some(format!(
+                "the limit is {NODES_FLOOR} plus one node per byte of the file; {bomb}"
+            )),
         ),
         BudgetBreach::Events { events } => (
             over("parser events", budget.max_events, *events, len) + " (an alias bomb?)",
-            Some(format!("the limit is twice {NODES_FLOOR} plus two events per byte of the file; {bomb}")),
+            Some(format!(
+                "the limit is twice {NODES_FLOOR} plus two events per byte of the file; {bomb}"
+            )),
         ),
         BudgetBreach::Aliases { aliases } => (
             over("aliases (`*name`)", budget.max_aliases, *aliases, len),
-            Some(format!("the limit is {ALIASES_FLOOR} plus one alias per {ALIAS_BYTES} bytes of the file; write the values out instead of aliasing them, {SPLIT}")),
+            Some(format!(
+                "the limit is {ALIASES_FLOOR} plus one alias per {ALIAS_BYTES} bytes of the file; write the values out instead of aliasing them, {SPLIT}"
+            )),
         ),
         BudgetBreach::Anchors { anchors } => (
             over("anchors (`&name`)", budget.max_anchors, *anchors, len),
-            Some(format!("the limit is {ANCHORS_FLOOR} plus one anchor per {ALIAS_BYTES} bytes of the file; {SPLIT}")),
+            Some(format!(
+                "the limit is {ANCHORS_FLOOR} plus one anchor per {ALIAS_BYTES} bytes of the file; {SPLIT}"
+            )),
         ),
         BudgetBreach::MergeKeys { merge_keys } => (
             over("merge keys (`<<`)", budget.max_merge_keys, *merge_keys, len),
-            Some(format!("the limit is {MERGE_KEYS_FLOOR} plus one merge key per {MERGE_KEY_BYTES} bytes of the file; write the merged values out, {SPLIT}")),
+            Some(format!(
+                "the limit is {MERGE_KEYS_FLOOR} plus one merge key per {MERGE_KEY_BYTES} bytes of the file; write the merged values out, {SPLIT}"
+            )),
         ),
         BudgetBreach::ScalarBytes { total_scalar_bytes } => (
             format!(
                 "the document's values add up to more than {} bytes of text ({total_scalar_bytes} reached), the limit for a file of {len} bytes",
                 budget.max_total_scalar_bytes
             ),
-            Some(format!("the limit is twice the file's size plus {NODES_FLOOR} bytes, which only aliases of long values pass; write those values out instead of repeating them through aliases")),
+            Some(format!(
+                "the limit is twice the file's size plus {NODES_FLOOR} bytes, which only aliases of long values pass; write those values out instead of repeating them through aliases"
+            )),
         ),
-        BudgetBreach::RecordedAnchorEvents { recorded_anchor_events } => (
-            over("copies of anchored nodes", budget.max_recorded_anchor_events, *recorded_anchor_events, len),
-            Some(format!("anchors inside anchors are copied once per level; {bomb}")),
+        BudgetBreach::RecordedAnchorEvents {
+            recorded_anchor_events,
+        } => (
+            over(
+                "copies of anchored nodes",
+                budget.max_recorded_anchor_events,
+                *recorded_anchor_events,
+                len,
+            ),
+            Some(format!(
+                "anchors inside anchors are copied once per level; {bomb}"
+            )),
         ),
-        BudgetBreach::RecordedAnchorBytes { recorded_anchor_bytes } => (
-            over("bytes of anchored text", budget.max_recorded_anchor_bytes, *recorded_anchor_bytes, len),
-            Some(format!("anchors inside anchors are copied once per level; {bomb}")),
+        BudgetBreach::RecordedAnchorBytes {
+            recorded_anchor_bytes,
+        } => (
+            over(
+                "bytes of anchored text",
+                budget.max_recorded_anchor_bytes,
+                *recorded_anchor_bytes,
+                len,
+            ),
+            Some(format!(
+                "anchors inside anchors are copied once per level; {bomb}"
+            )),
         ),
         BudgetBreach::AliasAnchorRatio { aliases, anchors } => (
             format!("the document has {aliases} aliases for {anchors} anchors (an alias bomb?)"),
@@ -133,7 +165,10 @@ fn breach_words(breach: &BudgetBreach, budget: &Budget, len: usize) -> (String, 
         BudgetBreach::Depth { depth } => depth_words(Some(*depth), budget),
         BudgetBreach::Documents { .. } => (
             "the file holds several YAML documents (`---`)".into(),
-            Some("put each document in a file of its own; several files form one architecture".into()),
+            Some(
+                "put each document in a file of its own; several files form one architecture"
+                    .into(),
+            ),
         ),
         BudgetBreach::InputBytes { input_bytes } => (
             format!(
@@ -149,7 +184,9 @@ fn breach_words(breach: &BudgetBreach, budget: &Budget, len: usize) -> (String, 
         // Includes, properties and comments are not used by replay-audit.
         _ => (
             "the document passes a limit of the YAML reader".into(),
-            Some(format!("write the values out instead of aliasing them, {SPLIT}")),
+            Some(format!(
+                "write the values out instead of aliasing them, {SPLIT}"
+            )),
         ),
     }
 }
