@@ -23,6 +23,7 @@ pub mod rules;
 pub mod schema;
 pub mod shell;
 pub mod time;
+pub mod waiver_index;
 pub mod whatif;
 
 pub use analysis::{Analysis, analyse};

@@ -239,7 +239,13 @@ impl Policy {
         // Errors show one line of the file at most, cut short
         // (crate::files::excerpt): the file may be any text named by mistake.
         let file = sources.add(name.to_string(), crate::files::excerpt(text));
-        let loc = |offset: usize| offset_loc(text, file, offset);
+        // Line starts found once: a policy of 20,000 waivers asks for a
+        // location per waiver, and counting lines from the top each time
+        // made reading it quadratic.
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let loc = |offset: usize| offset_loc(text, &starts, file, offset);
         let raw: RawPolicy = match toml::from_str(text) {
             Ok(r) => r,
             Err(e) => {
@@ -410,6 +416,7 @@ impl Policy {
     /// finding active and says so in its message.
     pub fn apply(&self, findings: Vec<Finding>, today: Date) -> (Vec<Finding>, Vec<UnusedWaiver>) {
         let mut used = vec![false; self.waivers.len()];
+        let index = crate::waiver_index::WaiverIndex::new(&self.waivers);
         let mut out = Vec::with_capacity(findings.len());
         for mut f in findings {
             match self.severity.get(f.rule.code) {
@@ -418,7 +425,9 @@ impl Policy {
                 None => {}
             }
             let mut expired = None;
-            for (i, w) in self.waivers.iter().enumerate() {
+            // The waivers that may match, in file order (see `waiver_index`).
+            for i in index.candidates(&f) {
+                let w = &self.waivers[i];
                 if !w.matches(&f) {
                     continue;
                 }
@@ -709,16 +718,20 @@ fn find_rule(code: &str) -> Result<&'static Rule, String> {
     })
 }
 
-/// Line and column (1-based, in characters) of a byte offset.
-fn offset_loc(text: &str, file: u32, offset: usize) -> Loc {
+/// Line and column (1-based, in characters) of a byte offset; `starts` are
+/// the byte offsets where the lines of `text` begin.
+fn offset_loc(text: &str, starts: &[usize], file: u32, offset: usize) -> Loc {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() as u32 + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-    Loc { file, line, col }
+    let line = starts.partition_point(|&s| s <= offset).max(1);
+    let col = text[starts[line - 1]..offset].chars().count() as u32 + 1;
+    Loc {
+        file,
+        line: line as u32,
+        col,
+    }
 }
 
 /// The backticked words of a serde message: the offending name first, then

@@ -10,6 +10,7 @@
 //! scripted.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -30,7 +31,7 @@ use crate::policy::{Date, Policy};
 use crate::report;
 use crate::rules::{self, Finding, margin, required_window};
 use crate::time::Dur;
-use crate::whatif::{self, Built, Delta, Override, Session};
+use crate::whatif::{self, Built, Change, Delta, Edited, Override, Session};
 
 /// Command names, for `help` and completion.
 pub const COMMANDS: &[(&str, &str)] = &[
@@ -118,15 +119,22 @@ impl Reply {
     }
 }
 
-/// The state of a session: the applied overrides, undo and redo stacks, the
-/// current model and its findings (under the policy `check` would use).
+/// The state of a session: the history of changes and a cursor into it,
+/// the current model and its findings (under the policy `check` would use).
+///
+/// The history is one list of overrides: the first `cursor` are applied,
+/// the rest are what `undo` took back and `redo` applies again. A new `set`
+/// or `unset` drops those and appends. Every state is rebuilt from the
+/// parsed files with a prefix of the list, so memory grows with the text of
+/// the changes, never with a copy of the model or of the list per step.
 pub struct Shell {
     session: Session,
     policy: Policy,
     today: Date,
-    applied: Vec<Override>,
-    undo: Vec<Vec<Override>>,
-    redo: Vec<Vec<Override>>,
+    history: Vec<Override>,
+    cursor: usize,
+    /// The trees with the first `cursor` overrides applied.
+    edited: Edited,
     current: Built,
     findings: Vec<Finding>,
     color: bool,
@@ -141,15 +149,16 @@ impl Shell {
         today: Date,
         color: bool,
     ) -> Result<Shell, LoadError> {
-        let current = session.build(&[])?;
+        let edited = session.edit(&[])?;
+        let current = session.finish(&edited)?;
         let findings = policy.check(&analysis::analyse(&current.manifest), today).0;
         Ok(Shell {
             session,
             policy,
             today,
-            applied: Vec::new(),
-            undo: Vec::new(),
-            redo: Vec::new(),
+            history: Vec::new(),
+            cursor: 0,
+            edited,
             current,
             findings,
             color,
@@ -176,19 +185,26 @@ impl Shell {
         }
     }
 
-    /// Rebuilds with `next` as the applied overrides; on success, reports
-    /// the findings that step resolved and introduced.
-    fn rebuild(&mut self, next: Vec<Override>) -> Result<String, String> {
+    /// Moves to `edited` (the trees with the first `cursor` overrides of
+    /// the history applied): reads the model, and reports the findings that
+    /// step resolved and introduced. On failure nothing changes.
+    fn rebuild(
+        &mut self,
+        edited: Result<Edited, LoadError>,
+        cursor: usize,
+    ) -> Result<String, String> {
+        let edited = edited.map_err(|e| self.render_error(&e))?;
         let built = self
             .session
-            .build(&next)
+            .finish(&edited)
             .map_err(|e| self.render_error(&e))?;
         let findings = self
             .policy
             .check(&analysis::analyse(&built.manifest), self.today)
             .0;
         let delta = whatif::compare(&self.findings, &findings);
-        self.applied = next;
+        self.cursor = cursor;
+        self.edited = edited;
         self.current = built;
         self.findings = findings;
         Ok(self.step_report(&delta))
@@ -241,14 +257,15 @@ impl Shell {
                 } else {
                     self.session.parse_unset("unset", rest)
                 };
-                let mut next = self.applied.clone();
-                next.push(o);
-                let before = self.current.changes.clone();
-                let prev = self.applied.clone();
-                match self.rebuild(next) {
+                // Only the new change is applied, to the current trees.
+                let edited = self.session.edit_more(&self.edited, &o);
+                let before = std::mem::take(&mut self.current.changes);
+                match self.rebuild(edited, self.cursor + 1) {
                     Ok(report) => {
-                        self.undo.push(prev);
-                        self.redo.clear();
+                        // What `undo` took back cannot be redone any more.
+                        self.history.truncate(self.cursor - 1);
+                        self.history.push(o);
+                        let before: HashSet<&Change> = before.iter().collect();
                         let mut s = String::new();
                         for c in &self.current.changes {
                             if !before.contains(c) {
@@ -265,20 +282,24 @@ impl Shell {
                         }
                         Reply::out(s + &report)
                     }
-                    Err(e) => Reply::err(e),
+                    Err(e) => {
+                        self.current.changes = before;
+                        Reply::err(e)
+                    }
                 }
             }
             "undo" | "redo" => {
-                let (from, to) = if cmd == "undo" {
-                    (&mut self.undo, &mut self.redo)
+                let next = if cmd == "undo" {
+                    self.cursor.checked_sub(1)
                 } else {
-                    (&mut self.redo, &mut self.undo)
+                    (self.cursor < self.history.len()).then_some(self.cursor + 1)
                 };
-                let Some(next) = from.pop() else {
+                let Some(next) = next else {
                     return Reply::err(format!("error: nothing to {cmd}"));
                 };
-                to.push(self.applied.clone());
-                match self.rebuild(next) {
+                // Rebuilt from the parsed files with the first `next` changes.
+                let edited = self.session.edit(&self.history[..next]);
+                match self.rebuild(edited, next) {
                     Ok(report) => Reply::out(format!(
                         "{cmd}: {} change(s) now\n{report}",
                         self.current.changes.len()

@@ -12,7 +12,7 @@
 //! Also here: comparing two lists of findings ([`compare`]) and the minimum
 //! safe retention of every dedup layer (`horizon --required`, [`required`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -52,7 +52,7 @@ pub struct Override {
 
 /// A change as shown to the user: the target in its canonical spelling and
 /// the value in the files and after the change (`None`: not set).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Change {
     pub target: String,
     pub old: Option<String>,
@@ -127,6 +127,16 @@ pub struct Session {
     limits: Limits,
     extra: Vec<SourceFile>,
     ids: BTreeMap<String, (usize, Section)>,
+}
+
+/// The parsed trees with some overrides applied, and the targets those
+/// changed (in the order first changed): the state a shell step starts
+/// from, so a new change is applied alone instead of with all before it.
+#[derive(Debug, Clone)]
+pub struct Edited {
+    trees: Vec<Node>,
+    targets: Vec<Target>,
+    seen: HashSet<String>,
 }
 
 /// A manifest built with changes, and those changes.
@@ -211,6 +221,43 @@ impl Session {
     pub fn sources(&self) -> SourceMap {
         let mut s = self.base_sources.clone();
         s.files.extend(self.extra.iter().cloned());
+        s
+    }
+
+    /// The sources a model built from `trees` can point into: the files,
+    /// and the change texts that a node of the trees still comes from. The
+    /// other changes (replaced since, or undone) keep their place with an
+    /// empty entry, which costs no allocation: a shell step copies the text
+    /// of the changes in effect, not of every change ever typed.
+    fn sources_for(&self, trees: &[Node]) -> SourceMap {
+        fn mark(n: &Node, base: usize, used: &mut [bool]) {
+            if let Some(u) = (n.loc.file as usize)
+                .checked_sub(base)
+                .and_then(|i| used.get_mut(i))
+            {
+                *u = true;
+            }
+            match &n.value {
+                Value::Seq(items) => items.iter().for_each(|i| mark(i, base, used)),
+                Value::Map(entries) => entries.iter().for_each(|(k, v)| {
+                    mark(k, base, used);
+                    mark(v, base, used);
+                }),
+                _ => {}
+            }
+        }
+        let base = self.base_sources.files.len();
+        let mut used = vec![false; self.extra.len()];
+        trees.iter().for_each(|t| mark(t, base, &mut used));
+        let mut s = self.base_sources.clone();
+        s.files
+            .extend(self.extra.iter().zip(used).map(|(f, u)| match u {
+                true => f.clone(),
+                false => SourceFile {
+                    path: String::new(),
+                    text: String::new(),
+                },
+            }));
         s
     }
 
@@ -501,45 +548,71 @@ impl Session {
 
     /// Builds the manifest with `overrides` applied in order.
     pub fn build(&self, overrides: &[Override]) -> Result<Built, LoadError> {
-        let mut trees = self.base_trees.clone();
-        let mut errors = Vec::new();
-        let mut targets: Vec<Target> = Vec::new();
-        for o in overrides {
-            let t = match self.resolve(&trees, &o.target, o.loc) {
-                Ok(t) => t,
-                Err(d) => {
-                    errors.push(d);
-                    continue;
-                }
-            };
-            let section = t.section;
-            let Some(node) = element_mut(&mut trees[t.file], section, &t.id) else {
-                continue;
-            };
-            let mut path = format!("{}.{}", section.key(), t.id);
-            if let Err(d) = set_at(
-                node,
-                &t.segs,
-                o.value.as_ref(),
-                false,
-                section == Section::Components,
-                &mut path,
-            ) {
-                errors.push(d);
-                continue;
-            }
-            if !targets.iter().any(|x| x.canonical() == t.canonical()) {
-                targets.push(t);
-            }
-        }
-        if !errors.is_empty() {
-            return Err(LoadError {
+        self.finish(&self.edit(overrides)?)
+    }
+
+    /// The parsed files with `overrides` applied in order; every override
+    /// that cannot be applied is reported.
+    pub fn edit(&self, overrides: &[Override]) -> Result<Edited, LoadError> {
+        let mut e = Edited {
+            trees: self.base_trees.clone(),
+            targets: Vec::new(),
+            seen: HashSet::new(),
+        };
+        let errors: Vec<Diagnostic> = overrides
+            .iter()
+            .filter_map(|o| self.apply(&mut e, o).err())
+            .collect();
+        if errors.is_empty() {
+            Ok(e)
+        } else {
+            Err(LoadError {
                 sources: self.sources(),
                 diagnostics: errors,
-            });
+            })
         }
-        let manifest = crate::manifest::check(load::load_nodes(self.sources(), &trees))?;
-        let changes = targets
+    }
+
+    /// `edited` with one more override applied: the same as [`Session::edit`]
+    /// with `o` appended, without applying the earlier overrides again.
+    pub fn edit_more(&self, edited: &Edited, o: &Override) -> Result<Edited, LoadError> {
+        let mut e = edited.clone();
+        self.apply(&mut e, o).map_err(|d| self.error(d))?;
+        Ok(e)
+    }
+
+    /// Applies one override to the trees, recording its target.
+    fn apply(&self, e: &mut Edited, o: &Override) -> Result<(), Diagnostic> {
+        let t = self.resolve(&e.trees, &o.target, o.loc)?;
+        let section = t.section;
+        let Some(node) = element_mut(&mut e.trees[t.file], section, &t.id) else {
+            return Ok(());
+        };
+        let mut path = format!("{}.{}", section.key(), t.id);
+        set_at(
+            node,
+            &t.segs,
+            o.value.as_ref(),
+            false,
+            section == Section::Components,
+            &mut path,
+        )?;
+        // The canonical spellings seen, so that a repeat costs one lookup
+        // rather than a pass over every target so far.
+        if e.seen.insert(t.canonical()) {
+            e.targets.push(t);
+        }
+        Ok(())
+    }
+
+    /// Reads and validates the edited trees, and lists the changes against
+    /// the files.
+    pub fn finish(&self, e: &Edited) -> Result<Built, LoadError> {
+        let trees = &e.trees;
+        let sources = self.sources_for(trees);
+        let manifest = crate::manifest::check(load::load_nodes(sources, trees))?;
+        let changes = e
+            .targets
             .iter()
             .filter_map(|t| {
                 let old = get_at(

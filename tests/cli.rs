@@ -177,7 +177,9 @@ fn yaml_syntax_error_points_at_the_bracket() {
         .args(["check", "fixtures/invalid/syntax.yaml"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("error: invalid YAML: unclosed bracket '{' at line 3, column 6\n --> fixtures/invalid/syntax.yaml:3:6"));
+        .stderr(predicate::str::contains(
+            "error: invalid YAML: unclosed bracket '{'\n --> fixtures/invalid/syntax.yaml:3:6",
+        ));
 }
 
 #[test]

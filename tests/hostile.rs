@@ -58,13 +58,13 @@ fn alias_bomb_stops_at_the_budget() {
     refused(
         d.path(),
         &["bomb.yaml"],
-        "error: invalid YAML: the document expands to more nodes than its size allows (an alias bomb?)
+        "error: invalid YAML: the document has more than 65871 nodes (65872 reached), the limit for a file of 335 bytes (an alias bomb?)
  --> bomb.yaml:6:29
   |
 6 | e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
   |                             ^^
   |
-help: write the values out instead of nesting aliases of aliases
+help: the limit is 65536 plus one node per byte of the file; write the values out instead of nesting aliases of aliases
 
 error: could not analyse the manifest: 1 error
 ",
@@ -83,13 +83,13 @@ fn deep_flow_nesting_is_refused() {
         d.path(),
         &["deep.yaml"],
         &format!(
-            "error: invalid YAML: the document is nested too deeply
+            "error: invalid YAML: the document is nested more than 48 levels deep
  --> deep.yaml:2:201
   |
 2 | ...{}
   |                                                                    ^
   |
-help: a manifest needs fewer than 10 levels of nesting
+help: a manifest needs fewer than 10 levels of nesting; the limit is fixed
 
 error: could not analyse the manifest: 1 error
 ",
@@ -107,13 +107,13 @@ fn deep_block_nesting_is_refused() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.starts_with(
-            "error: invalid YAML: the document is nested too deeply\n --> deep.yaml:3:97\n"
+            "error: invalid YAML: the document is nested more than 48 levels deep (49 reached)\n --> deep.yaml:3:97\n"
         ),
         "{err}"
     );
     assert!(
         err.ends_with(
-            "help: a manifest needs fewer than 10 levels of nesting\n\nerror: could not analyse the manifest: 1 error\n"
+            "help: a manifest needs fewer than 10 levels of nesting; the limit is fixed\n\nerror: could not analyse the manifest: 1 error\n"
         ),
         "{err}"
     );
@@ -468,7 +468,7 @@ fn durations_that_overflow_when_summed_saturate_to_unbounded() {
     refused(
         d.path(),
         &["o.yaml"],
-        "error: invalid YAML: integer too large at line 13, column 16
+        "error: invalid YAML: integer too large
   --> o.yaml:13:16
    |
 13 |     retention: 18446744073709551615

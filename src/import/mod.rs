@@ -372,12 +372,12 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
         }
         .map_err(|d| {
             if d.loc.is_none() {
-                yaml_error(&e, file)
+                yaml_error(&e, file, limits, text.len())
             } else {
                 d
             }
         }),
-        Err(e) => Err(yaml_error(&e, file)),
+        Err(e) => Err(yaml_error(&e, file, limits, text.len())),
     }
 }
 
@@ -421,28 +421,15 @@ fn from_json(v: serde_json::Value, file: u32) -> Node {
     Node::new(value, loc)
 }
 
-fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
+fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, len: usize) -> Diagnostic {
     let loc = e.location().filter(|l| l.line() > 0).map(|l| Loc {
         file,
         line: l.line() as u32,
         col: l.column() as u32,
     });
-    let text = e.to_string();
-    let first = text.lines().next().unwrap_or("invalid YAML");
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    let message = match first.find(": ") {
-        Some(i) if first.starts_with("line ") => &first[i + 2..],
-        _ => first,
-    };
-    let (message, help) =
-        if message.contains("budget breached") || message.contains("recursion limit") {
-            (
-                "the document is too large or too deeply nested for its size".to_string(),
-                "write the values out instead of nesting aliases; keep nesting under 64 levels",
-            )
-        } else {
-            (message.to_string(), "fix the syntax at this place")
-        };
+    // The manifest reader's words, so an exceeded limit reads the same here.
+    let (message, help) = crate::manifest::yaml_errors::describe(e, &limits.budget(len), len);
+    let help = help.unwrap_or_else(|| "fix the syntax at this place".into());
     let mut d = Diagnostic::new(loc, format!("invalid YAML: {message}")).help(help);
     if loc.is_some() {
         d = d.label("here");

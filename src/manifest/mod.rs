@@ -4,6 +4,7 @@ pub mod load;
 pub mod model;
 pub mod validate;
 pub mod yaml;
+pub mod yaml_errors;
 
 use std::path::PathBuf;
 

@@ -10,6 +10,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
+use super::yaml_errors;
 use crate::diagnostics::{Diagnostic, Loc};
 
 /// Input limits. The parser budget scales with the size of the input, so a
@@ -32,21 +33,53 @@ impl Default for Limits {
     }
 }
 
+/// The fixed part of the node budget: small files may use anchors freely.
+pub const NODES_FLOOR: usize = 65_536;
+/// serde-saphyr's fixed alias and anchor limits, kept as the floor of the
+/// budget that grows with the file.
+pub const ALIASES_FLOOR: usize = 50_000;
+pub const ANCHORS_FLOOR: usize = 50_000;
+/// Bytes of file per alias (or anchor) allowed beyond the floor: an alias
+/// written in a manifest (`kind: *k` on a line of its own, `[*a, *b]`) takes
+/// more, so honest files never reach it while a file of nothing but `*a,`
+/// does.
+pub const ALIAS_BYTES: usize = 8;
+/// serde-saphyr's fixed merge-key limit, kept as the floor.
+pub const MERGE_KEYS_FLOOR: usize = 10_000;
+/// Bytes of file per merge key allowed beyond the floor (`<<: *defaults`
+/// on a line of its own takes 20 or more).
+pub const MERGE_KEY_BYTES: usize = 16;
+/// serde-saphyr's fixed limits on copies kept for anchors, as the floor.
+const RECORDED_EVENTS_FLOOR: usize = 1_000_000;
+const RECORDED_BYTES_FLOOR: usize = 64 * 1024 * 1024;
+
 impl Limits {
     /// The serde-saphyr budget for an input of `len` bytes.
     ///
     /// A YAML node takes at least two bytes of text, so `len` nodes cover any
     /// document without aliases; the fixed allowance lets small files use
     /// anchors freely. Beyond that, alias expansion is refused: the cost of
-    /// loading stays linear in the size of the file.
+    /// loading stays linear in the size of the file. The counts serde-saphyr
+    /// caps at fixed values (aliases, anchors, merge keys, anchor copies)
+    /// grow with the file the same way, from those values as a floor, so a
+    /// large honest manifest is never refused for its size alone. The
+    /// alias-to-anchor ratio check is off: one `&defaults` used by every
+    /// component is honest, and the node budget already bounds what aliases
+    /// can expand to.
     pub fn budget(&self, len: usize) -> serde_saphyr::Budget {
         let mut b = serde_saphyr::Budget::default();
         b.max_depth = self.max_depth;
-        b.max_nodes = 65_536 + len;
-        b.max_events = 2 * (65_536 + len);
-        b.max_total_scalar_bytes = 2 * len + 65_536;
+        b.max_nodes = NODES_FLOOR + len;
+        b.max_events = 2 * (NODES_FLOOR + len);
+        b.max_total_scalar_bytes = 2 * len + NODES_FLOOR;
         b.max_documents = 1;
         b.max_reader_input_bytes = Some(self.max_file_bytes as usize);
+        b.max_aliases = ALIASES_FLOOR + len / ALIAS_BYTES;
+        b.max_anchors = ANCHORS_FLOOR + len / ALIAS_BYTES;
+        b.max_merge_keys = MERGE_KEYS_FLOOR + len / MERGE_KEY_BYTES;
+        b.max_recorded_anchor_events = RECORDED_EVENTS_FLOOR + 2 * len;
+        b.max_recorded_anchor_bytes = RECORDED_BYTES_FLOOR + 2 * len;
+        b.enforce_alias_anchor_ratio = false;
         b
     }
 
@@ -58,6 +91,10 @@ impl Limits {
             // A tag such as CloudFormation's `!Ref` would otherwise be
             // dropped silently and its operand read as the value.
             reject_unsupported_tags: true,
+            // `!!binary` is read as the text written, never decoded: what a
+            // reviewer sees is what is analysed (`kind: !!binary c3Fz` is
+            // the unknown kind `c3Fz`, not a hidden `sqs`).
+            ignore_binary_tag_for_string: true,
         }
     }
 }
@@ -149,7 +186,7 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
 
 fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
     let raw: Spanned<Value> = serde_saphyr::from_str_with_options(text, limits.options(text.len()))
-        .map_err(|e| yaml_error(&e, file))?;
+        .map_err(|e| yaml_error(&e, file, limits, text.len()))?;
     let mut node = Node {
         loc: loc_of(&raw, file),
         value: raw.value,
@@ -226,7 +263,7 @@ pub fn stream(
         serde_saphyr::with_deserializer_from_str_with_options(text, options, |d| {
             de::DeserializeSeed::deserialize(Stream(&seed), d)
         })
-        .map_err(|e| yaml_error(&e, file))
+        .map_err(|e| yaml_error(&e, file, limits, text.len()))
     })?
 }
 
@@ -384,71 +421,20 @@ fn set_file(node: &mut Node, file: u32) {
     }
 }
 
-fn yaml_error(e: &serde_saphyr::Error, file: u32) -> Diagnostic {
+/// A parser error on a text of `len` bytes, at its place, in our words
+/// ([`yaml_errors::describe`]).
+pub fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, len: usize) -> Diagnostic {
     let loc = e.location().filter(|l| l.line() > 0).map(|l| Loc {
         file,
         line: l.line() as u32,
         col: l.column() as u32,
     });
-    let text = e.to_string();
-    let first = text.lines().next().unwrap_or("invalid YAML");
-    let first = first.strip_prefix("error: ").unwrap_or(first);
-    // serde-saphyr prefixes "line N column M: "; the location is shown apart.
-    let message = match first.find(": ") {
-        Some(i) if first.starts_with("line ") => &first[i + 2..],
-        _ => first,
-    };
-    let (message, help) = explain_yaml_error(message);
+    let (message, help) = yaml_errors::describe(e, &limits.budget(len), len);
     let mut d = Diagnostic::new(loc, format!("invalid YAML: {message}"));
     if let Some(h) = help {
         d = d.help(h);
     }
     d
-}
-
-/// Plain words for the budget and stream errors a user can hit.
-fn explain_yaml_error(message: &str) -> (String, Option<String>) {
-    if message.contains("budget breached: Nodes") || message.contains("budget breached: Events") {
-        return (
-            "the document expands to more nodes than its size allows (an alias bomb?)".into(),
-            Some("write the values out instead of nesting aliases of aliases".into()),
-        );
-    }
-    if message.contains("budget breached: Depth") || message.contains("recursion limit") {
-        return (
-            "the document is nested too deeply".into(),
-            Some("a manifest needs fewer than 10 levels of nesting".into()),
-        );
-    }
-    if message.contains("multiple YAML documents") || message.contains("Documents") {
-        return (
-            "the file holds several YAML documents (`---`)".into(),
-            Some(
-                "put each document in a file of its own; several files form one architecture"
-                    .into(),
-            ),
-        );
-    }
-    if let Some(rest) = message.strip_prefix("unsupported tag `") {
-        // serde-saphyr appends the location, which the diagnostic shows apart.
-        let tag = rest.split('`').next().unwrap_or(rest);
-        return (
-            format!("the tag `{tag}` is not supported in a manifest"),
-            Some("replay-audit does not evaluate YAML tags: write the value itself (a CloudFormation template is read by `replay-audit import cloudformation`)".into()),
-        );
-    }
-    if message.contains("duplicate mapping key") {
-        let key = message
-            .split("duplicate mapping key: ")
-            .nth(1)
-            .and_then(|s| s.split(',').next())
-            .unwrap_or("?");
-        return (
-            format!("`{key}` is defined twice in the same mapping"),
-            Some("keep one of the two entries".into()),
-        );
-    }
-    (message.to_string(), None)
 }
 
 fn loc_of<T>(s: &Spanned<T>, file: u32) -> Loc {
@@ -581,10 +567,10 @@ mod tests {
     fn deep_nesting_is_refused() {
         let deep: String = (0..200).map(|i| format!("{}a:\n", " ".repeat(i))).collect();
         let e = p(&deep).unwrap_err();
-        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        assert!(e.message.contains("nested more than 48 levels deep"), "{}", e.message);
         let flow = "[".repeat(200_000);
         let e = p(&flow).unwrap_err();
-        assert!(e.message.contains("nested too deeply"), "{}", e.message);
+        assert!(e.message.contains("nested more than 48 levels deep"), "{}", e.message);
     }
 
     #[test]
