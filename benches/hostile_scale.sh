@@ -6,17 +6,17 @@
 #
 #   bash benches/hostile_scale.sh                 # W=20000 S=5000, release
 #   W=5000 S=1000 PROFILE=debug bash benches/hostile_scale.sh
-#   RETRY=1 bash benches/hostile_scale.sh         # also the retry-heavy manifest
 #
-# The retry-heavy manifest (`attempts: 9223372036854775807, multiplier:
-# 1.0000000000000002`) hung before another fix; it runs only with RETRY=1,
-# under `timeout ${RETRY_TIMEOUT:-60}` seconds.
+# Then `check` on R, 2R and 4R links retrying `attempts: 9223372036854775807`
+# times with `multiplier: 1.0000000000000002` (R=500; each under `timeout
+# ${RETRY_TIMEOUT:-120}` seconds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
 profile="${PROFILE:-release}"
 W="${W:-20000}"
 S="${S:-5000}"
+R="${R:-500}"
 dir="$target/hostile-scale"
 mkdir -p "$dir"
 if [ "$profile" = release ]; then
@@ -82,19 +82,20 @@ for n in "$S" $((2 * S)); do
   prev="$secs"
 done
 
-if [ "${RETRY:-0}" = 1 ]; then
-  r="$dir/retry.yaml"
-  cat >"$r" <<'EOF'
-version: 1
-components:
-  a:
-    kind: service
-    sends_to:
-      - to: b
-        retry: {attempts: 9223372036854775807, multiplier: 1.0000000000000002}
-  b:
-    kind: function
-EOF
-  measure timeout "${RETRY_TIMEOUT:-60}" "$bin" check "$r"
-  echo "| check, retry-heavy (timeout ${RETRY_TIMEOUT:-60} s) | 1 | $secs | $rss | |"
-fi
+# R, 2R and 4R links, each retrying 2^63 - 1 times with a multiplier just
+# above 1 (the span is computed in closed form; the old loop never ended).
+prev=""
+for n in "$R" $((2 * R)) $((4 * R)); do
+  r="$dir/retry$n.yaml"
+  awk -v n="$n" 'BEGIN {
+    print "version: 1"; print "components:"
+    for (i = 0; i < n; i++) {
+      printf "  a%d:\n    kind: service\n    sends_to:\n", i
+      printf "      - to: b\n        retry: {attempts: 9223372036854775807, multiplier: 1.0000000000000002, backoff: 1s}\n"
+    }
+    print "  b:"; print "    kind: function"
+  }' >"$r"
+  measure timeout "${RETRY_TIMEOUT:-120}" "$bin" check "$r"
+  echo "| check, retry-heavy links | $n | $secs | $rss | ${prev:+$(ratio "$prev" "$secs")} |"
+  prev="$secs"
+done
