@@ -16,7 +16,7 @@ pub const STARTER: &str = r#"# A starter replay-audit manifest: one business dec
 #   replay-audit check replay-audit/architecture.yaml
 # Editors: `replay-audit schema > replay-audit.schema.json` and see
 # docs/editors.md for the yaml-language-server line that uses it.
-# The format is described in manifest.md; `replay-audit catalog` lists the
+# The format is described in docs/manifest.md; `replay-audit catalog` lists the
 # platform kinds and their documented defaults.
 version: 1
 name: orders

@@ -4,7 +4,7 @@
 //! `tests/generator.rs` (each includes it with `#[path]`), so the three
 //! always agree on what "a 10k-component manifest of seed 7" is.
 //!
-//! The shape follows `shared/spec/manifest.md`: many small pipelines
+//! The shape follows the manifest format (docs/manifest.md): many small pipelines
 //! (service → sqs-standard with a dead-letter queue and a bounded manual
 //! redrive → function with a dedup guard → external provider, sometimes a
 //! ledger with a unique constraint), a few shared hubs (a topic or an
