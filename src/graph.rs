@@ -97,39 +97,47 @@ impl Graph {
 pub struct Components {
     /// The component of each node.
     pub of: Vec<u32>,
-    /// The nodes of each component, ascending.
-    pub members: Vec<Vec<usize>>,
+    /// Component `k`'s nodes are `nodes[start[k]..start[k + 1]]`, ascending.
+    start: Vec<usize>,
+    nodes: Vec<usize>,
+}
+
+impl Components {
+    /// The nodes of component `k`, ascending.
+    pub fn members(&self, k: u32) -> &[usize] {
+        let k = k as usize;
+        &self.nodes[self.start[k]..self.start[k + 1]]
+    }
 }
 
 impl Graph {
-    /// The strongly connected components of the graph of `nodes` nodes.
-    pub fn components(&self, nodes: usize) -> Components {
-        let mut g = petgraph::Graph::<(), (), petgraph::Directed, u32>::with_capacity(
-            nodes,
-            self.edges.len(),
-        );
-        for _ in 0..nodes {
+    /// The strongly connected components of the graph of `n` nodes.
+    pub fn components(&self, n: usize) -> Components {
+        let mut g =
+            petgraph::Graph::<(), (), petgraph::Directed, u32>::with_capacity(n, self.edges.len());
+        for _ in 0..n {
             g.add_node(());
         }
         g.extend_with_edges(self.edges.iter().map(|e| (ix(e.from), ix(e.to))));
-        // Kosaraju gives the components in reverse topological order.
-        let mut members: Vec<Vec<usize>> = petgraph::algo::kosaraju_scc(&g)
-            .into_iter()
-            .rev()
-            .map(|c| {
-                let mut c: Vec<usize> = c.into_iter().map(|n| n.index()).collect();
-                c.sort_unstable();
-                c
-            })
-            .collect();
-        members.shrink_to_fit();
-        let mut of = vec![0u32; nodes];
-        for (k, c) in members.iter().enumerate() {
-            for &n in c {
-                of[n] = ix(k);
+        let sccs = petgraph::algo::kosaraju_scc(&g);
+        // Kosaraju gives the components in reverse topological order; they
+        // are kept flat (one allocation, not one per component).
+        let mut c = Components {
+            of: vec![0; n],
+            start: Vec::with_capacity(sccs.len() + 1),
+            nodes: Vec::with_capacity(n),
+        };
+        for (k, scc) in sccs.iter().rev().enumerate() {
+            let first = c.nodes.len();
+            c.start.push(first);
+            c.nodes.extend(scc.iter().map(|x| x.index()));
+            c.nodes[first..].sort_unstable();
+            for &x in &c.nodes[first..] {
+                c.of[x] = ix(k);
             }
         }
-        Components { of, members }
+        c.start.push(c.nodes.len());
+        c
     }
 }
 

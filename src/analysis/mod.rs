@@ -407,9 +407,7 @@ fn sccs<'m>(model: &'m Model, reached: &[usize]) -> Vec<&'m [usize]> {
     let mut ids: Vec<u32> = reached.iter().map(|&n| c.of[n]).collect();
     ids.sort_unstable();
     ids.dedup();
-    ids.into_iter()
-        .map(|k| c.members[k as usize].as_slice())
-        .collect()
+    ids.into_iter().map(|k| c.members(k)).collect()
 }
 
 struct Run<'a> {
