@@ -200,4 +200,29 @@ components:
         assert_eq!(g.out[3], [3]);
         assert_eq!(Graph::link(&m, &g.edges[2]).ty, LinkType::DeadLetter);
     }
+
+    #[test]
+    fn components_are_whole_cycles_in_topological_order() {
+        // Sorted: api 0, dlq 1, queue 2, worker 3; dlq ⇄ queue is a cycle.
+        let m = crate::manifest::from_str(
+            "version: 1
+components:
+  queue:
+    kind: sqs-standard
+    delivers_to: [worker]
+    dead_letter: { to: dlq }
+  dlq: { kind: sqs-standard, redrive: { to: queue } }
+  worker: { kind: function, calls: [api] }
+  api: { kind: external }
+",
+        )
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let c = Graph::build(&m).components(4);
+        assert_eq!(c.of[1], c.of[2]);
+        assert_eq!(c.members(c.of[1]), [1, 2]);
+        // Every link leads to the same component or a later one.
+        assert!(c.of[2] < c.of[3] && c.of[3] < c.of[0]);
+        assert_eq!(c.members(c.of[3]), [3]);
+        assert_eq!(c.members(c.of[0]), [0]);
+    }
 }
