@@ -76,12 +76,13 @@ pub fn hub(n: usize) -> String {
     s
 }
 
-/// The incident fixture's shape with one unbroken word of `bytes` letters
-/// as a component id, so that the id reaches every finding's table cell.
+/// One unbroken word of `bytes` letters as a queue's id, so that the id
+/// reaches the component cell and the path of the table's findings. (YAML
+/// allows plain keys of 1,024 characters at most, hence `? key`.)
 pub fn long_word(bytes: usize) -> (String, String) {
     let word = "w".repeat(bytes);
     let text = format!(
-        "version: 1\nintents:\n  pay:\n    origin: svc\n    effect: bank\n    key: {{ fields: [id] }}\ncomponents:\n  svc: {{ kind: service, sends_to: {word} }}\n  {word}: {{ kind: queue, retention: 4d, delivers_to: worker }}\n"
+        "version: 1\nintents:\n  pay:\n    origin: svc\n    effect: bank\n    key: {{ fields: [id] }}\ncomponents:\n  svc: {{ kind: service, sends_to: {word} }}\n  ? {word}\n  : {{ kind: queue, retention: 4d, delivers_to: worker }}\n"
     );
     let mut text = text;
     worker_and_bank(&mut text);
