@@ -75,7 +75,10 @@ fn horizon_on_a_ring_of_5000_queues_shows_each_worst_path_by_its_ends() {
     assert!(text.contains(Q2500), "{}", &text[..2000]);
     // One row per queue (transport), plus the store, the guard and the bank.
     assert_eq!(text.matches(" (transport): ").count(), n);
-    assert_eq!(text.lines().filter(|l| l.ends_with(" total")).count(), n + 3);
+    assert_eq!(
+        text.lines().filter(|l| l.ends_with(" total")).count(),
+        n + 3
+    );
     // A row is at most 1 + 8 + 1 + 8 + 1 lines long.
     assert!(text.lines().count() <= (n + 3) * 19 + 1);
     // Paths of up to 20 steps are whole (q19 is 20 steps from svc).
@@ -167,7 +170,11 @@ fn reports_on_3000_intents_through_one_hub_are_linear_in_the_intents() {
     assert!(md.contains("\n## Intent `i2999`\n"));
     assert!(md.len() < 8 * PER_NODE * n, "{} bytes", md.len());
     let html = run(d.path(), &["report", "--format", "html"], 0);
-    assert_eq!(html.matches("<section class=\"intent\" id=\"intent-").count(), n);
+    assert_eq!(
+        html.matches("<section class=\"intent\" id=\"intent-")
+            .count(),
+        n
+    );
     assert!(html.len() < 8 * PER_NODE * n, "{} bytes", html.len());
 }
 

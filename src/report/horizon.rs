@@ -291,13 +291,13 @@ impl<'w> TextWriter<'w> {
         }
         row_text(r, &mut s);
         self.rows += 1;
-        self.w
-            .write_all(crate::diagnostics::inert(&s).as_bytes())
+        self.w.write_all(crate::diagnostics::inert(&s).as_bytes())
     }
 
     fn finish(self) -> std::io::Result<()> {
         if self.rows == 0 {
-            self.w.write_all(b"No guard, store or effect is reached.\n")?;
+            self.w
+                .write_all(b"No guard, store or effect is reached.\n")?;
         }
         Ok(())
     }

@@ -244,7 +244,10 @@ pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
         .iter()
         .map(|r| {
             let intent = &m.intents[r.intent];
-            let mut mine: Vec<usize> = by_intent.get(intent.id.as_str()).cloned().unwrap_or_default();
+            let mut mine: Vec<usize> = by_intent
+                .get(intent.id.as_str())
+                .cloned()
+                .unwrap_or_default();
             mine.extend(
                 loose
                     .iter()
@@ -1343,7 +1346,12 @@ impl<'m> Ctx<'_, 'm> {
         } else {
             self.effects()
                 .into_iter()
-                .map(|(e, _)| (e, self.r.path_to(self.a, e).iter().map(|s| s.from).collect()))
+                .map(|(e, _)| {
+                    (
+                        e,
+                        self.r.path_to(self.a, e).iter().map(|s| s.from).collect(),
+                    )
+                })
                 .collect()
         };
         for q in dlqs {
