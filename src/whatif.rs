@@ -12,7 +12,7 @@
 //! Also here: comparing two lists of findings ([`compare`]) and the minimum
 //! safe retention of every dedup layer (`horizon --required`, [`required`]).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -1181,13 +1181,30 @@ pub struct RequiredRow {
 /// For every dedup layer an intent reaches, the smallest retention that
 /// leaves no RH001, RH002 or RH004 about it under the margin policy.
 pub fn required(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<RequiredRow> {
-    let m = a.manifest;
     let mut out = Vec::new();
+    each_required(a, intent, at, &mut |r| {
+        out.push(r);
+        Ok(())
+    })
+    .expect("collecting rows does not fail");
+    out
+}
+
+/// The rows of [`required`], one at a time as they are made.
+pub fn each_required(
+    a: &Analysis,
+    intent: Option<&str>,
+    at: Option<&str>,
+    emit: &mut dyn FnMut(RequiredRow) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let m = a.manifest;
+    let edges = crate::analysis::long_path::first_unbounded_edges(a);
     for r in &a.intents {
         let i = &m.intents[r.intent];
         if intent.is_some_and(|x| x != i.id) {
             continue;
         }
+        let mut index = None;
         for l in r.layers.values() {
             let comp = &m.components[l.layer.component].id;
             let at_id = &m.components[l.at].id;
@@ -1215,11 +1232,12 @@ pub fn required(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Req
                 "expires-first"
             };
             let bounded_by = if h.is_unbounded() {
-                bounds(a, r, &r.path_to(a, l.at))
+                let index = index.get_or_insert_with(|| r.path_index(a));
+                bounds(a, r, &edges, index.unbounded_steps(l.at))
             } else {
                 Vec::new()
             };
-            out.push(RequiredRow {
+            emit(RequiredRow {
                 intent: i.id.clone(),
                 component: comp.clone(),
                 layer: l.layer.label,
@@ -1231,15 +1249,21 @@ pub fn required(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Req
                 bounded_by,
                 horizon: h,
                 window,
-            });
+            })?;
         }
     }
-    out
+    Ok(())
 }
 
-/// What would bound an unbounded worst path: its unbounded steps, each with
+/// What would bound an unbounded worst path: its unbounded steps (the last
+/// [`long_path::UNBOUNDED_SHOWN`] of them, and how many in all), each with
 /// the field that bounds it.
-fn bounds(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Vec<String> {
+fn bounds(
+    a: &Analysis,
+    r: &IntentResult,
+    edges: &HashMap<(usize, usize), usize>,
+    (steps, total): (Vec<(Step, Option<usize>)>, usize),
+) -> Vec<String> {
     let m = a.manifest;
     let id = |c: usize| m.components[c].id.as_str();
     let mut out = Vec::new();
@@ -1251,12 +1275,8 @@ fn bounds(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Vec<String> {
             id(em.to)
         ));
     }
-    for s in steps.iter().filter(|s| s.adds.is_unbounded()) {
-        let edge = a
-            .model
-            .edges
-            .iter()
-            .find(|e| e.from == s.from && e.to == s.to && e.delay.is_unbounded());
+    for (s, _) in &steps {
+        let edge = edges.get(&(s.from, s.to)).map(|&e| &a.model.edges[e]);
         let text = match edge.map(|e| e.ty) {
             Some(LinkType::Redrive) => {
                 format!(
@@ -1297,6 +1317,12 @@ fn bounds(a: &Analysis, r: &IntentResult, steps: &[Step]) -> Vec<String> {
             out.push(text);
         }
     }
+    if total > steps.len() {
+        out.push(format!(
+            "bounds on the {} earlier unbounded steps of the worst path too",
+            crate::report::horizon::thousands(total - steps.len())
+        ));
+    }
     if out.is_empty() {
         out.push(
             "a declared bound on the worst path (`max_times`, `max_backlog` or `within`)".into(),
@@ -1309,38 +1335,7 @@ pub fn render_required_text(rows: &[RequiredRow]) -> String {
     let mut s = String::new();
     let mut current = None;
     for r in rows {
-        if current != Some(&r.intent) {
-            s.push_str(&format!("intent {}\n", r.intent));
-            current = Some(&r.intent);
-        }
-        let via = if r.at == r.component {
-            String::new()
-        } else {
-            format!(" via `{}`", r.at)
-        };
-        s.push_str(&format!("  {} ({}{via}): ", r.component, r.layer));
-        if r.horizon.is_unbounded() {
-            if r.window.is_unbounded() {
-                s.push_str("horizon unbounded, window unbounded — covered\n");
-                continue;
-            }
-            s.push_str(&format!(
-                "horizon unbounded, window {}: no retention is long enough\n",
-                r.window
-            ));
-            for b in &r.bounded_by {
-                s.push_str(&format!("      bound it with {b}\n"));
-            }
-            continue;
-        }
-        let need = required_window(r.horizon);
-        s.push_str(&format!(
-            "minimum safe retention {need} (horizon {} + margin {}), window {} — {}\n",
-            r.horizon,
-            margin(r.horizon),
-            r.window,
-            r.verdict
-        ));
+        required_row_text(r, &mut current, &mut s);
     }
     if rows.is_empty() {
         s.push_str("No dedup layer is reached.\n");
@@ -1348,18 +1343,83 @@ pub fn render_required_text(rows: &[RequiredRow]) -> String {
     s
 }
 
-pub fn render_required_json(rows: &[RequiredRow]) -> String {
-    #[derive(Serialize)]
-    struct Out<'a> {
-        version: u32,
-        required: &'a [RequiredRow],
+/// `horizon --required` as text, written row by row as the rows are made.
+pub fn write_required_text(
+    a: &Analysis,
+    intent: Option<&str>,
+    at: Option<&str>,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let (mut current, mut rows) = (None, 0);
+    each_required(a, intent, at, &mut |r| {
+        let mut s = String::new();
+        required_row_text(&r, &mut current, &mut s);
+        rows += 1;
+        w.write_all(s.as_bytes())
+    })?;
+    if rows == 0 {
+        w.write_all(b"No dedup layer is reached.\n")?;
     }
-    serde_json::to_string_pretty(&Out {
-        version: 1,
-        required: rows,
-    })
-    .expect("serialises")
-        + "\n"
+    Ok(())
+}
+
+/// One row of `horizon --required`, after an `intent` line when the
+/// intent is not `current`'s.
+fn required_row_text(r: &RequiredRow, current: &mut Option<String>, s: &mut String) {
+    if current.as_ref() != Some(&r.intent) {
+        s.push_str(&format!("intent {}\n", r.intent));
+        *current = Some(r.intent.clone());
+    }
+    let via = if r.at == r.component {
+        String::new()
+    } else {
+        format!(" via `{}`", r.at)
+    };
+    s.push_str(&format!("  {} ({}{via}): ", r.component, r.layer));
+    if r.horizon.is_unbounded() {
+        if r.window.is_unbounded() {
+            s.push_str("horizon unbounded, window unbounded — covered\n");
+            return;
+        }
+        s.push_str(&format!(
+            "horizon unbounded, window {}: no retention is long enough\n",
+            r.window
+        ));
+        for b in &r.bounded_by {
+            s.push_str(&format!("      bound it with {b}\n"));
+        }
+        return;
+    }
+    let need = required_window(r.horizon);
+    s.push_str(&format!(
+        "minimum safe retention {need} (horizon {} + margin {}), window {} — {}\n",
+        r.horizon,
+        margin(r.horizon),
+        r.window,
+        r.verdict
+    ));
+}
+
+pub fn render_required_json(rows: &[RequiredRow]) -> String {
+    let mut out = Vec::new();
+    let mut w = crate::report::horizon::JsonWriter::new(&mut out, "required").expect("in memory");
+    for r in rows {
+        w.row(r).expect("in memory");
+    }
+    w.finish().expect("in memory");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// `horizon --required --format json`, written row by row.
+pub fn write_required_json(
+    a: &Analysis,
+    intent: Option<&str>,
+    at: Option<&str>,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut jw = crate::report::horizon::JsonWriter::new(w, "required")?;
+    each_required(a, intent, at, &mut |r| jw.row(&r))?;
+    jw.finish()
 }
 
 /// Loads files with an overrides file applied (`check --overrides`).

@@ -15,6 +15,7 @@
 //! states and their edges.
 
 pub mod effective;
+pub mod long_path;
 pub mod model;
 pub mod retry;
 #[cfg(test)]

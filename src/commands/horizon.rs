@@ -5,7 +5,7 @@
 use replay_audit::cli::{Cli, Command, TextFormat};
 use replay_audit::{analysis, engine, report, whatif};
 
-use super::{inputs, not_found, out};
+use super::{inputs, not_found, out_with};
 
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let Command::Horizon {
@@ -34,18 +34,19 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         return Err(not_found("component", c, ids, || "give a component id".into()).into());
     }
     let a = analysis::analyse(&m);
+    let (intent, at) = (intent.as_deref(), at.as_deref());
+    // Written as the rows are made: the output of a large manifest is never
+    // held whole.
     if *required {
-        let rows = whatif::required(&a, intent.as_deref(), at.as_deref());
-        out(&match format {
-            TextFormat::Text => whatif::render_required_text(&rows),
-            TextFormat::Json => whatif::render_required_json(&rows),
+        out_with(|w| match format {
+            TextFormat::Text => whatif::write_required_text(&a, intent, at, w),
+            TextFormat::Json => whatif::write_required_json(&a, intent, at, w),
         })?;
         return Ok(0);
     }
-    let rows = report::horizon::rows(&a, intent.as_deref(), at.as_deref());
-    out(&match format {
-        TextFormat::Text => report::horizon::render_text(&rows),
-        TextFormat::Json => report::horizon::render_json(&rows),
+    out_with(|w| match format {
+        TextFormat::Text => report::horizon::write_text(&a, intent, at, w),
+        TextFormat::Json => report::horizon::write_json(&a, intent, at, w),
     })?;
     Ok(0)
 }

@@ -128,6 +128,15 @@ pub fn view(m: &Manifest, findings: &[Finding]) -> View {
             });
         }
     }
+    // The links (not dedup claims) from one component to another, so that
+    // marking a worst path costs its length, not its length times the links.
+    let mut between: std::collections::HashMap<(usize, usize), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (k, e) in edges.iter().enumerate() {
+        if e.ty != "dedup" {
+            between.entry((e.from, e.to)).or_default().push(k);
+        }
+    }
     // A waived finding is an accepted risk: listed by the reports, not drawn.
     for f in findings.iter().filter(|f| f.waived.is_none()) {
         if let Some(i) = f.component.as_deref().and_then(|c| m.component_index(c)) {
@@ -143,11 +152,8 @@ pub fn view(m: &Manifest, findings: &[Finding]) -> View {
                 else {
                     continue;
                 };
-                for e in edges
-                    .iter_mut()
-                    .filter(|e| e.from == a && e.to == b && e.ty != "dedup")
-                {
-                    e.hot = true;
+                for &k in between.get(&(a, b)).into_iter().flatten() {
+                    edges[k].hot = true;
                 }
             }
         }
@@ -684,6 +690,7 @@ pub fn layout(v: &View) -> Layout {
     for l in &order {
         place(l, &zero, &mut xs);
     }
+    let mut want = vec![0.0f64; total];
     for sweep in 0..8 {
         let downward = sweep % 2 == 0;
         let layers: Vec<usize> = if downward {
@@ -692,12 +699,15 @@ pub fn layout(v: &View) -> Layout {
             (0..depth.saturating_sub(1)).rev().collect()
         };
         for li in layers {
-            let mut want = xs.clone();
+            // Only this layer's entries of `want` are read: set just those
+            // (a copy of every x per layer made deep drawings quadratic).
             for &x in &order[li] {
                 let ns = if downward { &up[x] } else { &down[x] };
-                if !ns.is_empty() {
-                    want[x] = ns.iter().map(|&w| xs[w]).sum::<f64>() / ns.len() as f64;
-                }
+                want[x] = if ns.is_empty() {
+                    xs[x]
+                } else {
+                    ns.iter().map(|&w| xs[w]).sum::<f64>() / ns.len() as f64
+                };
             }
             place(&order[li], &want, &mut xs);
         }
@@ -828,7 +838,14 @@ fn path_d(pts: &[(f64, f64)]) -> String {
 
 /// The view as an inline SVG element (styled by the page's CSS classes).
 pub fn svg(v: &View, title: &str) -> String {
-    let lay = layout(v);
+    // Thousands of boxes are unreadable and slow to lay out: above the
+    // budget only what findings point at is drawn, and a line says so.
+    let (focused, omitted) = crate::report::draw_focus::focus(v, crate::report::draw_focus::BUDGET);
+    let v = &focused;
+    let mut lay = layout(v);
+    if omitted.is_some() {
+        lay.height += 24.0;
+    }
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -997,6 +1014,16 @@ pub fn svg(v: &View, title: &str) -> String {
             );
         }
         s.push_str("</g>\n");
+    }
+    if let Some(o) = omitted {
+        let _ = writeln!(
+            s,
+            "<text class=\"omitted\" x=\"{MARGIN:.1}\" y=\"{:.1}\">{} more components and {} links not drawn: above {} components only those findings name, the ends of the errors' worst paths and their neighbours are drawn (graph --format dot has every one)</text>",
+            lay.height - MARGIN,
+            crate::report::horizon::thousands(o.components),
+            crate::report::horizon::thousands(o.links),
+            crate::report::draw_focus::BUDGET
+        );
     }
     s.push_str("</svg>\n");
     s

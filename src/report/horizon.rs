@@ -2,6 +2,9 @@
 //! window that applies, the minimum safe retention and the arithmetic of the
 //! worst path.
 
+use std::collections::HashMap;
+use std::io::Write;
+
 use serde::Serialize;
 
 use crate::analysis::{Analysis, IntentResult, Step};
@@ -16,6 +19,15 @@ pub struct JsonStep {
     pub why: String,
 }
 
+/// The steps left out of a long path: how many come before them, how many
+/// there are and what they add together.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct JsonElided {
+    pub after_step: usize,
+    pub steps: usize,
+    pub adds_seconds: Option<u64>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
     pub intent: String,
@@ -27,6 +39,10 @@ pub struct Row {
     pub required_retention_seconds: Option<u64>,
     pub path: Vec<String>,
     pub steps: Vec<JsonStep>,
+    /// Set when the path is too long to show whole: `steps` (and `path`)
+    /// are its first and last steps, and this counts the ones between.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elided: Option<JsonElided>,
     #[serde(skip)]
     pub horizon: Dur,
     #[serde(skip)]
@@ -47,83 +63,117 @@ impl Row {
 
 /// Rows for every intent (or one), optionally only at one component.
 pub fn rows(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Row> {
-    let m = a.manifest;
     let mut out = Vec::new();
+    each_row(a, intent, at, &mut |r| {
+        out.push(r);
+        Ok(())
+    })
+    .expect("collecting rows does not fail");
+    out
+}
+
+/// For each store, the guards that claim keys in it (ascending), so that a
+/// store's rows do not search every node (quadratic on large manifests).
+fn guards_by_store(a: &Analysis) -> HashMap<usize, Vec<usize>> {
+    let mut by: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (g, n) in a.model.nodes.iter().enumerate() {
+        if let Some(gm) = &n.guard {
+            by.entry(gm.layer.component).or_default().push(g);
+        }
+    }
+    by
+}
+
+/// The rows of [`rows`], one at a time as they are made, so that output
+/// can be written without holding every row.
+pub fn each_row(
+    a: &Analysis,
+    intent: Option<&str>,
+    at: Option<&str>,
+    emit: &mut dyn FnMut(Row) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let m = a.manifest;
+    let guards = guards_by_store(a);
     for r in &a.intents {
         let i = &m.intents[r.intent];
         if intent.is_some_and(|x| x != i.id) {
             continue;
         }
         let origin = i.origin.index().unwrap_or(0);
-        let mut nodes: Vec<(usize, &'static str, usize, Option<Dur>)> = Vec::new();
+        let mut index = None;
         for &c in r.horizons.keys() {
-            let node = &a.model.nodes[c];
-            if let Some(g) = &node.guard {
-                nodes.push((c, "guard", c, Some(g.layer.window.value)));
-            }
-            if node.generic.is_store()
-                && a.model
-                    .nodes
-                    .iter()
-                    .any(|n| n.guard.as_ref().is_some_and(|g| g.layer.component == c))
-            {
-                // The store's horizon is its guards' worst; show it with the guard's path.
-                let guard = r
-                    .horizons
-                    .keys()
-                    .copied()
-                    .filter(|&g| {
-                        a.model.nodes[g]
-                            .guard
-                            .as_ref()
-                            .is_some_and(|gm| gm.layer.component == c)
-                    })
-                    .max_by_key(|g| r.horizons[g])
-                    .unwrap_or(c);
-                let w = a.model.nodes[guard]
-                    .guard
-                    .as_ref()
-                    .map(|g| g.layer.window.value);
-                nodes.push((c, "store", guard, w));
-            }
-            if let Some(t) = &node.transport_window {
-                nodes.push((c, "transport", c, Some(t.window.value)));
-            }
-            if i.effects.iter().any(|e| e.value == m.components[c].id) {
-                nodes.push((
-                    c,
-                    "effect",
-                    c,
-                    node.own_layer.as_ref().map(|l| l.window.value),
-                ));
-            }
-        }
-        for (c, role, via, window) in nodes {
             if at.is_some_and(|x| x != m.components[c].id) {
                 continue;
             }
-            let h = r.horizons.get(&c).copied().unwrap_or(Dur::ZERO);
-            let steps = r.path_to(a, via);
-            out.push(Row {
-                intent: i.id.clone(),
-                node: m.components[c].id.clone(),
-                role,
-                horizon_seconds: h.secs(),
-                window_seconds: window.and_then(|w| w.secs()),
-                required_retention_seconds: required_window(h).secs(),
-                path: IntentResult::path_ids(m, origin, &steps),
-                steps: json_steps(a, &steps),
-                horizon: h,
-                window,
-            });
+            for (role, via, window) in roles(a, r, &guards, c) {
+                let index = index.get_or_insert_with(|| r.path_index(a));
+                let h = r.horizons.get(&c).copied().unwrap_or(Dur::ZERO);
+                let view = index.view(via);
+                emit(Row {
+                    intent: i.id.clone(),
+                    node: m.components[c].id.clone(),
+                    role,
+                    horizon_seconds: h.secs(),
+                    window_seconds: window.and_then(|w| w.secs()),
+                    required_retention_seconds: required_window(h).secs(),
+                    path: index.view_ids(origin, &view),
+                    steps: json_steps(a, view.steps()),
+                    elided: view.elided.map(|e| JsonElided {
+                        after_step: e.after_step,
+                        steps: e.steps,
+                        adds_seconds: e.adds.secs(),
+                    }),
+                    horizon: h,
+                    window,
+                })?;
+            }
         }
+    }
+    Ok(())
+}
+
+/// The roles component `c` plays for intent `r`, each with the component
+/// whose worst path the row shows and the window that applies.
+fn roles(
+    a: &Analysis,
+    r: &IntentResult,
+    guards: &HashMap<usize, Vec<usize>>,
+    c: usize,
+) -> Vec<(&'static str, usize, Option<Dur>)> {
+    let m = a.manifest;
+    let i = &m.intents[r.intent];
+    let node = &a.model.nodes[c];
+    let mut out = Vec::new();
+    if let Some(g) = &node.guard {
+        out.push(("guard", c, Some(g.layer.window.value)));
+    }
+    if node.generic.is_store()
+        && let Some(gs) = guards.get(&c)
+    {
+        // The store's horizon is its guards' worst; show it with the guard's path.
+        let guard = gs
+            .iter()
+            .copied()
+            .filter(|g| r.horizons.contains_key(g))
+            .max_by_key(|g| r.horizons[g])
+            .unwrap_or(c);
+        let w = a.model.nodes[guard]
+            .guard
+            .as_ref()
+            .map(|g| g.layer.window.value);
+        out.push(("store", guard, w));
+    }
+    if let Some(t) = &node.transport_window {
+        out.push(("transport", c, Some(t.window.value)));
+    }
+    if i.effects.iter().any(|e| e.value == m.components[c].id) {
+        out.push(("effect", c, node.own_layer.as_ref().map(|l| l.window.value)));
     }
     out
 }
 
-fn json_steps(a: &Analysis, steps: &[Step]) -> Vec<JsonStep> {
+fn json_steps<'s>(a: &Analysis, steps: impl Iterator<Item = &'s Step>) -> Vec<JsonStep> {
     steps
-        .iter()
         .map(|s| JsonStep {
             from: a.manifest.components[s.from].id.clone(),
             to: a.manifest.components[s.to].id.clone(),
@@ -134,61 +184,178 @@ fn json_steps(a: &Analysis, steps: &[Step]) -> Vec<JsonStep> {
 }
 
 pub fn render_json(rows: &[Row]) -> String {
-    #[derive(Serialize)]
-    struct Out<'a> {
-        version: u32,
-        horizons: &'a [Row],
+    let mut out = Vec::new();
+    let mut w = JsonWriter::new(&mut out, "horizons").expect("writes to memory");
+    for r in rows {
+        w.row(r).expect("writes to memory");
     }
-    serde_json::to_string_pretty(&Out {
-        version: 1,
-        horizons: rows,
-    })
-    .expect("serialises")
-        + "\n"
+    w.finish().expect("writes to memory");
+    String::from_utf8(out).expect("JSON is UTF-8")
 }
 
 pub fn render_text(rows: &[Row]) -> String {
-    let mut s = String::new();
-    let mut current = None;
+    let mut out = Vec::new();
+    let mut w = TextWriter::new(&mut out);
     for r in rows {
-        if current != Some(&r.intent) {
-            s.push_str(&format!("intent {}\n", r.intent));
-            current = Some(&r.intent);
+        w.row(r).expect("writes to memory");
+    }
+    w.finish().expect("writes to memory");
+    String::from_utf8(out).expect("text is UTF-8")
+}
+
+/// `horizon --format json`, written row by row as the rows are made.
+pub fn write_json(
+    a: &Analysis,
+    intent: Option<&str>,
+    at: Option<&str>,
+    w: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut jw = JsonWriter::new(w, "horizons")?;
+    each_row(a, intent, at, &mut |r| jw.row(&r))?;
+    jw.finish()
+}
+
+/// `horizon` as text, written row by row as the rows are made.
+pub fn write_text(
+    a: &Analysis,
+    intent: Option<&str>,
+    at: Option<&str>,
+    w: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut tw = TextWriter::new(w);
+    each_row(a, intent, at, &mut |r| tw.row(&r))?;
+    tw.finish()
+}
+
+/// Writes `{"version": 1, "horizons": [...]}` exactly as
+/// `serde_json::to_string_pretty` of the whole would, one row at a time.
+/// (`horizon --required` writes its `required` rows with it too).
+pub struct JsonWriter<'w> {
+    w: &'w mut dyn Write,
+    rows: usize,
+}
+
+impl<'w> JsonWriter<'w> {
+    /// Starts `{"version": 1, "<key>": [`.
+    pub fn new(w: &'w mut dyn Write, key: &str) -> std::io::Result<Self> {
+        write!(w, "{{\n  \"version\": 1,\n  \"{key}\": [")?;
+        Ok(JsonWriter { w, rows: 0 })
+    }
+
+    pub fn row(&mut self, r: &impl Serialize) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(r).map_err(std::io::Error::other)?;
+        self.w
+            .write_all(if self.rows == 0 { b"\n" } else { b",\n" })?;
+        // JSON strings hold no raw newline, so every line is indented as
+        // the nested value it is.
+        for (n, line) in text.lines().enumerate() {
+            if n > 0 {
+                self.w.write_all(b"\n")?;
+            }
+            self.w.write_all(b"    ")?;
+            self.w.write_all(line.as_bytes())?;
         }
-        let window = r
-            .window
-            .map_or_else(|| "none".to_string(), |w| w.to_string());
-        let verdict = match r.verdict() {
-            "expires first" => "EXPIRES FIRST".to_string(),
-            v => v.to_string(),
-        };
-        s.push_str(&format!(
-            "  {} ({}): horizon {}, window {}, minimum safe retention {} — {}\n",
-            r.node,
-            r.role,
-            r.horizon,
-            window,
-            required_window(r.horizon),
-            verdict
-        ));
-        let mut total = Dur::ZERO;
-        for st in &r.steps {
-            let adds = st.adds_seconds.map_or(Dur::Unbounded, Dur::Secs);
+        self.rows += 1;
+        Ok(())
+    }
+
+    pub fn finish(self) -> std::io::Result<()> {
+        if self.rows > 0 {
+            self.w.write_all(b"\n  ")?;
+        }
+        self.w.write_all(b"]\n}\n")
+    }
+}
+
+/// Writes the text of `horizon`, one row at a time.
+struct TextWriter<'w> {
+    w: &'w mut dyn Write,
+    intent: Option<String>,
+    rows: usize,
+}
+
+impl<'w> TextWriter<'w> {
+    fn new(w: &'w mut dyn Write) -> Self {
+        TextWriter {
+            w,
+            intent: None,
+            rows: 0,
+        }
+    }
+
+    fn row(&mut self, r: &Row) -> std::io::Result<()> {
+        let mut s = String::new();
+        if self.intent.as_ref() != Some(&r.intent) {
+            s.push_str(&format!("intent {}\n", r.intent));
+            self.intent = Some(r.intent.clone());
+        }
+        row_text(r, &mut s);
+        self.rows += 1;
+        self.w.write_all(crate::diagnostics::inert(&s).as_bytes())
+    }
+
+    fn finish(self) -> std::io::Result<()> {
+        if self.rows == 0 {
+            self.w
+                .write_all(b"No guard, store or effect is reached.\n")?;
+        }
+        Ok(())
+    }
+}
+
+/// One row: its verdict line, its steps (the elided ones as one line with
+/// their count and what they add) and the total.
+fn row_text(r: &Row, s: &mut String) {
+    let window = r
+        .window
+        .map_or_else(|| "none".to_string(), |w| w.to_string());
+    let verdict = match r.verdict() {
+        "expires first" => "EXPIRES FIRST".to_string(),
+        v => v.to_string(),
+    };
+    s.push_str(&format!(
+        "  {} ({}): horizon {}, window {}, minimum safe retention {} — {}\n",
+        r.node,
+        r.role,
+        r.horizon,
+        window,
+        required_window(r.horizon),
+        verdict
+    ));
+    let mut total = Dur::ZERO;
+    for (n, st) in r.steps.iter().enumerate() {
+        if let Some(e) = r.elided.filter(|e| e.after_step == n) {
+            let adds = e.adds_seconds.map_or(Dur::Unbounded, Dur::Secs);
             total = total.add(adds);
             s.push_str(&format!(
-                "      {:>12}  {} → {}: {}\n",
+                "      {:>12}  … {} more steps\n",
                 format!("+{adds}"),
-                st.from,
-                st.to,
-                // The step's reason may quote a replay name: one line.
-                crate::diagnostics::echo(&st.why)
+                thousands(e.steps)
             ));
         }
-        s.push_str(&format!("      {:>12}  total\n", format!("= {total}")));
+        let adds = st.adds_seconds.map_or(Dur::Unbounded, Dur::Secs);
+        total = total.add(adds);
+        s.push_str(&format!(
+            "      {:>12}  {} → {}: {}\n",
+            format!("+{adds}"),
+            st.from,
+            st.to,
+            // The step's reason may quote a replay name: one line.
+            crate::diagnostics::echo(&st.why)
+        ));
     }
-    let mut s = crate::diagnostics::inert(&s);
-    if rows.is_empty() {
-        s.push_str("No guard, store or effect is reached.\n");
+    s.push_str(&format!("      {:>12}  total\n", format!("= {total}")));
+}
+
+/// `4990` as `4,990`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
     }
-    s
+    out
 }

@@ -10,7 +10,7 @@
 //! Then the horizon table, every operational assumption, the findings, and
 //! a failure-injection test plan per intent.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::analysis::effective::{self as eff, Eff};
 use crate::analysis::{Analysis, IntentResult};
@@ -227,30 +227,50 @@ pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
     let m = a.manifest;
     let map = &m.sources;
     let horizons = horizon::rows(a, None, None);
+    // Findings and rows by intent, once: filtering all of them for every
+    // intent was quadratic on a hub with thousands of intents.
+    let mut by_intent: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut loose: Vec<(usize, usize)> = Vec::new();
+    for (k, f) in findings.iter().enumerate() {
+        match &f.intent {
+            Some(i) => by_intent.entry(i.as_str()).or_default().push(k),
+            None => {
+                if let Some(c) = f.component.as_deref().and_then(|c| m.component_index(c)) {
+                    loose.push((k, c));
+                }
+            }
+        }
+    }
+    let mut rows_of: HashMap<&str, Vec<&Row>> = HashMap::new();
+    for x in &horizons {
+        rows_of.entry(x.intent.as_str()).or_default().push(x);
+    }
+    let into = incoming(a);
     let intents = a
         .intents
         .iter()
         .map(|r| {
             let intent = &m.intents[r.intent];
-            let mine: Vec<&Finding> = findings
-                .iter()
-                .filter(|f| match &f.intent {
-                    Some(i) => *i == intent.id,
-                    None => f
-                        .component
-                        .as_deref()
-                        .and_then(|c| m.component_index(c))
-                        .is_some_and(|c| r.horizons.contains_key(&c)),
-                })
-                .collect();
+            let mut mine: Vec<usize> = by_intent
+                .get(intent.id.as_str())
+                .cloned()
+                .unwrap_or_default();
+            mine.extend(
+                loose
+                    .iter()
+                    .filter(|(_, c)| r.horizons.contains_key(c))
+                    .map(|&(k, _)| k),
+            );
+            mine.sort_unstable();
             Ctx {
                 a,
                 m,
                 map,
                 r,
                 intent,
-                findings: mine,
-                rows: horizons.iter().filter(|x| x.intent == intent.id).collect(),
+                findings: mine.into_iter().map(|k| &findings[k]).collect(),
+                rows: rows_of.remove(intent.id.as_str()).unwrap_or_default(),
+                into: &into,
             }
             .review()
         })
@@ -302,11 +322,17 @@ fn waiver_text(w: &crate::rules::Waived) -> String {
 fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
     let m = a.manifest;
     let map = &m.sources;
+    // The intents reaching each component (in intent order), once.
+    let mut reaching: Vec<Vec<usize>> = vec![Vec::new(); m.components.len()];
+    for (k, r) in a.intents.iter().enumerate() {
+        for &c in r.horizons.keys() {
+            reaching[c].push(k);
+        }
+    }
     let users = |c: usize| -> Vec<String> {
-        a.intents
+        reaching[c]
             .iter()
-            .filter(|r| r.horizons.contains_key(&c))
-            .map(|r| m.intents[r.intent].id.clone())
+            .map(|&k| m.intents[a.intents[k].intent].id.clone())
             .collect()
     };
     let mut out = Vec::new();
@@ -374,6 +400,18 @@ struct Ctx<'a, 'm> {
     /// facts; only the status takes a waiver into account.
     findings: Vec<&'a Finding>,
     rows: Vec<&'a Row>,
+    /// The model's edges into each component, ascending.
+    into: &'a [Vec<usize>],
+}
+
+/// For each component, the model's edges into it (ascending), so that the
+/// test plan does not scan every edge for every intent.
+fn incoming(a: &Analysis) -> Vec<Vec<usize>> {
+    let mut into = vec![Vec::new(); a.model.nodes.len()];
+    for (k, e) in a.model.edges.iter().enumerate() {
+        into[e.to].push(k);
+    }
+    into
 }
 
 /// What a question's builder returns before the status is settled.
@@ -406,11 +444,17 @@ impl<'m> Ctx<'_, 'm> {
 
     /// Reached components, in manifest (id) order.
     fn components(&self) -> impl Iterator<Item = (usize, &'m Component)> + '_ {
-        self.m
-            .components
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| self.reached(*i))
+        // Horizons are keyed by component index, ascending: manifest order.
+        self.r.horizons.keys().map(|&i| (i, &self.m.components[i]))
+    }
+
+    /// The model's edges out of reached components (by component, then edge).
+    fn reached_edges(&self) -> impl Iterator<Item = &crate::analysis::model::EdgeModel> + '_ {
+        let model = &self.a.model;
+        self.r
+            .horizons
+            .keys()
+            .flat_map(move |&c| model.out[c].iter().map(move |&k| &model.edges[k]))
     }
 
     /// Reached components that claim keys (guards), with their store.
@@ -1218,27 +1262,21 @@ impl<'m> Ctx<'_, 'm> {
         // Who performs each effect, and what sends a copy to them again.
         let mut performers: Vec<(usize, usize)> = Vec::new();
         for (e, _) in self.effects() {
-            for (k, em) in model.edges.iter().enumerate() {
-                let _ = k;
-                if em.to == e
-                    && self.reached(em.from)
-                    && matches!(em.ty, LinkType::Effects | LinkType::Calls)
-                {
+            for &k in &self.into[e] {
+                let em = &model.edges[k];
+                if self.reached(em.from) && matches!(em.ty, LinkType::Effects | LinkType::Calls) {
                     performers.push((em.from, e));
                 }
             }
         }
         performers.sort_unstable();
         performers.dedup();
-        let births_reached = model
-            .edges
-            .iter()
-            .any(|e| e.birth.is_some() && self.reached(e.from));
+        let births_reached = self.reached_edges().any(|e| e.birth.is_some());
         let again = |p: usize| -> String {
-            let incoming: Vec<&crate::analysis::model::EdgeModel> = model
-                .edges
+            let incoming: Vec<&crate::analysis::model::EdgeModel> = self.into[p]
                 .iter()
-                .filter(|e| e.to == p && e.birth.is_some() && self.reached(e.from))
+                .map(|&k| &model.edges[k])
+                .filter(|e| e.birth.is_some() && self.reached(e.from))
                 .collect();
             match incoming.first() {
                 Some(e) if e.ty == LinkType::DeliversTo => {
@@ -1344,24 +1382,35 @@ impl<'m> Ctx<'_, 'm> {
             );
         }
         // Dead-letter queues on the path.
-        let mut dlqs: Vec<usize> = model
-            .edges
-            .iter()
-            .filter(|e| e.ty == LinkType::DeadLetter && self.reached(e.from))
+        let mut dlqs: Vec<usize> = self
+            .reached_edges()
+            .filter(|e| e.ty == LinkType::DeadLetter)
             .map(|e| e.to)
             .collect();
         dlqs.sort_unstable();
         dlqs.dedup();
+        // Each effect's worst path once (the components steps leave from),
+        // not once per dead-letter queue.
+        let leaves: Vec<(usize, HashSet<usize>)> = if dlqs.is_empty() {
+            Vec::new()
+        } else {
+            self.effects()
+                .into_iter()
+                .map(|(e, _)| {
+                    (
+                        e,
+                        self.r.path_to(self.a, e).iter().map(|s| s.from).collect(),
+                    )
+                })
+                .collect()
+        };
         for q in dlqs {
-            for (e, _) in self.effects() {
-                let steps = self.r.path_to(self.a, e);
-                let via = steps.iter().any(|s| {
-                    s.from == q
-                        && model
-                            .edges
-                            .iter()
-                            .any(|x| x.from == q && x.ty == LinkType::Redrive)
-                });
+            let redriven = model.out[q]
+                .iter()
+                .any(|&k| model.edges[k].ty == LinkType::Redrive);
+            for (e, from) in &leaves {
+                let e = *e;
+                let via = redriven && from.contains(&q);
                 let h = self.r.horizons.get(&e).copied().unwrap_or(Dur::ZERO);
                 let when = if via {
                     format!(

@@ -1,0 +1,193 @@
+//! Output commands on hostile sizes (issue #14 items 10-11): a ring of
+//! thousands of redriven queues, a chain of 20,000 services, thousands of
+//! intents on one hub, a 1.6 MB word. Each command must finish (no timing
+//! assertion) with output linear in the input: long worst paths shown as
+//! their ends with the exact count of the steps between, drawings above the
+//! budget showing what findings point at and counting the rest, overlong
+//! words cut in the table. benches/hostile_growth.sh times the same shapes.
+
+#[path = "common/hostile_gen.rs"]
+mod hostile_gen;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+
+/// Bytes of output allowed per component (or per intent).
+const PER_NODE: usize = 2048;
+
+fn manifest(text: &str) -> TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("m.yaml"), text).unwrap();
+    d
+}
+
+/// Runs `replay-audit ARGS m.yaml` in `dir`, checks the exit code and that
+/// nothing went to stderr, and returns stdout.
+fn run(dir: &Path, args: &[&str], code: i32) -> String {
+    let out = Command::cargo_bin("replay-audit")
+        .unwrap()
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .args(args)
+        .arg("m.yaml")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The row of q2500 on the ring of 5,000: 2,501 steps, 16 shown.
+const Q2500: &str = "  q2500 (transport): horizon unbounded, window 5m, minimum safe retention unbounded — EXPIRES FIRST
+               +0s  svc → q0: sends_to: no delay
+               +4d  q0 → q1: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q1 → q2: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2 → q3: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q3 → q4: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q4 → q5: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q5 → q6: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q6 → q7: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+            +9940d  … 2,485 more steps
+               +4d  q2492 → q2493: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2493 → q2494: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2494 → q2495: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2495 → q2496: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2496 → q2497: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2497 → q2498: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2498 → q2499: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q2499 → q2500: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+          = 10000d  total
+";
+
+#[test]
+fn horizon_on_a_ring_of_5000_queues_shows_each_worst_path_by_its_ends() {
+    let n = 5000;
+    let d = manifest(&hostile_gen::ring(n));
+    let text = run(d.path(), &["horizon"], 0);
+    assert!(text.len() < PER_NODE * n, "{} bytes", text.len());
+    assert!(text.contains(Q2500), "{}", &text[..2000]);
+    // One row per queue (transport), plus the store, the guard and the bank.
+    assert_eq!(text.matches(" (transport): ").count(), n);
+    assert_eq!(
+        text.lines().filter(|l| l.ends_with(" total")).count(),
+        n + 3
+    );
+    // A row is at most 1 + 8 + 1 + 8 + 1 lines long.
+    assert!(text.lines().count() <= (n + 3) * 19 + 1);
+    // Paths of up to 20 steps are whole (q19 is 20 steps from svc).
+    let q19 = text.split("  q19 (transport)").nth(1).unwrap();
+    let q19 = &q19[..q19.find(" total\n").unwrap()];
+    assert!(!q19.contains("more steps"), "{q19}");
+    assert!(text.contains("+4d  q18 → q19: dead_letter"));
+}
+
+#[test]
+fn horizon_json_on_the_ring_counts_and_sums_what_it_leaves_out() {
+    let n = 5000;
+    let d = manifest(&hostile_gen::ring(n));
+    let text = run(d.path(), &["horizon", "--format", "json"], 0);
+    assert!(text.len() < 2 * PER_NODE * n, "{} bytes", text.len());
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let rows = v["horizons"].as_array().unwrap();
+    assert_eq!(rows.len(), n + 3);
+    let q = rows.iter().find(|r| r["node"] == "q2500").unwrap();
+    assert_eq!(
+        q["elided"],
+        serde_json::json!({"after_step": 8, "steps": 2485, "adds_seconds": 2485 * 345_600})
+    );
+    assert_eq!(q["steps"].as_array().unwrap().len(), 16);
+    assert_eq!(q["steps"][7]["to"], "q7");
+    assert_eq!(q["steps"][8]["from"], "q2492");
+    let path: Vec<&str> = q["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert_eq!(path.len(), 18);
+    assert_eq!(&path[..3], ["svc", "q0", "q1"]);
+    assert_eq!(&path[8..11], ["q7", "q2492", "q2493"]);
+    assert_eq!(path[17], "q2500");
+    // Short paths carry no `elided` key at all.
+    let q3 = rows.iter().find(|r| r["node"] == "q3").unwrap();
+    assert!(q3.get("elided").is_none(), "{q3}");
+}
+
+#[test]
+fn horizon_required_on_the_ring_is_one_row_per_layer() {
+    let d = manifest(&hostile_gen::ring(5000));
+    let text = run(d.path(), &["horizon", "--required"], 0);
+    assert_eq!(
+        text,
+        "intent pay
+  keys (guard store via `worker`): horizon unbounded, window 1h: no retention is long enough
+      bound it with `max_times` on the redrive `q0` → `q1` (the cycle repeats without a bound)
+"
+    );
+    let json = run(d.path(), &["horizon", "--required", "--format", "json"], 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["required"].as_array().unwrap().len(), 1);
+    assert_eq!(v["required"][0]["verdict"], "unbounded");
+}
+
+#[test]
+fn report_html_on_a_chain_of_20000_draws_the_findings_and_counts_the_rest() {
+    let n = 20_000;
+    let d = manifest(&hostile_gen::chain(n));
+    let html = run(d.path(), &["report", "--format", "html"], 0);
+    assert!(html.len() < PER_NODE * n, "{} bytes", html.len());
+    // 20,003 components: the worker, its store, the bank and the last
+    // service are drawn (what findings name and their neighbours).
+    assert!(html.contains(
+        ">19,999 more components and 19,999 links not drawn: above 200 components only those findings name, the ends of the errors' worst paths and their neighbours are drawn (graph --format dot has every one)</text>"
+    ));
+    assert_eq!(html.matches("<g class=\"node ").count(), 4);
+}
+
+#[test]
+fn graph_dot_on_a_chain_of_20000_has_every_component_and_link() {
+    let n = 20_000;
+    let d = manifest(&hostile_gen::chain(n));
+    let dot = run(d.path(), &["graph", "--format", "dot"], 0);
+    assert!(dot.len() < PER_NODE * n, "{} bytes", dot.len());
+    assert_eq!(dot.matches(" [label=\"calls\"").count(), n);
+    assert!(dot.contains("  \"c19999\" -> \"worker\" [label=\"calls\""));
+}
+
+#[test]
+fn reports_on_3000_intents_through_one_hub_are_linear_in_the_intents() {
+    let n = 3000;
+    let d = manifest(&hostile_gen::hub(n));
+    let md = run(d.path(), &["report", "--format", "markdown"], 0);
+    assert_eq!(md.matches("\n## Intent `").count(), n);
+    assert!(md.contains("\n## Intent `i2999`\n"));
+    assert!(md.len() < 8 * PER_NODE * n, "{} bytes", md.len());
+    let html = run(d.path(), &["report", "--format", "html"], 0);
+    assert_eq!(
+        html.matches("<section class=\"intent\" id=\"intent-")
+            .count(),
+        n
+    );
+    assert!(html.len() < 8 * PER_NODE * n, "{} bytes", html.len());
+}
+
+#[test]
+fn check_table_cuts_a_word_of_1_6_mb_before_wrapping_it() {
+    let (text, word) = hostile_gen::long_word(1_600_000);
+    let d = manifest(&text);
+    let table = run(d.path(), &["check", "--format", "table"], 1);
+    assert!(table.len() < 64 * 1024, "{} bytes", table.len());
+    assert!(!table.contains(&word[..121]));
+    // The component cell and the path both keep 48 characters of the id.
+    let cut = format!("{}…(+1,599,952 characters)", &word[..9]);
+    assert!(table.contains(&cut), "{table}");
+    let json = run(d.path(), &["check", "--format", "json"], 1);
+    assert!(json.contains(&word), "JSON keeps the id whole");
+}
