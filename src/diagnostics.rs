@@ -300,6 +300,16 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
+/// The help for a word not among `candidates`: "did you mean `x`?" for
+/// the nearest ([`suggest`]), else what `fallback` says.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    fallback: impl FnOnce() -> String,
+) -> String {
+    suggest(word, candidates).map_or_else(fallback, |s| format!("did you mean `{s}`?"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +320,17 @@ mod tests {
         assert_eq!(suggest("retension", fields), Some("retention"));
         assert_eq!(suggest("zzz", fields), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn did_you_mean_names_the_nearest_or_falls_back() {
+        let fields = ["retention", "replication"];
+        let fallback = || "see the docs".to_string();
+        assert_eq!(
+            did_you_mean("retension", fields, fallback),
+            "did you mean `retention`?"
+        );
+        assert_eq!(did_you_mean("zzz", fields, fallback), "see the docs");
     }
 
     #[test]

@@ -11,8 +11,8 @@ pub mod cli;
 pub mod diagnostics;
 pub mod engine;
 pub mod files;
-pub mod hash;
 pub mod graph;
+pub mod hash;
 pub mod import;
 pub mod init;
 pub mod manifest;
@@ -23,7 +23,6 @@ pub mod rules;
 pub mod schema;
 pub mod shell;
 pub mod time;
-pub mod waiver_index;
 pub mod whatif;
 
 pub use analysis::{Analysis, analyse};

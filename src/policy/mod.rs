@@ -1,0 +1,236 @@
+//! The policy of a run: the file `replay-audit.toml` (failing severity,
+//! per-rule severity, margin, waivers) and baselines (`check --baseline` /
+//! `--write-baseline`).
+//!
+//! - this module: [`Policy`], where it is found ([`locate`]) and how it
+//!   is applied to the findings of an analysis;
+//! - `file`: reading and parsing the policy file, its error messages;
+//! - `waiver`: waivers, their globs and the index that matches them;
+//! - `baseline`: baseline files;
+//! - `date`: dates and "today" for waiver expiry.
+
+mod baseline;
+mod date;
+mod file;
+mod waiver;
+
+pub use baseline::Baseline;
+pub use date::{Date, TODAY_VAR};
+pub use waiver::{UnusedWaiver, Waiver, WaiverIndex, glob};
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::files::Origin;
+use crate::rules::{self, Finding, Margin, Options, Severity, Waived};
+
+/// The policy file's name, looked for beside the manifest.
+pub const FILE_NAME: &str = "replay-audit.toml";
+
+/// The policy file (or baseline) could not be used: every error found and
+/// the file to render them against.
+#[derive(Debug, thiserror::Error)]
+#[error("{} error(s) in `{}`", .diagnostics.len(), .path)]
+pub struct PolicyError {
+    pub path: String,
+    pub sources: SourceMap,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl PolicyError {
+    fn one(path: &str, sources: SourceMap, d: Diagnostic) -> PolicyError {
+        PolicyError {
+            path: path.to_string(),
+            sources,
+            diagnostics: vec![d],
+        }
+    }
+
+    /// Renders every error like rustc, followed by a count.
+    pub fn render(&self, color: bool) -> String {
+        let mut s = String::new();
+        for d in &self.diagnostics {
+            s.push_str(&d.render(&self.sources, color));
+            s.push_str("\n\n");
+        }
+        let n = self.diagnostics.len();
+        s.push_str(&format!(
+            "error: could not use `{}`: {n} error{}\n",
+            crate::diagnostics::echo(&self.path),
+            if n == 1 { "" } else { "s" }
+        ));
+        s
+    }
+}
+
+/// A read policy; [`Policy::default`] is what applies without a file.
+#[derive(Debug, Clone, Default)]
+pub struct Policy {
+    /// The file it was read from, if any, for messages.
+    pub sources: SourceMap,
+    pub fail_on: Option<Severity>,
+    /// Per-rule severity; `None` turns the rule off.
+    pub severity: BTreeMap<&'static str, Option<Severity>>,
+    pub margin: Margin,
+    pub waivers: Vec<Waiver>,
+}
+
+/// What the policy and the baseline report besides the findings (additive
+/// keys of the JSON output).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Notes {
+    pub unused_waivers: Vec<UnusedWaiver>,
+    /// Baseline fingerprints that no finding has any more.
+    pub stale_baseline: Vec<String>,
+}
+
+impl Notes {
+    /// One warning line per note, for stderr.
+    pub fn warnings(&self, baseline: Option<&str>) -> Vec<String> {
+        let mut out = Vec::new();
+        for w in &self.unused_waivers {
+            let mut target = w.code.to_string();
+            for (k, v) in [("intent", &w.intent), ("component", &w.component)] {
+                if let Some(v) = v {
+                    target.push_str(&format!(" {k}={v}"));
+                }
+            }
+            out.push(format!(
+                "warning: {}:{}:{}: waiver for {target} matched no finding; remove it or fix its code, intent or component",
+                w.location.file, w.location.line, w.location.column
+            ));
+        }
+        for s in &self.stale_baseline {
+            out.push(format!(
+                "warning: baseline entry `{s}` no longer occurs{}; rewrite the baseline with --write-baseline",
+                baseline.map(|b| format!(" (in {b})")).unwrap_or_default()
+            ));
+        }
+        out
+    }
+}
+
+impl Policy {
+    /// The options the rules take from this policy.
+    pub fn options(&self) -> Options {
+        Options {
+            margin: self.margin,
+        }
+    }
+
+    /// The policy for `paths`: the file `config` names, else
+    /// replay-audit.toml beside the first path ([`locate`]), else the
+    /// defaults.
+    pub fn find(paths: &[PathBuf], config: Option<&Path>) -> Result<Policy, PolicyError> {
+        let origin = if config.is_some() {
+            Origin::Given
+        } else {
+            Origin::Found
+        };
+        locate(paths, config)
+            .map_or_else(|| Ok(Policy::default()), |p| Policy::read_from(&p, origin))
+    }
+
+    /// The lowest severity that fails a run: `flag` (`--fail-on`), else the
+    /// policy's `fail_on`, else error.
+    pub fn threshold(&self, flag: Option<Severity>) -> Severity {
+        flag.or(self.fail_on).unwrap_or(Severity::Error)
+    }
+
+    /// The findings of an analysis under this policy: the rules run with
+    /// its options, then [`Policy::apply`].
+    pub fn check(
+        &self,
+        a: &crate::analysis::Analysis,
+        today: Date,
+    ) -> (Vec<Finding>, Vec<UnusedWaiver>) {
+        self.apply(rules::check_with(a, &self.options()), today)
+    }
+
+    /// Applies severity overrides (dropping rules that are `off`) and
+    /// waivers. Waived findings stay, marked; an expired waiver leaves the
+    /// finding active and says so in its message.
+    pub fn apply(&self, findings: Vec<Finding>, today: Date) -> (Vec<Finding>, Vec<UnusedWaiver>) {
+        let mut used = vec![false; self.waivers.len()];
+        let index = WaiverIndex::new(&self.waivers);
+        let mut out = Vec::with_capacity(findings.len());
+        for mut f in findings {
+            match self.severity.get(f.rule.code) {
+                Some(None) => continue,
+                Some(Some(sev)) => f.severity = *sev,
+                None => {}
+            }
+            let mut expired = None;
+            // The waivers that may match, in file order (see [`WaiverIndex`]).
+            for i in index.candidates(&f) {
+                let w = &self.waivers[i];
+                if !w.matches(&f) {
+                    continue;
+                }
+                used[i] = true;
+                if w.expired(today) {
+                    expired.get_or_insert(w);
+                } else if f.waived.is_none() {
+                    f.waived = Some(Waived {
+                        reason: w.reason.clone(),
+                        ticket: w.ticket.clone(),
+                        expires: w.expires.map(|d| d.to_string()),
+                    });
+                }
+            }
+            if f.waived.is_none()
+                && let Some(w) = expired
+            {
+                f.message.push_str(&format!(
+                    " (waiver expired on {}: {}{})",
+                    w.expires.map(|d| d.to_string()).unwrap_or_default(),
+                    w.reason,
+                    w.ticket
+                        .as_ref()
+                        .map(|t| format!(", {t}"))
+                        .unwrap_or_default()
+                ));
+            }
+            out.push(f);
+        }
+        let unused = self
+            .waivers
+            .iter()
+            .zip(used)
+            .filter(|(_, u)| !u)
+            .map(|(w, _)| UnusedWaiver {
+                code: w.rule.code,
+                intent: w.intent.clone(),
+                component: w.component.clone(),
+                reason: w.reason.clone(),
+                location: self.sources.location(w.loc),
+            })
+            .collect();
+        (out, unused)
+    }
+}
+
+/// The policy file for a run: the one given with `--config`, else
+/// `replay-audit.toml` beside the first manifest path (in the folder when a
+/// folder is given), if there is one. A symbolic link of that name is
+/// located too, for [`Policy::find`] to refuse (never read, never ignored).
+pub fn locate(paths: &[PathBuf], config: Option<&Path>) -> Option<PathBuf> {
+    if let Some(c) = config {
+        return Some(c.to_path_buf());
+    }
+    let first = paths.first()?;
+    let dir = if first.is_dir() {
+        first.clone()
+    } else {
+        match first.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    };
+    let candidate = dir.join(FILE_NAME);
+    let entry = std::fs::symlink_metadata(&candidate).ok()?;
+    (entry.is_file() || entry.file_type().is_symlink()).then_some(candidate)
+}
