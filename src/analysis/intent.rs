@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::cycles::{CycleBound, CycleInfo, bfs_order, cycle_info, sccs};
+use super::model::EdgeModel;
 use super::paths::{Back, Paths, Step};
 use super::propagate::Run;
 use super::state::{CLASSES, Class, Dup, KeyStatus, State, ix};
@@ -215,31 +216,50 @@ fn walk_scc(
                 for &e in &model.out[c] {
                     let em = &model.edges[e];
                     let w = em.to;
-                    let target_round = if comp.binary_search(&w).is_ok() {
-                        if em.ty == LinkType::Redrive && !unbounded {
-                            if round + 1 >= r {
-                                continue;
-                            }
-                            round + 1
-                        } else {
-                            round
-                        }
-                    } else {
-                        0
+                    let Some(target_round) = next_round(comp, em, round, r, unbounded) else {
+                        continue;
                     };
-                    let region_name = model.nodes[c].regions.get(region).map(|r| &**r);
-                    let wr = if model.nodes[w].regions.is_empty() {
-                        0
-                    } else if let Some(name) = region_name {
-                        region_index(model, w, Some(name))
-                    } else {
-                        0
-                    };
-                    let t = ids.of(w, target_round, wr);
+                    let t = ids.of(w, target_round, target_region(model, c, region, w));
                     run.push(s, t, e);
                 }
             }
         }
+    }
+}
+
+/// The round a copy along `em` (out of round `round` of an SCC of `r`
+/// rounds, `comp`) arrives in: the next round along a redrive inside, none
+/// past the last; the same round along another edge inside; the first
+/// round of a later SCC along an edge out.
+#[inline]
+fn next_round(
+    comp: &[usize],
+    em: &EdgeModel,
+    round: usize,
+    r: usize,
+    unbounded: bool,
+) -> Option<usize> {
+    if comp.binary_search(&em.to).is_err() {
+        return Some(0);
+    }
+    if em.ty == LinkType::Redrive && !unbounded {
+        (round + 1 < r).then_some(round + 1)
+    } else {
+        Some(round)
+    }
+}
+
+/// The region of component `w` a copy from region `region` of `c` arrives
+/// in: the one of the same name, else the first.
+#[inline]
+fn target_region(model: &Model, c: usize, region: usize, w: usize) -> usize {
+    let region_name = model.nodes[c].regions.get(region).map(|r| &**r);
+    if model.nodes[w].regions.is_empty() {
+        0
+    } else if let Some(name) = region_name {
+        region_index(model, w, Some(name))
+    } else {
+        0
     }
 }
 

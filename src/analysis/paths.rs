@@ -19,7 +19,7 @@ pub struct Step {
     pub assumptions: Vec<String>,
 }
 
-/// What [`IntentResult::path_to`] needs of a state once its run is over:
+/// What `IntentResult::path_to` needs of a state once its run is over:
 /// its component and the back-pointer of the worst path (`prev == NO_BACK`
 /// when the original never reached it). 16 bytes instead of a whole
 /// [`State`].

@@ -11,8 +11,8 @@ use super::state::{BornAt, Bypass, CLASSES, Class, Dup, DupBack, KeyStatus, Stat
 use crate::manifest::model::{Claim, DedupId, Intent, LinkType, Mode};
 use crate::time::Dur;
 
-/// One intent's run: its states, indexed as laid out by
-/// [`super::intent`], and what the layers and guards it met recorded.
+/// One intent's run: its states, laid out by `intent`, and what the
+/// layers and guards it met recorded.
 pub(super) struct Run<'a> {
     pub(super) model: &'a Model,
     pub(super) intent: &'a Intent,
