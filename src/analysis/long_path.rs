@@ -9,7 +9,9 @@
 
 use std::collections::HashMap;
 
-use super::{Analysis, IntentResult, NO_BACK, Paths, Step, Via};
+use super::paths::{NO_BACK, Paths};
+use super::state::Via;
+use super::{Analysis, IntentResult, Step};
 use crate::time::Dur;
 
 /// Paths of at most this many steps are shown whole.

@@ -1,0 +1,350 @@
+//! The model of one edge: the delay a copy takes along it, the duplicates
+//! it gives birth to, the assumption the delay rests on, and (only for the
+//! edges a path shows) the words that explain it.
+
+use super::effective::{self as eff, Eff, Origin};
+use super::model::{Assumed, Birth, EdgeAssumption, EdgeModel, NodeModel, assume};
+use super::retry;
+use crate::catalog::Generic;
+use crate::graph::{Edge, Graph};
+use crate::manifest::model::{Component, DedupId, Delivery, Link, LinkType, Manifest, Retry};
+use crate::time::Dur;
+
+/// The parts of an edge's explanation, collected only when asked for
+/// (`Some`): formatting them for every edge of a large graph cost more
+/// than computing the delays, and only the edges on a shown path need them.
+pub(super) struct Why(pub(super) Option<Vec<String>>);
+
+impl Why {
+    fn add(&mut self, part: impl FnOnce() -> String) {
+        if let Some(parts) = &mut self.0 {
+            parts.push(part());
+        }
+    }
+
+    fn wanted(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+/// How long a transport may still deliver a message: its retention, or with
+/// a declared `max_backlog` the smaller of the retention and
+/// `max_backlog + (max_receives - 1) * visibility_timeout`. Returns the span,
+/// its explanation (only when `explain`; empty otherwise) and the backlog
+/// assumption it rests on.
+pub fn transport_span(
+    i: usize,
+    c: &Component,
+    after_receives: Option<u64>,
+    assumed: &mut Vec<Assumed>,
+    explain: bool,
+) -> (Dur, String, Option<EdgeAssumption>) {
+    // A push transport (SNS, EventBridge) keeps no backlog but retries a
+    // delivery for up to its maximum event age.
+    let (retention, what) = match (eff::dur(c, "retention"), eff::dur(c, "max_event_age")) {
+        (Some(r), _) => (r, "retention"),
+        (None, Some(age)) => (age, "delivery retried for up to max_event_age"),
+        (None, None) => {
+            assume(assumed, i, c, "retention", "unbounded");
+            let unbounded = Eff {
+                value: Dur::Unbounded,
+                origin: Origin::Assumed,
+            };
+            (unbounded, "retention")
+        }
+    };
+    let text = |f: &dyn Fn() -> String| if explain { f() } else { String::new() };
+    let Some(backlog) = c.max_backlog() else {
+        let why = text(&|| format!("{what} {}{}", retention.value, retention.provenance()));
+        return (retention.value, why, None);
+    };
+    let receives = after_receives
+        .or_else(|| eff::count(c, "max_receives").map(|e| e.value))
+        .unwrap_or(1);
+    let vis = eff::dur(c, "visibility_timeout").map_or(Dur::ZERO, |v| v.value);
+    let bound = backlog.value.add(vis.times(receives.saturating_sub(1)));
+    let assumption = Some(EdgeAssumption::Backlog {
+        component: i,
+        max_backlog: backlog.value,
+    });
+    if bound < retention.value {
+        let why = text(&|| {
+            format!(
+                "max_backlog {} + ({receives} - 1) × visibility {vis} = {bound} (below retention {})",
+                backlog.value, retention.value
+            )
+        });
+        (bound, why, assumption)
+    } else {
+        let why = text(&|| {
+            format!(
+                "retention {}{} (max_backlog does not lower it)",
+                retention.value,
+                retention.provenance()
+            )
+        });
+        (retention.value, why, assumption)
+    }
+}
+
+/// The model of one edge. Its explanation goes to `why`, when wanted.
+pub(super) fn edge_model(
+    m: &Manifest,
+    edge: &Edge,
+    nodes: &[NodeModel],
+    assumed: &mut Vec<Assumed>,
+    why: &mut Why,
+) -> EdgeModel {
+    let (a, b) = (edge.from, edge.to);
+    let link: &Link = Graph::link(m, edge);
+    let (ca, cb) = (&m.components[a], &m.components[b]);
+    let mut em = EdgeModel {
+        from: a,
+        to: b,
+        ty: link.ty,
+        link: edge.link,
+        loc: link.loc,
+        delay: Dur::ZERO,
+        assumption: None,
+        birth: None,
+        passes_key: link.passes_key(),
+        dedup_id: None,
+        redrive_bound: None,
+    };
+    let mut retried = false;
+    if let Some(r) = &link.retry {
+        retried = add_retry(&mut em, link, r, ca, assumed, why);
+    }
+    match link.ty {
+        LinkType::SendsTo => add_send(&mut em, link, cb, &nodes[b], why),
+        LinkType::DeliversTo | LinkType::DeadLetter => {
+            add_delivery(&mut em, link, ca, &nodes[a], assumed, why);
+        }
+        LinkType::Redrive => add_redrive(&mut em, link, ca, assumed, why),
+        LinkType::Calls | LinkType::Effects => {}
+    }
+    if retried && em.birth.is_none() {
+        em.birth = Some(Birth::Retry);
+    }
+    em
+}
+
+/// Adds the span of the link's retries `r` to the edge. Returns whether
+/// it retries at all (a retry then gives birth to duplicates).
+fn add_retry(
+    em: &mut EdgeModel,
+    link: &Link,
+    r: &Retry,
+    ca: &Component,
+    assumed: &mut Vec<Assumed>,
+    why: &mut Why,
+) -> bool {
+    let fallback = link.timeout().map(|t| t.value);
+    if r.attempts.as_ref().is_some_and(|a| a.value > 1)
+        && r.timeout.is_none()
+        && fallback.is_none()
+        && link.ty == LinkType::Calls
+    {
+        assume(
+            assumed,
+            em.from,
+            ca,
+            &format!("{}.timeout", link.ty.field()),
+            "0s",
+        );
+    }
+    let s = retry::span(r, fallback);
+    em.delay = em.delay.add(s.adds);
+    why.add(|| format!("retry {}", s.why));
+    s.attempts > 1
+}
+
+/// `sends_to` a transport (`cb`): how its dedup id is formed, and the
+/// event queue of an asynchronously invoked function.
+fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component, nb: &NodeModel, why: &mut Why) {
+    em.dedup_id = Some(link.dedup_id().map_or_else(
+        || {
+            if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
+                DedupId::Content
+            } else {
+                DedupId::None
+            }
+        },
+        |d| d.value,
+    ));
+    // An asynchronously invoked function queues the event itself.
+    if nb.generic == Generic::Function
+        && let Some(age) = eff::dur(cb, "max_event_age")
+    {
+        em.delay = em.delay.add(age.value);
+        em.birth = Some(Birth::Redelivery);
+        why.add(|| {
+            format!(
+                "async invocation keeps the event up to max_event_age {}{}",
+                age.value,
+                age.provenance()
+            )
+        });
+    }
+}
+
+/// `delivers_to` or `dead_letter` out of a transport (`ca`): the span it
+/// may still deliver in, and for a delivery its semantics.
+fn add_delivery(
+    em: &mut EdgeModel,
+    link: &Link,
+    ca: &Component,
+    na: &NodeModel,
+    assumed: &mut Vec<Assumed>,
+    why: &mut Why,
+) {
+    let a = em.from;
+    let receives = ca
+        .dead_letter
+        .as_ref()
+        .and_then(|d| d.after_receives())
+        .map(|x| x.value);
+    let delivery = eff::delivery(ca);
+    if delivery.origin == Origin::Assumed && na.generic.is_transport() {
+        assume(assumed, a, ca, "delivery", "at-least-once");
+    }
+    let (mut span, mut span_why, assumption) =
+        transport_span(a, ca, receives, assumed, why.wanted());
+    if let Some(max_age) = link.max_record_age()
+        && max_age.value < span
+    {
+        span = max_age.value;
+        if why.wanted() {
+            span_why = format!("max_record_age {}", max_age.value);
+        }
+    }
+    em.delay = em.delay.add(span);
+    em.assumption = assumption;
+    if link.ty == LinkType::DeliversTo {
+        if delivery.value == Delivery::AtLeastOnce {
+            em.birth = Some(Birth::Redelivery);
+        }
+        let sem = match delivery.value {
+            Delivery::AtLeastOnce => "at-least-once delivery",
+            Delivery::AtMostOnce => "at-most-once delivery",
+            Delivery::ExactlyOnce => "exactly-once delivery",
+        };
+        why.add(|| format!("{sem}: {span_why}"));
+    } else {
+        why.add(|| {
+            format!("moved to dead-letter queue after the source's delivery span: {span_why}")
+        });
+    }
+}
+
+/// `redrive` out of a dead-letter queue (`ca`): within the declared time,
+/// else any time within its retention.
+fn add_redrive(
+    em: &mut EdgeModel,
+    link: &Link,
+    ca: &Component,
+    assumed: &mut Vec<Assumed>,
+    why: &mut Why,
+) {
+    let a = em.from;
+    em.birth = Some(Birth::Redrive);
+    em.redrive_bound = Some(link.max_times().map(|t| t.value));
+    match link.within() {
+        Some(w) => {
+            em.delay = em.delay.add(w.value);
+            em.assumption = Some(EdgeAssumption::RedriveWithin {
+                component: a,
+                within: w.value,
+            });
+            why.add(|| format!("redrive within {} (declared)", w.value));
+        }
+        None => {
+            let r = eff::dur(ca, "retention").unwrap_or_else(|| {
+                assume(assumed, a, ca, "retention", "unbounded");
+                Eff {
+                    value: Dur::Unbounded,
+                    origin: Origin::Assumed,
+                }
+            });
+            em.delay = em.delay.add(r.value);
+            why.add(|| {
+                format!(
+                    "redrive any time within the dead-letter retention {}{}",
+                    r.value,
+                    r.provenance()
+                )
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue(extra: &str) -> Component {
+        let m = crate::manifest::from_str(&format!(
+            "version: 1\ncomponents:\n  q:\n    kind: sqs-standard\n    visibility_timeout: 5m\n{extra}"
+        ))
+        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        m.components[0].clone()
+    }
+
+    #[test]
+    fn retention_is_the_span_without_a_declared_backlog() {
+        let (span, why, assumption) = transport_span(0, &queue(""), None, &mut Vec::new(), true);
+        assert_eq!(span, Dur::Secs(345_600));
+        assert_eq!(why, "retention 4d (sqs-standard default, F003)");
+        assert_eq!(assumption, None);
+        let (_, unexplained, _) = transport_span(0, &queue(""), None, &mut Vec::new(), false);
+        assert_eq!(unexplained, "", "no words unless asked for");
+    }
+
+    #[test]
+    fn a_declared_backlog_bounds_the_span_below_retention() {
+        // 30 m + (3 - 1) × 5 m = 40 m, below the 4 d retention.
+        let m = crate::manifest::from_str(
+            "version: 1\ncomponents:\n  q: { kind: sqs-standard, visibility_timeout: 5m, max_backlog: 30m }\n",
+        )
+        .unwrap();
+        let (span, why, assumption) =
+            transport_span(0, &m.components[0], Some(3), &mut Vec::new(), true);
+        assert_eq!(span, Dur::Secs(2_400));
+        assert_eq!(
+            why,
+            "max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)"
+        );
+        let assumption = assumption.expect("the backlog is an assumption");
+        assert_eq!(
+            assumption,
+            EdgeAssumption::Backlog {
+                component: 0,
+                max_backlog: Dur::Secs(1_800)
+            }
+        );
+        assert_eq!(assumption.text(&m), "max_backlog 30m on q");
+    }
+
+    #[test]
+    fn retention_caps_a_longer_backlog() {
+        let (span, _, assumption) = transport_span(
+            0,
+            &queue("    retention: 1h\n    max_backlog: 2h\n"),
+            Some(5),
+            &mut Vec::new(),
+            true,
+        );
+        assert_eq!(span, Dur::Secs(3_600));
+        assert!(assumption.is_some(), "the assumption is still listed");
+    }
+
+    #[test]
+    fn push_transports_retry_for_their_maximum_event_age() {
+        let m = crate::manifest::from_str("version: 1\ncomponents:\n  t: { kind: sns-standard }\n")
+            .unwrap();
+        let mut assumed = Vec::new();
+        let (span, _, _) = transport_span(0, &m.components[0], None, &mut assumed, true);
+        assert_eq!(span, Dur::Secs(23 * 86_400));
+        assert!(assumed.is_empty());
+    }
+}

@@ -1,0 +1,383 @@
+//! One intent's run: the components its copies reach, their states laid
+//! out SCC by SCC, the walk that settles each component and pushes its
+//! copies on, and the summary kept as an [`IntentResult`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::cycles::{CycleBound, CycleInfo, bfs_order, cycle_info, sccs};
+use super::model::EdgeModel;
+use super::paths::{Back, Paths, Step};
+use super::propagate::Run;
+use super::state::{CLASSES, Class, Dup, KeyStatus, State, ix};
+use super::{IntentResult, Model};
+use crate::manifest::model::{Intent, LinkType, Manifest};
+use crate::time::Dur;
+
+/// Buffers indexed by component, allocated once per analysis and reset only
+/// where an intent touched them: an intent then costs what it reaches, not
+/// the size of the whole graph (which made many intents over a large graph
+/// quadratic).
+pub(super) struct Scratch {
+    seen: Vec<bool>,
+    base: Vec<usize>,
+    rounds: Vec<usize>,
+}
+
+impl Scratch {
+    pub(super) fn new(n: usize) -> Self {
+        Scratch {
+            seen: vec![false; n],
+            base: vec![usize::MAX; n],
+            rounds: vec![1; n],
+        }
+    }
+
+    /// Puts back the entries of `nodes` (everything an intent touched).
+    fn reset(&mut self, nodes: &[usize]) {
+        for &c in nodes {
+            self.seen[c] = false;
+            self.base[c] = usize::MAX;
+            self.rounds[c] = 1;
+        }
+    }
+}
+
+fn region_index(model: &Model, comp: usize, region: Option<&str>) -> usize {
+    let regions = &model.nodes[comp].regions;
+    match region {
+        Some(r) => regions.iter().position(|x| **x == *r).unwrap_or(0),
+        None => 0,
+    }
+}
+
+/// Components reachable over copy edges from the seeds, ascending. Marks
+/// them in `seen` (which the caller resets).
+fn reachable(model: &Model, seeds: &[usize], seen: &mut [bool]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = seeds.to_vec();
+    while let Some(n) = stack.pop() {
+        if std::mem::replace(&mut seen[n], true) {
+            continue;
+        }
+        out.push(n);
+        for &e in &model.out[n] {
+            stack.push(model.edges[e].to);
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// State ids: `base[c] + round * regions(c) + region`, where `base[c]` is
+/// where component `c`'s states start.
+#[derive(Clone, Copy)]
+struct StateIds<'a> {
+    base: &'a [usize],
+    model: &'a Model,
+}
+
+impl StateIds<'_> {
+    #[inline]
+    fn of(self, c: usize, round: usize, region: usize) -> usize {
+        self.base[c] + round * self.model.nodes[c].region_count() + region
+    }
+}
+
+/// Runs the analysis of intent `idx`.
+pub(super) fn analyse_intent(
+    m: &Manifest,
+    model: &Model,
+    idx: usize,
+    intent: &Intent,
+    scratch: &mut Scratch,
+) -> IntentResult {
+    let origin = intent.origin.index();
+    // Where each replay enters, read once: the walk below asks for every
+    // component it reaches.
+    let replay_at: Vec<Option<usize>> =
+        intent.replays.iter().map(|r| r.enters_at.index()).collect();
+    let mut seeds: Vec<usize> = origin.into_iter().collect();
+    seeds.extend(replay_at.iter().flatten());
+    let reached = reachable(model, &seeds, &mut scratch.seen);
+    let order = sccs(model, &reached);
+    let mut run = Run::new(model, intent);
+    let (scc_info, unbounded_cycle) = lay_out(&mut run, &order, scratch);
+    let ids = StateIds {
+        base: &scratch.base,
+        model,
+    };
+    if let Some(o) = origin {
+        run.start_at(ids.of(o, 0, 0));
+    }
+    for (comp, info) in order.iter().zip(&scc_info) {
+        let rounds = scratch.rounds[comp[0]];
+        walk_scc(&mut run, ids, comp, info, rounds, &replay_at);
+    }
+    scratch.reset(&reached);
+    summarise(m, idx, run, unbounded_cycle)
+}
+
+/// Lays out the states of each SCC of `order`, every member's rounds and
+/// regions in turn, and records where they start (`scratch.base`) and how
+/// many rounds they have (`scratch.rounds`). Returns each SCC's cycle info
+/// and the edge to blame for the first cycle nothing bounds.
+fn lay_out(
+    run: &mut Run,
+    order: &[&[usize]],
+    scratch: &mut Scratch,
+) -> (Vec<CycleInfo>, Option<usize>) {
+    let model = run.model;
+    let mut unbounded_cycle = None;
+    let mut scc_info = Vec::with_capacity(order.len());
+    for comp in order {
+        let info = cycle_info(model, comp);
+        if let CycleBound::Unbounded(e) = info.bound {
+            unbounded_cycle.get_or_insert(e);
+        }
+        let r = match info.bound {
+            CycleBound::Rounds(k) => k + 1,
+            _ => 1,
+        };
+        for &c in *comp {
+            scratch.base[c] = run.states.len();
+            scratch.rounds[c] = r;
+            for _ in 0..r {
+                for region in 0..model.nodes[c].region_count() {
+                    run.states.push(State {
+                        comp: c,
+                        region,
+                        h: None,
+                        back: None,
+                        key: KeyStatus::Unminted,
+                        orig_layered: false,
+                        dups: [None, None, None, None],
+                    });
+                }
+            }
+        }
+        scc_info.push(info);
+    }
+    (scc_info, unbounded_cycle)
+}
+
+/// Walks one SCC `r` times through its members (a redrive inside leads to
+/// the next round), settling each member and pushing its copies on.
+fn walk_scc(
+    run: &mut Run,
+    ids: StateIds,
+    comp: &[usize],
+    info: &CycleInfo,
+    r: usize,
+    replay_at: &[Option<usize>],
+) {
+    let model = run.model;
+    let unbounded = matches!(info.bound, CycleBound::Unbounded(_));
+    // A cycle nothing bounds is walked once, breadth-first from where
+    // copies enter it; every age in it is unbounded.
+    let walk = if unbounded {
+        let entered = |c: usize| {
+            run.states[ids.of(c, 0, 0)..ids.of(c, 0, 0) + model.nodes[c].region_count()]
+                .iter()
+                .any(|s| s.h.is_some())
+                || replay_at.contains(&Some(c))
+        };
+        bfs_order(model, comp, entered)
+    } else {
+        info.topo.clone()
+    };
+    for round in 0..r {
+        for &c in &walk {
+            // Replays enter in the first round.
+            if round == 0 {
+                for (ri, at) in replay_at.iter().enumerate() {
+                    if *at == Some(c) {
+                        run.enter_replay(ids.of(c, 0, 0), ri);
+                    }
+                }
+            }
+            let first = ids.of(c, round, 0);
+            let count = model.nodes[c].region_count();
+            if unbounded {
+                for st in &mut run.states[first..first + count] {
+                    if st.h.is_some() {
+                        st.h = Some(Dur::Unbounded);
+                        for d in st.dups.iter_mut().flatten() {
+                            d.age = Dur::Unbounded;
+                        }
+                    }
+                }
+            }
+            run.finalize(c, first, count);
+            for region in 0..count {
+                let s = first + region;
+                if run.states[s].h.is_none() {
+                    continue;
+                }
+                for &e in &model.out[c] {
+                    let em = &model.edges[e];
+                    let w = em.to;
+                    let Some(target_round) = next_round(comp, em, round, r, unbounded) else {
+                        continue;
+                    };
+                    let t = ids.of(w, target_round, target_region(model, c, region, w));
+                    run.push(s, t, e);
+                }
+            }
+        }
+    }
+}
+
+/// The round a copy along `em` (out of round `round` of an SCC of `r`
+/// rounds, `comp`) arrives in: the next round along a redrive inside, none
+/// past the last; the same round along another edge inside; the first
+/// round of a later SCC along an edge out.
+#[inline]
+fn next_round(
+    comp: &[usize],
+    em: &EdgeModel,
+    round: usize,
+    r: usize,
+    unbounded: bool,
+) -> Option<usize> {
+    if comp.binary_search(&em.to).is_err() {
+        return Some(0);
+    }
+    if em.ty == LinkType::Redrive && !unbounded {
+        (round + 1 < r).then_some(round + 1)
+    } else {
+        Some(round)
+    }
+}
+
+/// The region of component `w` a copy from region `region` of `c` arrives
+/// in: the one of the same name, else the first.
+#[inline]
+fn target_region(model: &Model, c: usize, region: usize, w: usize) -> usize {
+    let region_name = model.nodes[c].regions.get(region).map(|r| &**r);
+    if model.nodes[w].regions.is_empty() {
+        0
+    } else if let Some(name) = region_name {
+        region_index(model, w, Some(name))
+    } else {
+        0
+    }
+}
+
+/// What the run leaves: the horizon and worst state of every component
+/// reached, the horizons of the stores reached guards claim in, and the
+/// surviving duplicates at each effect with their paths.
+fn summarise(
+    m: &Manifest,
+    idx: usize,
+    mut run: Run,
+    unbounded_cycle: Option<usize>,
+) -> IntentResult {
+    let (mut horizons, paths) = worst_states(&run.states);
+    store_horizons(m, run.model, &mut horizons);
+    let backs: Vec<Back> = run.states.iter().map(Back::of).collect();
+    let surviving = surviving(m, &run, &backs);
+    run.crossings.sort();
+    run.crossings.dedup();
+    run.crossings.shrink_to_fit();
+    // The run's states (896 bytes each) go now; paths need only `backs`.
+    drop(run.states);
+    let paths = paths.into_iter().map(|(c, s)| (ix(c), ix(s))).collect();
+    IntentResult {
+        intent: idx,
+        horizons: horizons.into(),
+        surviving: surviving.into(),
+        layers: run.layers.into(),
+        crossings: run.crossings,
+        unbounded_cycle,
+        paths,
+        backs,
+    }
+}
+
+/// Per reached component, its horizon (the worst over its states) and the
+/// first state with that horizon.
+fn worst_states(states: &[State]) -> (BTreeMap<usize, Dur>, BTreeMap<usize, usize>) {
+    let mut horizons = BTreeMap::new();
+    let mut paths = BTreeMap::new();
+    for (i, st) in states.iter().enumerate() {
+        if let Some(h) = st.h {
+            let e = horizons.entry(st.comp).or_insert(h);
+            if h > *e {
+                *e = h;
+            }
+            let p = paths.entry(st.comp).or_insert(i);
+            if states[*p].h < Some(h) {
+                *p = i;
+            }
+        }
+    }
+    (horizons, paths)
+}
+
+/// Store horizons: the horizon of the guards that claim in them, guards
+/// in ascending order. Only reached guards have a horizon, so the work
+/// list starts with them; a store that is itself a guard joins it when
+/// it gets a horizon and comes later in the order.
+fn store_horizons(m: &Manifest, model: &Model, horizons: &mut BTreeMap<usize, Dur>) {
+    let mut guards: BTreeSet<usize> = horizons
+        .keys()
+        .copied()
+        .filter(|&c| m.components[c].dedup.is_some())
+        .collect();
+    while let Some(c) = guards.pop_first() {
+        if let (Some(&h), Some(g)) = (horizons.get(&c), &model.nodes[c].guard) {
+            let store = g.layer.component;
+            let e = horizons.entry(store).or_insert(h);
+            if h > *e {
+                *e = h;
+            }
+            if store > c && m.components[store].dedup.is_some() {
+                guards.insert(store);
+            }
+        }
+    }
+}
+
+/// The oldest duplicate of each class that reaches each effect past every
+/// layer, with its path.
+fn surviving(
+    m: &Manifest,
+    run: &Run,
+    backs: &[Back],
+) -> BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> {
+    let (model, intent) = (run.model, run.intent);
+    let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
+    for eff in &intent.effects {
+        let Some(ec) = eff.index() else {
+            continue;
+        };
+        let mut worst: [Option<(usize, Dup)>; 4] = [None, None, None, None];
+        for (i, st) in run.states.iter().enumerate() {
+            if st.comp != ec {
+                continue;
+            }
+            for class in CLASSES {
+                if let Some(d) = &st.dups[class as usize] {
+                    let slot = &mut worst[class as usize];
+                    if slot.as_ref().is_none_or(|(_, w)| d.age > w.age) {
+                        *slot = Some((i, d.clone()));
+                    }
+                }
+            }
+        }
+        let list = surviving.entry(ec).or_default();
+        for class in CLASSES {
+            if let Some((s, d)) = worst[class as usize].take() {
+                let path = Paths {
+                    backs,
+                    manifest: m,
+                    model,
+                    intent,
+                }
+                .dup_path(&run.states, s, class);
+                list.push((class, d, path));
+            }
+        }
+    }
+    surviving
+}

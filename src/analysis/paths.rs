@@ -1,0 +1,262 @@
+//! Worst paths, rebuilt from back-pointers once a run is over: the steps
+//! to a state, the ids along them, and the assumptions they rest on.
+
+use std::collections::BTreeSet;
+
+use super::Model;
+use super::model::EdgeAssumption;
+use super::state::{Class, DupBack, State, Via, ix};
+use crate::manifest::model::{Intent, Manifest};
+use crate::time::Dur;
+
+/// One step of a worst path.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub from: usize,
+    pub to: usize,
+    pub adds: Dur,
+    pub why: String,
+    pub assumptions: Vec<String>,
+}
+
+/// What `IntentResult::path_to` needs of a state once its run is over:
+/// its component and the back-pointer of the worst path (`prev == NO_BACK`
+/// when the original never reached it). 16 bytes instead of a whole
+/// [`State`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Back {
+    pub(super) comp: u32,
+    pub(super) prev: u32,
+    pub(super) via: Via,
+}
+
+/// `Back::prev` of a state the original never reached.
+pub(super) const NO_BACK: u32 = u32::MAX;
+
+impl Back {
+    pub(super) fn of(st: &State) -> Back {
+        let (prev, via) = match st.back {
+            Some((p, via)) => (ix(p), via),
+            None => (NO_BACK, Via::Origin),
+        };
+        Back {
+            comp: ix(st.comp),
+            prev,
+            via,
+        }
+    }
+
+    pub(super) fn back(&self) -> Option<(usize, Via)> {
+        (self.prev != NO_BACK).then_some((self.prev as usize, self.via))
+    }
+}
+
+/// An assumption a path rests on, as a value: many paths of an intent
+/// share their assumptions, and each is written out once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PathAssumption {
+    /// What an edge's delay rests on.
+    Edge(EdgeAssumption),
+    /// A declared replay (index into the intent's `replays`).
+    Replay(u32),
+}
+
+/// Reconstructs worst paths from the back-pointers of a finished run.
+pub(super) struct Paths<'a> {
+    pub(super) backs: &'a [Back],
+    pub(super) manifest: &'a Manifest,
+    pub(super) model: &'a Model,
+    pub(super) intent: &'a Intent,
+}
+
+impl Paths<'_> {
+    /// The worst path to state `s` as steps (origin or replay first).
+    pub(super) fn path_to(&self, s: usize) -> Vec<Step> {
+        let mut steps: Vec<Step> = self
+            .back_walk(s)
+            .map(|(p, s, via)| match via {
+                Via::Replay(ri) => self.replay_step(s, ri),
+                _ => self.step(p, s, via),
+            })
+            .collect();
+        steps.reverse();
+        steps
+    }
+
+    /// The assumptions along the worst path to state `s`, added to `set`:
+    /// what [`Paths::path_to`]'s steps would list, without building them.
+    pub(super) fn assumptions_to(&self, s: usize, set: &mut BTreeSet<PathAssumption>) {
+        for (_, _, via) in self.back_walk(s) {
+            match via {
+                Via::Replay(ri) => {
+                    set.insert(PathAssumption::Replay(ri));
+                }
+                Via::Edge(e) => {
+                    if let Some(x) = self.model.edges[e as usize].assumption {
+                        set.insert(PathAssumption::Edge(x));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    pub(super) fn assumption_text(&self, x: PathAssumption) -> String {
+        match x {
+            PathAssumption::Edge(e) => e.text(self.manifest),
+            PathAssumption::Replay(ri) => self.replay_assumption(ri),
+        }
+    }
+
+    /// The worst path's back-pointers from state `s`, latest first: each
+    /// step as (previous state, state, how it got there), ending at the
+    /// origin or with the replay the copy entered by. Bounded by the number
+    /// of states, so a malformed cycle of pointers cannot loop.
+    pub(super) fn back_walk(&self, mut s: usize) -> impl Iterator<Item = (usize, usize, Via)> + '_ {
+        let mut left = self.backs.len() + 1;
+        std::iter::from_fn(move || {
+            let (p, via) = self.backs[s].back()?;
+            if left == 0 || matches!(via, Via::Origin) {
+                return None;
+            }
+            left -= 1;
+            let step = (p, s, via);
+            if matches!(via, Via::Replay(_)) {
+                left = 0;
+            } else {
+                s = p;
+            }
+            Some(step)
+        })
+    }
+
+    fn replay_assumption(&self, ri: u32) -> String {
+        let r = &self.intent.replays[ri as usize];
+        format!("replay `{}` within {}", r.name, r.within.value)
+    }
+
+    /// A declared replay entering at state `s`.
+    pub(super) fn replay_step(&self, s: usize, ri: u32) -> Step {
+        let r = &self.intent.replays[ri as usize];
+        let c = self.backs[s].comp as usize;
+        Step {
+            from: c,
+            to: c,
+            adds: r.within.value,
+            why: format!(
+                "replay `{}` enters within {} (declared)",
+                r.name, r.within.value
+            ),
+            assumptions: vec![self.replay_assumption(ri)],
+        }
+    }
+
+    pub(super) fn step(&self, p: usize, s: usize, via: Via) -> Step {
+        let (from, to) = (self.backs[p].comp as usize, self.backs[s].comp as usize);
+        match via {
+            Via::Edge(e) => {
+                let em = &self.model.edges[e as usize];
+                Step {
+                    from,
+                    to,
+                    adds: em.delay,
+                    why: self.model.explain(self.manifest, e as usize),
+                    assumptions: em
+                        .assumption
+                        .iter()
+                        .map(|x| x.text(self.manifest))
+                        .collect(),
+                }
+            }
+            Via::Failover => {
+                let (_, _, d, why) = self.model.nodes[from]
+                    .failover
+                    .as_deref()
+                    .cloned()
+                    .expect("failover step");
+                Step {
+                    from,
+                    to,
+                    adds: d,
+                    why,
+                    assumptions: Vec::new(),
+                }
+            }
+            Via::Fanout => Step {
+                from,
+                to,
+                adds: Dur::ZERO,
+                why: "active-active: the copy may reach another region".into(),
+                assumptions: Vec::new(),
+            },
+            Via::Origin | Via::Replay(_) => Step {
+                from,
+                to,
+                adds: Dur::ZERO,
+                why: String::new(),
+                assumptions: Vec::new(),
+            },
+        }
+    }
+
+    /// The path of a surviving duplicate: the original's path to where it
+    /// was born, then the duplicate's own steps. `states` are the run's
+    /// states, whose duplicates carry their own back-pointers.
+    pub(super) fn dup_path(&self, states: &[State], mut s: usize, mut class: Class) -> Vec<Step> {
+        let mut tail = Vec::new();
+        let mut guard = 0;
+        loop {
+            guard += 1;
+            let Some(d) = &states[s].dups[class as usize] else {
+                break;
+            };
+            if guard > states.len() * 4 + 4 {
+                break;
+            }
+            match d.back {
+                DupBack::Carried {
+                    state,
+                    class: c,
+                    via,
+                } => {
+                    tail.push(self.step(state, s, via));
+                    s = state;
+                    class = c;
+                }
+                DupBack::Born { state, via } => {
+                    if let Via::Replay(ri) = via {
+                        tail.push(self.replay_step(s, ri));
+                        tail.reverse();
+                        return tail;
+                    }
+                    tail.push(self.step(state, s, via));
+                    s = state;
+                    break;
+                }
+            }
+        }
+        tail.reverse();
+        let mut head = self.path_to(s);
+        head.extend(tail);
+        head
+    }
+}
+
+/// Ids along a path given as (from, to) hops: the first component (the
+/// origin when there is no hop), then each hop's target, a hop that stays
+/// in place (a replay entering, a failover) only once.
+pub(super) fn ids_along(
+    m: &Manifest,
+    origin: usize,
+    hops: impl Iterator<Item = (usize, usize)>,
+) -> Vec<String> {
+    let mut hops = hops.peekable();
+    let first = hops.peek().map_or(origin, |&(from, _)| from);
+    let mut ids = vec![m.components[first].id.clone()];
+    for (from, to) in hops {
+        if to != from || ids.last() != Some(&m.components[to].id) {
+            ids.push(m.components[to].id.clone());
+        }
+    }
+    ids
+}

@@ -1,0 +1,115 @@
+//! What the analysis keeps per state (component × round × region): the
+//! original copy's horizon and key, and the oldest duplicate of each key
+//! [`Class`], with the back-pointers that rebuild their paths.
+
+use super::model::Birth;
+use crate::time::Dur;
+
+/// The key a copy carries, relative to the original's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Class {
+    /// The same key as the original: a key-based layer recognises it.
+    Same = 0,
+    /// The key was dropped by a link that does not pass it.
+    Lost = 1,
+    /// A new key was minted for this copy (per attempt, or random re-mint).
+    Fresh = 2,
+    /// The key is not minted yet where this copy was born.
+    Unminted = 3,
+}
+
+pub(super) const CLASSES: [Class; 4] = [Class::Same, Class::Lost, Class::Fresh, Class::Unminted];
+
+/// Why a layer did not stop a duplicate (the first such layer of each sort).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Bypass {
+    /// (window, layer component, age when it arrived): the longest window
+    /// that forgot the key before the copy came.
+    pub expired: Option<(Dur, usize, Dur)>,
+    /// A key-based layer saw a different key (layer component).
+    pub fresh_key: Option<usize>,
+    /// A key-based layer saw no key (layer component, edge that dropped it).
+    pub lost_key: Option<(usize, Option<usize>)>,
+    /// A guard whose store is not in the copy's region (guard, region).
+    pub region: Option<(usize, String)>,
+    pub layers_seen: u32,
+}
+
+/// A duplicate no dedup layer has stopped yet: its age, how and where it
+/// was born, and why the layers it met let it by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dup {
+    pub age: Dur,
+    pub birth: Birth,
+    /// The link (edge index) or pseudo-step where it was born.
+    pub born_at: BornAt,
+    pub born_after_layer: bool,
+    /// The edge that dropped the key, for `Lost` copies.
+    pub lost_at: Option<usize>,
+    pub bypass: Bypass,
+    pub(super) back: DupBack,
+}
+
+/// Where a duplicate was born: on a link, at a failover, or by a declared
+/// replay (index into the intent's `replays`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BornAt {
+    Edge(usize),
+    Failover(usize),
+    Replay(usize),
+}
+
+/// Where a duplicate came from, for rebuilding its path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum DupBack {
+    /// Born here from the original copy at `state`.
+    Born { state: usize, via: Via },
+    /// Carried from `state` (class `class`) along `via`.
+    Carried {
+        state: usize,
+        class: Class,
+        via: Via,
+    },
+}
+
+/// How a copy reached a state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Via {
+    Edge(u32),
+    Failover,
+    Replay(u32),
+    /// Active-active: the same copy may reach any region.
+    Fanout,
+    Origin,
+}
+
+/// Whether the original copy carries the key (ordered: a state reached
+/// both ways keeps the worse).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum KeyStatus {
+    Carried,
+    Unminted,
+    Lost,
+}
+
+/// A state's index or an edge or replay index, as stored in back-pointers.
+#[inline]
+pub(super) fn ix(i: usize) -> u32 {
+    u32::try_from(i).expect("fewer than 2^32 states, edges and replays")
+}
+
+/// One (component, round, region) state of a run.
+#[derive(Debug, Clone)]
+pub(super) struct State {
+    pub(super) comp: usize,
+    pub(super) region: usize,
+    /// The horizon: the latest age at which the original arrives.
+    pub(super) h: Option<Dur>,
+    /// The worst path's previous state and how the copy came from it.
+    pub(super) back: Option<(usize, Via)>,
+    pub(super) key: KeyStatus,
+    /// Whether the original already passed a dedup layer.
+    pub(super) orig_layered: bool,
+    /// The oldest unstopped duplicate of each [`Class`].
+    pub(super) dups: [Option<Dup>; 4],
+}
