@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use replay_audit::cli::{Cli, ColorChoice, Command, FailOn};
 use replay_audit::engine::{self, Inputs};
+pub use replay_audit::diagnostics::did_you_mean;
 use replay_audit::{files, manifest, policy, rules};
 
 /// Runs the command; an input error is printed and gives exit code 2.
@@ -150,7 +151,7 @@ pub fn severity(f: FailOn) -> rules::Severity {
     }
 }
 
-/// `error: no KIND `VALUE``, with [`did_you_mean`].
+/// `error: no KIND `VALUE``, with "did you mean" among `ids`, else `fallback`.
 pub fn not_found<'a>(
     kind: &str,
     value: &str,
@@ -161,14 +162,4 @@ pub fn not_found<'a>(
         format!("no {kind} `{value}`"),
         did_you_mean(value, ids, fallback),
     )
-}
-
-/// "did you mean `x`?" for the id of `ids` nearest to `value`, else `fallback`.
-pub fn did_you_mean<'a>(
-    value: &str,
-    ids: impl IntoIterator<Item = &'a str>,
-    fallback: impl FnOnce() -> String,
-) -> String {
-    replay_audit::diagnostics::suggest(value, ids)
-        .map_or_else(fallback, |s| format!("did you mean `{s}`?"))
 }
