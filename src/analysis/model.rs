@@ -6,8 +6,8 @@ use crate::analysis::effective::{self as eff, Eff, Origin};
 use crate::analysis::retry;
 use crate::catalog::Generic;
 use crate::diagnostics::Loc;
-use crate::hash::IdMap;
 use crate::graph::{Adjacency, Components, Graph};
+use crate::hash::IdMap;
 use crate::manifest::model::{
     Claim, Component, DedupId, Delivery, Link, LinkType, Manifest, Mode, Replication,
 };

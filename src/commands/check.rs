@@ -8,8 +8,8 @@ use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
-use replay_audit::{files, report};
 use replay_audit::rules::Finding;
+use replay_audit::{files, report};
 
 use super::{inputs, out, out_with, severity, stdout_color, today};
 

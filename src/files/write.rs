@@ -51,7 +51,12 @@ impl std::fmt::Display for WriteError {
         // Paths in the message come from the command line or the manifest:
         // shown inert, as every echoed value.
         let echo = crate::diagnostics::echo;
-        write!(f, "error: {}\nhelp: {}", echo(&self.message), echo(&self.help))
+        write!(
+            f,
+            "error: {}\nhelp: {}",
+            echo(&self.message),
+            echo(&self.help)
+        )
     }
 }
 

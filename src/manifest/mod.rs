@@ -3,6 +3,7 @@
 pub mod load;
 pub mod model;
 pub mod validate;
+pub mod vocabulary;
 pub mod yaml;
 pub mod yaml_errors;
 

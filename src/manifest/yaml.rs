@@ -567,10 +567,18 @@ mod tests {
     fn deep_nesting_is_refused() {
         let deep: String = (0..200).map(|i| format!("{}a:\n", " ".repeat(i))).collect();
         let e = p(&deep).unwrap_err();
-        assert!(e.message.contains("nested more than 48 levels deep"), "{}", e.message);
+        assert!(
+            e.message.contains("nested more than 48 levels deep"),
+            "{}",
+            e.message
+        );
         let flow = "[".repeat(200_000);
         let e = p(&flow).unwrap_err();
-        assert!(e.message.contains("nested more than 48 levels deep"), "{}", e.message);
+        assert!(
+            e.message.contains("nested more than 48 levels deep"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
