@@ -2,6 +2,7 @@
 
 pub mod load;
 pub mod model;
+pub mod reference;
 pub mod validate;
 pub mod vocabulary;
 pub mod yaml;

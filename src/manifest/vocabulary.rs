@@ -195,7 +195,7 @@ impl Obj {
     /// Where the object is written, as a path with placeholders.
     pub fn place(self) -> &'static str {
         match self {
-            Obj::Manifest => "the top level of a file",
+            Obj::Manifest => "<file>",
             Obj::Region => "regions.<id>",
             Obj::Intent => "intents.<id>",
             Obj::Key => "intents.<id>.key",
@@ -207,7 +207,7 @@ impl Obj {
             Obj::DeadLetter => "components.<id>.dead_letter",
             Obj::Redrive => "components.<id>.redrive",
             Obj::Effects => "components.<id>.effects[]",
-            Obj::Retry => "the `retry` of a `sends_to`, `delivers_to` or `calls` link",
+            Obj::Retry => "components.<id>.<sends_to|delivers_to|calls>[].retry",
             Obj::Guard => "components.<id>.dedup",
             Obj::InProgress => "components.<id>.dedup.in_progress",
             Obj::Backup => "components.<id>.backup",
