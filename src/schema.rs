@@ -51,7 +51,7 @@ fn one_or_many(item: Value) -> Value {
 fn value(field: &FieldDef, kinds: &[&str]) -> Value {
     let mut v = match field.ty {
         Type::Version => json!({ "enum": [1, "1"] }),
-        Type::Text { examples } if examples.is_empty() => json!({ "type": "string" }),
+        Type::Text { examples: [] } => json!({ "type": "string" }),
         Type::Text { examples } => json!({ "type": "string", "examples": examples }),
         Type::Texts => r("string_list"),
         Type::Kind => json!({ "type": "string", "enum": kinds }),
