@@ -74,27 +74,9 @@ pub const COMMANDS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Fields below a link item (union of every link type's fields).
-const LINK_ITEM_FIELDS: &[&str] = &[
-    "to",
-    "retry",
-    "dedup_id",
-    "max_record_age",
-    "timeout",
-    "passes_key",
-    "after_receives",
-    "mode",
-    "within",
-    "max_times",
-];
-const LINK_FIELDS: &[&str] = &[
-    "sends_to",
-    "delivers_to",
-    "calls",
-    "dead_letter",
-    "redrive",
-    "effects",
-];
+// Fields below a link item (union of every link type's fields), and the
+// component fields that are links.
+use crate::manifest::vocabulary::{LINK_FIELDS, LINK_ITEM_FIELDS};
 
 /// What one line did.
 #[derive(Debug, Default, PartialEq, Eq)]

@@ -27,18 +27,10 @@ use crate::report::json::JsonFinding;
 use crate::rules::{Finding, Severity, margin, required_window};
 use crate::time::Dur;
 
-/// Link fields of a component: a string item there is a link to an id, and
-/// is turned into `{to: id}` when a field below it is set.
-const LINK_FIELDS: &[&str] = &[
-    "sends_to",
-    "delivers_to",
-    "calls",
-    "dead_letter",
-    "redrive",
-    "effects",
-];
-/// Link fields that take a `retry` policy (for the `ID.retry.FIELD` shorthand).
-const RETRY_LINKS: &[&str] = &["sends_to", "delivers_to", "calls"];
+// Link fields of a component (a string item there is a link to an id, and
+// is turned into `{to: id}` when a field below it is set), and those that
+// take a `retry` policy (for the `ID.retry.FIELD` shorthand).
+use crate::manifest::vocabulary::{LINK_FIELDS, RETRY_LINKS};
 
 /// One requested change: `value` `None` removes the field.
 #[derive(Debug, Clone, PartialEq)]

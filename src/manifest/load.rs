@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::diagnostics::{Diagnostic, Loc, SourceMap, suggest};
 use crate::files::Origin;
 use crate::manifest::model::*;
+use crate::manifest::vocabulary::{self, Obj};
 use crate::manifest::yaml::{self, Limits, Node, Piece, Value};
 use crate::time::Dur;
 
@@ -363,7 +364,7 @@ pub fn load_nodes(sources: SourceMap, trees: &[Node]) -> Loaded {
 }
 
 /// The sections read entry by entry (ids to settings).
-const SECTIONS: &[&str] = &["regions", "intents", "components"];
+const SECTIONS: &[&str] = vocabulary::SECTIONS;
 
 /// What the files read so far add up to. Ids are unique (the reader
 /// refuses a second definition), so sorting by id at the end gives the
@@ -438,80 +439,15 @@ pub(crate) struct Reader {
     ids: crate::hash::IdMap<String, (Loc, &'static str)>,
 }
 
-pub(crate) const TOP_FIELDS: &[&str] = &["version", "name", "regions", "intents", "components"];
-pub(crate) const REGION_FIELDS: &[&str] = &["failover_to", "detection", "catch_up"];
-pub(crate) const INTENT_FIELDS: &[&str] = &[
-    "description",
-    "origin",
-    "effect",
-    "effects",
-    "key",
-    "fingerprint",
-    "replays",
-    "tested",
-];
-pub(crate) const KEY_FIELDS: &[&str] = &["fields", "minted_at", "minted", "persisted_before_retry"];
-pub(crate) const REPLAY_FIELDS: &[&str] = &["name", "enters_at", "within"];
-pub(crate) const COMPONENT_FIELDS: &[&str] = &[
-    "kind",
-    "description",
-    "regions",
-    "mode",
-    "sends_to",
-    "delivers_to",
-    "calls",
-    "dead_letter",
-    "redrive",
-    "dedup",
-    "effects",
-    "timeout",
-    "visibility_timeout",
-    "retention",
-    "max_receives",
-    "delivery",
-    "dedup_window",
-    "dedup_scope",
-    "content_based_dedup",
-    "message_attributes",
-    "max_backlog",
-    "max_event_age",
-    "expiry",
-    "replication",
-    "scope",
-    "backup",
-    "unique",
-    "accepts_key",
-    "key_window",
-    "lookup_by_reference",
-    "reconciliation",
-];
-pub(crate) const RETRY_FIELDS: &[&str] = &[
-    "attempts",
-    "timeout",
-    "backoff",
-    "multiplier",
-    "max_backoff",
-    "max_elapsed",
-];
-pub(crate) const GUARD_FIELDS: &[&str] = &[
-    "store",
-    "claim",
-    "binds_fingerprint",
-    "stores_result",
-    "in_progress",
-];
-pub(crate) const IN_PROGRESS_FIELDS: &[&str] = &["on_conflict", "expires_after", "on_expiry"];
-pub(crate) const BACKUP_FIELDS: &[&str] = &["rpo", "restored_with"];
+// The lists of known fields come from the vocabulary (re-exported here for
+// the modules that import them from the loader).
+pub(crate) use crate::manifest::vocabulary::{
+    BACKUP_FIELDS, COMPONENT_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, INTENT_FIELDS, KEY_FIELDS,
+    REGION_FIELDS, REPLAY_FIELDS, RETRY_FIELDS, TOP_FIELDS,
+};
 
 fn link_fields(ty: LinkType) -> &'static [&'static str] {
-    match ty {
-        LinkType::SendsTo => &["to", "retry", "dedup_id"],
-        LinkType::DeliversTo => &["to", "retry", "max_record_age"],
-        LinkType::Calls => &["to", "timeout", "retry", "passes_key"],
-        LinkType::DeadLetter => &["to", "after_receives"],
-        LinkType::Redrive => &["to", "mode", "within", "max_times"],
-        LinkType::Effects => &["to", "passes_key"],
-    }
+    Obj::link(ty).names()
 }
 
 /// The entries of a mapping, by field name.
@@ -721,17 +657,23 @@ impl Reader {
         }
     }
 
-    pub fn choice<T: Copy>(
-        &mut self,
-        node: &Node,
-        path: &str,
-        options: &[(&str, T)],
-    ) -> Option<Sp<T>> {
+    /// One of the names of `T` (declared with its variants).
+    pub fn choice<T: Named>(&mut self, node: &Node, path: &str) -> Option<Sp<T>> {
+        let (i, loc) = self.choice_index(node, path, T::NAMES)?;
+        Some(Sp::new(T::ALL[i], loc))
+    }
+
+    /// One of `names`, kept as text.
+    pub fn choice_text(&mut self, node: &Node, path: &str, names: &[&str]) -> Option<Sp<String>> {
+        let (i, loc) = self.choice_index(node, path, names)?;
+        Some(Sp::new(names[i].to_string(), loc))
+    }
+
+    fn choice_index(&mut self, node: &Node, path: &str, names: &[&str]) -> Option<(usize, Loc)> {
         let s = self.string(node, path)?;
-        if let Some((_, v)) = options.iter().find(|(n, _)| *n == s.value) {
-            return Some(Sp::new(*v, s.loc));
+        if let Some(i) = names.iter().position(|n| *n == s.value) {
+            return Some((i, s.loc));
         }
-        let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
         let mut d = Diagnostic::at(
             s.loc,
             format!("`{path}`: `{}` is not one of {}", s.value, names.join(", ")),
@@ -1049,16 +991,9 @@ impl Reader {
         k.minted_at = f
             .get("minted_at")
             .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")));
-        k.minted = f.get("minted").and_then(|n| {
-            self.choice(
-                n,
-                &format!("{path}.minted"),
-                &[
-                    ("per-intent", Minted::PerIntent),
-                    ("per-attempt", Minted::PerAttempt),
-                ],
-            )
-        });
+        k.minted = f
+            .get("minted")
+            .and_then(|n| self.choice(n, &format!("{path}.minted")));
         k.persisted_before_retry = f
             .get("persisted_before_retry")
             .and_then(|n| self.boolean(n, &format!("{path}.persisted_before_retry")));
@@ -1122,16 +1057,7 @@ impl Reader {
                 }
             }
         }
-        c.mode = f.get("mode").and_then(|n| {
-            self.choice(
-                n,
-                &p("mode"),
-                &[
-                    ("active-active", Mode::ActiveActive),
-                    ("active-passive", Mode::ActivePassive),
-                ],
-            )
-        });
+        c.mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
         c.sends_to = self.links(&f, &path, LinkType::SendsTo);
         c.delivers_to = self.links(&f, &path, LinkType::DeliversTo);
         c.calls = self.links(&f, &path, LinkType::Calls);
@@ -1194,54 +1120,12 @@ impl Reader {
                 self.boolean(n, p).map(Setting::Bool)
             }
             F::MessageAttributes | F::Unique => self.string_list(n, p).map(Setting::List),
-            F::Delivery => self
-                .choice(
-                    n,
-                    p,
-                    &[
-                        ("at-least-once", Delivery::AtLeastOnce),
-                        ("at-most-once", Delivery::AtMostOnce),
-                        ("exactly-once", Delivery::ExactlyOnce),
-                    ],
-                )
-                .map(Setting::Delivery),
-            F::Expiry => self
-                .choice(
-                    n,
-                    p,
-                    &[
-                        ("application", Expiry::Application),
-                        ("physical-ttl", Expiry::PhysicalTtl),
-                    ],
-                )
-                .map(Setting::Expiry),
-            F::Replication => self
-                .choice(
-                    n,
-                    p,
-                    &[
-                        ("none", Replication::None),
-                        ("async", Replication::Async),
-                        ("sync", Replication::Sync),
-                    ],
-                )
-                .map(Setting::Replication),
-            F::Reconciliation => {
-                let s = self.choice(
-                    n,
-                    p,
-                    &[
-                        ("none", "none"),
-                        ("lookup", "lookup"),
-                        ("transactional", "transactional"),
-                        ("outbox", "outbox"),
-                        ("saga", "saga"),
-                        ("manual", "manual"),
-                        ("documented-tradeoff", "documented-tradeoff"),
-                    ],
-                )?;
-                Some(Setting::Text(Sp::new(s.value.to_string(), s.loc)))
-            }
+            F::Delivery => self.choice(n, p).map(Setting::Delivery),
+            F::Expiry => self.choice(n, p).map(Setting::Expiry),
+            F::Replication => self.choice(n, p).map(Setting::Replication),
+            F::Reconciliation => self
+                .choice_text(n, p, vocabulary::RECONCILIATION)
+                .map(Setting::Text),
         }
     }
 
@@ -1254,27 +1138,8 @@ impl Reader {
             F::PassesKey => self.boolean(n, p).map(Setting::Bool),
             F::AfterReceives => self.count(n, p, 1).map(Setting::Count),
             F::MaxTimes => self.count(n, p, 0).map(Setting::Count),
-            F::DedupId => self
-                .choice(
-                    n,
-                    p,
-                    &[
-                        ("key", DedupId::Key),
-                        ("content", DedupId::Content),
-                        ("none", DedupId::None),
-                    ],
-                )
-                .map(Setting::DedupId),
-            F::Mode => self
-                .choice(
-                    n,
-                    p,
-                    &[
-                        ("manual", RedriveMode::Manual),
-                        ("automatic", RedriveMode::Automatic),
-                    ],
-                )
-                .map(Setting::Mode),
+            F::DedupId => self.choice(n, p).map(Setting::DedupId),
+            F::Mode => self.choice(n, p).map(Setting::Mode),
         }
     }
 
@@ -1355,12 +1220,7 @@ impl Reader {
                         .get("expires_after")
                         .and_then(|x| self.duration(x, &p("in_progress.expires_after"), false)),
                     on_expiry: ip.get("on_expiry").and_then(|x| {
-                        let s = self.choice(
-                            x,
-                            &p("in_progress.on_expiry"),
-                            &[("reconcile", "reconcile"), ("retry", "retry")],
-                        )?;
-                        Some(Sp::new(s.value.to_string(), s.loc))
+                        self.choice_text(x, &p("in_progress.on_expiry"), vocabulary::ON_EXPIRY)
                     }),
                 })
             }
@@ -1369,17 +1229,7 @@ impl Reader {
         Some(Guard {
             loc: node.loc,
             store,
-            claim: f.get("claim").and_then(|n| {
-                self.choice(
-                    n,
-                    &p("claim"),
-                    &[
-                        ("conditional-write", Claim::ConditionalWrite),
-                        ("read-then-write", Claim::ReadThenWrite),
-                        ("none", Claim::None),
-                    ],
-                )
-            }),
+            claim: f.get("claim").and_then(|n| self.choice(n, &p("claim"))),
             binds_fingerprint: f
                 .get("binds_fingerprint")
                 .and_then(|n| self.boolean(n, &p("binds_fingerprint"))),

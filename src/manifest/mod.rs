@@ -2,7 +2,9 @@
 
 pub mod load;
 pub mod model;
+pub mod reference;
 pub mod validate;
+pub mod vocabulary;
 pub mod yaml;
 pub mod yaml_errors;
 

@@ -89,6 +89,29 @@ pub trait SettingField: Copy + Eq + 'static {
     fn name(self) -> &'static str;
 }
 
+/// An enumeration whose values the manifest writes by name.
+pub trait Named: Copy + 'static {
+    /// The names, in the order of [`Named::ALL`] (and of error messages).
+    const NAMES: &'static [&'static str];
+    /// Every value.
+    const ALL: &'static [Self];
+}
+
+/// A choice of the manifest: each variant with its name, once.
+macro_rules! named {
+    ($ty:ident { $($variant:ident = $name:literal,)* }) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum $ty {
+            $($variant,)*
+        }
+
+        impl Named for $ty {
+            const NAMES: &'static [&'static str] = &[$($name,)*];
+            const ALL: &'static [Self] = &[$($ty::$variant,)*];
+        }
+    };
+}
+
 /// The settings of a component or a link from one list, so each is named
 /// once: the enum of fields with each field's name in the manifest, and one
 /// accessor per field (`c.retention()` is `Some` where the manifest writes
@@ -96,9 +119,15 @@ pub trait SettingField: Copy + Eq + 'static {
 macro_rules! settings {
     (
         $(#[$meta:meta])*
-        $owner:ident, $fields:ident;
+        $owner:ident, $fields:ident in $objects:expr;
         $($name:ident: $field:ident = $key:literal => $variant:ident($ty:ty),)*
     ) => {
+        // Every name is a field the vocabulary declares for the owner.
+        $(const _: () = assert!(
+            crate::manifest::vocabulary::declares($objects, $key),
+            concat!("`", $key, "` is not in the vocabulary"),
+        );)*
+
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum $fields {
@@ -179,10 +208,11 @@ pub struct Region {
     pub catch_up: Option<Sp<Dur>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Minted {
-    PerIntent,
-    PerAttempt,
+named! {
+    Minted {
+        PerIntent = "per-intent",
+        PerAttempt = "per-attempt",
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -281,17 +311,19 @@ impl LinkType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DedupId {
-    Key,
-    Content,
-    None,
+named! {
+    DedupId {
+        Key = "key",
+        Content = "content",
+        None = "none",
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RedriveMode {
-    Manual,
-    Automatic,
+named! {
+    RedriveMode {
+        Manual = "manual",
+        Automatic = "automatic",
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -321,7 +353,7 @@ pub struct Link {
 
 settings! {
     /// A field of a link other than `to` and `retry`.
-    Link, LinkField;
+    Link, LinkField in crate::manifest::vocabulary::LINKS;
     timeout: Timeout = "timeout" => Dur(Dur),
     passes_key_written: PassesKey = "passes_key" => Bool(bool),
     dedup_id: DedupId = "dedup_id" => DedupId(DedupId),
@@ -351,11 +383,12 @@ impl Link {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Claim {
-    ConditionalWrite,
-    ReadThenWrite,
-    None,
+named! {
+    Claim {
+        ConditionalWrite = "conditional-write",
+        ReadThenWrite = "read-then-write",
+        None = "none",
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -384,30 +417,34 @@ pub struct Backup {
     pub restored_with: Vec<Ref>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    ActiveActive,
-    ActivePassive,
+named! {
+    Mode {
+        ActiveActive = "active-active",
+        ActivePassive = "active-passive",
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Delivery {
-    AtLeastOnce,
-    AtMostOnce,
-    ExactlyOnce,
+named! {
+    Delivery {
+        AtLeastOnce = "at-least-once",
+        AtMostOnce = "at-most-once",
+        ExactlyOnce = "exactly-once",
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expiry {
-    Application,
-    PhysicalTtl,
+named! {
+    Expiry {
+        Application = "application",
+        PhysicalTtl = "physical-ttl",
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Replication {
-    None,
-    Async,
-    Sync,
+named! {
+    Replication {
+        None = "none",
+        Async = "async",
+        Sync = "sync",
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -509,7 +546,7 @@ impl<F> FromIterator<(F, Setting)> for Settings<F> {
 
 settings! {
     /// A setting a component may write beyond its kind, regions and links.
-    Component, Field;
+    Component, Field in &[crate::manifest::vocabulary::Obj::Component];
     timeout: Timeout = "timeout" => Dur(Dur),
     visibility_timeout: VisibilityTimeout = "visibility_timeout" => Dur(Dur),
     retention: Retention = "retention" => Dur(Dur),
