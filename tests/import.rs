@@ -328,3 +328,39 @@ fn asyncapi2_kafka_and_pubsub_bindings_keep_their_units() {
     // The skeleton is a valid manifest.
     assert_eq!(check(&["asyncapi2-kafka-pubsub.yaml"]).1, 0);
 }
+
+/// The whole output (text, warnings, exit code) of the CloudFormation
+/// importer on templates that reach every path it has: SAM events,
+/// intrinsics and conditions, Lambda wiring, rules, global tables, state
+/// machines. Snapshots in `tests/snapshots/`.
+#[test]
+fn cloudformation_coverage_snapshots() {
+    for (name, args) in [
+        ("sam-events", &["coverage/sam-events.yaml"][..]),
+        (
+            "sam-events-params",
+            &[
+                "coverage/sam-events.yaml",
+                "--parameter",
+                "Env=dev",
+                "--parameter",
+                "NoDefault=7",
+            ][..],
+        ),
+        ("lambda-wiring", &["coverage/lambda-wiring.yaml"][..]),
+        ("state-machines", &["coverage/state-machines.yaml"][..]),
+        ("intrinsics-json", &["coverage/intrinsics.json"][..]),
+        (
+            "intrinsics-json-params",
+            &["coverage/intrinsics.json", "--parameter", "Stage=prod"][..],
+        ),
+    ] {
+        let mut all = vec!["cloudformation"];
+        all.extend_from_slice(args);
+        let (text, err, code) = import(&all);
+        insta::assert_snapshot!(
+            format!("cloudformation-{name}"),
+            format!("exit {code}\n--- stderr\n{err}--- stdout\n{text}")
+        );
+    }
+}

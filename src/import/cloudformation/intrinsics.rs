@@ -1,0 +1,448 @@
+//! Evaluating a template's intrinsic functions (`Ref`, `GetAtt`, `Sub`,
+//! `Join`, `Select`, `Split`, `If`, `FindInMap`), its conditions and its
+//! parameters, and finding the resource a value points at.
+
+use std::collections::BTreeMap;
+
+use crate::diagnostics::{Diagnostic, Loc};
+use crate::import::{Node, Value};
+
+/// An evaluated value.
+#[derive(Debug, Clone)]
+pub(super) enum Ev {
+    Lit(Node),
+    /// A resource of the template (`Ref X`, `GetAtt X.Attr`).
+    Res(String, Option<String>),
+    /// Known only at deployment.
+    Unknown(String),
+}
+
+/// A template being read: its root, the parameter values in force, its
+/// resources (logical id, type, node) and the component id of each
+/// resource that became one.
+pub(super) struct Cf<'a> {
+    pub(super) root: &'a Node,
+    pub(super) params: BTreeMap<String, Node>,
+    pub(super) resources: Vec<(String, String, &'a Node)>,
+    pub(super) ids: BTreeMap<String, String>,
+}
+
+const MAX_EVAL_DEPTH: usize = 48;
+
+fn intrinsic(node: &Node) -> Option<(String, &Node)> {
+    if let Some(tag) = &node.tag {
+        let name = tag.trim_start_matches('!');
+        let f = match name {
+            "Ref" | "Condition" => name.to_string(),
+            _ => format!("Fn::{name}"),
+        };
+        return Some((f, node));
+    }
+    match &node.value {
+        Value::Map(m)
+            if m.len() == 1
+                && (m[0].0 == "Ref" || m[0].0.starts_with("Fn::") || m[0].0 == "Condition") =>
+        {
+            Some((m[0].0.clone(), &m[0].1))
+        }
+        _ => None,
+    }
+}
+
+/// The argument of a tagged node without its tag.
+fn untagged(node: &Node) -> Node {
+    Node {
+        tag: None,
+        ..node.clone()
+    }
+}
+
+/// The parameter values: `--parameter` wins, then `Default`. A
+/// `--parameter` the template does not declare is an error.
+pub(super) fn parameters(
+    root: &Node,
+    params: &[(String, String)],
+) -> Result<BTreeMap<String, Node>, Diagnostic> {
+    let mut pvals = BTreeMap::new();
+    for (name, p) in root.get("Parameters").map(Node::entries).unwrap_or(&[]) {
+        if let Some((_, v)) = params.iter().find(|(k, _)| k == name) {
+            pvals.insert(name.clone(), Node::new(Value::Str(v.clone()), p.loc));
+        } else if let Some(d) = p.get("Default") {
+            pvals.insert(name.clone(), d.clone());
+        }
+    }
+    for (k, _) in params {
+        if root.at(&["Parameters", k]).is_none() {
+            let known: Vec<&str> = root
+                .get("Parameters")
+                .map(Node::entries)
+                .unwrap_or(&[])
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .collect();
+            let help = match crate::diagnostics::suggest(k, known.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if known.is_empty() => "the template declares no parameters".to_string(),
+                None => format!("the template's parameters are: {}", known.join(", ")),
+            };
+            return Err(Diagnostic::new(
+                None,
+                format!("`--parameter {k}=...`: the template has no parameter `{k}`"),
+            )
+            .help(help));
+        }
+    }
+    Ok(pvals)
+}
+
+impl<'a> Cf<'a> {
+    pub(super) fn eval(&self, node: &Node) -> Ev {
+        self.eval_d(node, 0)
+    }
+
+    fn eval_d(&self, node: &Node, d: usize) -> Ev {
+        if d > MAX_EVAL_DEPTH {
+            return Ev::Unknown("(nested too deeply)".into());
+        }
+        let Some((f, arg)) = intrinsic(node) else {
+            return Ev::Lit(node.clone());
+        };
+        let arg = if node.tag.is_some() {
+            untagged(arg)
+        } else {
+            arg.clone()
+        };
+        match f.as_str() {
+            "Ref" => self.reference(&arg),
+            "Fn::GetAtt" => self.get_att(&arg, d),
+            "Fn::Sub" => {
+                let (text, vars) = match &arg.value {
+                    Value::Str(s) => (s.clone(), None),
+                    Value::Seq(items) => (
+                        items
+                            .first()
+                            .and_then(Node::str)
+                            .unwrap_or_default()
+                            .to_string(),
+                        items.get(1),
+                    ),
+                    _ => return Ev::Unknown(arg.brief()),
+                };
+                self.sub(&text, vars, arg.loc, d)
+            }
+            "Fn::Join" => self.join(&arg, d),
+            "Fn::Select" => self.select(&arg, d),
+            "Fn::Split" => self.split(&arg, d),
+            "Fn::If" => self.if_(&arg, d),
+            "Fn::Equals" | "Fn::Not" | "Fn::And" | "Fn::Or" | "Condition" => {
+                match self.cond_node(node, d + 1) {
+                    Some(b) => Ev::Lit(Node::new(Value::Bool(b), arg.loc)),
+                    None => Ev::Unknown(arg.brief()),
+                }
+            }
+            "Fn::FindInMap" => self.find_in_map(&arg, d),
+            "Fn::Base64" => self.eval_d(&arg, d + 1),
+            _ => Ev::Unknown(format!("{f} {}", arg.brief())),
+        }
+    }
+
+    /// The literal an argument of a function at depth `d` evaluates to.
+    fn lit_at(&self, n: &Node, d: usize) -> Option<Node> {
+        match self.eval_d(n, d + 1) {
+            Ev::Lit(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// `Ref`: a parameter, `AWS::NoValue`, or a resource.
+    fn reference(&self, arg: &Node) -> Ev {
+        let Some(name) = arg.str() else {
+            return Ev::Unknown(arg.brief());
+        };
+        if let Some(p) = self.params.get(name) {
+            return Ev::Lit(p.clone());
+        }
+        if name == "AWS::NoValue" {
+            return Ev::Lit(Node::new(Value::Null, arg.loc));
+        }
+        if self.resources.iter().any(|(id, _, _)| id == name) {
+            return Ev::Res(name.to_string(), None);
+        }
+        Ev::Unknown(name.to_string())
+    }
+
+    fn get_att(&self, arg: &Node, d: usize) -> Ev {
+        let (res, att) = match &arg.value {
+            Value::Str(s) => match s.split_once('.') {
+                Some((r, a)) => (r.to_string(), Some(a.to_string())),
+                None => (s.clone(), None),
+            },
+            Value::Seq(items) => (
+                items
+                    .first()
+                    .and_then(|n| self.lit_at(n, d))
+                    .and_then(|n| n.text())
+                    .unwrap_or_default(),
+                items
+                    .get(1)
+                    .and_then(|n| self.lit_at(n, d))
+                    .and_then(|n| n.text()),
+            ),
+            _ => return Ev::Unknown(arg.brief()),
+        };
+        Ev::Res(res, att)
+    }
+
+    fn join(&self, arg: &Node, d: usize) -> Ev {
+        let items = arg.items();
+        let (Some(delim), Some(list)) = (items.first().and_then(|n| n.text()), items.get(1)) else {
+            return Ev::Unknown(arg.brief());
+        };
+        let Some(list) = self.lit_at(list, d) else {
+            return Ev::Unknown(arg.brief());
+        };
+        let mut parts = Vec::new();
+        for item in list.items() {
+            match self.eval_d(item, d + 1) {
+                Ev::Lit(n) => parts.push(n.text().unwrap_or_default()),
+                Ev::Res(r, a) => parts.push(format!(
+                    "${{{r}{}}}",
+                    a.map(|a| format!(".{a}")).unwrap_or_default()
+                )),
+                Ev::Unknown(u) => parts.push(format!("${{{u}}}")),
+            }
+        }
+        Ev::Lit(Node::new(Value::Str(parts.join(&delim)), arg.loc))
+    }
+
+    fn select(&self, arg: &Node, d: usize) -> Ev {
+        let items = arg.items();
+        let idx = items
+            .first()
+            .and_then(|n| self.lit_at(n, d))
+            .and_then(|n| n.int());
+        let list = items.get(1).and_then(|n| self.lit_at(n, d));
+        match (idx, list) {
+            (Some(i), Some(l)) if i >= 0 => match l.items().get(i as usize) {
+                Some(n) => self.eval_d(n, d + 1),
+                None => Ev::Unknown(arg.brief()),
+            },
+            _ => Ev::Unknown(arg.brief()),
+        }
+    }
+
+    fn split(&self, arg: &Node, d: usize) -> Ev {
+        let items = arg.items();
+        match (
+            items.first().and_then(|n| n.text()),
+            items
+                .get(1)
+                .and_then(|n| self.lit_at(n, d))
+                .and_then(|n| n.text()),
+        ) {
+            (Some(delim), Some(s)) if !delim.is_empty() => Ev::Lit(Node::new(
+                Value::Seq(
+                    s.split(&delim)
+                        .map(|p| Node::new(Value::Str(p.to_string()), arg.loc))
+                        .collect(),
+                ),
+                arg.loc,
+            )),
+            _ => Ev::Unknown(arg.brief()),
+        }
+    }
+
+    fn if_(&self, arg: &Node, d: usize) -> Ev {
+        let items = arg.items();
+        let (Some(c), Some(a), Some(b)) = (
+            items.first().and_then(Node::str),
+            items.get(1),
+            items.get(2),
+        ) else {
+            return Ev::Unknown(arg.brief());
+        };
+        match self.condition(c, d + 1) {
+            Some(true) => self.eval_d(a, d + 1),
+            Some(false) => self.eval_d(b, d + 1),
+            None => Ev::Unknown(format!("Fn::If {c}")),
+        }
+    }
+
+    fn find_in_map(&self, arg: &Node, d: usize) -> Ev {
+        let items = arg.items();
+        let keys: Vec<Option<String>> = items
+            .iter()
+            .take(3)
+            .map(|n| self.lit_at(n, d).and_then(|x| x.text()))
+            .collect();
+        match keys.as_slice() {
+            [Some(m), Some(k1), Some(k2)] => match self.root.at(&["Mappings", m, k1, k2]) {
+                Some(n) => self.eval_d(n, d + 1),
+                None => Ev::Unknown(format!("FindInMap {m}.{k1}.{k2}")),
+            },
+            _ => Ev::Unknown(arg.brief()),
+        }
+    }
+
+    fn sub(&self, text: &str, vars: Option<&Node>, loc: Loc, d: usize) -> Ev {
+        let mut out = String::new();
+        let mut rest = text;
+        let mut single_res = None;
+        while let Some(i) = rest.find("${") {
+            out.push_str(&rest[..i]);
+            let after = &rest[i + 2..];
+            if let Some(lit) = after.strip_prefix('!') {
+                out.push_str("${");
+                rest = lit;
+                continue;
+            }
+            let Some(j) = after.find('}') else {
+                out.push_str(&rest[i..]);
+                rest = "";
+                break;
+            };
+            let name = &after[..j];
+            let var = vars.and_then(|v| v.get(name));
+            let value = match var {
+                Some(n) => self.eval_d(n, d + 1),
+                None => match self.params.get(name) {
+                    Some(p) => Ev::Lit(p.clone()),
+                    None => {
+                        let (r, a) = match name.split_once('.') {
+                            Some((r, a)) => (r, Some(a.to_string())),
+                            None => (name, None),
+                        };
+                        if self.resources.iter().any(|(id, _, _)| id == r) {
+                            Ev::Res(r.to_string(), a)
+                        } else {
+                            Ev::Unknown(name.to_string())
+                        }
+                    }
+                },
+            };
+            match value {
+                Ev::Lit(n) => out.push_str(&n.text().unwrap_or_default()),
+                Ev::Res(r, a) => {
+                    if text.trim() == format!("${{{name}}}") {
+                        single_res = Some(Ev::Res(r.clone(), a.clone()));
+                    }
+                    out.push_str(&format!(
+                        "${{{r}{}}}",
+                        a.map(|a| format!(".{a}")).unwrap_or_default()
+                    ));
+                }
+                Ev::Unknown(u) => out.push_str(&format!("${{{u}}}")),
+            }
+            rest = &after[j + 1..];
+        }
+        out.push_str(rest);
+        single_res.unwrap_or_else(|| Ev::Lit(Node::new(Value::Str(out), loc)))
+    }
+
+    pub(super) fn condition(&self, name: &str, d: usize) -> Option<bool> {
+        if d > MAX_EVAL_DEPTH {
+            return None;
+        }
+        let n = self.root.at(&["Conditions", name])?;
+        self.cond_node(n, d + 1)
+    }
+
+    fn cond_node(&self, node: &Node, d: usize) -> Option<bool> {
+        if d > MAX_EVAL_DEPTH {
+            return None;
+        }
+        let (f, arg) = intrinsic(node)?;
+        let arg = if node.tag.is_some() {
+            untagged(arg)
+        } else {
+            arg.clone()
+        };
+        match f.as_str() {
+            "Condition" => self.condition(arg.str()?, d + 1),
+            "Fn::Equals" => {
+                let items = arg.items();
+                let a = self.scalar_text(items.first()?, d)?;
+                let b = self.scalar_text(items.get(1)?, d)?;
+                Some(a == b)
+            }
+            "Fn::Not" => Some(!self.cond_node(arg.items().first()?, d + 1)?),
+            "Fn::And" => arg
+                .items()
+                .iter()
+                .map(|n| self.cond_node(n, d + 1))
+                .try_fold(true, |acc, b| Some(acc && b?)),
+            "Fn::Or" => arg
+                .items()
+                .iter()
+                .map(|n| self.cond_node(n, d + 1))
+                .try_fold(false, |acc, b| Some(acc || b?)),
+            _ => None,
+        }
+    }
+
+    fn scalar_text(&self, n: &Node, d: usize) -> Option<String> {
+        match self.eval_d(n, d + 1) {
+            Ev::Lit(x) => x.text(),
+            _ => None,
+        }
+    }
+
+    /// The literal value of a node, if it evaluates to one.
+    pub(super) fn lit(&self, n: &Node) -> Option<Node> {
+        match self.eval(n) {
+            Ev::Lit(x) if x.value != Value::Null => Some(x),
+            _ => None,
+        }
+    }
+
+    pub(super) fn ty(&self, id: &str) -> Option<&str> {
+        self.resources
+            .iter()
+            .find(|(r, _, _)| r == id)
+            .map(|(_, t, _)| t.as_str())
+    }
+
+    /// The logical id a value points at: `Ref`/`GetAtt`, `${X.Arn}`, or an
+    /// ARN or name matching a resource's name property.
+    pub(super) fn target(&self, n: &Node) -> Result<(String, Option<String>), String> {
+        match self.eval(n) {
+            Ev::Res(r, a) if self.ty(&r).is_some() => Ok((r, a)),
+            Ev::Res(r, _) => Err(format!("`{r}` is not a resource of this template")),
+            Ev::Unknown(u) => Err(format!("`{u}` is known only at deployment")),
+            Ev::Lit(x) => {
+                let text = x.text().unwrap_or_else(|| x.brief());
+                if let Some(inner) = text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
+                    let (r, a) = match inner.split_once('.') {
+                        Some((r, a)) => (r.to_string(), Some(a.to_string())),
+                        None => (inner.to_string(), None),
+                    };
+                    if self.ty(&r).is_some() {
+                        return Ok((r, a));
+                    }
+                }
+                let name = text.rsplit([':', '/']).next().unwrap_or(&text);
+                for (id, _, res) in &self.resources {
+                    for p in [
+                        "QueueName",
+                        "FunctionName",
+                        "TopicName",
+                        "TableName",
+                        "Name",
+                        "StateMachineName",
+                        "StreamName",
+                    ] {
+                        if let Some(v) = res
+                            .at(&["Properties", p])
+                            .and_then(|v| self.lit(v))
+                            .and_then(|v| v.text())
+                            && v == name
+                        {
+                            return Ok((id.clone(), None));
+                        }
+                    }
+                }
+                Err(format!("`{text}` names no resource of this template"))
+            }
+        }
+    }
+}

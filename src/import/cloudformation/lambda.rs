@@ -1,0 +1,211 @@
+//! Lambda functions and how they are invoked: event source mappings
+//! (queues and streams delivering to a function, with their retry
+//! settings), asynchronous invocation configs and their destinations.
+
+use std::collections::BTreeMap;
+
+use super::intrinsics::Cf;
+use super::{F, Node, Out, V, dead_letter, dur, duration, link_target};
+
+/// The properties of an `AWS::Lambda::Function`.
+pub(super) fn function(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
+    let p = |k: &str| r.at(&["Properties", k]);
+    duration(
+        cf,
+        out,
+        id,
+        "timeout",
+        p("Timeout"),
+        &format!("{base}.Timeout"),
+        1,
+    );
+    if let Some(t) = p("DeadLetterConfig").and_then(|n| n.get("TargetArn")) {
+        dead_letter(
+            cf,
+            out,
+            id,
+            t,
+            &format!("{base}.DeadLetterConfig.TargetArn"),
+            None,
+        );
+    }
+}
+
+/// An `AWS::Lambda::EventInvokeConfig`: asynchronous invocation settings of
+/// its function.
+pub(super) fn event_invoke_config(
+    cf: &Cf,
+    out: &mut Out,
+    lid: &str,
+    r: &Node,
+    fn_hint: &mut BTreeMap<String, &'static str>,
+) {
+    let base = format!("Resources.{lid}.Properties");
+    match r.at(&["Properties", "FunctionName"]).map(|n| cf.target(n)) {
+        Some(Ok((f, _))) if cf.ids.contains_key(&f) => {
+            let fid = cf.ids[&f].clone();
+            invoke_config(cf, out, &fid, r.get("Properties").unwrap_or(r), &base);
+            fn_hint.insert(fid, "lambda-async");
+        }
+        Some(Err(why)) => out.unsupported(
+            format!("Resources.{lid} (EventInvokeConfig): function {why}"),
+            out.src(&base, r),
+        ),
+        _ => out.unsupported(
+            format!("Resources.{lid} (EventInvokeConfig): no FunctionName"),
+            out.src(&base, r),
+        ),
+    }
+}
+
+/// Lambda event source mapping: the source delivers to the function.
+pub(super) fn esm(
+    cf: &Cf,
+    out: &mut Out,
+    lid: &str,
+    r: &Node,
+    fn_hint: &mut BTreeMap<String, &'static str>,
+) {
+    let base = format!("Resources.{lid}.Properties");
+    let Some(props) = r.get("Properties") else {
+        out.unsupported(
+            format!("Resources.{lid} (EventSourceMapping without Properties)"),
+            out.src(&base, r),
+        );
+        return;
+    };
+    let source = props.get("EventSourceArn").map(|n| (cf.target(n), n));
+    let func = props.get("FunctionName").map(|n| (cf.target(n), n));
+    match (source, func) {
+        (Some((Ok((s, att)), sn)), Some((Ok((f, _)), _))) if cf.ids.contains_key(&f) => {
+            let Some(sid) = source_component(cf, out, &s, att.as_deref()) else {
+                out.unsupported(format!("Resources.{lid} (EventSourceMapping): source {s} is not read"), out.src(&base, r));
+                return;
+            };
+            let fid = cf.ids[&f].clone();
+            fn_hint.entry(fid.clone()).or_insert("lambda-event-source");
+            let to_src = out.src(&format!("{base}.FunctionName"), props.get("FunctionName").unwrap_or(sn));
+            mapping_link(cf, out, &sid, &fid, props, &base, to_src);
+        }
+        _ => out.unsupported(
+            format!("Resources.{lid} (EventSourceMapping): source or function is not a resource of this template"),
+            out.src(&base, r),
+        ),
+    }
+}
+
+/// The component of an event source: a queue or stream, or the stream of a
+/// DynamoDB table (created on first use as `<table>-stream`).
+pub(super) fn source_component(
+    cf: &Cf,
+    out: &mut Out,
+    res: &str,
+    att: Option<&str>,
+) -> Option<String> {
+    let id = cf.ids.get(res)?.clone();
+    if matches!(
+        cf.ty(res),
+        Some("AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable")
+    ) || att == Some("StreamArn")
+    {
+        let sid = format!("{id}-stream");
+        if !out.has(&sid) {
+            let from = format!("DynamoDB stream of Resources.{res}");
+            out.add(&sid, "stream", from);
+            out.set(
+                &sid,
+                F::new(
+                    "retention",
+                    V::S("24h".into()),
+                    Some("DynamoDB Streams keep records for 24 hours".into()),
+                ),
+            );
+        }
+        return Some(sid);
+    }
+    Some(id)
+}
+
+/// `delivers_to` with the mapping's retry settings, and its failure destination.
+pub(super) fn mapping_link(
+    cf: &Cf,
+    out: &mut Out,
+    source: &str,
+    func: &str,
+    props: &Node,
+    base: &str,
+    to_src: String,
+) {
+    let mut link = vec![F::new("to", V::S(func.to_string()), Some(to_src))];
+    if let Some(n) = props.get("MaximumRetryAttempts")
+        && let Some(v) = cf.lit(n).and_then(|x| x.int())
+    {
+        let c = out.src(&format!("{base}.MaximumRetryAttempts"), n);
+        if v >= 0 {
+            link.push(F::retry_attempts(v, &c));
+        } else {
+            out.note(source, format!("MaximumRetryAttempts -1 on the mapping to {func}: retried until the record expires ({c})"));
+        }
+    }
+    if let Some(n) = props.get("MaximumRecordAgeInSeconds")
+        && let Some(v) = cf.lit(n).and_then(|x| x.int())
+    {
+        let c = out.src(&format!("{base}.MaximumRecordAgeInSeconds"), n);
+        if v > 0 {
+            link.push(F::new("max_record_age", V::S(dur(v as u64)), Some(c)));
+        } else {
+            out.note(source, format!("MaximumRecordAgeInSeconds {v} on the mapping to {func}: records are retried until they expire ({c})"));
+        }
+    }
+    if let Some(n) = props.get("BisectBatchOnFunctionError")
+        && cf.lit(n).and_then(|x| x.boolean()) == Some(true)
+    {
+        let c = out.src(&format!("{base}.BisectBatchOnFunctionError"), n);
+        out.note(source, format!("BisectBatchOnFunctionError true on the mapping to {func}: a failing batch is split and its good records are processed again ({c})"));
+    }
+    out.push_link(source, "delivers_to", link);
+    if let Some(d) = props.at(&["DestinationConfig", "OnFailure", "Destination"]) {
+        dead_letter(
+            cf,
+            out,
+            source,
+            d,
+            &format!("{base}.DestinationConfig.OnFailure.Destination"),
+            None,
+        );
+        out.note(source, format!("the on-failure destination of the mapping to {func} receives a record pointing at the failed batch, not its data"));
+    }
+}
+
+pub(super) fn invoke_config(cf: &Cf, out: &mut Out, fid: &str, props: &Node, base: &str) {
+    if let Some(n) = props.get("MaximumEventAgeInSeconds") {
+        duration(
+            cf,
+            out,
+            fid,
+            "max_event_age",
+            Some(n),
+            &format!("{base}.MaximumEventAgeInSeconds"),
+            1,
+        );
+    }
+    if let Some(n) = props.get("MaximumRetryAttempts")
+        && let Some(v) = cf.lit(n).and_then(|x| x.int())
+    {
+        let c = out.src(&format!("{base}.MaximumRetryAttempts"), n);
+        out.note(fid, format!("asynchronous invocation retries a failed event {v} time(s) ({c}); duplicates arrive for up to max_event_age"));
+    }
+    for (kind, key) in [("OnFailure", "dead_letter"), ("OnSuccess", "")] {
+        if let Some(d) = props.at(&["DestinationConfig", kind, "Destination"]) {
+            let p = format!("{base}.DestinationConfig.{kind}.Destination");
+            if key.is_empty() {
+                if let Some(to) = link_target(cf, out, fid, d, &p, "on-success destination") {
+                    let c = out.src(&p, d);
+                    out.push_link(fid, "sends_to", vec![F::new("to", V::S(to), Some(c))]);
+                }
+            } else {
+                dead_letter(cf, out, fid, d, &p, None);
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! CloudFormation and SAM templates (YAML with short intrinsic tags, or JSON).
+//!
+//! Intrinsic functions are evaluated as far as the template allows:
+//! parameters from `--parameter` or their defaults, conditions, mappings,
+//! `Sub`/`Join`/`Select`/`Split`; a `Ref`/`GetAtt` to a resource becomes a
+//! link to that resource's component. What cannot be known before
+//! deployment (`ImportValue`, `GetAZs`, pseudo parameters) stays unknown
+//! and is reported as a TODO where it matters.
+//!
+//! This file reads the resources in two passes (components, then their
+//! properties and links) and holds the helpers every service uses;
+//! [`intrinsics`] evaluates values, and one file per service reads that
+//! service's resources.
+
+mod dynamodb;
+mod eventbridge;
+mod intrinsics;
+mod lambda;
+mod sam;
+mod sns;
+mod sqs;
+mod state_machines;
+
+use std::collections::BTreeMap;
+
+use super::{F, Node, Out, V, Value, dur, error_at, kebab};
+use crate::diagnostics::Diagnostic;
+use intrinsics::Cf;
+
+/// Reads a template into `out`.
+pub fn import(root: &Node, params: &[(String, String)], out: &mut Out) -> Result<(), Diagnostic> {
+    let Value::Map(_) = root.value else {
+        return Err(error_at(
+            root,
+            "a CloudFormation template must be a mapping",
+            "the top level holds `Resources:`",
+        ));
+    };
+    let Some(resources) = root.get("Resources") else {
+        return Err(error_at(
+            root,
+            "the template has no `Resources`",
+            "a CloudFormation template lists its resources under `Resources:`",
+        ));
+    };
+    let Value::Map(res) = &resources.value else {
+        return Err(error_at(
+            resources,
+            "`Resources` must be a mapping of logical id to resource",
+            "write `Resources:` followed by `LogicalId: {Type: ..., Properties: ...}`",
+        ));
+    };
+    let mut cf = Cf {
+        root,
+        params: intrinsics::parameters(root, params)?,
+        resources: Vec::new(),
+        ids: BTreeMap::new(),
+    };
+    for (id, r) in res {
+        let ty = r.get("Type").and_then(Node::str).unwrap_or("").to_string();
+        cf.resources.push((id.clone(), ty, r));
+    }
+    let mut missing_params: Vec<String> = Vec::new();
+    for (name, _) in root.get("Parameters").map(Node::entries).unwrap_or(&[]) {
+        if !cf.params.contains_key(name) {
+            missing_params.push(name.clone());
+        }
+    }
+    if !missing_params.is_empty() {
+        out.notes.push(format!(
+            "TODO: parameters without a default and not given with --parameter: {} (values that use them are left out)",
+            missing_params.join(", ")
+        ));
+    }
+    out.notes.push("TODO: regions: a stack deploys to one region; add `regions:` to components that run in several.".into());
+
+    components(&mut cf, out);
+    let mut fn_hint: BTreeMap<String, &'static str> = BTreeMap::new();
+    properties(&cf, out, &mut fn_hint);
+    for (fid, kind) in fn_hint {
+        if let Some(c) = out.comp(&fid)
+            && c.kind == "function"
+        {
+            c.kind = kind.to_string();
+        }
+    }
+    Ok(())
+}
+
+/// Pass 1: a component for every resource this importer reads, unless its
+/// condition is false.
+fn components(cf: &mut Cf, out: &mut Out) {
+    for (lid, ty, r) in &cf.resources {
+        if let Some(c) = r.get("Condition").and_then(Node::str)
+            && cf.condition(c, 0) == Some(false)
+        {
+            out.notes.push(format!(
+                "{lid} is left out: its condition `{c}` is false with these parameters"
+            ));
+            continue;
+        }
+        let from = out.src(&format!("Resources.{lid}"), r.get("Type").unwrap_or(r));
+        let from = format!("{ty}, {from}");
+        let Some(kind) = kind(cf, out, lid, ty, r) else {
+            continue;
+        };
+        let id = out.add(&kebab(lid), kind, from);
+        cf.ids.insert(lid.clone(), id);
+    }
+}
+
+/// The component kind of a resource; none for the resources that only
+/// link others (read in pass 2) and for those this importer does not read
+/// (listed as unsupported).
+fn kind(cf: &Cf, out: &mut Out, lid: &str, ty: &str, r: &Node) -> Option<&'static str> {
+    let kind = match ty {
+        "AWS::SQS::Queue" => {
+            if prop(cf, r, "FifoQueue").and_then(|n| n.boolean()) == Some(true) {
+                "sqs-fifo"
+            } else {
+                "sqs-standard"
+            }
+        }
+        "AWS::SNS::Topic" => {
+            if prop(cf, r, "FifoTopic").and_then(|n| n.boolean()) == Some(true) {
+                "sns-fifo"
+            } else {
+                "sns-standard"
+            }
+        }
+        "AWS::Lambda::Function" | "AWS::Serverless::Function" => "function",
+        "AWS::DynamoDB::Table" => "dynamodb-table",
+        "AWS::DynamoDB::GlobalTable" => "dynamodb-global-table",
+        "AWS::Kinesis::Stream" => "kinesis",
+        "AWS::Events::Rule" => "eventbridge",
+        "AWS::StepFunctions::StateMachine" | "AWS::Serverless::StateMachine" => {
+            if prop(cf, r, "StateMachineType")
+                .or_else(|| prop(cf, r, "Type"))
+                .and_then(|n| n.text())
+                .as_deref()
+                == Some("EXPRESS")
+            {
+                "step-functions-express-async"
+            } else {
+                "step-functions-standard"
+            }
+        }
+        "AWS::Lambda::EventSourceMapping"
+        | "AWS::Lambda::EventInvokeConfig"
+        | "AWS::SNS::Subscription" => return None,
+        _ => {
+            out.unsupported(
+                format!("Resources.{lid} ({ty})"),
+                out.src(&format!("Resources.{lid}"), r),
+            );
+            return None;
+        }
+    };
+    Some(kind)
+}
+
+/// Pass 2: properties and links of every resource.
+fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut BTreeMap<String, &'static str>) {
+    for (lid, ty, r) in &cf.resources {
+        let Some(id) = cf.ids.get(lid).cloned() else {
+            match ty.as_str() {
+                "AWS::Lambda::EventSourceMapping" => lambda::esm(cf, out, lid, r, fn_hint),
+                "AWS::Lambda::EventInvokeConfig" => {
+                    lambda::event_invoke_config(cf, out, lid, r, fn_hint)
+                }
+                "AWS::SNS::Subscription" => sns::subscription_resource(cf, out, lid, r),
+                _ => {}
+            }
+            continue;
+        };
+        let base = format!("Resources.{lid}.Properties");
+        let p = |k: &str| r.at(&["Properties", k]);
+        match ty.as_str() {
+            "AWS::SQS::Queue" => sqs::queue(cf, out, &id, lid, r, &base),
+            "AWS::SNS::Topic" => sns::topic(cf, out, &id, r, &base),
+            "AWS::Lambda::Function" => lambda::function(cf, out, &id, r, &base),
+            "AWS::Serverless::Function" => sam::function(cf, out, &id, lid, r, fn_hint),
+            "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" => {
+                dynamodb::table(cf, out, &id, lid, r, ty == "AWS::DynamoDB::GlobalTable")
+            }
+            "AWS::Kinesis::Stream" => {
+                if let Some(n) = p("RetentionPeriodHours")
+                    && let Some(h) = cf.lit(n).and_then(|n| n.int())
+                    && h > 0
+                {
+                    let c = out.src(&format!("{base}.RetentionPeriodHours"), n);
+                    out.set(
+                        &id,
+                        F::new("retention", V::S(dur(h as u64 * 3600)), Some(c)),
+                    );
+                }
+            }
+            "AWS::Events::Rule" => eventbridge::rule(cf, out, &id, r, &base),
+            "AWS::StepFunctions::StateMachine" | "AWS::Serverless::StateMachine" => {
+                state_machines::state_machine(cf, out, &id, r, &base)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn prop(cf: &Cf, r: &Node, k: &str) -> Option<Node> {
+    r.at(&["Properties", k]).and_then(|n| cf.lit(n))
+}
+
+/// An object written as a mapping or as a JSON string (RedrivePolicy).
+fn json_object(cf: &Cf, n: &Node) -> Option<Node> {
+    let v = cf.lit(n)?;
+    match &v.value {
+        Value::Map(_) => Some(v),
+        Value::Str(s) => serde_json::from_str::<serde_json::Value>(s).ok().map(|j| {
+            let mut node = super::tree::from_json(j, v.loc.file);
+            relocate(&mut node, v.loc);
+            node
+        }),
+        _ => None,
+    }
+}
+
+fn relocate(n: &mut Node, loc: crate::diagnostics::Loc) {
+    n.loc = loc;
+    match &mut n.value {
+        Value::Seq(items) => items.iter_mut().for_each(|x| relocate(x, loc)),
+        Value::Map(m) => m.iter_mut().for_each(|(_, x)| relocate(x, loc)),
+        _ => {}
+    }
+}
+
+fn duration(cf: &Cf, out: &mut Out, id: &str, key: &str, n: Option<&Node>, path: &str, unit: u64) {
+    let Some(n) = n else { return };
+    match cf.lit(n).and_then(|v| v.int()) {
+        Some(v) if v >= 0 => {
+            let c = out.src(path, n);
+            out.set(id, F::new(key, V::S(dur(v as u64 * unit)), Some(c)));
+        }
+        _ => out.note(
+            id,
+            format!(
+                "TODO: {key}: `{}` could not be evaluated ({})",
+                n.brief(),
+                out.src(path, n)
+            ),
+        ),
+    }
+}
+
+fn boolean(cf: &Cf, out: &mut Out, id: &str, key: &str, n: Option<&Node>, path: &str) {
+    let Some(n) = n else { return };
+    if let Some(b) = cf.lit(n).and_then(|v| v.boolean()) {
+        let c = out.src(path, n);
+        out.set(id, F::new(key, V::S(b.to_string()), Some(c)));
+    }
+}
+
+/// The component a reference leads to, or a TODO note on `on`.
+fn link_target(
+    cf: &Cf,
+    out: &mut Out,
+    on: &str,
+    n: &Node,
+    path: &str,
+    what: &str,
+) -> Option<String> {
+    match cf.target(n) {
+        Ok((r, _)) => match cf.ids.get(&r) {
+            Some(id) => Some(id.clone()),
+            None => {
+                out.note(
+                    on,
+                    format!(
+                        "TODO: {what} {r} ({}), a resource this importer does not read",
+                        out.src(path, n)
+                    ),
+                );
+                None
+            }
+        },
+        Err(why) => {
+            out.note(on, format!("TODO: {what} {why} ({})", out.src(path, n)));
+            None
+        }
+    }
+}
+
+fn dead_letter(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    target: &Node,
+    path: &str,
+    count: Option<(i64, Node, String)>,
+) {
+    let Some(to) = link_target(cf, out, id, target, path, "dead_letter to") else {
+        return;
+    };
+    let mut fields = vec![F::new("to", V::S(to), Some(out.src(path, target)))];
+    if let Some((c, n, p)) = count
+        && c >= 1
+    {
+        fields.push(F::new(
+            "after_receives",
+            V::S(c.to_string()),
+            Some(out.src(&p, &n)),
+        ));
+    }
+    out.set(id, F::new("dead_letter", V::Map(fields), None));
+}

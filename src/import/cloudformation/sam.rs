@@ -1,0 +1,236 @@
+//! SAM functions (`AWS::Serverless::Function`): their timeout (also from
+//! `Globals`), dead-letter queue and invoke config, and their `Events`:
+//! queues and streams polled by the function, SNS topics and EventBridge
+//! rules delivering to it.
+
+use std::collections::BTreeMap;
+
+use super::eventbridge::retry_policy;
+use super::intrinsics::Cf;
+use super::lambda::{invoke_config, mapping_link, source_component};
+use super::{F, Node, Out, V, Value, dead_letter, duration, kebab};
+
+/// One entry of a SAM function's `Events`, with its evaluated type and the
+/// paths its comments name.
+struct Event<'a> {
+    name: &'a str,
+    node: &'a Node,
+    ty: String,
+    props: Node,
+    path: String,
+    ppath: String,
+}
+
+/// The properties of an `AWS::Serverless::Function`.
+pub(super) fn function(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    lid: &str,
+    r: &Node,
+    fn_hint: &mut BTreeMap<String, &'static str>,
+) {
+    let base = format!("Resources.{lid}.Properties");
+    let p = |k: &str| r.at(&["Properties", k]);
+    match p("Timeout") {
+        Some(n) => duration(
+            cf,
+            out,
+            id,
+            "timeout",
+            Some(n),
+            &format!("{base}.Timeout"),
+            1,
+        ),
+        None => {
+            if let Some(n) = cf.root.at(&["Globals", "Function", "Timeout"]) {
+                duration(
+                    cf,
+                    out,
+                    id,
+                    "timeout",
+                    Some(n),
+                    "Globals.Function.Timeout",
+                    1,
+                );
+            }
+        }
+    }
+    if let Some(dlq) = p("DeadLetterQueue").and_then(|n| n.get("TargetArn")) {
+        dead_letter(
+            cf,
+            out,
+            id,
+            dlq,
+            &format!("{base}.DeadLetterQueue.TargetArn"),
+            None,
+        );
+    }
+    if let Some(eic) = p("EventInvokeConfig") {
+        invoke_config(cf, out, id, eic, &format!("{base}.EventInvokeConfig"));
+        fn_hint.insert(id.to_string(), "lambda-async");
+    }
+    for (ename, ev) in p("Events").map(Node::entries).unwrap_or(&[]) {
+        let epath = format!("{base}.Events.{ename}");
+        let ety = ev
+            .get("Type")
+            .and_then(|n| cf.lit(n))
+            .and_then(|n| n.text())
+            .unwrap_or_default();
+        let props = ev
+            .get("Properties")
+            .cloned()
+            .unwrap_or_else(|| Node::new(Value::Map(Vec::new()), ev.loc));
+        let ppath = format!("{epath}.Properties");
+        let e = Event {
+            name: ename,
+            node: ev,
+            ty: ety,
+            props,
+            path: epath,
+            ppath,
+        };
+        match e.ty.as_str() {
+            "SQS" | "Kinesis" | "DynamoDB" => stream_event(cf, out, id, lid, &e, fn_hint),
+            "SNS" => sns_event(cf, out, id, &e, fn_hint),
+            "EventBridgeRule" | "CloudWatchEvent" => rule_event(cf, out, id, lid, &e, fn_hint),
+            _ => out.unsupported(
+                format!("{} (event type {})", e.path, e.ty),
+                out.src(&e.path, e.node),
+            ),
+        }
+    }
+}
+
+/// A queue or stream event: the source delivers to the function.
+fn stream_event(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    lid: &str,
+    e: &Event,
+    fn_hint: &mut BTreeMap<String, &'static str>,
+) {
+    let &Event {
+        name: ename,
+        node: ev,
+        ty: ref ety,
+        ref props,
+        path: ref epath,
+        ref ppath,
+    } = e;
+    let key = if ety == "SQS" { "Queue" } else { "Stream" };
+    let Some(sn) = props.get(key) else {
+        out.note(
+            id,
+            format!(
+                "TODO: event {ename} ({ety}) has no {key} ({})",
+                out.src(epath, ev)
+            ),
+        );
+        return;
+    };
+    match cf.target(sn) {
+        Ok((s, att)) => match source_component(cf, out, &s, att.as_deref()) {
+            Some(sid) => {
+                fn_hint
+                    .entry(id.to_string())
+                    .or_insert("lambda-event-source");
+                let to_src = out.src(&format!("{epath} (event of {lid})"), ev);
+                mapping_link(cf, out, &sid, id, props, ppath, to_src);
+            }
+            None => out.note(
+                id,
+                format!(
+                    "TODO: event {ename}: source {s} is not read ({})",
+                    out.src(&format!("{ppath}.{key}"), sn)
+                ),
+            ),
+        },
+        Err(why) => out.note(
+            id,
+            format!(
+                "TODO: event {ename}: source {why} ({})",
+                out.src(&format!("{ppath}.{key}"), sn)
+            ),
+        ),
+    }
+}
+
+/// An SNS event: the topic delivers to the function, asynchronously.
+fn sns_event(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    e: &Event,
+    fn_hint: &mut BTreeMap<String, &'static str>,
+) {
+    let &Event {
+        name: ename,
+        node: ev,
+        ref props,
+        path: ref epath,
+        ref ppath,
+        ..
+    } = e;
+    match props.get("Topic").map(|t| (cf.target(t), t)) {
+        Some((Ok((t, _)), tn)) if cf.ids.contains_key(&t) => {
+            let tid = cf.ids[&t].clone();
+            let c = out.src(&format!("{ppath}.Topic"), tn);
+            out.push_link(
+                &tid,
+                "delivers_to",
+                vec![F::new("to", V::S(id.to_string()), Some(c))],
+            );
+            fn_hint.insert(id.to_string(), "lambda-async");
+        }
+        _ => out.note(
+            id,
+            format!(
+                "TODO: event {ename} (SNS): topic not in this template ({})",
+                out.src(epath, ev)
+            ),
+        ),
+    }
+}
+
+/// An EventBridge (or CloudWatch Events) rule event: a rule component
+/// delivering to the function.
+fn rule_event(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    lid: &str,
+    e: &Event,
+    fn_hint: &mut BTreeMap<String, &'static str>,
+) {
+    let &Event {
+        name: ename,
+        node: ev,
+        ty: ref ety,
+        ref props,
+        path: ref epath,
+        ref ppath,
+    } = e;
+    let rid = out.add(
+        &kebab(&format!("{lid}{ename}")),
+        "eventbridge",
+        format!("{ety} event of {lid}, {}", out.src(epath, ev)),
+    );
+    let mut link = vec![F::new("to", V::S(id.to_string()), Some(out.src(epath, ev)))];
+    retry_policy(cf, out, &rid, props, ppath, &mut link);
+    out.push_link(&rid, "delivers_to", link);
+    if let Some(d) = props.at(&["DeadLetterConfig", "Arn"]) {
+        dead_letter(
+            cf,
+            out,
+            &rid,
+            d,
+            &format!("{ppath}.DeadLetterConfig.Arn"),
+            None,
+        );
+    } else if props.at(&["DeadLetterConfig", "Type"]).is_some() {
+        out.note(&rid, format!("TODO: SAM creates a dead-letter queue for this rule; declare it as a component ({})", out.src(&format!("{ppath}.DeadLetterConfig"), props)));
+    }
+    fn_hint.insert(id.to_string(), "lambda-async");
+}
