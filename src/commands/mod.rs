@@ -19,8 +19,8 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use replay_audit::cli::{Cli, ColorChoice, Command, FailOn};
-use replay_audit::engine::{self, Inputs};
 pub use replay_audit::diagnostics::did_you_mean;
+use replay_audit::engine::{self, Inputs};
 use replay_audit::{files, manifest, policy, rules};
 
 /// Runs the command; an input error is printed and gives exit code 2.
