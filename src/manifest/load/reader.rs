@@ -1,0 +1,291 @@
+//! The reader's primitives: a mapping's fields against the known names
+//! ("unknown field ... did you mean"), and typed values (text, ids,
+//! booleans, counts, numbers, durations, choices, lists) with their
+//! locations; every wrong value is an error and reading goes on.
+
+use crate::diagnostics::{Diagnostic, Loc, suggest};
+use crate::manifest::model::*;
+use crate::manifest::yaml::{Node, Value};
+use crate::time::Dur;
+
+use super::*;
+
+impl Reader {
+    pub(super) fn err(&mut self, d: Diagnostic) {
+        self.errors.push(d);
+    }
+
+    /// A mapping with only `known` fields; unknown ones are errors with a
+    /// suggestion.
+    pub fn fields<'n>(&mut self, node: &'n Node, path: &str, known: &[&str]) -> Option<Fields<'n>> {
+        let Value::Map(entries) = &node.value else {
+            self.err(
+                Diagnostic::at(
+                    node.loc,
+                    format!(
+                        "`{path}` must be a mapping, found {}",
+                        node.value.type_name()
+                    ),
+                )
+                .label("expected `field: value` pairs"),
+            );
+            return None;
+        };
+        let mut out = Vec::new();
+        for (k, v) in entries {
+            if let Some(name) = self.field_name(k, path, known) {
+                out.push((name, k, v));
+            }
+        }
+        Some(Fields { entries: out })
+    }
+
+    /// The name of a field key, if it is one of `known`; errors otherwise.
+    pub(super) fn field_name(&mut self, k: &Node, path: &str, known: &[&str]) -> Option<String> {
+        let Some(name) = k.value.scalar_text() else {
+            self.err(Diagnostic::at(
+                k.loc,
+                format!("`{path}` has a key that is {}", k.value.type_name()),
+            ));
+            return None;
+        };
+        if !known.contains(&name.as_str()) {
+            let mut d = Diagnostic::at(k.loc, format!("unknown field `{name}` in `{path}`"))
+                .label("not a field here");
+            d = match suggest(&name, known.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help(format!("the fields of `{path}` are: {}", known.join(", "))),
+            };
+            self.err(d);
+            return None;
+        }
+        Some(name)
+    }
+
+    pub(super) fn type_error(&mut self, node: &Node, path: &str, expected: &str) {
+        self.err(
+            Diagnostic::at(
+                node.loc,
+                format!(
+                    "`{path}` must be {expected}, found {}",
+                    node.value.type_name()
+                ),
+            )
+            .label(format!("expected {expected}")),
+        );
+    }
+
+    pub fn string(&mut self, node: &Node, path: &str) -> Option<Sp<String>> {
+        match &node.value {
+            Value::Str(s) => Some(Sp::new(s.clone(), node.loc)),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Sp::new(
+                node.value.scalar_text().unwrap_or_default(),
+                node.loc,
+            )),
+            _ => {
+                self.type_error(node, path, "a string");
+                None
+            }
+        }
+    }
+
+    pub fn id_ref(&mut self, node: &Node, path: &str) -> Option<Sp<String>> {
+        let s = self.string(node, path)?;
+        if !is_valid_id(&s.value) {
+            self.err(
+                Diagnostic::at(s.loc, format!("`{path}`: `{}` is not a valid id", s.value))
+                    .help("ids are lower-case letters, digits, `.`, `_` and `-`, starting with a letter or digit"),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    /// A reference to a component (resolved later, by `check`).
+    pub fn component_ref(&mut self, node: &Node, path: &str) -> Option<Ref> {
+        self.id_ref(node, path).map(Ref::new)
+    }
+
+    pub fn boolean(&mut self, node: &Node, path: &str) -> Option<Sp<bool>> {
+        match &node.value {
+            Value::Bool(b) => Some(Sp::new(*b, node.loc)),
+            _ => {
+                self.type_error(node, path, "`true` or `false`");
+                None
+            }
+        }
+    }
+
+    pub fn count(&mut self, node: &Node, path: &str, min: u64) -> Option<Sp<u64>> {
+        match &node.value {
+            Value::Int(i) if *i >= min as i64 => Some(Sp::new(*i as u64, node.loc)),
+            Value::Int(i) => {
+                self.err(
+                    Diagnostic::at(
+                        node.loc,
+                        format!("`{path}` is {i}, it must be at least {min}"),
+                    )
+                    .label("out of range"),
+                );
+                None
+            }
+            _ => {
+                self.type_error(node, path, "a whole number");
+                None
+            }
+        }
+    }
+
+    pub fn number(&mut self, node: &Node, path: &str) -> Option<Sp<f64>> {
+        match &node.value {
+            Value::Int(i) if *i > 0 => Some(Sp::new(*i as f64, node.loc)),
+            Value::Float(f) if f.is_finite() && *f > 0.0 => Some(Sp::new(*f, node.loc)),
+            Value::Int(_) | Value::Float(_) => {
+                self.err(Diagnostic::at(
+                    node.loc,
+                    format!("`{path}` must be a positive number"),
+                ));
+                None
+            }
+            _ => {
+                self.type_error(node, path, "a number");
+                None
+            }
+        }
+    }
+
+    /// A duration; `allow_zero` where zero means something ("not kept").
+    pub fn duration(&mut self, node: &Node, path: &str, allow_zero: bool) -> Option<Sp<Dur>> {
+        let d = match &node.value {
+            Value::Int(i) if *i < 0 => {
+                Err(format!("`{i}` is negative: durations cannot be negative"))
+            }
+            Value::Int(i) => Ok(Dur::Secs(*i as u64)),
+            Value::Str(s) => Dur::parse(s),
+            _ => {
+                self.type_error(node, path, "a duration");
+                return None;
+            }
+        };
+        match d {
+            Ok(Dur::Secs(0)) if !allow_zero => {
+                self.err(
+                    Diagnostic::at(
+                        node.loc,
+                        format!("`{path}` is zero, which makes no sense here"),
+                    )
+                    .help("give a positive duration, e.g. `30s`"),
+                );
+                None
+            }
+            Ok(d) => Some(Sp::new(d, node.loc)),
+            Err(msg) => {
+                self.err(
+                    Diagnostic::at(node.loc, format!("`{path}`: {msg}")).label("bad duration"),
+                );
+                None
+            }
+        }
+    }
+
+    /// One of the names of `T` (declared with its variants).
+    pub fn choice<T: Named>(&mut self, node: &Node, path: &str) -> Option<Sp<T>> {
+        let (i, loc) = self.choice_index(node, path, T::NAMES)?;
+        Some(Sp::new(T::ALL[i], loc))
+    }
+
+    /// One of `names`, kept as text.
+    pub fn choice_text(&mut self, node: &Node, path: &str, names: &[&str]) -> Option<Sp<String>> {
+        let (i, loc) = self.choice_index(node, path, names)?;
+        Some(Sp::new(names[i].to_string(), loc))
+    }
+
+    pub(super) fn choice_index(
+        &mut self,
+        node: &Node,
+        path: &str,
+        names: &[&str],
+    ) -> Option<(usize, Loc)> {
+        let s = self.string(node, path)?;
+        if let Some(i) = names.iter().position(|n| *n == s.value) {
+            return Some((i, s.loc));
+        }
+        let mut d = Diagnostic::at(
+            s.loc,
+            format!("`{path}`: `{}` is not one of {}", s.value, names.join(", ")),
+        );
+        if let Some(sugg) = suggest(&s.value, names.iter().copied()) {
+            d = d.help(format!("did you mean `{sugg}`?"));
+        }
+        self.err(d);
+        None
+    }
+
+    pub fn string_list(&mut self, node: &Node, path: &str) -> Option<Sp<Vec<String>>> {
+        match &node.value {
+            Value::Seq(items) => {
+                let v = items
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, n)| self.string(n, &format!("{path}[{i}]")).map(|s| s.value))
+                    .collect::<Vec<_>>();
+                Some(Sp::new(shrunk(v), node.loc))
+            }
+            Value::Str(s) => Some(Sp::new(vec![s.clone()], node.loc)),
+            _ => {
+                self.type_error(node, path, "a list of strings");
+                None
+            }
+        }
+    }
+
+    /// Items of a field that takes one item or a list of them.
+    pub(super) fn items(node: &Node) -> Vec<(usize, &Node)> {
+        match &node.value {
+            Value::Seq(items) => items.iter().enumerate().collect(),
+            _ => vec![(0, node)],
+        }
+    }
+
+    pub(super) fn define(&mut self, id: &Sp<String>, what: &'static str) -> bool {
+        if !is_valid_id(&id.value) {
+            self.err(
+                Diagnostic::at(id.loc, format!("`{}` is not a valid {what} id", id.value))
+                    .help("ids are lower-case letters, digits, `.`, `_` and `-`, starting with a letter or digit"),
+            );
+            return false;
+        }
+        if let Some((first, first_what)) = self.ids.get(&id.value) {
+            let d = Diagnostic::at(id.loc, format!("id `{}` is defined twice", id.value))
+                .label(format!("this {what}"))
+                .related(*first, format!("first defined here as a {first_what}"))
+                .help("intents, components and regions share one namespace across all files: rename one");
+            self.err(d);
+            return false;
+        }
+        self.ids.insert(id.value.clone(), (id.loc, what));
+        true
+    }
+
+    /// Entries of a top-level `id: {...}` mapping.
+    pub(super) fn entries<'n>(
+        &mut self,
+        node: &'n Node,
+        path: &str,
+    ) -> Vec<(Sp<String>, &'n Node)> {
+        match &node.value {
+            Value::Map(entries) => entries
+                .iter()
+                .filter_map(|(k, v)| {
+                    let id = k.value.scalar_text()?;
+                    Some((Sp::new(id, k.loc), v))
+                })
+                .collect(),
+            Value::Null => Vec::new(),
+            _ => {
+                self.type_error(node, path, "a mapping of id to settings");
+                Vec::new()
+            }
+        }
+    }
+}
