@@ -101,6 +101,10 @@ pub struct FieldFact {
     pub fixed: bool,
     pub source: String,
     pub note: Option<String>,
+    /// `default` as a duration, parsed once when the catalog is read: the
+    /// analysis asks for it for nearly every component.
+    #[serde(skip)]
+    pub default_dur: Option<Dur>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -171,8 +175,6 @@ pub struct Cited<'a, T> {
     pub fact: &'a FieldFact,
 }
 
-impl Cited<'_, ()> {}
-
 impl<T> Cited<'_, T> {
     pub fn source(&self) -> Option<&'static Source> {
         catalog().sources.get(&self.fact.source)
@@ -190,6 +192,9 @@ impl Catalog {
     /// Indexes the kinds by id: the analysis looks a kind up for nearly
     /// every field of every component.
     fn indexed(mut self) -> Catalog {
+        for fact in self.kinds.iter_mut().flat_map(|k| k.fields.values_mut()) {
+            fact.default_dur = fact.default.as_ref().and_then(toml_dur);
+        }
         self.by_id = self
             .kinds
             .iter()
@@ -224,11 +229,11 @@ impl Kind {
     }
 
     pub fn default_dur(&self, field: &str) -> Option<Cited<'_, Dur>> {
-        let (field, fact, v) = self.default_of(field)?;
+        let (field, fact) = self.fields.get_key_value(field)?;
         Some(Cited {
-            value: toml_dur(v)?,
+            value: fact.default_dur?,
             kind: self,
-            field,
+            field: field.as_str(),
             fact,
         })
     }
