@@ -289,6 +289,26 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     strsim::levenshtein(a, b)
 }
 
+/// Every error like rustc, then one line: `error: could not WHAT: N error(s)`.
+pub fn render_all(
+    diagnostics: &[Diagnostic],
+    sources: &SourceMap,
+    color: bool,
+    what: &str,
+) -> String {
+    let mut s = String::new();
+    for d in diagnostics {
+        s.push_str(&d.render(sources, color));
+        s.push_str("\n\n");
+    }
+    let n = diagnostics.len();
+    s.push_str(&format!(
+        "error: could not {what}: {n} error{}\n",
+        if n == 1 { "" } else { "s" }
+    ));
+    s
+}
+
 /// The closest candidate within a distance that scales with the word.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(2);

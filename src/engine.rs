@@ -163,12 +163,8 @@ pub fn load(inputs: &Inputs) -> Result<Manifest, Error> {
         let o = s.read_overrides(inputs.overrides.as_deref().expect("checked"))?;
         return Ok(s.build(&o)?.manifest);
     }
-    let texts = read(inputs)?;
     Ok(manifest::load_texts_merging(
-        texts
-            .into_iter()
-            .map(|t| (t.name, t.text, t.imported))
-            .collect(),
+        read_flagged(inputs)?,
         &inputs.limits,
     )?)
 }
@@ -176,14 +172,15 @@ pub fn load(inputs: &Inputs) -> Result<Manifest, Error> {
 /// A what-if session on `inputs` (the parsed trees, overlays merged into
 /// imported components), for `what-if`, `shell` and `--overrides`.
 pub fn session(inputs: &Inputs) -> Result<Session, Error> {
-    let texts = read(inputs)?;
-    Ok(Session::from_merged(
-        texts
-            .into_iter()
-            .map(|t| (t.name, t.text, t.imported))
-            .collect(),
-        &inputs.limits,
-    )?)
+    Ok(Session::from_merged(read_flagged(inputs)?, &inputs.limits)?)
+}
+
+/// [`read`] as the loader takes it: (name, text, imported).
+fn read_flagged(inputs: &Inputs) -> Result<Vec<(String, String, bool)>, LoadError> {
+    Ok(read(inputs)?
+        .into_iter()
+        .map(|t| (t.name, t.text, t.imported))
+        .collect())
 }
 
 /// The policy of `inputs`: `--config`, else `replay-audit.toml` beside the

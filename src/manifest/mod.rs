@@ -27,17 +27,8 @@ pub struct LoadError {
 impl LoadError {
     /// Renders every error like rustc, followed by a count.
     pub fn render(&self, color: bool) -> String {
-        let mut s = String::new();
-        for d in &self.diagnostics {
-            s.push_str(&d.render(&self.sources, color));
-            s.push_str("\n\n");
-        }
-        let n = self.diagnostics.len();
-        s.push_str(&format!(
-            "error: could not analyse the manifest: {n} error{}\n",
-            if n == 1 { "" } else { "s" }
-        ));
-        s
+        let what = "analyse the manifest";
+        crate::diagnostics::render_all(&self.diagnostics, &self.sources, color, what)
     }
 }
 

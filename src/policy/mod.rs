@@ -51,18 +51,8 @@ impl PolicyError {
 
     /// Renders every error like rustc, followed by a count.
     pub fn render(&self, color: bool) -> String {
-        let mut s = String::new();
-        for d in &self.diagnostics {
-            s.push_str(&d.render(&self.sources, color));
-            s.push_str("\n\n");
-        }
-        let n = self.diagnostics.len();
-        s.push_str(&format!(
-            "error: could not use `{}`: {n} error{}\n",
-            crate::diagnostics::echo(&self.path),
-            if n == 1 { "" } else { "s" }
-        ));
-        s
+        let what = format!("use `{}`", crate::diagnostics::echo(&self.path));
+        crate::diagnostics::render_all(&self.diagnostics, &self.sources, color, &what)
     }
 }
 
