@@ -2,8 +2,8 @@
 //! unknown-value-assumed, RH042 unused-dedup-store, RH050
 //! platform-limit-violated.
 
-use crate::analysis::{Analysis, IntentResult};
 use crate::analysis::effective as eff;
+use crate::analysis::{Analysis, IntentResult};
 use crate::catalog::{catalog, toml_dur};
 use crate::diagnostics::Loc;
 use crate::manifest::model::{Component, Manifest, Sp};

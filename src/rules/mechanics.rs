@@ -304,13 +304,7 @@ fn rh036(a: &Analysis, c: usize, guard: &Guard, intent: &str, out: &mut Vec<Find
 /// RH037: at-least-once steps that perform an effect without a key: a
 /// workflow kind whose steps run at least once, or a step a workflow calls
 /// with retries (`retried_by`, the workflow's id).
-fn rh037(
-    a: &Analysis,
-    c: usize,
-    retried_by: Option<&&str>,
-    intent: &str,
-    out: &mut Vec<Finding>,
-) {
+fn rh037(a: &Analysis, c: usize, retried_by: Option<&&str>, intent: &str, out: &mut Vec<Finding>) {
     let comp = &a.manifest.components[c];
     let kind = eff::kind_of(comp);
     let how = if kind.has_flag("steps_at_least_once")

@@ -4,8 +4,8 @@
 //! RH015 visibility-shorter-than-processing, RH016
 //! replay-pointer-outlives-data.
 
-use crate::analysis::{Analysis, IntentResult};
 use crate::analysis::effective::{self as eff, Origin};
+use crate::analysis::{Analysis, IntentResult};
 use crate::manifest::model::{Delivery, Mode, Replication};
 use crate::rules::Finding;
 
