@@ -2,11 +2,11 @@
 //! unknown-value-assumed, RH042 unused-dedup-store, RH050
 //! platform-limit-violated.
 
-use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
-use crate::catalog::{Generic, catalog, toml_dur};
+use crate::analysis::{Analysis, IntentResult};
+use crate::catalog::{catalog, toml_dur};
 use crate::diagnostics::Loc;
-use crate::manifest::model::{Component, LinkType, Sp};
+use crate::manifest::model::{Component, Manifest, Sp};
 use crate::rules::Finding;
 use crate::time::Dur;
 
@@ -22,10 +22,20 @@ pub const FAILURE_MODES: &[&str] = &[
 ];
 
 pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
-    let m = a.manifest;
     let first = a.first_intent_reaching();
+    rh041(a, first, out);
+    for r in &a.intents {
+        rh040(a, r, out);
+    }
+    rh042(a, first, out);
+    rh050(a.manifest, out);
+}
+
+/// RH041: values the analysis had to assume, reported only where some
+/// intent's analysis actually read them.
+fn rh041(a: &Analysis, first: &[Option<usize>], out: &mut Vec<Finding>) {
+    let m = a.manifest;
     for asm in &a.model.assumed {
-        // Only what some intent's analysis actually read.
         let Some(r) = first[asm.component].map(|i| &a.intents[i]) else {
             continue;
         };
@@ -43,72 +53,80 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             .at(asm.loc),
         );
     }
-    // RH040: failure injections the intent has not run.
-    for r in &a.intents {
-        let intent = &m.intents[r.intent];
-        let has_dlq = r
-            .horizons
-            .keys()
-            .any(|&c| m.components[c].dead_letter.is_some() || m.components[c].redrive.is_some());
-        let multi_region = r
-            .horizons
-            .keys()
-            .any(|&c| a.model.nodes[c].regions.len() > 1);
-        let tested: Vec<&str> = intent
-            .tested
-            .as_ref()
-            .map(|t| t.value.iter().map(String::as_str).collect())
-            .unwrap_or_default();
-        let missing: Vec<&str> = FAILURE_MODES
-            .iter()
-            .copied()
-            .filter(|f| {
-                (*f != "dlq-redrive" || has_dlq) && (*f != "regional-failover" || multi_region)
-            })
-            .filter(|f| !tested.contains(f))
-            .collect();
-        if !missing.is_empty() {
-            out.push(
-                Finding::new(
-                    "RH040",
-                    format!(
-                        "`{}` has not been tested for: {}",
-                        intent.id,
-                        missing.join(", ")
-                    ),
-                )
-                .intent(&intent.id)
-                .at(intent.tested.as_ref().map_or(intent.loc, |t| t.loc)),
-            );
+}
+
+/// RH040: failure injections the intent has not run.
+fn rh040(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
+    let m = a.manifest;
+    let intent = &m.intents[r.intent];
+    let has_dlq = r
+        .horizons
+        .keys()
+        .any(|&c| m.components[c].dead_letter.is_some() || m.components[c].redrive.is_some());
+    let multi_region = r
+        .horizons
+        .keys()
+        .any(|&c| a.model.nodes[c].regions.len() > 1);
+    let tested: Vec<&str> = intent
+        .tested
+        .as_ref()
+        .map(|t| t.value.iter().map(String::as_str).collect())
+        .unwrap_or_default();
+    let missing: Vec<&str> = FAILURE_MODES
+        .iter()
+        .copied()
+        .filter(|f| (*f != "dlq-redrive" || has_dlq) && (*f != "regional-failover" || multi_region))
+        .filter(|f| !tested.contains(f))
+        .collect();
+    if !missing.is_empty() {
+        out.push(
+            Finding::new(
+                "RH040",
+                format!(
+                    "`{}` has not been tested for: {}",
+                    intent.id,
+                    missing.join(", ")
+                ),
+            )
+            .intent(&intent.id)
+            .at(intent.tested.as_ref().map_or(intent.loc, |t| t.loc)),
+        );
+    }
+}
+
+/// RH042: stores that protect nothing.
+fn rh042(a: &Analysis, first: &[Option<usize>], out: &mut Vec<Finding>) {
+    let m = a.manifest;
+    if m.intents.is_empty() {
+        return;
+    }
+    let mut used: Vec<bool> = first.iter().map(Option::is_some).collect();
+    for (g, node) in a.model.nodes.iter().enumerate() {
+        if let (Some(gm), Some(_)) = (&node.guard, first[g]) {
+            used[gm.layer.component] = true;
         }
     }
-    // RH042: stores that protect nothing.
-    if !m.intents.is_empty() {
-        let mut used: Vec<bool> = first.iter().map(Option::is_some).collect();
-        for (g, node) in a.model.nodes.iter().enumerate() {
-            if let (Some(gm), Some(_)) = (&node.guard, first[g]) {
-                used[gm.layer.component] = true;
-            }
+    for (c, comp) in m.components.iter().enumerate() {
+        if !a.model.nodes[c].generic.is_store() || used[c] {
+            continue;
         }
-        for (c, comp) in m.components.iter().enumerate() {
-            if !a.model.nodes[c].generic.is_store() || used[c] {
-                continue;
-            }
-            out.push(
-                Finding::new(
-                    "RH042",
-                    format!(
-                        "`{}` is declared as a {} but no guard or effect on any intent's path uses it: it protects nothing",
-                        comp.id,
-                        a.model.nodes[c].generic.name()
-                    ),
-                )
-                .component(&comp.id)
-                .at(comp.loc),
-            );
-        }
+        out.push(
+            Finding::new(
+                "RH042",
+                format!(
+                    "`{}` is declared as a {} but no guard or effect on any intent's path uses it: it protects nothing",
+                    comp.id,
+                    a.model.nodes[c].generic.name()
+                ),
+            )
+            .component(&comp.id)
+            .at(comp.loc),
+        );
     }
-    // RH050: values outside what the platform documents.
+}
+
+/// RH050: values outside what the platform documents.
+fn rh050(m: &Manifest, out: &mut Vec<Finding>) {
     for comp in &m.components {
         let written: [(&str, Option<(Dur, Loc)>); 6] = [
             ("visibility_timeout", dur(comp.visibility_timeout())),
@@ -131,7 +149,6 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
         {
             limit(comp, "max_receives", Dur::Secs(n.value), n.loc, out);
         }
-        let _ = LinkType::DeadLetter;
     }
 }
 
@@ -192,5 +209,4 @@ fn limit(comp: &Component, field: &str, v: Dur, loc: Loc, out: &mut Vec<Finding>
                 .at(loc),
         );
     }
-    let _ = Generic::Store;
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::analysis::{Analysis, IntentResult, Step, window_loc};
+use crate::analysis::{Analysis, Dup, IntentResult, LayerReach, Step, window_loc};
 use crate::rules::{Finding, Margin, Options};
 use crate::time::Dur;
 
@@ -34,123 +34,190 @@ pub(crate) fn check(a: &Analysis, options: &Options, out: &mut Vec<Finding>) {
 }
 
 fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>) {
-    let m = a.manifest;
-    let intent = &m.intents[r.intent];
-    let origin = intent.origin.index().unwrap_or(0);
     let mut covered = true;
     let mut rh001_layers = BTreeSet::new();
     let mut all_assumptions = BTreeSet::new();
     for (&effect, list) in &r.surviving {
-        let eid = &m.components[effect].id;
-        for (class, dup, steps) in list {
+        for (_, dup, steps) in list {
             covered = false;
-            let path = IntentResult::path_ids(m, origin, steps);
             let assumed = assumptions(steps);
             all_assumptions.extend(assumed.iter().cloned());
             if dup.age.is_unbounded() {
-                let mut f = Finding::new(
-                    "RH003",
-                    format!(
-                        "{} can reach `{eid}` at any age: nothing bounds how late it arrives ({}), and no layer with unbounded retention covers the effect",
-                        dup.birth.describe(),
-                        unbounded_reason(a, r, steps)
-                    ),
-                )
-                .intent(&intent.id)
-                .component(eid)
-                .at(unbounded_loc(a, r, steps).unwrap_or(m.components[effect].loc));
-                f.path = path.clone();
-                f.steps = steps.clone();
-                f.assumptions = assumed.clone();
-                out.push(f);
-                continue;
-            }
-            let _ = class;
-            if let Some((window, layer, age)) = dup.bypass.expired {
-                let lid = &m.components[layer].id;
-                let lay = r
-                    .layers
-                    .values()
-                    .find(|l| l.layer.component == layer)
-                    .map(|l| l.layer.clone());
-                let loc = lay
-                    .as_ref()
-                    .map_or(m.components[layer].loc, |l| window_loc(m, l));
-                let mut f = Finding::new(
-                    "RH001",
-                    format!(
-                        "{} can reach `{eid}` {} after the intent, but `{lid}` forgets the key after {}{}: the copy looks new and the effect happens twice",
-                        dup.birth.describe(),
-                        age,
-                        window,
-                        lay.map(|l| l.window.provenance()).unwrap_or_default()
-                    ),
-                )
-                .intent(&intent.id)
-                .component(lid)
-                .horizon(age)
-                .window(window)
-                .at(loc);
-                f.path = path;
-                f.steps = steps.clone();
-                f.assumptions = assumed;
+                rh003(a, r, effect, dup, steps, assumed, out);
+            } else if let Some(layer) = rh001(a, r, effect, dup, steps, assumed, out) {
                 rh001_layers.insert(layer);
-                out.push(f);
             }
         }
     }
     for l in r.layers.values() {
         let Some(reach) = l.reach else { continue };
-        let window = l.layer.window.value;
-        let lid = &m.components[l.layer.component].id;
-        let loc = window_loc(m, &l.layer);
-        if reach > window {
+        if reach > l.layer.window.value {
             if covered && !rh001_layers.contains(&l.layer.component) {
-                let mut f = Finding::new(
-                    "RH002",
-                    format!(
-                        "`{lid}` ({}) forgets the key after {}{}, but a copy can reach it {}; another layer still covers the effect, so the defence is thinner than it looks",
-                        l.layer.label,
-                        window,
-                        l.layer.window.provenance(),
-                        reach
-                    ),
-                )
-                .intent(&intent.id)
-                .component(lid)
-                .horizon(reach)
-                .window(window)
-                .at(loc);
-                f.path = path_to(a, r, l.at, origin);
-                out.push(f);
+                rh002(a, r, l, reach, out);
             }
-        } else if !window.is_unbounded()
-            && window < policy.required_window(reach)
-            && !platform_fixed(a, &l.layer)
-        {
-            let mut f = Finding::new(
-                "RH004",
-                format!(
-                    "`{lid}` keeps keys {} and the latest copy arrives at {}: the margin {} is below the policy's {} ({} % or {})",
-                    window,
-                    reach,
-                    Dur::Secs(window.secs().unwrap_or(0) - reach.secs().unwrap_or(0)),
-                    policy.of(reach),
-                    policy.percent,
-                    if policy.minimum == 300 { "5 minutes".to_string() } else { Dur::Secs(policy.minimum).to_string() }
-                ),
-            )
-            .intent(&intent.id)
-            .component(lid)
-            .horizon(reach)
-            .window(window)
-            .at(loc);
-            f.path = path_to(a, r, l.at, origin);
-            out.push(f);
+        } else {
+            rh004(a, r, l, reach, policy, out);
         }
     }
-    // Horizons that decide a layer or an effect and rest on assumptions,
-    // collected as values and written out once each.
+    rh005(a, r, all_assumptions, out);
+}
+
+/// RH003: a copy that can reach an effect at any age.
+fn rh003(
+    a: &Analysis,
+    r: &IntentResult,
+    effect: usize,
+    dup: &Dup,
+    steps: &[Step],
+    assumed: Vec<String>,
+    out: &mut Vec<Finding>,
+) {
+    let m = a.manifest;
+    let intent = &m.intents[r.intent];
+    let origin = intent.origin.index().unwrap_or(0);
+    let eid = &m.components[effect].id;
+    let mut f = Finding::new(
+        "RH003",
+        format!(
+            "{} can reach `{eid}` at any age: nothing bounds how late it arrives ({}), and no layer with unbounded retention covers the effect",
+            dup.birth.describe(),
+            unbounded_reason(a, r, steps)
+        ),
+    )
+    .intent(&intent.id)
+    .component(eid)
+    .at(unbounded_loc(a, r, steps).unwrap_or(m.components[effect].loc));
+    f.path = IntentResult::path_ids(m, origin, steps);
+    f.steps = steps.to_vec();
+    f.assumptions = assumed;
+    out.push(f);
+}
+
+/// RH001: a copy that arrives after a layer has forgotten the key. Returns
+/// the layer it flagged.
+fn rh001(
+    a: &Analysis,
+    r: &IntentResult,
+    effect: usize,
+    dup: &Dup,
+    steps: &[Step],
+    assumed: Vec<String>,
+    out: &mut Vec<Finding>,
+) -> Option<usize> {
+    let m = a.manifest;
+    let intent = &m.intents[r.intent];
+    let origin = intent.origin.index().unwrap_or(0);
+    let eid = &m.components[effect].id;
+    let (window, layer, age) = dup.bypass.expired?;
+    let lid = &m.components[layer].id;
+    let lay = r
+        .layers
+        .values()
+        .find(|l| l.layer.component == layer)
+        .map(|l| l.layer.clone());
+    let loc = lay
+        .as_ref()
+        .map_or(m.components[layer].loc, |l| window_loc(m, l));
+    let mut f = Finding::new(
+        "RH001",
+        format!(
+            "{} can reach `{eid}` {} after the intent, but `{lid}` forgets the key after {}{}: the copy looks new and the effect happens twice",
+            dup.birth.describe(),
+            age,
+            window,
+            lay.map(|l| l.window.provenance()).unwrap_or_default()
+        ),
+    )
+    .intent(&intent.id)
+    .component(lid)
+    .horizon(age)
+    .window(window)
+    .at(loc);
+    f.path = IntentResult::path_ids(m, origin, steps);
+    f.steps = steps.to_vec();
+    f.assumptions = assumed;
+    out.push(f);
+    Some(layer)
+}
+
+/// RH002: a layer a copy outlives while another layer still covers the
+/// effect.
+fn rh002(a: &Analysis, r: &IntentResult, l: &LayerReach, reach: Dur, out: &mut Vec<Finding>) {
+    let m = a.manifest;
+    let intent = &m.intents[r.intent];
+    let origin = intent.origin.index().unwrap_or(0);
+    let window = l.layer.window.value;
+    let lid = &m.components[l.layer.component].id;
+    let mut f = Finding::new(
+        "RH002",
+        format!(
+            "`{lid}` ({}) forgets the key after {}{}, but a copy can reach it {}; another layer still covers the effect, so the defence is thinner than it looks",
+            l.layer.label,
+            window,
+            l.layer.window.provenance(),
+            reach
+        ),
+    )
+    .intent(&intent.id)
+    .component(lid)
+    .horizon(reach)
+    .window(window)
+    .at(window_loc(m, &l.layer));
+    f.path = path_to(a, r, l.at, origin);
+    out.push(f);
+}
+
+/// RH004: a layer whose window exceeds the latest copy by less than the
+/// margin policy asks.
+fn rh004(
+    a: &Analysis,
+    r: &IntentResult,
+    l: &LayerReach,
+    reach: Dur,
+    policy: Margin,
+    out: &mut Vec<Finding>,
+) {
+    let m = a.manifest;
+    let intent = &m.intents[r.intent];
+    let origin = intent.origin.index().unwrap_or(0);
+    let window = l.layer.window.value;
+    if window.is_unbounded()
+        || window >= policy.required_window(reach)
+        || platform_fixed(a, &l.layer)
+    {
+        return;
+    }
+    let lid = &m.components[l.layer.component].id;
+    let mut f = Finding::new(
+        "RH004",
+        format!(
+            "`{lid}` keeps keys {} and the latest copy arrives at {}: the margin {} is below the policy's {} ({} % or {})",
+            window,
+            reach,
+            Dur::Secs(window.secs().unwrap_or(0) - reach.secs().unwrap_or(0)),
+            policy.of(reach),
+            policy.percent,
+            if policy.minimum == 300 { "5 minutes".to_string() } else { Dur::Secs(policy.minimum).to_string() }
+        ),
+    )
+    .intent(&intent.id)
+    .component(lid)
+    .horizon(reach)
+    .window(window)
+    .at(window_loc(m, &l.layer));
+    f.path = path_to(a, r, l.at, origin);
+    out.push(f);
+}
+
+/// RH005: horizons that decide a layer or an effect and rest on
+/// assumptions, collected as values and written out once each.
+fn rh005(
+    a: &Analysis,
+    r: &IntentResult,
+    mut all_assumptions: BTreeSet<String>,
+    out: &mut Vec<Finding>,
+) {
+    let intent = &a.manifest.intents[r.intent];
     let mut on_paths = BTreeSet::new();
     for eff in &intent.effects {
         if let Some(ec) = eff.index() {
