@@ -1,10 +1,10 @@
 //! Cross-reference checks: every id a manifest names must exist, with the
 //! right kind of thing behind it, and a suggestion when it is a typo.
 
-use crate::catalog::{Generic, catalog};
+use crate::catalog::{Generic, Kind, catalog};
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::hash::IdMap;
-use crate::manifest::model::{LinkType, Manifest, Ref, Sp};
+use crate::manifest::model::{Component, LinkType, Manifest, Ref, Sp};
 
 /// Resolves every reference to a component to the component's index, with
 /// one hash lookup each. [`validate`] then reports those that found none,
@@ -41,30 +41,54 @@ pub fn resolve(m: &mut Manifest) {
 /// returns every problem found. `defined` tells whether an id was defined
 /// at all (its body may have failed to read).
 pub fn validate(m: &Manifest, defined: &dyn Fn(&str) -> bool) -> Vec<Diagnostic> {
-    let mut errs = Vec::new();
-    let comp_ids: Vec<&str> = m.components.iter().map(|c| c.id.as_str()).collect();
-    let region_ids: Vec<&str> = m.regions.iter().map(|r| r.id.as_str()).collect();
-    let kinds: Vec<&str> = catalog().kinds.iter().map(|k| k.id.as_str()).collect();
+    let mut v = Validator {
+        m,
+        defined,
+        comp_ids: m.components.iter().map(|c| c.id.as_str()).collect(),
+        region_ids: m.regions.iter().map(|r| r.id.as_str()).collect(),
+        errs: Vec::new(),
+    };
+    v.regions();
+    v.intents();
+    for c in &m.components {
+        v.component(c);
+    }
+    v.errs
+}
 
-    let component = |errs: &mut Vec<Diagnostic>, r: &Ref, what: &str| -> bool {
+/// The manifest being checked and the problems found so far.
+struct Validator<'a> {
+    m: &'a Manifest,
+    defined: &'a dyn Fn(&str) -> bool,
+    comp_ids: Vec<&'a str>,
+    region_ids: Vec<&'a str>,
+    errs: Vec<Diagnostic>,
+}
+
+impl Validator<'_> {
+    /// Whether reference `r` (the field `what`) names a component; reports
+    /// it unless it does or its id was defined with a body that failed.
+    fn reference(&mut self, r: &Ref, what: &str) -> bool {
         if r.index().is_some() {
             return true;
         }
-        if defined(&r.value) {
+        if (self.defined)(&r.value) {
             return false;
         }
         let mut d = Diagnostic::at(r.loc, format!("{what} `{}` is not a component", r.value))
             .label("unknown id");
-        d = match suggest(&r.value, comp_ids.iter().copied()) {
+        d = match suggest(&r.value, self.comp_ids.iter().copied()) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help("define it under `components:` (in any of the files given)"),
         };
-        errs.push(d);
+        self.errs.push(d);
         false
-    };
-    let region = |errs: &mut Vec<Diagnostic>, r: &Sp<String>, what: &str| {
+    }
+
+    /// Reports region `r` (the field `what`) unless it is declared.
+    fn region(&mut self, r: &Sp<String>, what: &str) {
         // Region ids are free-form when the manifest declares no regions.
-        if m.regions.is_empty() || m.region(&r.value).is_some() {
+        if self.m.regions.is_empty() || self.m.region(&r.value).is_some() {
             return;
         }
         let mut d = Diagnostic::at(
@@ -72,91 +96,116 @@ pub fn validate(m: &Manifest, defined: &dyn Fn(&str) -> bool) -> Vec<Diagnostic>
             format!("{what} `{}` is not a declared region", r.value),
         )
         .label("unknown region");
-        d = match suggest(&r.value, region_ids.iter().copied()) {
+        d = match suggest(&r.value, self.region_ids.iter().copied()) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
-            None => d.help(format!("declared regions: {}", region_ids.join(", "))),
+            None => d.help(format!("declared regions: {}", self.region_ids.join(", "))),
         };
-        errs.push(d);
-    };
+        self.errs.push(d);
+    }
 
-    for r in &m.regions {
-        if let Some(f) = &r.failover_to {
-            region(&mut errs, f, &format!("regions.{}.failover_to", r.id));
-            if f.value == r.id {
-                errs.push(Diagnostic::at(
-                    f.loc,
-                    format!("region `{}` fails over to itself", r.id),
-                ));
+    /// Every region's failover target.
+    fn regions(&mut self) {
+        for r in &self.m.regions {
+            if let Some(f) = &r.failover_to {
+                self.region(f, &format!("regions.{}.failover_to", r.id));
+                if f.value == r.id {
+                    self.errs.push(Diagnostic::at(
+                        f.loc,
+                        format!("region `{}` fails over to itself", r.id),
+                    ));
+                }
             }
         }
     }
 
-    for i in &m.intents {
-        let p = format!("intents.{}", i.id);
-        component(&mut errs, &i.origin, &format!("{p}.origin"));
-        for e in &i.effects {
-            component(&mut errs, e, &format!("{p}.effect"));
-        }
-        if let Some(at) = &i.key.minted_at {
-            component(&mut errs, at, &format!("{p}.key.minted_at"));
-        }
-        for r in &i.replays {
-            component(
-                &mut errs,
-                &r.enters_at,
-                &format!("{p}.replays `{}`.enters_at", r.name),
-            );
+    /// Every component an intent names.
+    fn intents(&mut self) {
+        for i in &self.m.intents {
+            let p = format!("intents.{}", i.id);
+            self.reference(&i.origin, &format!("{p}.origin"));
+            for e in &i.effects {
+                self.reference(e, &format!("{p}.effect"));
+            }
+            if let Some(at) = &i.key.minted_at {
+                self.reference(at, &format!("{p}.key.minted_at"));
+            }
+            for r in &i.replays {
+                self.reference(&r.enters_at, &format!("{p}.replays `{}`.enters_at", r.name));
+            }
         }
     }
 
-    for c in &m.components {
+    /// One component: its kind, regions, links, dedup store, backup and
+    /// whether its kind may be redriven or deliver.
+    fn component(&mut self, c: &Component) {
         let p = format!("components.{}", c.id);
-        let kind = catalog().kind(&c.kind.value);
-        if kind.is_none() {
-            let mut d = Diagnostic::at(
-                c.kind.loc,
-                format!("{p}.kind: unknown kind `{}`", c.kind.value),
-            )
-            .label("not in the catalog");
-            d = match suggest(&c.kind.value, kinds.iter().copied()) {
-                Some(s) => d.help(format!("did you mean `{s}`? (`replay-audit catalog` lists the kinds)")),
-                None => d.help("use a generic kind (service, function, workflow, queue, topic, stream, store, ledger, external) or one listed by `replay-audit catalog`"),
-            };
-            errs.push(d);
-        }
+        let kind = self.kind(c, &p);
         for r in &c.regions {
-            region(&mut errs, r, &format!("{p}.regions"));
+            self.region(r, &format!("{p}.regions"));
         }
         for l in c.links() {
             let what = format!("{p}.{}", l.ty.field());
-            if component(&mut errs, &l.to, &what) && l.to.value == c.id && l.ty != LinkType::Redrive
-            {
-                errs.push(Diagnostic::at(
+            if self.reference(&l.to, &what) && l.to.value == c.id && l.ty != LinkType::Redrive {
+                self.errs.push(Diagnostic::at(
                     l.to.loc,
                     format!("{what}: `{}` links to itself", c.id),
                 ));
             }
         }
+        self.dedup_store(c, &p, kind);
+        if let Some(b) = &c.backup {
+            for r in &b.restored_with {
+                self.reference(r, &format!("{p}.backup.restored_with"));
+            }
+        }
+        if let Some(k) = kind {
+            self.transport_only(c, &p, k);
+        }
+    }
+
+    /// The catalog kind of component `c` (at `p`); reports it when the
+    /// catalog has no such kind.
+    fn kind(&mut self, c: &Component, p: &str) -> Option<&'static Kind> {
+        let kind = catalog().kind(&c.kind.value);
+        if kind.is_none() {
+            let kinds = catalog().kinds.iter().map(|k| k.id.as_str());
+            let mut d = Diagnostic::at(
+                c.kind.loc,
+                format!("{p}.kind: unknown kind `{}`", c.kind.value),
+            )
+            .label("not in the catalog");
+            d = match suggest(&c.kind.value, kinds) {
+                Some(s) => d.help(format!("did you mean `{s}`? (`replay-audit catalog` lists the kinds)")),
+                None => d.help("use a generic kind (service, function, workflow, queue, topic, stream, store, ledger, external) or one listed by `replay-audit catalog`"),
+            };
+            self.errs.push(d);
+        }
+        kind
+    }
+
+    /// Component `c`'s dedup store must be a component, and a store when
+    /// both kinds are known.
+    fn dedup_store(&mut self, c: &Component, p: &str, kind: Option<&Kind>) {
         if let Some(g) = &c.dedup
-            && component(&mut errs, &g.store, &format!("{p}.dedup.store"))
-            && let (Some(store), Some(_)) = (m.target(&g.store), kind)
+            && self.reference(&g.store, &format!("{p}.dedup.store"))
+            && let (Some(store), Some(_)) = (self.m.target(&g.store), kind)
             && let Some(sk) = catalog().kind(&store.kind.value)
             && !sk.generic.is_store()
         {
-            errs.push(
+            self.errs.push(
                 Diagnostic::at(g.store.loc, format!("{p}.dedup.store: `{}` is a {}, not a store", store.id, sk.generic.name()))
                     .help("point `store` at a component of kind store, ledger or a store kind such as dynamodb-table"),
             );
         }
-        if let Some(b) = &c.backup {
-            for r in &b.restored_with {
-                component(&mut errs, r, &format!("{p}.backup.restored_with"));
-            }
-        }
-        if let (Some(r), Some(k)) = (&c.redrive, kind)
+    }
+
+    /// Only a transport may be redriven, and only a transport or a function
+    /// delivers messages.
+    fn transport_only(&mut self, c: &Component, p: &str, k: &Kind) {
+        if let Some(r) = &c.redrive
             && !k.generic.is_transport()
         {
-            errs.push(
+            self.errs.push(
                 Diagnostic::at(
                     r.loc,
                     format!(
@@ -168,11 +217,9 @@ pub fn validate(m: &Manifest, defined: &dyn Fn(&str) -> bool) -> Vec<Diagnostic>
                 .help("put `redrive` on the dead-letter queue"),
             );
         }
-        if let (Some(k), false) = (kind, c.delivers_to.is_empty())
-            && !k.generic.is_transport()
-            && k.generic != Generic::Function
+        if !c.delivers_to.is_empty() && !k.generic.is_transport() && k.generic != Generic::Function
         {
-            errs.push(
+            self.errs.push(
                 Diagnostic::at(
                     c.delivers_to[0].loc,
                     format!(
@@ -184,7 +231,6 @@ pub fn validate(m: &Manifest, defined: &dyn Fn(&str) -> bool) -> Vec<Diagnostic>
             );
         }
     }
-    errs
 }
 
 #[cfg(test)]

@@ -1,0 +1,162 @@
+//! Channel bindings: what an AsyncAPI channel's `sqs`, `sns`, `kafka` and
+//! `googlepubsub` bindings say about its transport component.
+
+use crate::import::{F, Node, Out, V, dur, kebab, scalar};
+
+/// Seconds of a Pub/Sub duration string (`"604800s"`, `"3.5s"`).
+fn pubsub_secs(s: &str) -> Option<u64> {
+    let v: f64 = s.trim().strip_suffix('s')?.parse().ok()?;
+    (v >= 0.0 && v.is_finite()).then_some(v.ceil() as u64)
+}
+
+/// The kind of the transport behind bindings `b`.
+pub(super) fn kind(b: Option<&Node>) -> &'static str {
+    match b {
+        Some(b) if b.get("sqs").is_some() => {
+            let fifo = b.at(&["sqs", "queue", "fifoQueue"]).and_then(Node::boolean) == Some(true);
+            if fifo { "sqs-fifo" } else { "sqs-standard" }
+        }
+        Some(b) if b.get("sns").is_some() => "sns-standard",
+        Some(b) if b.get("kafka").is_some() => "kafka-topic",
+        Some(b) if b.get("googlepubsub").is_some() => "pubsub-subscription",
+        _ => "queue",
+    }
+}
+
+/// Sets `key` on component `id` to the duration in `n` (seconds, or
+/// milliseconds when `unit_ms`), when it is a non-negative integer.
+fn secs(out: &mut Out, id: &str, key: &str, n: Option<&Node>, p: &str, unit_ms: bool) {
+    if let Some(n) = n
+        && let Some(v) = n.int()
+        && v >= 0
+    {
+        let s = if unit_ms {
+            (v as u64).div_ceil(1000)
+        } else {
+            v as u64
+        };
+        let c = out.src(p, n);
+        out.set(
+            id,
+            F::new(
+                key,
+                V::S(dur(s)),
+                Some(if unit_ms { format!("{c} ({v} ms)") } else { c }),
+            ),
+        );
+    }
+}
+
+/// Reads the bindings `b` (at `path`) of channel component `id`.
+pub(super) fn bindings(out: &mut Out, id: &str, b: &Node, path: &str) {
+    if let Some(q) = b.at(&["sqs", "queue"]) {
+        sqs_queue(out, id, q, &format!("{path}.sqs.queue"));
+    }
+    if b.get("sns").is_some() {
+        out.note(id, "SNS binding: delivery retries follow the endpoint protocol (see `replay-audit catalog sns-standard`)".into());
+    }
+    if let Some(k) = b.get("kafka") {
+        let p = format!("{path}.kafka.topicConfiguration");
+        secs(
+            out,
+            id,
+            "retention",
+            k.at(&["topicConfiguration", "retention.ms"]),
+            &format!("{p}.retention.ms"),
+            true,
+        );
+    }
+    if let Some(n) = b.at(&["googlepubsub", "messageRetentionDuration"])
+        && let Some(secs) = n.str().and_then(pubsub_secs)
+    {
+        let c = out.src(&format!("{path}.googlepubsub.messageRetentionDuration"), n);
+        out.set(id, F::new("retention", V::S(dur(secs)), Some(c)));
+    }
+}
+
+/// The `sqs.queue` binding `q` (at `p`): timeouts, delay, deduplication
+/// and redrive policy.
+fn sqs_queue(out: &mut Out, id: &str, q: &Node, p: &str) {
+    secs(
+        out,
+        id,
+        "visibility_timeout",
+        q.get("visibilityTimeout"),
+        &format!("{p}.visibilityTimeout"),
+        false,
+    );
+    secs(
+        out,
+        id,
+        "retention",
+        q.get("messageRetentionPeriod"),
+        &format!("{p}.messageRetentionPeriod"),
+        false,
+    );
+    if let Some(n) = q.get("deliveryDelay").and_then(Node::int) {
+        out.note(
+            id,
+            format!(
+                "deliveryDelay {} ({}): every message waits this long before its first delivery",
+                dur(n.max(0) as u64),
+                out.src(&format!("{p}.deliveryDelay"), q)
+            ),
+        );
+    }
+    if let Some(n) = q.get("contentBasedDeduplication").and_then(Node::boolean) {
+        let c = out.src(&format!("{p}.contentBasedDeduplication"), q);
+        out.set(
+            id,
+            F::new("content_based_dedup", V::S(n.to_string()), Some(c)),
+        );
+    }
+    if let Some(s) = q.get("deduplicationScope").and_then(Node::str) {
+        let scope = if s == "messageGroup" {
+            "message-group".to_string()
+        } else {
+            kebab(s)
+        };
+        let c = out.src(&format!("{p}.deduplicationScope"), q);
+        out.set(id, F::new("dedup_scope", V::S(scalar(&scope)), Some(c)));
+    }
+    if let Some(rp) = q.get("redrivePolicy") {
+        redrive_policy(out, id, rp, p);
+    }
+}
+
+/// The queue's `redrivePolicy` `rp`: its dead-letter queue, by name or ARN,
+/// and receive count.
+fn redrive_policy(out: &mut Out, id: &str, rp: &Node, p: &str) {
+    let dlq = rp
+        .at(&["deadLetterQueue", "name"])
+        .and_then(Node::text)
+        .or_else(|| rp.at(&["deadLetterQueue", "arn"]).and_then(Node::text));
+    let Some(name) = dlq else {
+        return out.note(
+            id,
+            format!(
+                "TODO: redrivePolicy without a dead-letter queue name ({})",
+                out.src(p, rp)
+            ),
+        );
+    };
+    let to = kebab(name.rsplit(':').next().unwrap_or(&name));
+    let c = out.src(&format!("{p}.redrivePolicy.deadLetterQueue"), rp);
+    let mut f = vec![F::new(
+        "to",
+        V::S(to.clone()),
+        Some(format!("{c}; TODO: declare `{to}` if it is not a channel")),
+    )];
+    if let Some(n) = rp
+        .get("maxReceiveCount")
+        .and_then(Node::int)
+        .filter(|n| *n >= 1)
+    {
+        f.push(F::new(
+            "after_receives",
+            V::S(n.to_string()),
+            Some(out.src(&format!("{p}.redrivePolicy.maxReceiveCount"), rp)),
+        ));
+    }
+    out.set(id, F::new("dead_letter", V::Map(f), None));
+}

@@ -1,0 +1,211 @@
+//! Terraform plans: the JSON of `terraform show -json PLAN`.
+//!
+//! Resources come from `planned_values.root_module` and its
+//! `child_modules`. A resource's id is its name in kebab case
+//! (`aws_sqs_queue.payout_requests` → `payout-requests`). References between
+//! resources are found from ARNs and names in the planned values, or, where
+//! a value is not known until apply, from the `configuration` section's
+//! expression references.
+
+//!
+//! This file collects the resources, makes a component of each one it
+//! reads, and then hands every resource to the reader of its type:
+//! [`properties`] for the components' own settings, [`links`] for the
+//! resources that wire components together, [`refs`] to find the resource
+//! a value points at.
+
+mod links;
+mod properties;
+mod refs;
+
+use super::{F, Node, Out, V, dur, error_at, kebab};
+use crate::diagnostics::Diagnostic;
+
+/// One resource of the plan, with the id of its component once it has one.
+struct Res<'a> {
+    address: String,
+    ty: String,
+    values: &'a Node,
+    node: &'a Node,
+    id: Option<String>,
+}
+
+/// The resource types that become components, with their default kind.
+const READ: &[(&str, &str)] = &[
+    ("aws_sqs_queue", "sqs-standard"),
+    ("aws_sns_topic", "sns-standard"),
+    ("aws_lambda_function", "function"),
+    ("aws_dynamodb_table", "dynamodb-table"),
+    ("aws_kinesis_stream", "kinesis"),
+    ("aws_cloudwatch_event_rule", "eventbridge"),
+    ("aws_sfn_state_machine", "step-functions-standard"),
+];
+/// The resource types that only link components.
+const LINKS: &[&str] = &[
+    "aws_lambda_event_source_mapping",
+    "aws_lambda_function_event_invoke_config",
+    "aws_sns_topic_subscription",
+    "aws_cloudwatch_event_target",
+];
+
+/// The managed resources of `module` and its child modules.
+fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    for r in module.get("resources").map(Node::items).unwrap_or(&[]) {
+        if r.get("mode").and_then(Node::str) == Some("data") {
+            continue;
+        }
+        let ty = r.get("type").and_then(Node::str).unwrap_or("").to_string();
+        let address = r
+            .get("address")
+            .and_then(Node::str)
+            .unwrap_or("")
+            .to_string();
+        let empty: &Node = r;
+        out.push(Res {
+            address,
+            ty,
+            values: r.get("values").unwrap_or(empty),
+            node: r,
+            id: None,
+        });
+    }
+    for m in module.get("child_modules").map(Node::items).unwrap_or(&[]) {
+        collect(m, out, depth + 1);
+    }
+}
+
+/// Reads a plan into `out`.
+pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
+    let Some(module) = root.at(&["planned_values", "root_module"]) else {
+        return Err(error_at(
+            root,
+            "not a Terraform plan: `planned_values.root_module` is missing",
+            "give the JSON of `terraform show -json PLANFILE` (a saved plan), not the HCL or the state",
+        ));
+    };
+    let mut res = Vec::new();
+    collect(module, &mut res, 0);
+    out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into());
+    components(&mut res, out);
+    for r in &res {
+        let cx = Ctx { res: &res, root, r };
+        match (r.ty.as_str(), r.id.clone()) {
+            ("aws_sqs_queue", Some(id)) => properties::sqs_queue(&cx, out, &id),
+            ("aws_lambda_function", Some(id)) => cx.set_dur(out, &id, "timeout", "timeout", 1),
+            ("aws_kinesis_stream", Some(id)) => {
+                cx.set_dur(out, &id, "retention", "retention_period", 3600)
+            }
+            ("aws_dynamodb_table", Some(id)) => properties::dynamodb_table(&cx, out, &id),
+            ("aws_lambda_event_source_mapping", _) => links::event_source_mapping(&cx, out),
+            ("aws_lambda_function_event_invoke_config", _) => links::event_invoke_config(&cx, out),
+            ("aws_sns_topic_subscription", _) => links::sns_subscription(&cx, out),
+            ("aws_cloudwatch_event_target", _) => links::event_target(&cx, out),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// First pass: a component for every resource type in [`READ`], an
+/// unsupported entry for every type neither read nor a link.
+fn components(res: &mut [Res], out: &mut Out) {
+    for r in res.iter_mut() {
+        let name = r
+            .node
+            .get("name")
+            .and_then(Node::str)
+            .unwrap_or(&r.address)
+            .to_string();
+        if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
+            let kind = kind_of(r, kind);
+            let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
+            r.id = Some(out.add(&kebab(&name), kind, from));
+        } else if !LINKS.contains(&r.ty.as_str()) {
+            let src = out.src(&r.address, r.node);
+            out.unsupported(format!("{} ({})", r.address, r.ty), src);
+        }
+    }
+}
+
+/// The kind of a read resource: its type's default unless its values say
+/// FIFO, global table or express workflow.
+fn kind_of(r: &Res, default: &'static str) -> &'static str {
+    let mut kind = default;
+    if r.ty == "aws_sqs_queue" && r.values.get("fifo_queue").and_then(Node::boolean) == Some(true) {
+        kind = "sqs-fifo";
+    }
+    if r.ty == "aws_sns_topic" && r.values.get("fifo_topic").and_then(Node::boolean) == Some(true) {
+        kind = "sns-fifo";
+    }
+    if r.ty == "aws_dynamodb_table"
+        && !r
+            .values
+            .get("replica")
+            .map(Node::items)
+            .unwrap_or(&[])
+            .is_empty()
+    {
+        kind = "dynamodb-global-table";
+    }
+    if r.ty == "aws_sfn_state_machine"
+        && r.values.get("type").and_then(Node::str) == Some("EXPRESS")
+    {
+        kind = "step-functions-express-async";
+    }
+    kind
+}
+
+/// The resource being read in the second pass, with everything its reader
+/// needs to look at it and at the others.
+struct Ctx<'a> {
+    res: &'a [Res<'a>],
+    root: &'a Node,
+    r: &'a Res<'a>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The planned value of attribute `k`.
+    fn v(&self, k: &str) -> Option<&'a Node> {
+        self.r.values.get(k)
+    }
+
+    /// The address of attribute `k`, for source comments.
+    fn path(&self, k: &str) -> String {
+        format!("{}.{k}", self.r.address)
+    }
+
+    /// Sets `key` on component `id` to the duration in attribute `attr`
+    /// (`unit` seconds each), when it is a non-negative integer.
+    fn set_dur(&self, out: &mut Out, id: &str, key: &str, attr: &str, unit: u64) {
+        if let Some(n) = self.v(attr)
+            && let Some(x) = n.int()
+            && x >= 0
+        {
+            let c = out.src(&self.path(attr), n);
+            out.set(id, F::new(key, V::S(dur(x as u64 * unit)), Some(c)));
+        }
+    }
+
+    /// The index of the resource `value` (or the configuration of `attr`)
+    /// points at.
+    fn find(&self, attr: &str, value: Option<&Node>) -> Option<usize> {
+        refs::find(self.res, self.root, &self.r.address, attr, value)
+    }
+
+    /// The component id of the resource `value` (or the configuration of
+    /// `attr`) points at.
+    fn find_id(&self, attr: &str, value: Option<&Node>) -> Option<String> {
+        self.find(attr, value).and_then(|j| self.res[j].id.clone())
+    }
+
+    /// Records the resource as unsupported, saying why.
+    fn unsupported(&self, out: &mut Out, why: &str) {
+        out.unsupported(
+            format!("{} ({why})", self.r.address),
+            out.src(&self.r.address, self.r.node),
+        );
+    }
+}
