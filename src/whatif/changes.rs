@@ -79,7 +79,10 @@ pub fn render_changes(changes: &[Change]) -> String {
     if changes.is_empty() {
         return "no changes\n".into();
     }
-    changes.iter().map(|c| format!("  {}\n", c.line())).collect()
+    changes
+        .iter()
+        .map(|c| format!("  {}\n", c.line()))
+        .collect()
 }
 
 /// The changes against the files, like a unified diff.
@@ -107,4 +110,3 @@ pub fn render_diff(sources: &SourceMap, files: &[&str], changes: &[Change]) -> S
     }
     s
 }
-

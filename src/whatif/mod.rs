@@ -72,6 +72,8 @@ pub struct Change {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::manifest::yaml::Limits;
+    use crate::time::Dur;
 
     const M: &str = "version: 1\nintents:\n  pay:\n    origin: api\n    effect: bank\ncomponents:\n  api:\n    kind: service\n    sends_to: q\n  q:\n    kind: sqs-standard\n    delivers_to: w\n  w:\n    kind: function\n    dedup: {store: keys, claim: conditional-write}\n    effects: [bank]\n  keys:\n    kind: dynamodb-table\n    retention: 1h\n  bank:\n    kind: external\n";
 

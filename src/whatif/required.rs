@@ -278,4 +278,3 @@ pub fn write_required_json(
     each_required(a, intent, at, &mut |r| jw.row(&r))?;
     jw.finish()
 }
-

@@ -207,8 +207,9 @@ fn retry_shorthand(tree: &Node, mut t: Target, loc: Loc) -> Result<Target, Diagn
             Some(Node {
                 value: Value::Seq(items),
                 ..
-            }) => cands
-                .extend((0..items.len()).map(|i| vec![Seg::Key(f.to_string()), Seg::Index(i)])),
+            }) => {
+                cands.extend((0..items.len()).map(|i| vec![Seg::Key(f.to_string()), Seg::Index(i)]))
+            }
             Some(_) => cands.push(vec![Seg::Key(f.to_string())]),
             None => {}
         }
