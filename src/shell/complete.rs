@@ -38,8 +38,6 @@ const LINK_FIELDS: &[&str] = &[
     "effects",
 ];
 
-/// What one line did.
-
 /// Tab completion: command names, then ids and field names, or rule codes.
 pub struct Complete {
     pub ids: Vec<String>,

@@ -112,6 +112,7 @@ impl Shell {
     }
 }
 
+/// The worst path to a finding's component, where the finding carries none.
 fn steps_for(a: &Analysis, f: &Finding) -> Vec<Step> {
     let (Some(intent), Some(comp)) = (&f.intent, &f.component) else {
         return Vec::new();

@@ -82,6 +82,7 @@ fn usage(cmd: &str) -> String {
         })
 }
 
+/// What one line did.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Reply {
     pub out: String,

@@ -12,6 +12,7 @@ use crate::report::json::JsonFinding;
 use crate::rules::{Finding, Severity};
 use crate::time::Dur;
 
+/// Findings before and after a change, matched by identity.
 #[derive(Debug, Clone, Default)]
 pub struct Delta {
     pub resolved: Vec<Finding>,

@@ -81,8 +81,6 @@ impl Target {
     }
 }
 
-/// The manifest files parsed once, plus the sources of every change made
-
 /// Every id of the files: the file and section that declare it first.
 pub(super) type Ids = BTreeMap<String, (usize, Section)>;
 
