@@ -1,0 +1,226 @@
+//! The commands that look without changing anything: `check`, `horizon`,
+//! `why` and `explain`, and how findings and worst paths are shown.
+
+use super::{Reply, Shell, usage};
+use crate::analysis::{self, Analysis, Step};
+use crate::diagnostics::{Diagnostic, SourceMap, echo, suggest};
+use crate::report;
+use crate::rules::{self, Finding, margin, required_window};
+use crate::time::Dur;
+use crate::whatif::dur;
+
+impl Shell {
+    /// `explain CODE`: a rule's page.
+    pub(super) fn explain(&self, code: &str) -> Reply {
+        match rules::rule(code) {
+            Some(r) if !r.doc.is_empty() => Reply::out(r.doc.to_string()),
+            Some(r) => Reply::out(format!(
+                "{} {} (default severity {})\n",
+                r.code,
+                r.name,
+                r.severity.name()
+            )),
+            None => Reply::err(self.plain_error(unknown_rule(code))),
+        }
+    }
+
+    /// `horizon [ID]`: the worst-case horizons, of one intent or component.
+    pub(super) fn horizon(&self, id: &str) -> Reply {
+        let m = &self.current.manifest;
+        let a = analysis::analyse(m);
+        let rows = if id.is_empty() {
+            report::horizon::rows(&a, None, None)
+        } else if m.intent(id).is_some() {
+            report::horizon::rows(&a, Some(id), None)
+        } else if m.component(id).is_some() {
+            report::horizon::rows(&a, None, Some(id))
+        } else {
+            return Reply::err(unknown_id(id, self.session.ids()));
+        };
+        Reply::out(report::horizon::render_text(&rows))
+    }
+
+    /// `why CODE [ID]`: each matching finding with its worst path.
+    pub(super) fn why(&self, args: &str) -> Reply {
+        let mut words = args.split_whitespace();
+        let Some(code) = words.next() else {
+            return Reply::err(format!("error: `why` needs a rule code: {}", usage("why")));
+        };
+        let Some(rule) = rules::rule(code) else {
+            return Reply::err(self.plain_error(unknown_rule(code)));
+        };
+        let id = words.next();
+        let m = &self.current.manifest;
+        if let Some(id) = id
+            && !self.session.ids().any(|x| x == id)
+        {
+            return Reply::err(unknown_id(id, self.session.ids()));
+        }
+        let matching: Vec<&Finding> = self
+            .findings
+            .iter()
+            .filter(|f| f.rule.code == rule.code)
+            .filter(|f| {
+                id.is_none_or(|id| {
+                    f.intent.as_deref() == Some(id) || f.component.as_deref() == Some(id)
+                })
+            })
+            .collect();
+        if matching.is_empty() {
+            return Reply::out(format!(
+                "no {} finding{} now\n",
+                rule.code,
+                id.map(|i| format!(" about `{i}`")).unwrap_or_default()
+            ));
+        }
+        let a = analysis::analyse(m);
+        let mut s = String::new();
+        for f in matching {
+            s.push_str(&format!("{}\n  {}\n", short(f), f.message));
+            if let Some(l) = f.loc {
+                s.push_str(&format!("  at {}\n", m.sources.display(l)));
+            }
+            let steps = if f.steps.is_empty() {
+                steps_for(&a, f)
+            } else {
+                f.steps.clone()
+            };
+            if !steps.is_empty() {
+                s.push_str("  worst path:\n");
+                s.push_str(&render_steps(&a, &steps));
+            }
+            if let Some(h) = f.horizon {
+                let need = required_window(h);
+                match f.window {
+                    Some(w) => s.push_str(&format!(
+                        "  window {w} against horizon {h}: {}; the policy asks for {h} + margin {} = {need}\n",
+                        if w < h {
+                            format!("forgets {} too early", Dur::Secs(h.secs().unwrap_or(0).saturating_sub(w.secs().unwrap_or(0))))
+                        } else {
+                            format!("margin {}", Dur::Secs(w.secs().unwrap_or(0).saturating_sub(h.secs().unwrap_or(0))))
+                        },
+                        margin(h)
+                    )),
+                    None => s.push_str(&format!("  horizon {h}; minimum safe retention {need}\n")),
+                }
+            }
+            if !f.assumptions.is_empty() {
+                s.push_str(&format!("  rests on: {}\n", f.assumptions.join("; ")));
+            }
+        }
+        Reply::out(s)
+    }
+}
+
+/// The worst path to a finding's component, where the finding carries none.
+fn steps_for(a: &Analysis, f: &Finding) -> Vec<Step> {
+    let (Some(intent), Some(comp)) = (&f.intent, &f.component) else {
+        return Vec::new();
+    };
+    report::horizon::rows(a, Some(intent), Some(comp))
+        .into_iter()
+        .next()
+        .map(|r| {
+            r.steps
+                .iter()
+                .filter_map(|s| {
+                    Some(Step {
+                        from: a.manifest.component_index(&s.from)?,
+                        to: a.manifest.component_index(&s.to)?,
+                        adds: s.adds_seconds.map_or(Dur::Unbounded, Dur::Secs),
+                        why: s.why.clone(),
+                        assumptions: Vec::new(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Steps of a worst path, each with the delay it adds, then the total.
+fn render_steps(a: &Analysis, steps: &[Step]) -> String {
+    let id = |c: usize| a.manifest.components[c].id.as_str();
+    let mut s = String::new();
+    let mut total = Dur::ZERO;
+    for st in steps {
+        total = total.add(st.adds);
+        s.push_str(&format!(
+            "    {:>12}  {} → {}: {}\n",
+            format!("+{}", st.adds),
+            id(st.from),
+            id(st.to),
+            st.why
+        ));
+    }
+    s.push_str(&format!("    {:>12}  total\n", format!("= {total}")));
+    s
+}
+
+/// No rule `code`: the nearest code or name.
+fn unknown_rule(code: &str) -> Diagnostic {
+    let codes: Vec<&str> = rules::RULES
+        .iter()
+        .map(|r| r.code)
+        .chain(rules::RULES.iter().map(|r| r.name))
+        .collect();
+    let d = Diagnostic::new(None, format!("no rule `{code}`"));
+    match suggest(code, codes.iter().copied()) {
+        Some(s) => d.help(format!("did you mean `{s}`?")),
+        None => d.help("`replay-audit rules` lists every rule"),
+    }
+}
+
+/// No id `id`: the nearest id, or the first ones.
+fn unknown_id<'a>(id: &str, ids: impl Iterator<Item = &'a str> + Clone) -> String {
+    let hint = suggest(id, ids.clone()).map_or_else(
+        || format!("ids: {}", ids.take(20).collect::<Vec<_>>().join(", ")),
+        |s| format!("did you mean `{s}`?"),
+    );
+    format!(
+        "error: no intent, component or region `{}`\nhelp: {}",
+        echo(id),
+        echo(&hint)
+    )
+}
+
+/// A finding on one line: severity, code, name, scope, numbers.
+pub(super) fn short(f: &Finding) -> String {
+    let mut s = format!(
+        "{} {} {} {}",
+        f.severity.name(),
+        f.rule.code,
+        f.rule.name,
+        f.scope()
+    );
+    if f.horizon.is_some() || f.window.is_some() {
+        s.push_str(&format!(
+            " (horizon {}, window {})",
+            dur(f.horizon),
+            dur(f.window)
+        ));
+    }
+    if f.waived.is_some() {
+        s.push_str(" (waived)");
+    }
+    s
+}
+
+/// `N error(s), N warning(s), N info`.
+pub(super) fn counts(findings: &[Finding]) -> String {
+    report::Summary::of(findings).line()
+}
+
+/// `check`: every finding with its message and place, then the counts.
+pub(super) fn render_findings(map: &SourceMap, findings: &[Finding]) -> String {
+    let mut s = String::new();
+    for f in findings {
+        s.push_str(&format!(
+            "{}\n  {}\n  at {}\n",
+            short(f),
+            f.message,
+            report::place(map, f)
+        ));
+    }
+    s.push_str(&format!("{}\n", counts(findings)));
+    s
+}

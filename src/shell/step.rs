@@ -1,0 +1,171 @@
+//! The commands that move the session: `set` and `unset` (a new change
+//! on top of the current trees), `undo` and `redo` (a prefix of the
+//! history rebuilt from the parsed files), and `save` (the changes as an
+//! overrides file).
+
+use std::collections::HashSet;
+
+use super::inspect::{counts, short};
+use super::{Reply, Shell, usage};
+use crate::analysis;
+use crate::manifest::LoadError;
+use crate::whatif::{self, Change, Delta, Edited, dur};
+
+impl Shell {
+    /// Moves to `edited` (the trees with the first `cursor` overrides of
+    /// the history applied): reads the model, and reports the findings that
+    /// step resolved and introduced. On failure nothing changes.
+    fn rebuild(
+        &mut self,
+        edited: Result<Edited, LoadError>,
+        cursor: usize,
+    ) -> Result<String, String> {
+        let edited = edited.map_err(|e| self.render_error(&e))?;
+        let built = self
+            .session
+            .finish(&edited)
+            .map_err(|e| self.render_error(&e))?;
+        let findings = self
+            .policy
+            .check(&analysis::analyse(&built.manifest), self.today)
+            .0;
+        let delta = whatif::compare(&self.findings, &findings);
+        self.cursor = cursor;
+        self.edited = edited;
+        self.current = built;
+        self.findings = findings;
+        Ok(self.step_report(&delta))
+    }
+
+    fn step_report(&self, d: &Delta) -> String {
+        let mut s = String::new();
+        for f in &d.resolved {
+            s.push_str(&format!("resolved   {}\n", short(f)));
+        }
+        for f in &d.introduced {
+            s.push_str(&format!("introduced {}\n", short(f)));
+        }
+        for (b, f) in &d.unchanged {
+            if b.horizon != f.horizon || b.window != f.window {
+                s.push_str(&format!(
+                    "changed    {} {} (horizon {} → {}, window {} → {})\n",
+                    f.rule.code,
+                    f.scope(),
+                    dur(b.horizon),
+                    dur(f.horizon),
+                    dur(b.window),
+                    dur(f.window)
+                ));
+            }
+        }
+        s.push_str(&format!("now: {}\n", counts(&self.findings)));
+        s
+    }
+
+    /// `set TARGET=VALUE` or `unset TARGET`: only the new change is
+    /// applied, to the current trees; what `undo` took back is dropped.
+    pub(super) fn set_or_unset(&mut self, cmd: &str, rest: &str) -> Reply {
+        if rest.is_empty() {
+            return Reply::err(format!("error: `{cmd}` needs a target: {}", usage(cmd)));
+        }
+        let o = if cmd == "set" {
+            match self.session.parse_set("set", rest) {
+                Ok(o) => o,
+                Err(e) => return Reply::err(self.render_error(&e)),
+            }
+        } else {
+            self.session.parse_unset("unset", rest)
+        };
+        let edited = self.session.edit_more(&self.edited, &o);
+        let before = std::mem::take(&mut self.current.changes);
+        match self.rebuild(edited, self.cursor + 1) {
+            Ok(report) => {
+                // What `undo` took back cannot be redone any more.
+                self.history.truncate(self.cursor - 1);
+                self.history.push(o);
+                let before: HashSet<&Change> = before.iter().collect();
+                let mut s = String::new();
+                for c in &self.current.changes {
+                    if !before.contains(c) {
+                        s.push_str(&c.line());
+                        s.push('\n');
+                    }
+                }
+                if s.is_empty() {
+                    s.push_str("no change: the value is the one in the files\n");
+                }
+                Reply::out(s + &report)
+            }
+            Err(e) => {
+                self.current.changes = before;
+                Reply::err(e)
+            }
+        }
+    }
+
+    /// `undo` or `redo`: the parsed files rebuilt with one change fewer or
+    /// one more of the history.
+    pub(super) fn undo_or_redo(&mut self, cmd: &str) -> Reply {
+        let next = if cmd == "undo" {
+            self.cursor.checked_sub(1)
+        } else {
+            (self.cursor < self.history.len()).then_some(self.cursor + 1)
+        };
+        let Some(next) = next else {
+            return Reply::err(format!("error: nothing to {cmd}"));
+        };
+        let edited = self.session.edit(&self.history[..next]);
+        match self.rebuild(edited, next) {
+            Ok(report) => Reply::out(format!(
+                "{cmd}: {} change(s) now\n{report}",
+                self.current.changes.len()
+            )),
+            Err(e) => Reply::err(e),
+        }
+    }
+
+    /// `save [--force] FILE`: the changes as an overrides file, written
+    /// whole or not at all ([`crate::files::write_atomic`]); an existing
+    /// file is replaced only with `--force`, and never an input of the
+    /// session (its manifests, its policy) nor through a link.
+    pub(super) fn save(&self, rest: &str) -> Reply {
+        let (force, path) = strip_flag(rest, "--force");
+        if path.is_empty() {
+            return Reply::err(format!(
+                "error: `save` needs a file name: {}",
+                usage("save")
+            ));
+        }
+        let text = whatif::overrides_yaml(&self.current.changes);
+        let mode = if force {
+            crate::files::Mode::Replace
+        } else {
+            crate::files::Mode::CreateNew
+        };
+        match crate::files::write_atomic(std::path::Path::new(path), text.as_bytes(), mode) {
+            Ok(()) => Reply::out(format!(
+                "saved {} change(s) to {path}; use it with `--overrides {path}`\n",
+                self.current.changes.len()
+            )),
+            Err(e) => {
+                let e = match e.kind {
+                    crate::files::WriteErrorKind::Exists => e.help(format!(
+                        "give another file name, or replace it with `save --force {path}`"
+                    )),
+                    _ => e,
+                };
+                Reply::err(e.to_string())
+            }
+        }
+    }
+}
+
+/// The first word of `rest` when it is `flag`, and what follows.
+fn strip_flag<'a>(rest: &'a str, flag: &str) -> (bool, &'a str) {
+    match rest.strip_prefix(flag) {
+        Some(after) if after.is_empty() || after.starts_with(char::is_whitespace) => {
+            (true, after.trim_start())
+        }
+        _ => (false, rest),
+    }
+}
