@@ -1,5 +1,6 @@
 //! Output formats: one file per format.
 
+pub mod format;
 pub mod github;
 pub mod horizon;
 pub mod json;
