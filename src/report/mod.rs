@@ -77,7 +77,6 @@ pub fn place(map: &SourceMap, f: &Finding) -> String {
 
 pub mod catalog;
 pub mod draw;
-pub mod draw_focus;
 pub mod review;
 pub mod review_html;
 pub mod review_md;
