@@ -9,27 +9,46 @@ use crate::time::Dur;
 
 use super::{Ctx, Experiment};
 
+/// The experiments so far, each marked when the intent's `tested` list
+/// records it.
+struct Plan<'t> {
+    tested: BTreeSet<&'t str>,
+    out: Vec<Experiment>,
+}
+
+impl Plan<'_> {
+    fn push(&mut self, name: &'static str, text: String) {
+        self.out.push(Experiment {
+            name,
+            text,
+            covered: self.tested.contains(name),
+        })
+    }
+}
+
 impl Ctx<'_, '_> {
+    /// Retries and timeouts around each effect, then dead-letter redrives,
+    /// then regional failovers.
     pub(super) fn experiments(&self) -> Vec<Experiment> {
-        let m = self.m;
-        let model = &self.a.model;
-        let tested: BTreeSet<&str> = self
+        let tested = self
             .intent
             .tested
             .as_ref()
             .map(|t| t.value.iter().map(String::as_str).collect())
             .unwrap_or_default();
-        let mut out = Vec::new();
-        let mut push = |name: &'static str, text: String| {
-            out.push(Experiment {
-                name,
-                text,
-                covered: tested.contains(name),
-            })
+        let mut plan = Plan {
+            tested,
+            out: Vec::new(),
         };
-        let id = |c: usize| m.components[c].id.as_str();
+        self.retry_experiments(&mut plan, &self.performers());
+        self.dlq_experiments(&mut plan);
+        self.region_experiments(&mut plan);
+        plan.out
+    }
 
-        // Who performs each effect, and what sends a copy to them again.
+    /// Who performs each effect: (performer, effect), each pair once.
+    fn performers(&self) -> Vec<(usize, usize)> {
+        let model = &self.a.model;
         let mut performers: Vec<(usize, usize)> = Vec::new();
         for (e, _) in self.effects() {
             for &k in &self.into[e] {
@@ -41,117 +60,139 @@ impl Ctx<'_, '_> {
         }
         performers.sort_unstable();
         performers.dedup();
-        let births_reached = self.reached_edges().any(|e| e.birth.is_some());
-        let again = |p: usize| -> String {
-            let incoming: Vec<&crate::analysis::model::EdgeModel> = self.into[p]
-                .iter()
-                .map(|&k| &model.edges[k])
-                .filter(|e| e.birth.is_some() && self.reached(e.from))
-                .collect();
-            match incoming.first() {
-                Some(e) if e.ty == LinkType::DeliversTo => {
-                    let vis = eff::dur(&m.components[e.from], "visibility_timeout")
-                        .map_or_else(String::new, |v| {
-                            format!(" after its {} visibility timeout", v.value)
-                        });
-                    format!("let `{}` deliver the message again{vis}", id(e.from))
-                }
-                Some(e) => format!("let `{}` retry", id(e.from)),
-                None => "send the request again".to_string(),
-            }
-        };
-        let guard_of = |p: usize| {
-            m.components[p]
-                .dedup
-                .as_ref()
-                .map(|g| g.store.value.clone())
-        };
-        let timeout_of = |p: usize| {
-            eff::dur(&m.components[p], "timeout")
-                .map_or_else(String::new, |t| format!(" (past its {} timeout)", t.value))
-        };
+        performers
+    }
 
+    fn id(&self, c: usize) -> &str {
+        self.m.components[c].id.as_str()
+    }
+
+    /// What sends performer `p` a copy again.
+    fn again(&self, p: usize) -> String {
+        let model = &self.a.model;
+        let incoming: Vec<&crate::analysis::model::EdgeModel> = self.into[p]
+            .iter()
+            .map(|&k| &model.edges[k])
+            .filter(|e| e.birth.is_some() && self.reached(e.from))
+            .collect();
+        match incoming.first() {
+            Some(e) if e.ty == LinkType::DeliversTo => {
+                let vis = eff::dur(&self.m.components[e.from], "visibility_timeout")
+                    .map_or_else(String::new, |v| {
+                        format!(" after its {} visibility timeout", v.value)
+                    });
+                format!("let `{}` deliver the message again{vis}", self.id(e.from))
+            }
+            Some(e) => format!("let `{}` retry", self.id(e.from)),
+            None => "send the request again".to_string(),
+        }
+    }
+
+    /// The dedup store performer `p` claims keys in.
+    fn guard_of(&self, p: usize) -> Option<String> {
+        self.m.components[p]
+            .dedup
+            .as_ref()
+            .map(|g| g.store.value.clone())
+    }
+
+    /// " (past its 30s timeout)" of performer `p`, or nothing.
+    fn timeout_of(&self, p: usize) -> String {
+        eff::dur(&self.m.components[p], "timeout")
+            .map_or_else(String::new, |t| format!(" (past its {} timeout)", t.value))
+    }
+
+    /// Timeouts before and after each effect, lost replies, concurrent
+    /// copies, and a copy just after the key expires.
+    fn retry_experiments(&self, plan: &mut Plan, performers: &[(usize, usize)]) {
+        let model = &self.a.model;
+        let births_reached = self.reached_edges().any(|e| e.birth.is_some());
         if births_reached {
-            for &(p, e) in &performers {
-                let claim = guard_of(p).map_or_else(String::new, |s| {
+            for &(p, e) in performers {
+                let claim = self.guard_of(p).map_or_else(String::new, |s| {
                     format!(" after it claims the key in `{s}` and")
                 });
-                push(
+                plan.push(
                     "timeout-before-effect",
                     format!(
                         "Stop `{}`{claim} before it calls `{}`{}; {}, and check `{}` takes effect exactly once.",
-                        id(p),
-                        id(e),
-                        timeout_of(p),
-                        again(p),
-                        id(e)
+                        self.id(p),
+                        self.id(e),
+                        self.timeout_of(p),
+                        self.again(p),
+                        self.id(e)
                     ),
                 );
             }
-            for &(p, e) in &performers {
-                let record = guard_of(p).map_or_else(
+            for &(p, e) in performers {
+                let record = self.guard_of(p).map_or_else(
                     || "before it acknowledges".to_string(),
                     |s| format!("before it records completion in `{s}`"),
                 );
-                push(
+                plan.push(
                     "timeout-after-effect",
                     format!(
                         "Let `{}` call `{}`, then stop it {record}; {}, and check `{}` does not take effect a second time.",
-                        id(p),
-                        id(e),
-                        again(p),
-                        id(e)
+                        self.id(p),
+                        self.id(e),
+                        self.again(p),
+                        self.id(e)
                     ),
                 );
             }
         }
-        for &(p, e) in &performers {
-            push(
+        for &(p, e) in performers {
+            plan.push(
                 "lost-ack",
                 format!(
                     "Let `{}` perform the effect but drop its reply to `{}`; check the retry finds the first outcome and `{}` takes effect once.",
-                    id(e),
-                    id(p),
-                    id(e)
+                    self.id(e),
+                    self.id(p),
+                    self.id(e)
                 ),
             );
         }
         if births_reached {
-            for &(p, e) in &performers {
-                let claim = guard_of(p).map_or_else(String::new, |s| {
+            for &(p, e) in performers {
+                let claim = self.guard_of(p).map_or_else(String::new, |s| {
                     format!(", check only one claims the key in `{s}`")
                 });
-                push(
+                plan.push(
                     "concurrent-retry",
                     format!(
                         "Hand two copies of the same request to `{}` at the same moment{claim}, and check `{}` takes effect once.",
-                        id(p),
-                        id(e)
+                        self.id(p),
+                        self.id(e)
                     ),
                 );
             }
         }
-        for &(p, e) in &performers {
+        for &(p, e) in performers {
             let Some(g) = &model.nodes[p].guard else {
                 continue;
             };
             let Dur::Secs(w) = g.layer.window.value else {
                 continue;
             };
-            let store = id(g.layer.component);
+            let store = self.id(g.layer.component);
             let at = Dur::Secs(w + 1);
-            push(
+            plan.push(
                 "expired-key",
                 format!(
                     "Hand a copy to `{}` {at} after the first attempt, just after `{store}` forgets the key (retention {}{}), and check `{}` does not take effect twice.",
-                    id(p),
+                    self.id(p),
                     g.layer.window.value,
                     g.layer.window.provenance(),
-                    id(e)
+                    self.id(e)
                 ),
             );
         }
-        // Dead-letter queues on the path.
+    }
+
+    /// Redrives of the dead-letter queues on the path.
+    fn dlq_experiments(&self, plan: &mut Plan) {
+        let m = self.m;
+        let model = &self.a.model;
         let mut dlqs: Vec<usize> = self
             .reached_edges()
             .filter(|e| e.ty == LinkType::DeadLetter)
@@ -185,7 +226,7 @@ impl Ctx<'_, '_> {
                 let when = if via {
                     format!(
                         "at the latest the manifest allows, so its copy reaches `{}` {h} after the first attempt",
-                        id(e)
+                        self.id(e)
                     )
                 } else {
                     match &m.components[q].redrive {
@@ -200,17 +241,21 @@ impl Ctx<'_, '_> {
                             .to_string(),
                     }
                 };
-                push(
+                plan.push(
                     "dlq-redrive",
                     format!(
                         "Redrive `{}` {when}, and check `{}` does not take effect twice.",
-                        id(q),
-                        id(e)
+                        self.id(q),
+                        self.id(e)
                     ),
                 );
             }
         }
-        // Regions: one experiment per failover (or active-active set) of regions.
+    }
+
+    /// One experiment per failover (or active-active set) of regions.
+    fn region_experiments(&self, plan: &mut Plan) {
+        let model = &self.a.model;
         let effects: Vec<String> = self
             .effects()
             .iter()
@@ -247,7 +292,7 @@ impl Ctx<'_, '_> {
                 .join(", ")
         };
         for (from, to, delay, comps) in failovers {
-            push(
+            plan.push(
                 "regional-failover",
                 format!(
                     "Fail {from} over to {to} while {} hold the request (copies arrive up to {delay} later), and check {effects} takes effect once.",
@@ -256,7 +301,7 @@ impl Ctx<'_, '_> {
             );
         }
         for (regions, comps) in actives {
-            push(
+            plan.push(
                 "regional-failover",
                 format!(
                     "Send copies of the same request to {} in {} at the same moment, and check only one region's claim wins and {effects} takes effect once.",
@@ -265,6 +310,5 @@ impl Ctx<'_, '_> {
                 ),
             );
         }
-        out
     }
 }
