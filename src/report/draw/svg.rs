@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::focus::{self, BUDGET};
 use super::layout::{MARGIN, NODE_H};
-use super::{Shape, View, layout};
+use super::{Layout, Node, Shape, View, layout};
 use crate::rules::Severity;
 
 /// XML/HTML escaping of text and attribute values.
@@ -89,7 +89,27 @@ pub fn svg(v: &View, title: &str) -> String {
     let _ = writeln!(s, "<title id=\"graph-title\">{}</title>", xml_escape(title));
     s.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"10\" markerHeight=\"10\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrowhead\"/></marker>");
     s.push_str("<marker id=\"arrow-hot\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"10\" markerHeight=\"10\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrowhead hot\"/></marker></defs>\n");
-    // Region clusters behind everything.
+    clusters(&mut s, v, &lay);
+    edges(&mut s, v, &lay);
+    for (i, nd) in v.nodes.iter().enumerate() {
+        node(&mut s, nd, lay.boxes[i]);
+    }
+    if let Some(o) = omitted {
+        let _ = writeln!(
+            s,
+            "<text class=\"omitted\" x=\"{MARGIN:.1}\" y=\"{:.1}\">{} more components and {} links not drawn: above {} components only those findings name, the ends of the errors' worst paths and their neighbours are drawn (graph --format dot has every one)</text>",
+            lay.height - MARGIN,
+            crate::report::horizon::thousands(o.components),
+            crate::report::horizon::thousands(o.links),
+            BUDGET
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The region clusters, drawn behind everything.
+fn clusters(s: &mut String, v: &View, lay: &Layout) {
     for (ci, region) in v.clusters.iter().enumerate() {
         let members: Vec<usize> = (0..v.nodes.len())
             .filter(|&i| v.nodes[i].cluster.as_deref() == Some(region.as_str()))
@@ -134,7 +154,10 @@ pub fn svg(v: &View, title: &str) -> String {
             r = xml_escape(region)
         );
     }
-    // Edges, the hot ones last so they stay on top.
+}
+
+/// The edges, the hot ones last so they stay on top.
+fn edges(s: &mut String, v: &View, lay: &Layout) {
     let mut ks: Vec<usize> = (0..v.edges.len()).collect();
     ks.sort_by_key(|&k| v.edges[k].hot);
     for k in ks {
@@ -160,104 +183,99 @@ pub fn svg(v: &View, title: &str) -> String {
         }
         s.push_str("</g>\n");
     }
-    for (i, nd) in v.nodes.iter().enumerate() {
-        let (cx, cy, w) = lay.boxes[i];
-        let (x, y, h) = (cx - w / 2.0, cy - NODE_H / 2.0, NODE_H);
-        let sev = match nd.severity {
-            Some(Severity::Error) => " error",
-            Some(Severity::Warning) => " warning",
-            Some(Severity::Info) => " info",
-            None => "",
-        };
-        let mut tip = format!("{} ({})", nd.id, nd.kind);
-        if !nd.regions.is_empty() {
-            tip.push_str(&format!(" in {}", nd.regions.join(", ")));
-        }
-        if !nd.codes.is_empty() {
-            tip.push_str(&format!(": {}", nd.codes.join(", ")));
-        }
+}
+
+/// One component: its outline, id, kind and finding codes.
+fn node(s: &mut String, nd: &Node, bx: (f64, f64, f64)) {
+    let (cx, cy, w) = bx;
+    let (x, y, h) = (cx - w / 2.0, cy - NODE_H / 2.0, NODE_H);
+    let sev = match nd.severity {
+        Some(Severity::Error) => " error",
+        Some(Severity::Warning) => " warning",
+        Some(Severity::Info) => " info",
+        None => "",
+    };
+    let mut tip = format!("{} ({})", nd.id, nd.kind);
+    if !nd.regions.is_empty() {
+        tip.push_str(&format!(" in {}", nd.regions.join(", ")));
+    }
+    if !nd.codes.is_empty() {
+        tip.push_str(&format!(": {}", nd.codes.join(", ")));
+    }
+    let _ = write!(
+        s,
+        "<g class=\"node {}{sev}\" data-id=\"{}\"><title>{}</title>",
+        nd.shape.class(),
+        xml_escape(&nd.id),
+        xml_escape(&tip)
+    );
+    outline(s, nd.shape, (x, y, w, h), cy);
+    // A cylinder's lid takes the top: its text sits lower.
+    let dy = if nd.shape == Shape::Store { 4.0 } else { 0.0 };
+    let _ = write!(
+        s,
+        "<text class=\"id\" x=\"{cx:.1}\" y=\"{:.1}\">{}</text>",
+        cy - 2.0 + dy,
+        xml_escape(&nd.id)
+    );
+    let _ = write!(
+        s,
+        "<text class=\"kind\" x=\"{cx:.1}\" y=\"{:.1}\">{}</text>",
+        cy + 12.0 + dy,
+        xml_escape(&nd.kind)
+    );
+    if !nd.codes.is_empty() {
         let _ = write!(
             s,
-            "<g class=\"node {}{sev}\" data-id=\"{}\"><title>{}</title>",
-            nd.shape.class(),
-            xml_escape(&nd.id),
-            xml_escape(&tip)
+            "<text class=\"codes\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            x + w,
+            y + h + 13.0,
+            xml_escape(&nd.codes.join(" "))
         );
-        match nd.shape {
-            Shape::Compute => {
-                let _ = write!(
-                    s,
-                    "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"5\"/>"
-                );
-            }
-            Shape::Transport => {
-                let _ = write!(
-                    s,
-                    "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"{:.1}\"/>",
-                    h / 2.0
-                );
-            }
-            Shape::Store => {
-                let ry = 6.0;
-                let _ = write!(
-                    s,
-                    "<path d=\"M{x:.1},{t:.1} A{rx:.1},{ry} 0 0 0 {r:.1},{t:.1} L{r:.1},{b:.1} A{rx:.1},{ry} 0 0 1 {x:.1},{b:.1} Z\"/><path class=\"lid\" d=\"M{x:.1},{t:.1} A{rx:.1},{ry} 0 0 1 {r:.1},{t:.1}\"/>",
-                    t = y + ry,
-                    b = y + h - ry,
-                    r = x + w,
-                    rx = w / 2.0,
-                );
-            }
-            Shape::External => {
-                let k = 10.0;
-                let _ = write!(
-                    s,
-                    "<polygon points=\"{:.1},{cy:.1} {:.1},{y:.1} {:.1},{y:.1} {:.1},{cy:.1} {:.1},{b:.1} {:.1},{b:.1}\"/>",
-                    x,
-                    x + k,
-                    x + w - k,
-                    x + w,
-                    x + w - k,
-                    x + k,
-                    b = y + h
-                );
-            }
-        }
-        // A cylinder's lid takes the top: its text sits lower.
-        let dy = if nd.shape == Shape::Store { 4.0 } else { 0.0 };
-        let _ = write!(
-            s,
-            "<text class=\"id\" x=\"{cx:.1}\" y=\"{:.1}\">{}</text>",
-            cy - 2.0 + dy,
-            xml_escape(&nd.id)
-        );
-        let _ = write!(
-            s,
-            "<text class=\"kind\" x=\"{cx:.1}\" y=\"{:.1}\">{}</text>",
-            cy + 12.0 + dy,
-            xml_escape(&nd.kind)
-        );
-        if !nd.codes.is_empty() {
+    }
+    s.push_str("</g>\n");
+}
+
+/// The outline of a box at `x, y` of `w` by `h` (centre height `cy`).
+fn outline(s: &mut String, shape: Shape, (x, y, w, h): (f64, f64, f64, f64), cy: f64) {
+    match shape {
+        Shape::Compute => {
             let _ = write!(
                 s,
-                "<text class=\"codes\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                x + w,
-                y + h + 13.0,
-                xml_escape(&nd.codes.join(" "))
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"5\"/>"
             );
         }
-        s.push_str("</g>\n");
+        Shape::Transport => {
+            let _ = write!(
+                s,
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"{:.1}\"/>",
+                h / 2.0
+            );
+        }
+        Shape::Store => {
+            let ry = 6.0;
+            let _ = write!(
+                s,
+                "<path d=\"M{x:.1},{t:.1} A{rx:.1},{ry} 0 0 0 {r:.1},{t:.1} L{r:.1},{b:.1} A{rx:.1},{ry} 0 0 1 {x:.1},{b:.1} Z\"/><path class=\"lid\" d=\"M{x:.1},{t:.1} A{rx:.1},{ry} 0 0 1 {r:.1},{t:.1}\"/>",
+                t = y + ry,
+                b = y + h - ry,
+                r = x + w,
+                rx = w / 2.0,
+            );
+        }
+        Shape::External => {
+            let k = 10.0;
+            let _ = write!(
+                s,
+                "<polygon points=\"{:.1},{cy:.1} {:.1},{y:.1} {:.1},{y:.1} {:.1},{cy:.1} {:.1},{b:.1} {:.1},{b:.1}\"/>",
+                x,
+                x + k,
+                x + w - k,
+                x + w,
+                x + w - k,
+                x + k,
+                b = y + h
+            );
+        }
     }
-    if let Some(o) = omitted {
-        let _ = writeln!(
-            s,
-            "<text class=\"omitted\" x=\"{MARGIN:.1}\" y=\"{:.1}\">{} more components and {} links not drawn: above {} components only those findings name, the ends of the errors' worst paths and their neighbours are drawn (graph --format dot has every one)</text>",
-            lay.height - MARGIN,
-            crate::report::horizon::thousands(o.components),
-            crate::report::horizon::thousands(o.links),
-            BUDGET
-        );
-    }
-    s.push_str("</svg>\n");
-    s
 }
