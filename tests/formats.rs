@@ -365,3 +365,62 @@ fn sarif_keeps_strings_exact_and_uris_valid() {
         .collect();
     assert_eq!(levels, ["error", "warning", "note"]);
 }
+
+/// Each `--format` through the one [`format::Format`] interface writes what
+/// that format's own functions render.
+#[test]
+fn the_format_interface_writes_each_format() {
+    use replay_audit::cli::CheckFormat;
+    use replay_audit::policy::Notes;
+    use replay_audit::report::format::{self, CheckRun};
+    use replay_audit::report::{horizon, json, table};
+    use replay_audit::{analysis, manifest, rules};
+
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/incident-dlq-redrive.yaml"
+    );
+    let text = std::fs::read_to_string(path).expect("fixture");
+    let m = manifest::load_texts(
+        vec![(FIXTURE.to_string(), text)],
+        &manifest::Limits::default(),
+    )
+    .expect("loads");
+    let a = analysis::analyse(&m);
+    let findings = rules::check(&a);
+    let rows = horizon::rows(&a, None, None);
+    let notes = Notes::default();
+    let accepted = format::accepted(&findings);
+    let run = CheckRun {
+        manifest: &m,
+        findings: &findings,
+        notes: &notes,
+        accepted: &accepted,
+        horizon_rows: &rows,
+        color: false,
+    };
+    let s = &m.sources;
+    let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
+    let expected = [
+        (CheckFormat::Table, table::render(s, &findings, false)),
+        (CheckFormat::Json, json::render_with(s, &findings, &notes)),
+        (
+            CheckFormat::Sarif,
+            sarif::render_with(s, &findings, Some(&m), &accepted),
+        ),
+        (
+            CheckFormat::Junit,
+            junit::render_with(s, &intents, &findings, &accepted),
+        ),
+        (CheckFormat::Github, github::render(s, &findings)),
+        (
+            CheckFormat::Markdown,
+            markdown::render_full(s, &findings, Some(&m), &rows),
+        ),
+    ];
+    for (f, want) in expected {
+        let mut out = Vec::new();
+        format::of(f).write(&mut out, &run).expect("writes");
+        assert_eq!(String::from_utf8(out).expect("UTF-8"), want, "{f:?}");
+    }
+}

@@ -8,10 +8,11 @@ use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
+use replay_audit::report::format::{self, CheckRun};
 use replay_audit::rules::Finding;
 use replay_audit::{files, report};
 
-use super::{inputs, out, out_with, severity, stdout_color, today};
+use super::{inputs, out_with, severity, stdout_color, today};
 
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let Command::Check {
@@ -106,34 +107,14 @@ fn render(
     notes: &Notes,
     horizon_rows: &[report::horizon::Row],
 ) -> anyhow::Result<()> {
-    // Waived and baselined findings, for the formats that mark them (SARIF
-    // suppressions, JUnit skipped cases).
-    let accepted: Vec<Option<&str>> = findings
-        .iter()
-        .map(|f| match (&f.waived, f.baselined) {
-            (Some(w), _) => Some(w.reason.as_str()),
-            (None, true) => Some("listed in the baseline"),
-            (None, false) => None,
-        })
-        .collect();
-    let s = &m.sources;
-    match format {
-        CheckFormat::Table => out(&report::table::render(s, findings, stdout_color(cli))),
-        // Written as it is produced: a large report is never held whole.
-        CheckFormat::Json => out_with(|w| report::json::write_with(w, s, findings, notes)),
-        CheckFormat::Sarif => out(&report::sarif::render_with(s, findings, Some(m), &accepted)),
-        CheckFormat::Junit => {
-            let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
-            out(&report::junit::render_with(
-                s, &intents, findings, &accepted,
-            ))
-        }
-        CheckFormat::Github => out(&report::github::render(s, findings)),
-        CheckFormat::Markdown => out(&report::markdown::render_full(
-            s,
-            findings,
-            Some(m),
-            horizon_rows,
-        )),
-    }
+    let accepted = format::accepted(findings);
+    let run = CheckRun {
+        manifest: m,
+        findings,
+        notes,
+        accepted: &accepted,
+        horizon_rows,
+        color: stdout_color(cli),
+    };
+    out_with(|w| format::of(format).write(w, &run))
 }

@@ -5,7 +5,10 @@
 //! the message, `%`, `\r` and `\n`; in property values, those and also `:`
 //! and `,`, which would otherwise end the value or the property list.
 
+use std::io::{self, Write};
+
 use crate::diagnostics::{SourceMap, inert};
+use crate::report::format::{CheckRun, Format};
 use crate::rules::{Finding, Severity};
 
 /// Escapes the data after the closing `::`.
@@ -61,4 +64,13 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
         ));
     }
     out
+}
+
+/// `--format github`.
+pub struct GithubFormat;
+
+impl Format for GithubFormat {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        out.write_all(render(run.sources(), run.findings).as_bytes())
+    }
 }

@@ -1,10 +1,13 @@
 //! `--format json`: the stable contract of `cli.md`.
 
+use std::io::{self, Write};
+
 use serde::Serialize;
 
 use crate::diagnostics::{Location, SourceMap};
 use crate::policy::Notes;
 use crate::report::Summary;
+use crate::report::format::{CheckRun, Format};
 use crate::rules::{Finding, Waived};
 
 #[derive(Debug, Serialize)]
@@ -93,4 +96,14 @@ pub fn write_with(
     };
     serde_json::to_writer_pretty(&mut w, &r)?;
     w.write_all(b"\n")
+}
+
+/// `--format json`, written as it is produced: a large report is never held
+/// whole.
+pub struct JsonFormat;
+
+impl Format for JsonFormat {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        write_with(out, run.sources(), run.findings, run.notes)
+    }
 }

@@ -7,10 +7,12 @@
 //! every finding of that rule there is waived.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::{self, Write};
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::diagnostics::SourceMap;
+use crate::report::format::{CheckRun, Format};
 use crate::report::{place, xml};
 use crate::rules::{Finding, RULES};
 
@@ -145,4 +147,15 @@ fn f_severity(open: &[&Finding]) -> &'static str {
         .map(|f| f.severity)
         .max()
         .map_or("error", |s| s.name())
+}
+
+/// `--format junit`, a suite per intent of the manifest.
+pub struct JunitFormat;
+
+impl Format for JunitFormat {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        let intents: Vec<&str> = run.manifest.intents.iter().map(|i| i.id.as_str()).collect();
+        let text = render_with(run.sources(), &intents, run.findings, run.accepted);
+        out.write_all(text.as_bytes())
+    }
 }

@@ -7,8 +7,11 @@
 //! Flavored Markdown with inline HTML, so an id must not be able to open a
 //! tag, a code span, a link or a table cell.
 
+use std::io::{self, Write};
+
 use crate::diagnostics::SourceMap;
 use crate::manifest::Manifest;
+use crate::report::format::{CheckRun, Format};
 use crate::report::{Summary, place, related};
 use crate::rules::Finding;
 
@@ -225,4 +228,19 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
         out.push_str("\n</details>\n");
     }
     out
+}
+
+/// `--format markdown`, with the worst paths' links and the horizon table.
+pub struct MarkdownFormat;
+
+impl Format for MarkdownFormat {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        let text = render_full(
+            run.sources(),
+            run.findings,
+            Some(run.manifest),
+            run.horizon_rows,
+        );
+        out.write_all(text.as_bytes())
+    }
 }

@@ -1,5 +1,6 @@
 //! Output formats: one file per format.
 
+pub mod format;
 pub mod github;
 pub mod horizon;
 pub mod json;
@@ -76,7 +77,6 @@ pub fn place(map: &SourceMap, f: &Finding) -> String {
 
 pub mod catalog;
 pub mod draw;
-pub mod draw_focus;
 pub mod review;
 pub mod review_html;
 pub mod review_md;

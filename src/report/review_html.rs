@@ -143,6 +143,18 @@ fn anchor(s: &str) -> String {
 
 pub fn render(r: &Review) -> String {
     let mut s = String::new();
+    header(&mut s, r);
+    contents(&mut s, r);
+    intents(&mut s, r);
+    horizons(&mut s, r);
+    assumptions(&mut s, r);
+    findings(&mut s, r);
+    test_plan(&mut s, r);
+    s
+}
+
+/// The document head and the header: title, files, counts and the legend.
+fn header(s: &mut String, r: &Review) {
     s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n");
     let _ = writeln!(
@@ -189,7 +201,10 @@ pub fn render(r: &Review) -> String {
         }
     );
     s.push_str("<p>Each question is answered from the manifest. <strong>failing</strong>: a finding contradicts the answer (codes given). <span class=\"badge assumed\">⚠ ASSUMED</span>: the manifest does not say, or the answer rests on a declared assumption or a guessed value; a guarantee that rests on “we assume” is not finished.</p>\n</header>\n");
+}
 
+/// The table of contents and the drawn graph.
+fn contents(s: &mut String, r: &Review) {
     s.push_str("<nav><h2>Contents</h2><ul><li><a href=\"#graph\">Graph</a></li>");
     for i in &r.intents {
         let _ = write!(
@@ -207,7 +222,10 @@ pub fn render(r: &Review) -> String {
         &format!("Dependency graph of {}", r.title),
     ));
     s.push_str("<figcaption>Boxes: compute; rounded: queues, topics, streams; cylinders: stores and ledgers; hexagons: external effects; dashed frames: regions. Red outlines and the codes under them: components a finding names. Thick red edges: the worst path of each error. Dashed edges: dead-letter and redrive; dotted: dedup claims.</figcaption></figure></section>\n");
+}
 
+/// Each intent's checklist.
+fn intents(s: &mut String, r: &Review) {
     for i in &r.intents {
         let _ = writeln!(
             s,
@@ -289,7 +307,10 @@ pub fn render(r: &Review) -> String {
         }
         s.push_str("</section>\n");
     }
+}
 
+/// The horizon table.
+fn horizons(s: &mut String, r: &Review) {
     s.push_str("<section id=\"horizons\"><h2>Horizons</h2>\n");
     if r.horizons.is_empty() {
         s.push_str("<p>No guard, store or effect is reached.</p>\n");
@@ -318,7 +339,10 @@ pub fn render(r: &Review) -> String {
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+}
 
+/// Every operational assumption.
+fn assumptions(s: &mut String, r: &Review) {
     s.push_str("<section id=\"assumptions\"><h2>Operational assumptions</h2>\n");
     if r.assumptions.is_empty() {
         s.push_str("<p>None: no verdict rests on a declared bound or a guessed value.</p>\n");
@@ -350,7 +374,10 @@ pub fn render(r: &Review) -> String {
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+}
 
+/// The findings.
+fn findings(s: &mut String, r: &Review) {
     s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
     if r.findings.is_empty() {
         s.push_str("<p>No findings.</p>\n");
@@ -403,7 +430,10 @@ pub fn render(r: &Review) -> String {
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+}
 
+/// The failure-injection test plan of each intent, and the end of the document.
+fn test_plan(s: &mut String, r: &Review) {
     s.push_str("<section id=\"test-plan\"><h2>Failure-injection test plan</h2>\n<p>Only the experiments that apply to each intent's graph; <span class=\"covered\">✓ covered</span> ones are named in the intent's <code>tested</code> list.</p>\n");
     for i in &r.intents {
         let _ = writeln!(s, "<h3>Intent <code>{}</code></h3>", xml_escape(&i.id));
@@ -428,7 +458,6 @@ pub fn render(r: &Review) -> String {
         s.push_str("</ul>\n");
     }
     s.push_str("</section>\n</body>\n</html>\n");
-    s
 }
 
 #[cfg(test)]

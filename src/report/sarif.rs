@@ -6,11 +6,13 @@
 //! checked against the official schema in `tests/sarif_schema.rs`.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 use serde::Serialize;
 
 use crate::diagnostics::{Loc, SourceMap};
 use crate::manifest::Manifest;
+use crate::report::format::{CheckRun, Format};
 use crate::report::related;
 use crate::rules::{Finding, RULES, Rule, Severity};
 
@@ -335,4 +337,20 @@ pub fn render_with(
 ) -> String {
     serde_json::to_string_pretty(&log(map, findings, manifest, waived)).expect("SARIF serialises")
         + "\n"
+}
+
+/// `--format sarif`, with the worst paths placed and accepted findings
+/// suppressed.
+pub struct SarifFormat;
+
+impl Format for SarifFormat {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        let text = render_with(
+            run.sources(),
+            run.findings,
+            Some(run.manifest),
+            run.accepted,
+        );
+        out.write_all(text.as_bytes())
+    }
 }

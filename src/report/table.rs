@@ -1,9 +1,12 @@
 //! `--format table`: findings for a person at a terminal (comfy-table).
 
+use std::io::{self, Write};
+
 use comfy_table::presets::UTF8_FULL_CONDENSED;
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 
 use crate::diagnostics::{SourceMap, inert};
+use crate::report::format::{CheckRun, Format};
 use crate::report::{Summary, place};
 use crate::rules::{Finding, Severity};
 
@@ -118,4 +121,13 @@ fn path_text(path: &[String]) -> String {
         crate::report::horizon::thousands(path.len() - 2 * PATH_ENDS),
         path[path.len() - PATH_ENDS..].join(" → ")
     )
+}
+
+/// `--format table`.
+pub struct TableFormat;
+
+impl Format for TableFormat {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        out.write_all(render(run.sources(), run.findings, run.color).as_bytes())
+    }
 }

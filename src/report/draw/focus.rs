@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::report::draw::{Edge, View};
+use super::{Edge, View};
 
 /// Components drawn at most.
 pub const BUDGET: usize = 200;

@@ -1,0 +1,185 @@
+//! The dependency graph, drawn: Graphviz DOT, Mermaid, and an inline SVG
+//! laid out here (no external program, no network) for the HTML report.
+//!
+//! [`view`] reduces the manifest and the findings to what a drawing needs;
+//! [`dot`], [`mermaid`] and [`svg`] render that view. The SVG layout is a
+//! small Sugiyama-style layered layout: cycles broken by reversing DFS back
+//! edges, longest-path layering, dummy vertices on long edges, barycentre
+//! ordering (regions kept together), then coordinates pulled towards the
+//! neighbours' centres. Hand-written because no allowed crate lays out a
+//! graph without calling Graphviz.
+//!
+//! This file holds the view model; `dot`, `mermaid`, `layout`, `svg` and
+//! [`focus`] (what a large drawing keeps) are its parts.
+
+mod dot;
+pub mod focus;
+mod layout;
+mod mermaid;
+mod svg;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+
+use crate::analysis::effective as eff;
+use crate::catalog::Generic;
+use crate::manifest::model::Manifest;
+use crate::rules::{Finding, Severity};
+
+pub use dot::{dot, dot_quote};
+pub use layout::{Layout, layout};
+pub use mermaid::{mermaid, mermaid_text};
+pub use svg::{svg, xml_escape};
+
+/// How a component is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// queue, topic, stream
+    Transport,
+    /// service, function, workflow
+    Compute,
+    /// store, ledger (a cylinder)
+    Store,
+    External,
+}
+
+impl Shape {
+    fn of(g: Generic) -> Shape {
+        match g {
+            Generic::Queue | Generic::Topic | Generic::Stream => Shape::Transport,
+            Generic::Store | Generic::Ledger => Shape::Store,
+            Generic::External => Shape::External,
+            Generic::Service | Generic::Function | Generic::Workflow => Shape::Compute,
+        }
+    }
+
+    fn class(self) -> &'static str {
+        match self {
+            Shape::Transport => "transport",
+            Shape::Compute => "compute",
+            Shape::Store => "store",
+            Shape::External => "external",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub id: String,
+    pub kind: String,
+    pub shape: Shape,
+    /// The region cluster it is drawn in: its regions joined with ` + `
+    /// (a component that runs in two regions sits in the cluster of both).
+    pub cluster: Option<String>,
+    pub regions: Vec<String>,
+    /// Codes of the findings that name this component.
+    pub codes: Vec<&'static str>,
+    /// The worst severity among them.
+    pub severity: Option<Severity>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edge {
+    pub from: usize,
+    pub to: usize,
+    /// The manifest field: sends_to, delivers_to, calls, dead_letter, redrive, effects, dedup.
+    pub ty: &'static str,
+    /// On the worst path of an error finding.
+    pub hot: bool,
+}
+
+/// What a drawing shows.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct View {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    /// Region clusters that have at least one component, sorted.
+    pub clusters: Vec<String>,
+}
+
+/// Components, links (and `dedup` claims), regions, and the findings that
+/// are not waived.
+pub fn view(m: &Manifest, findings: &[Finding]) -> View {
+    let mut nodes: Vec<Node> = m
+        .components
+        .iter()
+        .map(|c| Node {
+            id: c.id.clone(),
+            kind: c.kind.value.clone(),
+            shape: Shape::of(eff::generic(c)),
+            cluster: (!c.regions.is_empty()).then(|| {
+                c.regions
+                    .iter()
+                    .map(|r| r.value.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            }),
+            regions: c.regions.iter().map(|r| r.value.clone()).collect(),
+            codes: Vec::new(),
+            severity: None,
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for (i, c) in m.components.iter().enumerate() {
+        for l in c.links() {
+            if let Some(j) = l.to.index() {
+                edges.push(Edge {
+                    from: i,
+                    to: j,
+                    ty: l.ty.field(),
+                    hot: false,
+                });
+            }
+        }
+        if let Some(g) = &c.dedup
+            && let Some(j) = g.store.index()
+        {
+            edges.push(Edge {
+                from: i,
+                to: j,
+                ty: "dedup",
+                hot: false,
+            });
+        }
+    }
+    // The links (not dedup claims) from one component to another, so that
+    // marking a worst path costs its length, not its length times the links.
+    let mut between: std::collections::HashMap<(usize, usize), Vec<usize>> =
+        std::collections::HashMap::new();
+    for (k, e) in edges.iter().enumerate() {
+        if e.ty != "dedup" {
+            between.entry((e.from, e.to)).or_default().push(k);
+        }
+    }
+    // A waived finding is an accepted risk: listed by the reports, not drawn.
+    for f in findings.iter().filter(|f| f.waived.is_none()) {
+        if let Some(i) = f.component.as_deref().and_then(|c| m.component_index(c)) {
+            let n = &mut nodes[i];
+            if !n.codes.contains(&f.rule.code) {
+                n.codes.push(f.rule.code);
+            }
+            n.severity = n.severity.max(Some(f.severity));
+        }
+        if f.severity == Severity::Error {
+            for w in f.path.windows(2) {
+                let (Some(a), Some(b)) = (m.component_index(&w[0]), m.component_index(&w[1]))
+                else {
+                    continue;
+                };
+                for &k in between.get(&(a, b)).into_iter().flatten() {
+                    edges[k].hot = true;
+                }
+            }
+        }
+    }
+    for n in &mut nodes {
+        n.codes.sort_unstable();
+    }
+    let clusters: BTreeSet<String> = nodes.iter().filter_map(|n| n.cluster.clone()).collect();
+    View {
+        nodes,
+        edges,
+        clusters: clusters.into_iter().collect(),
+    }
+}

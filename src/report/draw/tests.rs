@@ -1,0 +1,127 @@
+//! The layout's layers, overlaps and crossings, and the escaping of
+//! every format.
+
+use super::layout::{NODE_GAP, NODE_H};
+use super::*;
+
+fn node(id: &str, cluster: Option<&str>) -> Node {
+    Node {
+        id: id.into(),
+        kind: "service".into(),
+        shape: Shape::Compute,
+        cluster: cluster.map(String::from),
+        regions: cluster.map(|c| vec![c.to_string()]).unwrap_or_default(),
+        codes: Vec::new(),
+        severity: None,
+    }
+}
+
+fn edge(from: usize, to: usize) -> Edge {
+    Edge {
+        from,
+        to,
+        ty: "sends_to",
+        hot: false,
+    }
+}
+
+#[test]
+fn layers_follow_the_longest_path_and_break_cycles() {
+    // a → b → c → d, a → d, and d → b closes a cycle.
+    let v = View {
+        nodes: vec![
+            node("a", None),
+            node("b", None),
+            node("c", None),
+            node("d", None),
+        ],
+        edges: vec![edge(0, 1), edge(1, 2), edge(2, 3), edge(0, 3), edge(3, 1)],
+        clusters: vec![],
+    };
+    let l = layout(&v);
+    assert_eq!(l.layers, vec![0, 1, 2, 3]);
+    // The long edge a → d runs through two dummies: four points.
+    assert_eq!(l.routes[3].len(), 4);
+    // Every route starts at its source's box and ends at its target's.
+    for (k, e) in v.edges.iter().enumerate() {
+        let r = &l.routes[k];
+        let (sx, sy, _) = l.boxes[e.from];
+        let (tx, ty, _) = l.boxes[e.to];
+        assert!(
+            (r[0].1 - sy).abs() <= NODE_H / 2.0 + 0.01,
+            "edge {k} starts at its source"
+        );
+        assert!(
+            (r[r.len() - 1].1 - ty).abs() <= NODE_H / 2.0 + 0.01,
+            "edge {k} ends at its target"
+        );
+        assert!((r[0].0 - sx).abs() < 20.0 && (r[r.len() - 1].0 - tx).abs() < 20.0);
+    }
+}
+
+#[test]
+fn boxes_in_one_layer_never_overlap_and_regions_stay_together() {
+    // One source fanning out to five children in alternating regions.
+    let mut nodes = vec![node("src", None)];
+    for i in 0..5 {
+        nodes.push(node(
+            &format!("child-{i}"),
+            Some(if i % 2 == 0 { "eu" } else { "us" }),
+        ));
+    }
+    let v = View {
+        nodes,
+        edges: (1..6).map(|i| edge(0, i)).collect(),
+        clusters: vec!["eu".into(), "us".into()],
+    };
+    let l = layout(&v);
+    let mut row: Vec<(f64, f64, &str)> = (1..6)
+        .map(|i| {
+            (
+                l.boxes[i].0,
+                l.boxes[i].2,
+                v.nodes[i].cluster.as_deref().unwrap(),
+            )
+        })
+        .collect();
+    row.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+    for w in row.windows(2) {
+        assert!(
+            w[0].0 + w[0].1 / 2.0 + NODE_GAP <= w[1].0 - w[1].1 / 2.0 + 0.01,
+            "{w:?}"
+        );
+    }
+    let clusters: Vec<&str> = row.iter().map(|r| r.2).collect();
+    let changes = clusters.windows(2).filter(|w| w[0] != w[1]).count();
+    assert_eq!(changes, 1, "regions contiguous: {clusters:?}");
+    assert!(l.width >= row.last().unwrap().0);
+}
+
+#[test]
+fn barycentre_ordering_removes_a_needless_crossing() {
+    // a → d, b → c: starting order puts c before d, so the edges cross.
+    let v = View {
+        nodes: vec![
+            node("a", None),
+            node("b", None),
+            node("c", None),
+            node("d", None),
+        ],
+        edges: vec![edge(0, 3), edge(1, 2)],
+        clusters: vec![],
+    };
+    let l = layout(&v);
+    let a_left_of_b = l.boxes[0].0 < l.boxes[1].0;
+    let d_left_of_c = l.boxes[3].0 < l.boxes[2].0;
+    assert_eq!(a_left_of_b, d_left_of_c, "no crossing: {:?}", l.boxes);
+}
+
+#[test]
+fn escapes_for_every_format() {
+    assert_eq!(dot_quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+    assert_eq!(mermaid_text("x\"]<script>#"), "x#34;#93;#60;script#62;#35;");
+    assert_eq!(
+        xml_escape("<a href='x'>&\"</a>"),
+        "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;"
+    );
+}

@@ -1,0 +1,63 @@
+//! One interface for the outputs of `check`: a [`CheckRun`] holds what
+//! every format may show, [`Format`] writes it, and [`of`] picks the
+//! format of a `--format` value.
+
+use std::io::{self, Write};
+
+use crate::cli::CheckFormat;
+use crate::diagnostics::SourceMap;
+use crate::manifest::Manifest;
+use crate::policy::Notes;
+use crate::report::{github, horizon, json, junit, markdown, sarif, table};
+use crate::rules::Finding;
+
+/// What one `check` run hands to its output.
+pub struct CheckRun<'a> {
+    /// The merged manifest (its sources place the findings).
+    pub manifest: &'a Manifest,
+    pub findings: &'a [Finding],
+    /// Unused waivers and stale baseline entries.
+    pub notes: &'a Notes,
+    /// Per finding, in the same order, why it is accepted (see [`accepted`]).
+    pub accepted: &'a [Option<&'a str>],
+    /// The horizon table (only the Markdown comment shows it).
+    pub horizon_rows: &'a [horizon::Row],
+    /// Colour for a terminal (the table only).
+    pub color: bool,
+}
+
+impl CheckRun<'_> {
+    pub fn sources(&self) -> &SourceMap {
+        &self.manifest.sources
+    }
+}
+
+/// An output of `check`.
+pub trait Format {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()>;
+}
+
+/// The format that `--format` names.
+pub fn of(format: CheckFormat) -> &'static dyn Format {
+    match format {
+        CheckFormat::Table => &table::TableFormat,
+        CheckFormat::Json => &json::JsonFormat,
+        CheckFormat::Sarif => &sarif::SarifFormat,
+        CheckFormat::Junit => &junit::JunitFormat,
+        CheckFormat::Github => &github::GithubFormat,
+        CheckFormat::Markdown => &markdown::MarkdownFormat,
+    }
+}
+
+/// Per finding, the reason it is waived or baselined, for the formats that
+/// mark them (SARIF suppressions, JUnit skipped cases).
+pub fn accepted(findings: &[Finding]) -> Vec<Option<&str>> {
+    findings
+        .iter()
+        .map(|f| match (&f.waived, f.baselined) {
+            (Some(w), _) => Some(w.reason.as_str()),
+            (None, true) => Some("listed in the baseline"),
+            (None, false) => None,
+        })
+        .collect()
+}

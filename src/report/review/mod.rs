@@ -1,0 +1,352 @@
+//! The review checklist, answered from the manifest: the model behind
+//! `report --format markdown|html`.
+//!
+//! For every intent, twelve questions a design review should settle before
+//! calling an operation idempotent. Each answer cites the components and
+//! fields it rests on (file:line) and gets a status: satisfied, failing
+//! (with the codes of the findings that say why), or ASSUMED when the
+//! manifest is silent or the answer leans on a declared assumption
+//! (`max_backlog`, `within`) or on a value the analysis had to guess.
+//! Then the horizon table, every operational assumption, the findings, and
+//! a failure-injection test plan per intent.
+//!
+//! This file builds the [`Review`] and holds the per-intent context every
+//! question reads; [`model`] is the checklist model, `keys`, `store` and
+//! `recovery` answer the groups of questions, `experiments` writes the test
+//! plan, and `index` lists the assumptions across intents.
+
+mod experiments;
+mod index;
+mod keys;
+pub mod model;
+mod recovery;
+mod store;
+
+use std::collections::HashMap;
+
+use crate::analysis::effective::Eff;
+use crate::analysis::{Analysis, IntentResult};
+use crate::diagnostics::{Loc, SourceMap};
+use crate::manifest::model::{Component, Intent, Manifest};
+use crate::report::draw;
+use crate::report::horizon::{self, Row};
+use crate::report::{Summary, place};
+use crate::rules::Finding;
+use crate::time::Dur;
+
+pub use model::*;
+
+use index::{assumptions, incoming, waiver_text};
+
+/// `file:line` of a location.
+fn fl(map: &SourceMap, loc: Loc) -> String {
+    format!("{}:{}", map.path(loc), loc.line)
+}
+
+/// The window of a horizon row against its horizon: `+2h` spare, `-14h 20m` short.
+pub fn margin_text(r: &Row) -> String {
+    match r.window {
+        None => "no window".to_string(),
+        Some(w) if w >= r.horizon => match (w, r.horizon) {
+            (Dur::Unbounded, _) => "unbounded".to_string(),
+            (Dur::Secs(w), Dur::Secs(h)) => format!("+{}", Dur::Secs(w - h)),
+            _ => "-".to_string(),
+        },
+        Some(w) => match (w, r.horizon) {
+            (Dur::Secs(w), Dur::Secs(h)) => format!("-{}", Dur::Secs(h - w)),
+            _ => "-unbounded".to_string(),
+        },
+    }
+}
+
+/// Whether a horizon row's window falls short of the horizon or of the margin policy.
+pub fn row_verdict(r: &Row) -> &'static str {
+    r.verdict()
+}
+
+/// Builds the review of a whole architecture.
+pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
+    let m = a.manifest;
+    let map = &m.sources;
+    let horizons = horizon::rows(a, None, None);
+    // Findings and rows by intent, once: filtering all of them for every
+    // intent was quadratic on a hub with thousands of intents.
+    let mut by_intent: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut loose: Vec<(usize, usize)> = Vec::new();
+    for (k, f) in findings.iter().enumerate() {
+        match &f.intent {
+            Some(i) => by_intent.entry(i.as_str()).or_default().push(k),
+            None => {
+                if let Some(c) = f.component.as_deref().and_then(|c| m.component_index(c)) {
+                    loose.push((k, c));
+                }
+            }
+        }
+    }
+    let mut rows_of: HashMap<&str, Vec<&Row>> = HashMap::new();
+    for x in &horizons {
+        rows_of.entry(x.intent.as_str()).or_default().push(x);
+    }
+    let into = incoming(a);
+    let intents = a
+        .intents
+        .iter()
+        .map(|r| {
+            let intent = &m.intents[r.intent];
+            let mut mine: Vec<usize> = by_intent
+                .get(intent.id.as_str())
+                .cloned()
+                .unwrap_or_default();
+            mine.extend(
+                loose
+                    .iter()
+                    .filter(|(_, c)| r.horizons.contains_key(c))
+                    .map(|&(k, _)| k),
+            );
+            mine.sort_unstable();
+            Ctx {
+                a,
+                m,
+                map,
+                r,
+                intent,
+                findings: mine.into_iter().map(|k| &findings[k]).collect(),
+                rows: rows_of.remove(intent.id.as_str()).unwrap_or_default(),
+                into: &into,
+            }
+            .review()
+        })
+        .collect();
+    Review {
+        title: m.name.clone().unwrap_or_else(|| "architecture".to_string()),
+        files: map.files.iter().map(|f| f.path.clone()).collect(),
+        summary: Summary::of(findings),
+        intents,
+        horizons,
+        assumptions: assumptions(a),
+        findings: findings
+            .iter()
+            .map(|f| FindingEntry {
+                severity: f.severity,
+                code: f.rule.code,
+                name: f.rule.name,
+                intent: f.intent.clone(),
+                component: f.component.clone(),
+                at: place(map, f),
+                message: f.message.clone(),
+                path: f.path.clone(),
+                assumptions: f.assumptions.clone(),
+                waived: f.waived.as_ref().map(waiver_text),
+            })
+            .collect(),
+        graph: draw::view(m, findings),
+    }
+}
+
+/// "reason (ticket PAY-12, until 2027-01-31)".
+struct Ctx<'a, 'm> {
+    a: &'a Analysis<'m>,
+    m: &'m Manifest,
+    map: &'m SourceMap,
+    r: &'a IntentResult,
+    intent: &'m Intent,
+    /// The intent's findings, waived ones included: the answers state the
+    /// facts; only the status takes a waiver into account.
+    findings: Vec<&'a Finding>,
+    rows: Vec<&'a Row>,
+    /// The model's edges into each component, ascending.
+    into: &'a [Vec<usize>],
+}
+
+/// What a question's builder returns before the status is settled.
+#[derive(Default)]
+struct Draft {
+    answer: String,
+    evidence: Vec<Evidence>,
+    assumptions: Vec<String>,
+    /// The manifest does not say.
+    silent: bool,
+}
+
+impl Draft {
+    fn ev(&mut self, text: impl Into<String>, at: Option<String>) {
+        self.evidence.push(Evidence {
+            text: text.into(),
+            at,
+        });
+    }
+}
+
+impl<'m> Ctx<'_, 'm> {
+    fn at(&self, loc: Loc) -> Option<String> {
+        Some(fl(self.map, loc))
+    }
+
+    fn reached(&self, c: usize) -> bool {
+        self.r.horizons.contains_key(&c)
+    }
+
+    /// Reached components, in manifest (id) order.
+    fn components(&self) -> impl Iterator<Item = (usize, &'m Component)> + '_ {
+        // Horizons are keyed by component index, ascending: manifest order.
+        self.r.horizons.keys().map(|&i| (i, &self.m.components[i]))
+    }
+
+    /// The model's edges out of reached components (by component, then edge).
+    fn reached_edges(&self) -> impl Iterator<Item = &crate::analysis::model::EdgeModel> + '_ {
+        let model = &self.a.model;
+        self.r
+            .horizons
+            .keys()
+            .flat_map(move |&c| model.out[c].iter().map(move |&k| &model.edges[k]))
+    }
+
+    /// Reached components that claim keys (guards), with their store.
+    fn guards(
+        &self,
+    ) -> Vec<(
+        &'m Component,
+        &'m crate::manifest::model::Guard,
+        Option<&'m Component>,
+    )> {
+        self.components()
+            .filter_map(|(_, c)| c.dedup.as_deref().map(|g| (c, g, self.m.target(&g.store))))
+            .collect()
+    }
+
+    fn effects(&self) -> Vec<(usize, &'m Component)> {
+        self.intent
+            .effects
+            .iter()
+            .filter_map(|e| e.index().map(|i| (i, &self.m.components[i])))
+            .collect()
+    }
+
+    fn eff_at(&self, e: &Eff<impl Sized>, c: &Component) -> Option<String> {
+        Some(fl(self.map, e.loc().unwrap_or(c.kind.loc)))
+    }
+
+    fn review(&self) -> IntentReview {
+        let drafts = [
+            self.q_intent(),
+            self.q_generation(),
+            self.q_propagation(),
+            self.q_fingerprint(),
+            self.q_concurrency(),
+            self.q_completion(),
+            self.q_ambiguity(),
+            self.q_retention(),
+            self.q_scope(),
+            self.q_failover(),
+            self.q_recovery(),
+        ];
+        let experiments = self.experiments();
+        let mut answers: Vec<Answer> = drafts
+            .into_iter()
+            .enumerate()
+            .map(|(i, d)| self.settle(i, d, false))
+            .collect();
+        let (testing, untested) = self.q_testing(&experiments);
+        answers.push(self.settle(11, testing, untested));
+        let unevaluated = self.unevaluated(&mut answers);
+        IntentReview {
+            id: self.intent.id.clone(),
+            description: self.intent.description.clone(),
+            at: fl(self.map, self.intent.loc),
+            origin: self.intent.origin.value.clone(),
+            effects: self
+                .intent
+                .effects
+                .iter()
+                .map(|e| e.value.clone())
+                .collect(),
+            unevaluated,
+            answers,
+            experiments,
+        }
+    }
+
+    /// Where an effect of the intent is not reached (RH043), no answer can
+    /// be satisfied or merely assumed: each that is not failing for its own
+    /// codes becomes "not evaluated" (RH043), and the reason is returned.
+    /// A waived RH043 makes the answers rest on the waiver (ASSUMED).
+    fn unevaluated(&self, answers: &mut [Answer]) -> Option<String> {
+        let unreached: Vec<&&Finding> = self
+            .findings
+            .iter()
+            .filter(|f| f.rule.code == "RH043")
+            .collect();
+        let active: Vec<&str> = unreached
+            .iter()
+            .filter(|f| f.waived.is_none())
+            .filter_map(|f| f.component.as_deref())
+            .collect();
+        for a in answers.iter_mut().filter(|a| a.status != Status::Failing) {
+            if active.is_empty() {
+                for w in unreached.iter().filter_map(|f| f.waived.as_ref()) {
+                    a.assumptions
+                        .push(format!("RH043 waived: {}", waiver_text(w)));
+                    a.status = Status::Assumed;
+                }
+                a.assumptions.sort();
+                a.assumptions.dedup();
+            } else {
+                a.status = Status::Unevaluated;
+                a.codes = vec!["RH043"];
+            }
+        }
+        if active.is_empty() {
+            return None;
+        }
+        let effects: Vec<String> = active.iter().map(|e| format!("`{e}`")).collect();
+        Some(format!(
+            "The checklist could not be evaluated for this intent: effect {} is not reached from its origin `{}` or any declared replay (RH043), so nothing below was checked against it. Add a link from `{}` (or a component it reaches) to the effect, or declare the replay entry point that reaches it.",
+            effects.join(", "),
+            self.intent.origin.value,
+            self.intent.origin.value
+        ))
+    }
+
+    /// Status: failing where a finding says so, else ASSUMED where the
+    /// manifest is silent or the answer rests on an assumption.
+    fn settle(&self, i: usize, mut d: Draft, failing_without_code: bool) -> Answer {
+        let (topic, question, codes_of) = QUESTIONS[i];
+        // A waived finding does not fail the answer: the answer rests on
+        // the waiver instead, and says so.
+        let mut codes: Vec<&'static str> = Vec::new();
+        for f in self
+            .findings
+            .iter()
+            .filter(|f| codes_of.contains(&f.rule.code))
+        {
+            match &f.waived {
+                None => codes.push(f.rule.code),
+                Some(w) => {
+                    d.assumptions
+                        .push(format!("{} waived: {}", f.rule.code, waiver_text(w)))
+                }
+            }
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        d.assumptions.sort();
+        d.assumptions.dedup();
+        let status = if !codes.is_empty() || failing_without_code {
+            Status::Failing
+        } else if d.silent || !d.assumptions.is_empty() {
+            Status::Assumed
+        } else {
+            Status::Satisfied
+        };
+        Answer {
+            number: i + 1,
+            topic,
+            question,
+            status,
+            codes,
+            answer: d.answer,
+            evidence: d.evidence,
+            assumptions: d.assumptions,
+        }
+    }
+}

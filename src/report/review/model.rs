@@ -1,0 +1,181 @@
+//! The checklist model: the twelve questions, the failure injections, and
+//! the answers, evidence, experiments and entries a [`super::Review`] holds.
+
+use crate::report::Summary;
+use crate::report::draw::View;
+use crate::report::horizon::Row;
+use crate::rules::Severity;
+
+/// The twelve questions: topic, question (in this tool's words), and the
+/// rule codes whose findings make the answer fail.
+pub const QUESTIONS: [(&str, &str, &[&str]); 12] = [
+    (
+        "intent",
+        "Which business decision does the key name?",
+        &["RH025"],
+    ),
+    (
+        "key generation",
+        "Where is the key minted, and is it kept before the first retry?",
+        &["RH020", "RH024"],
+    ),
+    (
+        "propagation",
+        "Does the same key reach every dependency that has a side effect?",
+        &["RH021", "RH037"],
+    ),
+    (
+        "fingerprint",
+        "Which request fields are bound to the key, and what happens when a copy differs?",
+        &["RH022", "RH023", "RH031"],
+    ),
+    (
+        "concurrency",
+        "What happens when two copies of the request overlap?",
+        &["RH035", "RH015"],
+    ),
+    (
+        "completion",
+        "Does a duplicate get the original result back?",
+        &["RH036"],
+    ),
+    (
+        "ambiguity",
+        "How is a crash between the external effect and local completion resolved?",
+        &["RH033", "RH034"],
+    ),
+    (
+        "retention",
+        "Is every key kept longer than the latest copy can arrive, retries, redeliveries, redrives and manual replays included?",
+        &[
+            "RH001", "RH002", "RH003", "RH004", "RH014", "RH016", "RH030", "RH032", "RH038",
+        ],
+    ),
+    (
+        "scope",
+        "Over which boundary does deduplication hold: process, queue, zone, region, account, global?",
+        &["RH013"],
+    ),
+    (
+        "failover",
+        "Can two regions each accept the first claim of the same key?",
+        &["RH010", "RH011"],
+    ),
+    (
+        "recovery",
+        "Do backups restore the business state and its dedup history to compatible points?",
+        &["RH012"],
+    ),
+    (
+        "testing",
+        "Which failure injections has the team run?",
+        &["RH040"],
+    ),
+];
+
+/// The failure injections, by the names `tested` uses (RH040 reads the same list).
+pub use crate::rules::FAILURE_MODES as EXPERIMENTS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Satisfied,
+    Assumed,
+    /// The intent's model is broken (RH043: an effect no copy reaches), so
+    /// the answer says nothing about the design.
+    Unevaluated,
+    Failing,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Satisfied => "satisfied",
+            Status::Assumed => "ASSUMED",
+            Status::Unevaluated => "not evaluated",
+            Status::Failing => "failing",
+        }
+    }
+}
+
+/// One fact an answer rests on, and where the manifest says it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    pub text: String,
+    /// `file:line`
+    pub at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub number: usize,
+    pub topic: &'static str,
+    pub question: &'static str,
+    pub status: Status,
+    /// Codes of the findings that make it fail.
+    pub codes: Vec<&'static str>,
+    pub answer: String,
+    pub evidence: Vec<Evidence>,
+    /// What the answer takes on trust (declared assumptions, guessed values).
+    pub assumptions: Vec<String>,
+}
+
+/// One failure injection for an intent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Experiment {
+    pub name: &'static str,
+    pub text: String,
+    /// Named in the intent's `tested` list.
+    pub covered: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntentReview {
+    pub id: String,
+    pub description: Option<String>,
+    pub at: String,
+    pub origin: String,
+    pub effects: Vec<String>,
+    /// Why the checklist could not be evaluated (an effect no copy of the
+    /// request reaches, RH043); `None` when it could.
+    pub unevaluated: Option<String>,
+    pub answers: Vec<Answer>,
+    pub experiments: Vec<Experiment>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AssumptionEntry {
+    /// `declared` (the team's bound) or `assumed value` (the tool's guess).
+    pub source: &'static str,
+    pub text: String,
+    pub at: Option<String>,
+    /// Intents whose analysis reads it.
+    pub intents: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindingEntry {
+    pub severity: Severity,
+    pub code: &'static str,
+    pub name: &'static str,
+    pub intent: Option<String>,
+    pub component: Option<String>,
+    pub at: String,
+    pub message: String,
+    pub path: Vec<String>,
+    pub assumptions: Vec<String>,
+    /// Why the policy accepts it (`reason`, ticket, last day), when waived.
+    pub waived: Option<String>,
+}
+
+/// The whole report, ready for a renderer.
+#[derive(Debug, Clone)]
+pub struct Review {
+    pub title: String,
+    pub files: Vec<String>,
+    pub summary: Summary,
+    pub intents: Vec<IntentReview>,
+    pub horizons: Vec<Row>,
+    pub assumptions: Vec<AssumptionEntry>,
+    pub findings: Vec<FindingEntry>,
+    pub graph: View,
+}
