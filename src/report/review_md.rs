@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use crate::report::draw;
 use crate::report::markdown::{code, escape, spans};
-use crate::report::review::{Answer, Review, Status, margin_text, row_verdict};
+use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::required_window;
 
 pub fn status_md(a: &Answer) -> String {
@@ -33,6 +33,19 @@ fn title_case(s: &str) -> String {
 
 pub fn render(r: &Review) -> String {
     let mut s = String::new();
+    header(&mut s, r);
+    for i in &r.intents {
+        intent(&mut s, i);
+    }
+    horizons(&mut s, r);
+    assumptions(&mut s, r);
+    findings(&mut s, r);
+    test_plan(&mut s, r);
+    s
+}
+
+/// The title, the counts, the legend and the graph.
+fn header(s: &mut String, r: &Review) {
     let _ = writeln!(s, "# Idempotency review: {}\n", escape(&r.title));
     let files: Vec<String> = r.files.iter().map(|f| code(f)).collect();
     let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
@@ -64,64 +77,68 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
     s.push_str("## Graph\n\nRed nodes carry findings (codes in the label); thick red edges are the worst paths of the errors.\n\n```mermaid\n");
     s.push_str(&draw::mermaid(&r.graph));
     s.push_str("```\n\n");
+}
 
-    for i in &r.intents {
-        let _ = writeln!(s, "## Intent {}\n", code(&i.id));
-        if let Some(d) = &i.description {
-            let _ = writeln!(s, "{}  ", escape(d));
-        }
-        let effects: Vec<String> = i.effects.iter().map(|e| code(e)).collect();
+/// One intent: its checklist table, then each answer with its evidence.
+fn intent(s: &mut String, i: &IntentReview) {
+    let _ = writeln!(s, "## Intent {}\n", code(&i.id));
+    if let Some(d) = &i.description {
+        let _ = writeln!(s, "{}  ", escape(d));
+    }
+    let effects: Vec<String> = i.effects.iter().map(|e| code(e)).collect();
+    let _ = writeln!(
+        s,
+        "Origin {}, effect {}; declared at {}.\n",
+        code(&i.origin),
+        effects.join(", "),
+        code(&i.at)
+    );
+    if let Some(why) = &i.unevaluated {
+        let _ = writeln!(s, "**{}**\n", spans(why));
+    }
+    s.push_str("| # | Question | Status |\n|---|---|---|\n");
+    for a in &i.answers {
         let _ = writeln!(
             s,
-            "Origin {}, effect {}; declared at {}.\n",
-            code(&i.origin),
-            effects.join(", "),
-            code(&i.at)
+            "| {} | {}: {} | {} |",
+            a.number,
+            title_case(a.topic),
+            spans(a.question),
+            status_md(a)
         );
-        if let Some(why) = &i.unevaluated {
-            let _ = writeln!(s, "**{}**\n", spans(why));
-        }
-        s.push_str("| # | Question | Status |\n|---|---|---|\n");
-        for a in &i.answers {
-            let _ = writeln!(
-                s,
-                "| {} | {}: {} | {} |",
-                a.number,
-                title_case(a.topic),
-                spans(a.question),
-                status_md(a)
-            );
-        }
-        s.push('\n');
-        for a in &i.answers {
-            let _ = writeln!(
-                s,
-                "### {}. {} — {}\n",
-                a.number,
-                title_case(a.topic),
-                status_md(a)
-            );
-            let _ = writeln!(s, "_{}_\n", spans(a.question));
-            let _ = writeln!(s, "{}\n", spans(&a.answer));
-            for e in &a.evidence {
-                match &e.at {
-                    Some(at) => {
-                        let _ = writeln!(s, "- {} ({})", spans(&e.text), code(at));
-                    }
-                    None => {
-                        let _ = writeln!(s, "- {}", spans(&e.text));
-                    }
+    }
+    s.push('\n');
+    for a in &i.answers {
+        let _ = writeln!(
+            s,
+            "### {}. {} — {}\n",
+            a.number,
+            title_case(a.topic),
+            status_md(a)
+        );
+        let _ = writeln!(s, "_{}_\n", spans(a.question));
+        let _ = writeln!(s, "{}\n", spans(&a.answer));
+        for e in &a.evidence {
+            match &e.at {
+                Some(at) => {
+                    let _ = writeln!(s, "- {} ({})", spans(&e.text), code(at));
+                }
+                None => {
+                    let _ = writeln!(s, "- {}", spans(&e.text));
                 }
             }
-            for x in &a.assumptions {
-                let _ = writeln!(s, "- **ASSUMED:** {}", spans(x));
-            }
-            if !a.evidence.is_empty() || !a.assumptions.is_empty() {
-                s.push('\n');
-            }
+        }
+        for x in &a.assumptions {
+            let _ = writeln!(s, "- **ASSUMED:** {}", spans(x));
+        }
+        if !a.evidence.is_empty() || !a.assumptions.is_empty() {
+            s.push('\n');
         }
     }
+}
 
+/// The horizon table.
+fn horizons(s: &mut String, r: &Review) {
     s.push_str("## Horizons\n\n");
     if r.horizons.is_empty() {
         s.push_str("No guard, store or effect is reached.\n\n");
@@ -149,7 +166,10 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
         }
         s.push('\n');
     }
+}
 
+/// The operational assumptions the verdicts rest on.
+fn assumptions(s: &mut String, r: &Review) {
     s.push_str("## Operational assumptions\n\n");
     if r.assumptions.is_empty() {
         s.push_str("None: no verdict rests on a declared bound or a guessed value.\n\n");
@@ -176,7 +196,10 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
         }
         s.push('\n');
     }
+}
 
+/// Every finding, waived ones marked.
+fn findings(s: &mut String, r: &Review) {
     s.push_str("## Findings\n\n");
     if r.findings.is_empty() {
         s.push_str("No findings.\n\n");
@@ -214,7 +237,10 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
     if !r.findings.is_empty() {
         s.push('\n');
     }
+}
 
+/// The failure-injection test plan per intent.
+fn test_plan(s: &mut String, r: &Review) {
     s.push_str("## Failure-injection test plan\n\n");
     s.push_str("Only the experiments that apply to each intent's graph; checked ones are named in the intent's `tested` list.\n\n");
     for i in &r.intents {
@@ -235,5 +261,4 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
         }
         s.push('\n');
     }
-    s
 }
