@@ -116,6 +116,15 @@ pub fn load_files(
     paths: &[PathBuf],
     limits: &Limits,
 ) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
+    Ok(load_texts(read_files(paths, limits)?, limits))
+}
+
+/// The text of every file of `paths` (folders walked), by name; `Err` holds
+/// the errors of the files that could not be read.
+fn read_files(
+    paths: &[PathBuf],
+    limits: &Limits,
+) -> Result<Vec<(String, String)>, (SourceMap, Vec<Diagnostic>)> {
     let files = discover_inputs(paths).map_err(|e| (SourceMap::default(), e))?;
     let mut texts = Vec::new();
     let mut errors = Vec::new();
@@ -125,10 +134,11 @@ pub fn load_files(
             Err(d) => errors.push(d),
         }
     }
-    if !errors.is_empty() {
-        return Err((SourceMap::default(), errors));
+    if errors.is_empty() {
+        Ok(texts)
+    } else {
+        Err((SourceMap::default(), errors))
     }
-    Ok(load_texts(texts, limits))
 }
 
 /// Reads one file named by the user as UTF-8 text under the size limit
@@ -336,19 +346,7 @@ pub fn parse_files(
     paths: &[PathBuf],
     limits: &Limits,
 ) -> Result<(SourceMap, Vec<Node>), (SourceMap, Vec<Diagnostic>)> {
-    let files = discover_inputs(paths).map_err(|e| (SourceMap::default(), e))?;
-    let mut texts = Vec::new();
-    let mut errors = Vec::new();
-    for (f, origin) in &files {
-        match read_input(f, *origin, limits) {
-            Ok(t) => texts.push((f.display().to_string(), t)),
-            Err(d) => errors.push(d),
-        }
-    }
-    if !errors.is_empty() {
-        return Err((SourceMap::default(), errors));
-    }
-    parse_texts(texts, limits)
+    parse_texts(read_files(paths, limits)?, limits)
 }
 
 /// Reads the typed model from parsed trees: `trees[i]` is read as file `i`
