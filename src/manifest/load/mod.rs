@@ -119,12 +119,12 @@ pub fn load_files(
     Ok(load_texts(read_files(paths, limits)?, limits))
 }
 
+/// Files that could not be read: their errors (and no sources to show).
+type Unread = (SourceMap, Vec<Diagnostic>);
+
 /// The text of every file of `paths` (folders walked), by name; `Err` holds
 /// the errors of the files that could not be read.
-fn read_files(
-    paths: &[PathBuf],
-    limits: &Limits,
-) -> Result<Vec<(String, String)>, (SourceMap, Vec<Diagnostic>)> {
+fn read_files(paths: &[PathBuf], limits: &Limits) -> Result<Vec<(String, String)>, Unread> {
     let files = discover_inputs(paths).map_err(|e| (SourceMap::default(), e))?;
     let mut texts = Vec::new();
     let mut errors = Vec::new();
