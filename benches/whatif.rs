@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
-use replay_audit::{analysis, manifest, rules, whatif};
+use replay_audit::{analysis, engine, manifest, rules};
 
 fn sizes() -> Vec<usize> {
     std::env::var("SCALE_SIZES")
@@ -45,14 +45,19 @@ fn bench(c: &mut Criterion) {
         g.sample_size(10)
             .sampling_mode(SamplingMode::Flat)
             .measurement_time(Duration::from_secs(2));
-        let paths = vec![path.clone()];
+        // What `check` and `what-if` run: the engine's load and session.
+        let inputs = engine::Inputs {
+            paths: vec![path.clone()],
+            limits,
+            ..Default::default()
+        };
         g.bench_function("first-check", |b| {
             b.iter(|| {
-                let m = manifest::load(&paths, &limits).expect("valid manifest");
+                let m = engine::load(&inputs).expect("valid manifest");
                 rules::check(&analysis::analyse(&m)).len()
             })
         });
-        let mut session = whatif::Session::open(&paths, &limits).expect("parses");
+        let mut session = engine::session(&inputs).expect("parses");
         // The first store of the generated manifest.
         let base = session.build(&[]).expect("valid manifest");
         let store = base

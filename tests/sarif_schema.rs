@@ -128,10 +128,11 @@ fn sarif_of_every_fixture_is_valid() {
     let mut validated = Vec::new();
     for path in fixtures() {
         // Infrastructure files are imported on the fly, as `check` does.
-        let m = match replay_audit::import::load(
-            std::slice::from_ref(&root().join(&path)),
-            &manifest::Limits::default(),
-        ) {
+        let inputs = replay_audit::engine::Inputs {
+            paths: vec![root().join(&path)],
+            ..Default::default()
+        };
+        let m = match replay_audit::engine::load(&inputs) {
             Ok(m) => m,
             // Fixtures under an `invalid/` folder are meant not to load: they have no SARIF.
             Err(_) if path.components().any(|c| c.as_os_str() == "invalid") => continue,

@@ -21,10 +21,10 @@ pub mod out;
 pub mod terraform;
 pub mod tree;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::diagnostics::SourceMap;
-use crate::manifest::{self, Limits, LoadError, Manifest};
+use crate::manifest::{self, Limits, LoadError};
 
 pub use detect::detect;
 pub use out::{F, Out, OutComp, OutIntent, V, comment_text, scalar};
@@ -95,34 +95,6 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<String, LoadError> {
         sources: SourceMap::default(),
         diagnostics: vec![d],
     })
-}
-
-/// Loads manifests for `check` and `horizon`: CloudFormation templates,
-/// Terraform plans and AsyncAPI documents among `paths` are imported in
-/// memory (parameters from their defaults) and merged with the manifests
-/// given with them, which add intents, keys, effects and guards.
-pub fn load(paths: &[PathBuf], limits: &Limits) -> Result<Manifest, LoadError> {
-    let files = manifest::load::discover_inputs(paths).map_err(|diagnostics| LoadError {
-        sources: SourceMap::default(),
-        diagnostics,
-    })?;
-    let mut texts = Vec::new();
-    for (f, origin) in &files {
-        // A file found under a folder is never read through a link.
-        let text = manifest::load::read_input(f, *origin, limits).map_err(|d| LoadError {
-            sources: SourceMap::default(),
-            diagnostics: vec![d],
-        })?;
-        let name = f.display().to_string();
-        match detect(&text, limits) {
-            Some(format) => {
-                let imported = import_text(format, &name, &text, &[], limits)?;
-                texts.push((format!("{name} (imported)"), imported.text, true));
-            }
-            None => texts.push((name, text, false)),
-        }
-    }
-    manifest::load_texts_merging(texts, limits)
 }
 
 /// Parses `key=value` command-line parameters.

@@ -3,7 +3,6 @@
 //! back from a copy with the list of what changed ([`Built`]).
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::PathBuf;
 
 use super::target::{Ids, Section, Target, resolve};
 use super::tree::{Holder, element, element_key_loc, element_mut, get_at, map_get, set_at};
@@ -42,16 +41,6 @@ pub struct Built {
 }
 
 impl Session {
-    /// Parses files or folders (no reading of the model yet).
-    pub fn open(paths: &[PathBuf], limits: &Limits) -> Result<Session, LoadError> {
-        let (sources, trees) =
-            load::parse_files(paths, limits).map_err(|(sources, diagnostics)| LoadError {
-                sources,
-                diagnostics,
-            })?;
-        Ok(Session::new(sources, trees, limits))
-    }
-
     /// Parses in-memory texts (file name, content).
     pub fn from_texts(texts: Vec<(String, String)>, limits: &Limits) -> Result<Session, LoadError> {
         let (sources, trees) =

@@ -341,14 +341,6 @@ pub fn parse_texts(
     }
 }
 
-/// [`parse_texts`] for files and folders, as [`load_files`] reads them.
-pub fn parse_files(
-    paths: &[PathBuf],
-    limits: &Limits,
-) -> Result<(SourceMap, Vec<Node>), (SourceMap, Vec<Diagnostic>)> {
-    parse_texts(read_files(paths, limits)?, limits)
-}
-
 /// Reads the typed model from parsed trees: `trees[i]` is read as file `i`
 /// of `sources` (locations in the trees may point at any file of the map).
 pub fn load_nodes(sources: SourceMap, trees: &[Node]) -> Loaded {
