@@ -364,3 +364,30 @@ fn cloudformation_coverage_snapshots() {
         );
     }
 }
+
+/// A DeadLetterQueue, EventInvokeConfig and DurableConfig apply to
+/// asynchronous invocations only (F023-F025): on a function only an SQS
+/// mapping invokes they become notes, not a dead letter on the queue's path.
+#[test]
+fn lambda_async_settings_stay_off_the_mapping_path() {
+    let (text, _, code) = import(&["cloudformation", "lambda-async-only.yaml"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("    kind: lambda-event-source  # AWS::Serverless::Function, from Resources.OrdersFunction (lambda-async-only.yaml:25)\n"), "{text}");
+    assert!(text.contains("    # not wired: `dead_letter` (from Resources.OrdersFunction.Properties.DeadLetterQueue.TargetArn (lambda-async-only.yaml:32)) applies to asynchronous invocations only"), "{text}");
+    assert!(text.contains("    # not wired: `max_event_age` (from Resources.OrdersFunction.Properties.EventInvokeConfig.MaximumEventAgeInSeconds (lambda-async-only.yaml:34))"), "{text}");
+    assert!(text.contains("for 3 day(s) (from Resources.OrdersFunction.Properties.DurableConfig.RetentionPeriodInDays (lambda-async-only.yaml:38))"), "{text}");
+    let orders_function = text.split("  orders-function:\n").nth(1).unwrap();
+    assert!(!orders_function.contains("    dead_letter:"), "{text}");
+    // 4d + 1d + 4d = 9d against keys kept 9d: RH004, not the RH001 that a
+    // 1h asynchronous detour (9d 1h) gave.
+    let (f, code) = check(&["lambda-async-only.yaml", "lambda-async-only.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH004", "order-keys", "place-order"),
+            t("RH005", "-", "place-order"),
+            t("RH040", "-", "place-order")
+        ]
+    );
+    assert_eq!(code, 0);
+}

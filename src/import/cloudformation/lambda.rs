@@ -2,9 +2,8 @@
 //! (queues and streams delivering to a function, with their retry
 //! settings), asynchronous invocation configs and their destinations.
 
-use std::collections::BTreeMap;
-
 use super::intrinsics::Cf;
+use super::invocation::{Invocations, async_config, mapped};
 use super::{F, Node, Out, V, dead_letter, dur, duration, link_target};
 
 /// The properties of an `AWS::Lambda::Function`.
@@ -29,6 +28,26 @@ pub(super) fn function(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
             None,
         );
     }
+    durable_config(cf, out, id, r, base);
+}
+
+/// `DurableConfig` (durable functions, both resource types): a note, since
+/// its dedup needs a durable execution name the template does not show.
+pub(super) fn durable_config(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
+    let Some(d) = r.at(&["Properties", "DurableConfig"]) else {
+        return;
+    };
+    let days = d
+        .get("RetentionPeriodInDays")
+        .and_then(|n| Some((cf.lit(n)?.int()?, n)));
+    let retention = match days {
+        Some((v, n)) => format!(
+            "{v} day(s) ({})",
+            out.src(&format!("{base}.DurableConfig.RetentionPeriodInDays"), n)
+        ),
+        None => "14 days (the default, F031)".to_string(),
+    };
+    out.note(id, format!("DurableConfig ({}): an invocation that names its durable execution is deduplicated by that name for {retention} after the execution closes (F029, F031); invocations by an event source mapping get no such start idempotency (F030). TODO: add a `dedup` if the callers name executions", out.src(&format!("{base}.DurableConfig"), d)));
 }
 
 /// An `AWS::Lambda::EventInvokeConfig`: asynchronous invocation settings of
@@ -38,14 +57,14 @@ pub(super) fn event_invoke_config(
     out: &mut Out,
     lid: &str,
     r: &Node,
-    fn_hint: &mut BTreeMap<String, &'static str>,
+    fn_hint: &mut Invocations,
 ) {
     let base = format!("Resources.{lid}.Properties");
     match r.at(&["Properties", "FunctionName"]).map(|n| cf.target(n)) {
         Some(Ok((f, _))) if cf.ids.contains_key(&f) => {
             let fid = cf.ids[&f].clone();
             invoke_config(cf, out, &fid, r.get("Properties").unwrap_or(r), &base);
-            fn_hint.insert(fid, "lambda-async");
+            async_config(fn_hint, &fid);
         }
         Some(Err(why)) => out.unsupported(
             format!("Resources.{lid} (EventInvokeConfig): function {why}"),
@@ -64,7 +83,7 @@ pub(super) fn esm(
     out: &mut Out,
     lid: &str,
     r: &Node,
-    fn_hint: &mut BTreeMap<String, &'static str>,
+    fn_hint: &mut Invocations,
 ) {
     let base = format!("Resources.{lid}.Properties");
     let Some(props) = r.get("Properties") else {
@@ -83,7 +102,7 @@ pub(super) fn esm(
                 return;
             };
             let fid = cf.ids[&f].clone();
-            fn_hint.entry(fid.clone()).or_insert("lambda-event-source");
+            mapped(fn_hint, &fid);
             let to_src = out.src(&format!("{base}.FunctionName"), props.get("FunctionName").unwrap_or(sn));
             mapping_link(cf, out, &sid, &fid, props, &base, to_src);
         }

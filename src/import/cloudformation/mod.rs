@@ -15,6 +15,7 @@
 mod dynamodb;
 mod eventbridge;
 mod intrinsics;
+mod invocation;
 mod lambda;
 mod sam;
 mod sns;
@@ -75,15 +76,9 @@ pub fn import(root: &Node, params: &[(String, String)], out: &mut Out) -> Result
     out.notes.push("TODO: regions: a stack deploys to one region; add `regions:` to components that run in several.".into());
 
     components(&mut cf, out);
-    let mut fn_hint: BTreeMap<String, &'static str> = BTreeMap::new();
-    properties(&cf, out, &mut fn_hint);
-    for (fid, kind) in fn_hint {
-        if let Some(c) = out.comp(&fid)
-            && c.kind == "function"
-        {
-            c.kind = kind.to_string();
-        }
-    }
+    let mut invoked = invocation::Invocations::new();
+    properties(&cf, out, &mut invoked);
+    invocation::resolve(out, invoked);
     Ok(())
 }
 
@@ -160,7 +155,7 @@ fn kind(cf: &Cf, out: &mut Out, lid: &str, ty: &str, r: &Node) -> Option<&'stati
 }
 
 /// Pass 2: properties and links of every resource.
-fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut BTreeMap<String, &'static str>) {
+fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
     for (lid, ty, r) in &cf.resources {
         let Some(id) = cf.ids.get(lid).cloned() else {
             match ty.as_str() {

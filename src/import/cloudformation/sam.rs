@@ -3,10 +3,9 @@
 //! queues and streams polled by the function, SNS topics and EventBridge
 //! rules delivering to it.
 
-use std::collections::BTreeMap;
-
 use super::eventbridge::retry_policy;
 use super::intrinsics::Cf;
+use super::invocation::{Invocations, async_config, asynchronous, mapped};
 use super::lambda::{invoke_config, mapping_link, source_component};
 use super::{F, Node, Out, V, Value, dead_letter, duration, kebab};
 
@@ -28,7 +27,7 @@ pub(super) fn function(
     id: &str,
     lid: &str,
     r: &Node,
-    fn_hint: &mut BTreeMap<String, &'static str>,
+    fn_hint: &mut Invocations,
 ) {
     let base = format!("Resources.{lid}.Properties");
     let p = |k: &str| r.at(&["Properties", k]);
@@ -66,9 +65,10 @@ pub(super) fn function(
             None,
         );
     }
+    super::lambda::durable_config(cf, out, id, r, &base);
     if let Some(eic) = p("EventInvokeConfig") {
         invoke_config(cf, out, id, eic, &format!("{base}.EventInvokeConfig"));
-        fn_hint.insert(id.to_string(), "lambda-async");
+        async_config(fn_hint, id);
     }
     for (ename, ev) in p("Events").map(Node::entries).unwrap_or(&[]) {
         let epath = format!("{base}.Events.{ename}");
@@ -109,7 +109,7 @@ fn stream_event(
     id: &str,
     lid: &str,
     e: &Event,
-    fn_hint: &mut BTreeMap<String, &'static str>,
+    fn_hint: &mut Invocations,
 ) {
     let &Event {
         name: ename,
@@ -133,9 +133,7 @@ fn stream_event(
     match cf.target(sn) {
         Ok((s, att)) => match source_component(cf, out, &s, att.as_deref()) {
             Some(sid) => {
-                fn_hint
-                    .entry(id.to_string())
-                    .or_insert("lambda-event-source");
+                mapped(fn_hint, id);
                 let to_src = out.src(&format!("{epath} (event of {lid})"), ev);
                 mapping_link(cf, out, &sid, id, props, ppath, to_src);
             }
@@ -163,7 +161,7 @@ fn sns_event(
     out: &mut Out,
     id: &str,
     e: &Event,
-    fn_hint: &mut BTreeMap<String, &'static str>,
+    fn_hint: &mut Invocations,
 ) {
     let &Event {
         name: ename,
@@ -182,7 +180,7 @@ fn sns_event(
                 "delivers_to",
                 vec![F::new("to", V::S(id.to_string()), Some(c))],
             );
-            fn_hint.insert(id.to_string(), "lambda-async");
+            asynchronous(fn_hint, id);
         }
         _ => out.note(
             id,
@@ -202,7 +200,7 @@ fn rule_event(
     id: &str,
     lid: &str,
     e: &Event,
-    fn_hint: &mut BTreeMap<String, &'static str>,
+    fn_hint: &mut Invocations,
 ) {
     let &Event {
         name: ename,
@@ -232,5 +230,5 @@ fn rule_event(
     } else if props.at(&["DeadLetterConfig", "Type"]).is_some() {
         out.note(&rid, format!("TODO: SAM creates a dead-letter queue for this rule; declare it as a component ({})", out.src(&format!("{ppath}.DeadLetterConfig"), props)));
     }
-    fn_hint.insert(id.to_string(), "lambda-async");
+    asynchronous(fn_hint, id);
 }
