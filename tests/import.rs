@@ -391,3 +391,53 @@ fn lambda_async_settings_stay_off_the_mapping_path() {
     );
     assert_eq!(code, 0);
 }
+
+/// The SQS binding's `deadLetterQueue` beside `queue` is a component, so
+/// `check` accepts the importer's output (it was referenced, not declared).
+#[test]
+fn asyncapi_sqs_dead_letter_queue_is_declared() {
+    let (text, _, code) = import(&["asyncapi", "asyncapi3-sqs-dlq.yaml"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("  refund-requests-dlq:\n    kind: sqs-standard  # SQS dead-letter queue, from channels.refundRequests.bindings.sqs.deadLetterQueue (asyncapi3-sqs-dlq.yaml:20)\n    retention: 14d  # from channels.refundRequests.bindings.sqs.deadLetterQueue.messageRetentionPeriod (asyncapi3-sqs-dlq.yaml:21)\n"), "{text}");
+    assert!(text.contains("      to: refund-requests-dlq  # from channels.refundRequests.bindings.sqs.queue.redrivePolicy.deadLetterQueue (asyncapi3-sqs-dlq.yaml:17)\n"), "{text}");
+    // 1d in the queue + 2d redrive within + 1d in the queue again = 4d > 1d.
+    let (f, code) = check(&["asyncapi3-sqs-dlq.yaml", "asyncapi3-sqs-dlq.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "refund-keys", "refund"),
+            t("RH033", "card-network", "refund"),
+            t("RH022", "process-refund", "refund"),
+            t("RH023", "-", "refund"),
+            t("RH036", "process-refund", "refund"),
+            t("RH005", "-", "refund"),
+            t("RH040", "-", "refund")
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+/// A dead-letter queue named only by a redrive policy (2.x binding) becomes
+/// a placeholder component with a TODO: the skeleton alone is accepted.
+#[test]
+fn referenced_but_undescribed_ids_become_placeholders() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("api.yaml");
+    std::fs::write(
+        &doc,
+        "asyncapi: 2.6.0\ninfo: {title: t, version: '1'}\nchannels:\n  jobs:\n    bindings:\n      sqs:\n        queue:\n          name: jobs\n          redrivePolicy:\n            deadLetterQueue: {arn: 'arn:aws:sqs:eu-west-1:1:jobsDead'}\n",
+    )
+    .unwrap();
+    let (text, _, code) = import(&["asyncapi", doc.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(text.contains("      to: jobs-dead  #"), "{text}");
+    assert!(
+        text.contains("  jobs-dead:\n    kind: queue  # named by `jobs` but not described in "),
+        "{text}"
+    );
+    assert!(
+        text.contains("    # TODO: `jobs-dead` is referenced by `jobs`; declare its kind"),
+        "{text}"
+    );
+    assert_eq!(check(&[doc.to_str().unwrap()]), (vec![], 0));
+}

@@ -18,6 +18,7 @@ pub mod asyncapi;
 pub mod cloudformation;
 mod detect;
 pub mod out;
+mod placeholders;
 pub mod terraform;
 pub mod tree;
 
@@ -75,6 +76,7 @@ pub fn import_text(
             Format::Terraform => terraform::import(&root, &mut out)?,
             Format::AsyncApi => asyncapi::import(&root, &mut out)?,
         }
+        placeholders::declare_missing(&mut out);
         Ok(out)
     });
     match result {

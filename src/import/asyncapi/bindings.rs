@@ -1,7 +1,14 @@
 //! Channel bindings: what an AsyncAPI channel's `sqs`, `sns`, `kafka` and
-//! `googlepubsub` bindings say about its transport component.
+//! `googlepubsub` bindings say about its transport component. The SQS
+//! binding's `deadLetterQueue` (beside `queue`, in 2.x and 3.x bindings)
+//! becomes a component of its own unless it is a channel.
+
+use std::collections::BTreeMap;
 
 use crate::import::{F, Node, Out, V, dur, kebab, scalar};
+
+/// SQS queue names to the ids of their components.
+pub(super) type Queues = BTreeMap<String, String>;
 
 /// Seconds of a Pub/Sub duration string (`"604800s"`, `"3.5s"`).
 fn pubsub_secs(s: &str) -> Option<u64> {
@@ -48,9 +55,9 @@ fn secs(out: &mut Out, id: &str, key: &str, n: Option<&Node>, p: &str, unit_ms: 
 }
 
 /// Reads the bindings `b` (at `path`) of channel component `id`.
-pub(super) fn bindings(out: &mut Out, id: &str, b: &Node, path: &str) {
+pub(super) fn bindings(out: &mut Out, id: &str, b: &Node, path: &str, queues: &Queues) {
     if let Some(q) = b.at(&["sqs", "queue"]) {
-        sqs_queue(out, id, q, &format!("{path}.sqs.queue"));
+        sqs_queue(out, id, q, &format!("{path}.sqs.queue"), queues);
     }
     if b.get("sns").is_some() {
         out.note(id, "SNS binding: delivery retries follow the endpoint protocol (see `replay-audit catalog sns-standard`)".into());
@@ -76,7 +83,7 @@ pub(super) fn bindings(out: &mut Out, id: &str, b: &Node, path: &str) {
 
 /// The `sqs.queue` binding `q` (at `p`): timeouts, delay, deduplication
 /// and redrive policy.
-fn sqs_queue(out: &mut Out, id: &str, q: &Node, p: &str) {
+fn sqs_queue(out: &mut Out, id: &str, q: &Node, p: &str, queues: &Queues) {
     secs(
         out,
         id,
@@ -120,13 +127,13 @@ fn sqs_queue(out: &mut Out, id: &str, q: &Node, p: &str) {
         out.set(id, F::new("dedup_scope", V::S(scalar(&scope)), Some(c)));
     }
     if let Some(rp) = q.get("redrivePolicy") {
-        redrive_policy(out, id, rp, p);
+        redrive_policy(out, id, rp, p, queues);
     }
 }
 
 /// The queue's `redrivePolicy` `rp`: its dead-letter queue, by name or ARN,
 /// and receive count.
-fn redrive_policy(out: &mut Out, id: &str, rp: &Node, p: &str) {
+fn redrive_policy(out: &mut Out, id: &str, rp: &Node, p: &str, queues: &Queues) {
     let dlq = rp
         .at(&["deadLetterQueue", "name"])
         .and_then(Node::text)
@@ -140,13 +147,13 @@ fn redrive_policy(out: &mut Out, id: &str, rp: &Node, p: &str) {
             ),
         );
     };
-    let to = kebab(name.rsplit(':').next().unwrap_or(&name));
+    let short = name.rsplit(':').next().unwrap_or(&name);
     let c = out.src(&format!("{p}.redrivePolicy.deadLetterQueue"), rp);
-    let mut f = vec![F::new(
-        "to",
-        V::S(to.clone()),
-        Some(format!("{c}; TODO: declare `{to}` if it is not a channel")),
-    )];
+    let to = match queues.get(short) {
+        Some(to) => to.clone(),
+        None => kebab(short),
+    };
+    let mut f = vec![F::new("to", V::S(to), Some(c))];
     if let Some(n) = rp
         .get("maxReceiveCount")
         .and_then(Node::int)
@@ -159,4 +166,28 @@ fn redrive_policy(out: &mut Out, id: &str, rp: &Node, p: &str) {
         ));
     }
     out.set(id, F::new("dead_letter", V::Map(f), None));
+}
+
+/// The SQS binding's `deadLetterQueue` object of `b` (at `path`): a
+/// component with its settings, named by its queue name, unless a channel
+/// (or an earlier binding) already is that queue.
+pub(super) fn declare_dead_letter_queue(out: &mut Out, b: &Node, path: &str, queues: &mut Queues) {
+    let Some(d) = b.at(&["sqs", "deadLetterQueue"]) else {
+        return;
+    };
+    let p = format!("{path}.sqs.deadLetterQueue");
+    let Some(name) = d.get("name").and_then(Node::text) else {
+        return out.notes.push(format!(
+            "TODO: a deadLetterQueue without a name is not imported ({})",
+            out.src(&p, d)
+        ));
+    };
+    if queues.contains_key(&name) {
+        return;
+    }
+    let fifo = d.get("fifoQueue").and_then(Node::boolean) == Some(true);
+    let kind = if fifo { "sqs-fifo" } else { "sqs-standard" };
+    let id = out.add(&kebab(&name), kind, format!("SQS dead-letter queue, {}", out.src(&p, d)));
+    queues.insert(name, id.clone());
+    sqs_queue(out, &id, d, &p, queues);
 }

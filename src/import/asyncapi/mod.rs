@@ -96,10 +96,15 @@ fn version(root: &Node) -> Result<bool, Diagnostic> {
     Ok(v3)
 }
 
-/// A transport component for every channel; returns their ids by channel
-/// name.
+/// A transport component for every channel, and for every SQS
+/// `deadLetterQueue` beside a channel's `queue` that is not a channel
+/// itself; returns the channel ids by channel name.
 fn channels(root: &Node, out: &mut Out) -> BTreeMap<String, String> {
     let mut channel_ids: BTreeMap<String, String> = BTreeMap::new();
+    // SQS queue names (`bindings.sqs.queue.name`) to component ids: a
+    // redrive policy names its dead-letter queue by queue name.
+    let mut queues = bindings::Queues::new();
+    let mut read: Vec<(String, &Node, String)> = Vec::new();
     for (name, ch) in root.get("channels").map(Node::entries).unwrap_or(&[]) {
         let ch = resolve_ref(root, ch);
         let path = format!("channels.{name}");
@@ -114,9 +119,18 @@ fn channels(root: &Node, out: &mut Out) -> BTreeMap<String, String> {
         if kind == "queue" {
             out.note(&id, "TODO: kind: no sqs/sns/kafka/googlepubsub binding; name the platform (`replay-audit catalog`)".into());
         }
-        if let Some(b) = b {
-            bindings::bindings(out, &id, b, &format!("{path}.bindings"));
+        if let Some(q) = b.and_then(|b| b.at(&["sqs", "queue", "name"])).and_then(Node::text) {
+            queues.insert(q, id.clone());
         }
+        if let Some(b) = b {
+            read.push((id, b, format!("{path}.bindings")));
+        }
+    }
+    for (_, b, path) in &read {
+        bindings::declare_dead_letter_queue(out, b, path, &mut queues);
+    }
+    for (id, b, path) in &read {
+        bindings::bindings(out, id, b, path, &queues);
     }
     channel_ids
 }
