@@ -130,7 +130,7 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
                 let imported =
                     import::import_text(format, &name, &text, &inputs.parameters, limits)?;
                 texts.push(Text {
-                    name: format!("{name} (imported)"),
+                    name: format!("{name}{}", import::origin::IMPORTED),
                     text: imported.text,
                     imported: true,
                 });

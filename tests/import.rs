@@ -441,3 +441,43 @@ fn referenced_but_undescribed_ids_become_placeholders() {
     );
     assert_eq!(check(&[doc.to_str().unwrap()]), (vec![], 0));
 }
+
+/// A finding on an imported value points at the template line the value
+/// came from, not at the generated text.
+#[test]
+fn findings_on_imported_values_point_at_the_template() {
+    let o = bin()
+        .args([
+            "check",
+            "sqs-dlq-lambda.yaml",
+            "sqs-dlq-lambda.overlay.yaml",
+        ])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let at: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let l = &f["location"];
+            format!(
+                "{} {}:{}",
+                f["code"].as_str().unwrap(),
+                l["file"].as_str().unwrap(),
+                l["line"]
+            )
+        })
+        .collect();
+    // RH032: TimeToLiveSpecification.Enabled is line 48 of the template.
+    assert_eq!(
+        at,
+        vec![
+            "RH032 sqs-dlq-lambda.yaml:48",
+            "RH001 sqs-dlq-lambda.overlay.yaml:17",
+            "RH005 sqs-dlq-lambda.overlay.yaml:4",
+            "RH040 sqs-dlq-lambda.overlay.yaml:4"
+        ]
+    );
+}

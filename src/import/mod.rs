@@ -17,6 +17,7 @@
 pub mod asyncapi;
 pub mod cloudformation;
 mod detect;
+pub mod origin;
 pub mod out;
 mod placeholders;
 pub mod terraform;

@@ -187,7 +187,11 @@ pub(super) fn declare_dead_letter_queue(out: &mut Out, b: &Node, path: &str, que
     }
     let fifo = d.get("fifoQueue").and_then(Node::boolean) == Some(true);
     let kind = if fifo { "sqs-fifo" } else { "sqs-standard" };
-    let id = out.add(&kebab(&name), kind, format!("SQS dead-letter queue, {}", out.src(&p, d)));
+    let id = out.add(
+        &kebab(&name),
+        kind,
+        format!("SQS dead-letter queue, {}", out.src(&p, d)),
+    );
     queues.insert(name, id.clone());
     sqs_queue(out, &id, d, &p, queues);
 }

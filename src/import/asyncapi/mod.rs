@@ -119,7 +119,10 @@ fn channels(root: &Node, out: &mut Out) -> BTreeMap<String, String> {
         if kind == "queue" {
             out.note(&id, "TODO: kind: no sqs/sns/kafka/googlepubsub binding; name the platform (`replay-audit catalog`)".into());
         }
-        if let Some(q) = b.and_then(|b| b.at(&["sqs", "queue", "name"])).and_then(Node::text) {
+        if let Some(q) = b
+            .and_then(|b| b.at(&["sqs", "queue", "name"]))
+            .and_then(Node::text)
+        {
             queues.insert(q, id.clone());
         }
         if let Some(b) = b {

@@ -65,7 +65,10 @@ pub(super) fn resolve(out: &mut Out, mut inv: Invocations) {
             continue;
         };
         c.kind = kind.to_string();
-        let has_async = c.fields.iter().any(|f| ASYNC_FIELDS.contains(&f.key.as_str()));
+        let has_async = c
+            .fields
+            .iter()
+            .any(|f| ASYNC_FIELDS.contains(&f.key.as_str()));
         if !(how.mapping && has_async) {
             continue;
         }

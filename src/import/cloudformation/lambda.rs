@@ -78,13 +78,7 @@ pub(super) fn event_invoke_config(
 }
 
 /// Lambda event source mapping: the source delivers to the function.
-pub(super) fn esm(
-    cf: &Cf,
-    out: &mut Out,
-    lid: &str,
-    r: &Node,
-    fn_hint: &mut Invocations,
-) {
+pub(super) fn esm(cf: &Cf, out: &mut Out, lid: &str, r: &Node, fn_hint: &mut Invocations) {
     let base = format!("Resources.{lid}.Properties");
     let Some(props) = r.get("Properties") else {
         out.unsupported(

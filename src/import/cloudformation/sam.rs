@@ -103,14 +103,7 @@ pub(super) fn function(
 }
 
 /// A queue or stream event: the source delivers to the function.
-fn stream_event(
-    cf: &Cf,
-    out: &mut Out,
-    id: &str,
-    lid: &str,
-    e: &Event,
-    fn_hint: &mut Invocations,
-) {
+fn stream_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint: &mut Invocations) {
     let &Event {
         name: ename,
         node: ev,
@@ -156,13 +149,7 @@ fn stream_event(
 }
 
 /// An SNS event: the topic delivers to the function, asynchronously.
-fn sns_event(
-    cf: &Cf,
-    out: &mut Out,
-    id: &str,
-    e: &Event,
-    fn_hint: &mut Invocations,
-) {
+fn sns_event(cf: &Cf, out: &mut Out, id: &str, e: &Event, fn_hint: &mut Invocations) {
     let &Event {
         name: ename,
         node: ev,
@@ -194,14 +181,7 @@ fn sns_event(
 
 /// An EventBridge (or CloudWatch Events) rule event: a rule component
 /// delivering to the function.
-fn rule_event(
-    cf: &Cf,
-    out: &mut Out,
-    id: &str,
-    lid: &str,
-    e: &Event,
-    fn_hint: &mut Invocations,
-) {
+fn rule_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint: &mut Invocations) {
     let &Event {
         name: ename,
         node: ev,

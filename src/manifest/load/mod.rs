@@ -231,7 +231,11 @@ pub fn parse_merging(
     for (path, text, imported) in texts {
         let file = sources.add(path, text);
         match yaml::parse(&sources.files[file as usize].text, file, limits) {
-            Ok(node) => nodes.push((file, imported, node)),
+            Ok(mut node) => {
+                // A finding on an imported value points at its template line.
+                crate::import::origin::relocate(&mut sources.files[file as usize], &mut node);
+                nodes.push((file, imported, node));
+            }
             Err(d) => errors.push(d),
         }
     }
