@@ -481,3 +481,31 @@ fn findings_on_imported_values_point_at_the_template() {
         ]
     );
 }
+
+/// An API destination target is a component (`external`) with its retry
+/// policy, dead letter and a note on the Idempotency-Key header; the rule
+/// keeps events for its target's 60 s, not the 24 h default.
+#[test]
+fn eventbridge_api_destination_target() {
+    let (text, err, code) = import(&["cloudformation", "eventbridge-api-destination.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("    kind: external  # AWS::Events::ApiDestination, from Resources.PartnerWebhook (eventbridge-api-destination.yaml:15)\n"), "{text}");
+    assert!(text.contains("    retention: 1m  # from Resources.PaymentRule.Properties.Targets[0].RetryPolicy.MaximumEventAgeInSeconds (eventbridge-api-destination.yaml:34)"), "{text}");
+    assert!(text.contains("      - to: partner-webhook  # from Resources.PaymentRule.Properties.Targets[0].Arn (eventbridge-api-destination.yaml:27)\n"), "{text}");
+    assert!(text.contains("      to: partner-dlq  # from Resources.PaymentRule.Properties.Targets[0].DeadLetterConfig.Arn (eventbridge-api-destination.yaml:36)\n"), "{text}");
+    assert!(text.contains("    # the rule sends header Idempotency-Key: $.detail.payment_id (from Resources.PaymentRule.Properties.Targets[0].HttpParameters.HeaderParameters.Idempotency-Key (eventbridge-api-destination.yaml:31)): the key is passed"), "{text}");
+    // 1m + 1d + 1m = 1d 2m against the partner's 10m key window.
+    let (f, code) = check(&[
+        "eventbridge-api-destination.yaml",
+        "eventbridge-api-destination.overlay.yaml",
+    ]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "partner-webhook", "capture-payment"),
+            t("RH005", "-", "capture-payment"),
+            t("RH040", "-", "capture-payment")
+        ]
+    );
+    assert_eq!(code, 1);
+}

@@ -1,5 +1,7 @@
 //! EventBridge rules: their targets as `delivers_to` links, with the
-//! target's RetryPolicy and dead-letter queue.
+//! target's RetryPolicy and dead-letter queue; API destinations (an HTTP
+//! endpoint outside, `external`) and the `Idempotency-Key` header a target
+//! sends them.
 
 use super::intrinsics::Cf;
 use super::{F, Node, Out, V, dead_letter, dur, link_target};
@@ -7,6 +9,7 @@ use super::{F, Node, Out, V, dead_letter, dur, link_target};
 /// The targets of an `AWS::Events::Rule`.
 pub(super) fn rule(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
     let p = |k: &str| r.at(&["Properties", k]);
+    let mut ages: Vec<Option<(u64, String)>> = Vec::new();
     for (i, t) in p("Targets")
         .and_then(|n| cf.lit(n))
         .map(|n| n.items().to_vec())
@@ -14,7 +17,42 @@ pub(super) fn rule(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
         .iter()
         .enumerate()
     {
-        event_target(cf, out, id, t, &format!("{base}.Targets[{i}]"));
+        if let Some(age) = event_target(cf, out, id, t, &format!("{base}.Targets[{i}]")) {
+            ages.push(age);
+        }
+    }
+    // The rule keeps an event as long as its most patient target retries
+    // it: without a RetryPolicy age that is the 24 h default (F017).
+    let Some(age) = ages
+        .iter()
+        .map(|a| a.as_ref().map_or(86_400, |(s, _)| *s))
+        .max()
+    else {
+        return;
+    };
+    if ages.len() > 1
+        && let Some((_, c)) = ages.iter().flatten().find(|(s, _)| *s == age)
+    {
+        let c = format!("{c}: the longest maximum event age of the rule's targets");
+        out.set(id, F::new("max_event_age", V::S(dur(age)), Some(c.clone())));
+        out.set(id, F::new("retention", V::S(dur(age)), Some(c)));
+    } else if ages.len() > 1 && age == 86_400 {
+        let c = "EventBridge default maximum event age (a target without RetryPolicy age, F017)";
+        out.set(id, F::new("max_event_age", V::S(dur(age)), Some(c.into())));
+        out.set(id, F::new("retention", V::S(dur(age)), Some(c.into())));
+    }
+}
+
+/// The properties of an `AWS::Events::ApiDestination`: an HTTP endpoint
+/// outside (notes on its endpoint, rate limit and connection).
+pub(super) fn api_destination(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
+    let p = |k: &str| r.at(&["Properties", k]);
+    let text = |k: &str| p(k).and_then(|n| cf.lit(n)).and_then(|n| n.text());
+    let endpoint = text("InvocationEndpoint").unwrap_or_else(|| "?".into());
+    let method = text("HttpMethod").unwrap_or_else(|| "?".into());
+    out.note(id, format!("API destination: {method} {endpoint} ({}); TODO: accepts_key and key_window if the endpoint deduplicates by a key it is sent", out.src(&format!("{base}.InvocationEndpoint"), p("InvocationEndpoint").unwrap_or(r))));
+    if let Some(n) = p("InvocationRateLimitPerSecond") {
+        out.note(id, format!("InvocationRateLimitPerSecond {} ({}): events above the rate wait and are retried under the target's RetryPolicy", n.brief(), out.src(&format!("{base}.InvocationRateLimitPerSecond"), n)));
     }
 }
 
@@ -72,8 +110,16 @@ pub(super) fn retry_policy(
     }
 }
 
-fn event_target(cf: &Cf, out: &mut Out, rule: &str, t: &Node, path: &str) {
-    let Some(arn) = t.get("Arn") else { return };
+/// One target of a rule; its maximum event age in seconds and the source
+/// of that age, when its RetryPolicy sets one.
+fn event_target(
+    cf: &Cf,
+    out: &mut Out,
+    rule: &str,
+    t: &Node,
+    path: &str,
+) -> Option<Option<(u64, String)>> {
+    let arn = t.get("Arn")?;
     if out
         .comp(rule)
         .is_some_and(|c| !c.fields.iter().any(|f| f.key == "delivery"))
@@ -95,9 +141,8 @@ fn event_target(cf: &Cf, out: &mut Out, rule: &str, t: &Node, path: &str) {
             ),
         );
     }
-    let Some(to) = link_target(cf, out, rule, arn, &format!("{path}.Arn"), "delivers_to") else {
-        return;
-    };
+    let to = link_target(cf, out, rule, arn, &format!("{path}.Arn"), "delivers_to")?;
+    idempotency_header(cf, out, &to, t, path);
     let mut link = vec![F::new(
         "to",
         V::S(to.clone()),
@@ -122,4 +167,29 @@ fn event_target(cf: &Cf, out: &mut Out, rule: &str, t: &Node, path: &str) {
             None,
         );
     }
+    let age = t
+        .at(&["RetryPolicy", "MaximumEventAgeInSeconds"])
+        .and_then(|n| Some((cf.lit(n)?.int().filter(|v| *v > 0)?, n)))
+        .map(|(v, n)| {
+            let c = out.src(&format!("{path}.RetryPolicy.MaximumEventAgeInSeconds"), n);
+            (v as u64, c)
+        });
+    Some(age)
+}
+
+/// An `Idempotency-Key` header among the target's `HttpParameters`: the
+/// key reaches the destination `to` (a note on it).
+fn idempotency_header(cf: &Cf, out: &mut Out, to: &str, t: &Node, path: &str) {
+    let headers = t
+        .at(&["HttpParameters", "HeaderParameters"])
+        .map(Node::entries)
+        .unwrap_or(&[]);
+    let Some((name, v)) = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("idempotency-key"))
+    else {
+        return;
+    };
+    let value = cf.lit(v).map_or_else(|| v.brief(), |n| n.brief());
+    out.note(to, format!("the rule sends header {name}: {value} ({}): the key is passed; TODO: `accepts_key: true` and `key_window` if the endpoint deduplicates by it", out.src(&format!("{path}.HttpParameters.HeaderParameters.{name}"), v)));
 }

@@ -140,8 +140,10 @@ fn kind(cf: &Cf, out: &mut Out, lid: &str, ty: &str, r: &Node) -> Option<&'stati
                 "step-functions-standard"
             }
         }
+        "AWS::Events::ApiDestination" => "external",
         "AWS::Lambda::EventSourceMapping"
         | "AWS::Lambda::EventInvokeConfig"
+        | "AWS::Events::Connection"
         | "AWS::SNS::Subscription" => return None,
         _ => {
             out.unsupported(
@@ -191,6 +193,7 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
                 }
             }
             "AWS::Events::Rule" => eventbridge::rule(cf, out, &id, r, &base),
+            "AWS::Events::ApiDestination" => eventbridge::api_destination(cf, out, &id, r, &base),
             "AWS::StepFunctions::StateMachine" | "AWS::Serverless::StateMachine" => {
                 state_machines::state_machine(cf, out, &id, r, &base)
             }
