@@ -509,3 +509,32 @@ fn eventbridge_api_destination_target() {
     );
     assert_eq!(code, 1);
 }
+
+/// A Scheduler schedule delivers to its target with the template's retry
+/// policy, dead letter and flexible window; a Pipe carries a queue to a
+/// function, FIRE_AND_FORGET making the function `lambda-async`.
+#[test]
+fn scheduler_schedule_and_pipe() {
+    let (text, err, code) = import(&["cloudformation", "scheduler-pipe.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("    kind: topic  # AWS::Scheduler::Schedule, from Resources.NightlySettlement (scheduler-pipe.yaml:9)\n    delivery: at-least-once  # UNVERIFIED:"), "{text}");
+    assert!(text.contains("          attempts: 3  # from Resources.NightlySettlement.Properties.Target.RetryPolicy.MaximumRetryAttempts (scheduler-pipe.yaml:19): 2 retries + the first attempt\n"), "{text}");
+    assert!(text.contains("      to: schedule-dlq  # from Resources.NightlySettlement.Properties.Target.DeadLetterConfig.Arn (scheduler-pipe.yaml:22)\n"), "{text}");
+    assert!(
+        text.contains("each invocation starts up to 15m after its scheduled time"),
+        "{text}"
+    );
+    assert!(text.contains("      - to: settlement-pipe  # from Resources.SettlementPipe.Properties.Source (scheduler-pipe.yaml:33)\n"), "{text}");
+    assert!(text.contains("    kind: lambda-async  # AWS::Lambda::Function, from Resources.SettleFunction (scheduler-pipe.yaml:39)\n"), "{text}");
+    assert!(text.contains("    # InvocationType FIRE_AND_FORGET (from Resources.SettlementPipe.Properties.TargetParameters.LambdaFunctionParameters.InvocationType (scheduler-pipe.yaml:37)): the pipe deletes the source message"), "{text}");
+    // 5m + 1d = 1d 5m against keys kept 1d.
+    let (f, code) = check(&["scheduler-pipe.yaml", "scheduler-pipe.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "settlement-keys", "settle-night"),
+            t("RH040", "-", "settle-night")
+        ]
+    );
+    assert_eq!(code, 1);
+}

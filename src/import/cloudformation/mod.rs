@@ -18,6 +18,7 @@ mod intrinsics;
 mod invocation;
 mod lambda;
 mod sam;
+mod schedules;
 mod sns;
 mod sqs;
 mod state_machines;
@@ -141,6 +142,8 @@ fn kind(cf: &Cf, out: &mut Out, lid: &str, ty: &str, r: &Node) -> Option<&'stati
             }
         }
         "AWS::Events::ApiDestination" => "external",
+        "AWS::Scheduler::Schedule" => "topic",
+        "AWS::Pipes::Pipe" => "service",
         "AWS::Lambda::EventSourceMapping"
         | "AWS::Lambda::EventInvokeConfig"
         | "AWS::Events::Connection"
@@ -194,6 +197,8 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
             }
             "AWS::Events::Rule" => eventbridge::rule(cf, out, &id, r, &base),
             "AWS::Events::ApiDestination" => eventbridge::api_destination(cf, out, &id, r, &base),
+            "AWS::Scheduler::Schedule" => schedules::schedule(cf, out, &id, r, &base),
+            "AWS::Pipes::Pipe" => schedules::pipe(cf, out, &id, r, &base),
             "AWS::StepFunctions::StateMachine" | "AWS::Serverless::StateMachine" => {
                 state_machines::state_machine(cf, out, &id, r, &base)
             }
