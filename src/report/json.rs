@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::diagnostics::{Location, SourceMap};
+use crate::diagnostics::{Diagnostic, Location, SourceMap};
 use crate::policy::Notes;
 use crate::report::Summary;
 use crate::report::format::{CheckRun, Format};
@@ -49,6 +49,24 @@ impl JsonFinding {
     }
 }
 
+/// One input error: what is wrong, where, and how to fix it.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonError {
+    pub message: String,
+    pub location: Option<Location>,
+    pub help: Option<String>,
+}
+
+impl JsonError {
+    pub fn from(map: &SourceMap, d: &Diagnostic) -> JsonError {
+        JsonError {
+            message: d.message.clone(),
+            location: d.loc.map(|l| map.location(l)),
+            help: d.help.clone(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct Report<'a> {
     version: u32,
@@ -56,6 +74,9 @@ struct Report<'a> {
     summary: Summary,
     #[serde(flatten)]
     notes: Notes,
+    /// Only when the input could not be analysed (exit 2).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    errors: Vec<JsonError>,
 }
 
 /// The findings, each converted as it is written: a large report never
@@ -93,6 +114,25 @@ pub fn write_with(
         findings: Lazy(map, findings),
         summary: Summary::of(findings),
         notes: notes.clone(),
+        errors: Vec::new(),
+    };
+    serde_json::to_writer_pretty(&mut w, &r)?;
+    w.write_all(b"\n")
+}
+
+/// The report of an input that could not be analysed: no findings, zero
+/// counts, and its `errors`.
+pub fn write_errors(
+    mut w: impl std::io::Write,
+    map: &SourceMap,
+    errors: &[Diagnostic],
+) -> std::io::Result<()> {
+    let r = Report {
+        version: 1,
+        findings: Lazy(map, &[]),
+        summary: Summary::default(),
+        notes: Notes::default(),
+        errors: errors.iter().map(|d| JsonError::from(map, d)).collect(),
     };
     serde_json::to_writer_pretty(&mut w, &r)?;
     w.write_all(b"\n")
