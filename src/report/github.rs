@@ -47,7 +47,7 @@ pub fn command(s: Severity) -> &'static str {
 pub fn line(cmd: &str, place: Option<(&str, u32, u32)>, title: &str, data: &str) -> String {
     let mut props = Vec::new();
     if let Some((file, line, col)) = place
-        && file.starts_with('<')
+        && file == crate::engine::STDIN
     {
         let data = format!("{file}:{line}:{col}: {data}");
         return self::line(cmd, None, title, &data);

@@ -49,7 +49,7 @@ impl Root {
     /// `path` relative to the root with `/` separators, or `None` when it
     /// lies outside the root (or is no file name, like `<stdin>`).
     pub fn relative(&self, path: &str) -> Option<String> {
-        if path.starts_with('<') {
+        if path == crate::engine::STDIN {
             return None;
         }
         let full = normalise(&self.cwd.join(path));
@@ -67,7 +67,7 @@ impl Root {
         let (base, suffix) = split_imported(path);
         match self.relative(base) {
             Some(r) => format!("{r}{suffix}"),
-            None if base.starts_with('<') => path.to_string(),
+            None if base == crate::engine::STDIN => path.to_string(),
             None => format!(
                 "{}{suffix}",
                 normalise(&self.cwd.join(base)).to_string_lossy()

@@ -290,7 +290,7 @@ impl Paths<'_> {
                 uri: format!("file://{}", uri(path)),
                 uri_base_id: None,
             },
-            Some(_) if !path.starts_with('<') => ArtifactLocation {
+            Some(_) if path != crate::engine::STDIN => ArtifactLocation {
                 uri: uri(path),
                 uri_base_id: Some(SRCROOT),
             },
@@ -548,13 +548,15 @@ pub fn render_with(
     manifest: Option<&Manifest>,
     waived: &[Option<&str>],
 ) -> String {
-    serde_json::to_string_pretty(&log(map, findings, manifest, waived)).expect("SARIF serialises")
-        + "\n"
+    to_text(&log(map, findings, manifest, waived))
 }
 
-/// A log as printed.
+/// A log as printed (C1 controls and bidirectional overrides escaped, see
+/// [`crate::report::json::write_pretty`]).
 pub fn to_text(log: &Log) -> String {
-    serde_json::to_string_pretty(log).expect("SARIF serialises") + "\n"
+    let mut buf = Vec::new();
+    crate::report::json::write_pretty(&mut buf, log).expect("SARIF serialises");
+    String::from_utf8(buf).expect("serde_json writes UTF-8") + "\n"
 }
 
 /// `--format sarif`, with the worst paths placed and accepted findings
