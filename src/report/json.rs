@@ -163,7 +163,7 @@ impl serde_json::ser::Formatter for Inert<'_> {
     ) -> io::Result<()> {
         let mut rest = fragment;
         while let Some(i) = rest.find(needs_escape) {
-            w.write_all(rest[..i].as_bytes())?;
+            w.write_all(&rest.as_bytes()[..i])?;
             let c = rest[i..].chars().next().expect("found");
             write!(w, "\\u{:04x}", c as u32)?;
             rest = &rest[i + c.len_utf8()..];
@@ -218,10 +218,7 @@ mod tests {
         let mut out = Vec::new();
         super::write_pretty(&mut out, &[value]).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert_eq!(
-            text,
-            "[\n  \"a\\u009b2J b\\u202ec\\u2028d é\\u0001\"\n]"
-        );
+        assert_eq!(text, "[\n  \"a\\u009b2J b\\u202ec\\u2028d é\\u0001\"\n]");
         let back: Vec<String> = serde_json::from_str(&text).unwrap();
         assert_eq!(back, [value]);
     }

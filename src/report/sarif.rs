@@ -481,12 +481,15 @@ fn input_descriptor() -> Descriptor {
     }
 }
 
+/// A place by its path in the source map's terms: (file, line, column).
+pub type Place<'a> = (&'a str, u32, u32);
+
 /// The run of an input that could not be analysed: per error (its place
 /// in the source map's terms, and its text) a result of [`INPUT_ERROR`]
 /// and a notification of the unsuccessful invocation.
-pub fn error_run(errors: Vec<(Option<(&str, u32, u32)>, String)>, cx: &Context) -> Run {
+pub fn error_run(errors: Vec<(Option<Place>, String)>, cx: &Context) -> Run {
     let paths = Paths(cx.root);
-    let place = |at: Option<(&str, u32, u32)>| -> Vec<Location> {
+    let place = |at: Option<Place>| -> Vec<Location> {
         at.map(|(file, line, col)| Location {
             id: None,
             physical_location: PhysicalLocation {
