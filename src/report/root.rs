@@ -53,7 +53,16 @@ impl Root {
             return None;
         }
         let full = normalise(&self.cwd.join(path));
-        let rel = full.strip_prefix(&self.root).ok()?;
+        // A path through a symbolic link to the repository (`/tmp` on
+        // macOS) is compared by its real place.
+        let real;
+        let rel = match full.strip_prefix(&self.root) {
+            Ok(r) => r,
+            Err(_) => {
+                real = std::fs::canonicalize(&full).ok()?;
+                real.strip_prefix(&self.root).ok()?
+            }
+        };
         let parts: Vec<String> = rel
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -156,6 +165,20 @@ mod tests {
             outside.to_string_lossy()
         );
         assert_eq!(from_sub.relative("../../../other.yaml"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_path_through_a_link_is_placed_by_its_real_place() {
+        let d = tempfile::tempdir().unwrap();
+        let repo = d.path().canonicalize().unwrap().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(repo.join("a.yaml"), "version: 1\n").unwrap();
+        let link = d.path().join("link");
+        std::os::unix::fs::symlink(&repo, &link).unwrap();
+        let r = Root::of(&repo);
+        let via = link.join("a.yaml");
+        assert_eq!(r.display(&via.to_string_lossy()), "a.yaml");
     }
 
     #[test]
