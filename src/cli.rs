@@ -39,7 +39,7 @@ pub enum CheckFormat {
     Json,
     /// SARIF 2.1.0 (GitHub code scanning, editors).
     Sarif,
-    /// JUnit XML: a suite per intent, a test case per rule.
+    /// JUnit XML: a suite per intent, a test case per finding.
     Junit,
     /// GitHub Actions workflow commands (annotations).
     Github,
@@ -115,6 +115,16 @@ pub enum Command {
         /// Apply an overrides file (`TARGET: VALUE` lines, as the shell's `save` writes).
         #[arg(long, value_name = "FILE", conflicts_with = "each")]
         overrides: Option<PathBuf>,
+        /// Write the output to this file instead of standard output (written
+        /// whole or not at all); input errors are written to it too.
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Show only the findings that fail the run (active, at or above --fail-on).
+        #[arg(long, short = 'q')]
+        quiet: bool,
+        /// Show only findings of this severity or worse (the exit code still counts every finding).
+        #[arg(long, value_enum, value_name = "SEVERITY")]
+        min_severity: Option<FailOn>,
     },
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.
     Horizon {

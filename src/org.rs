@@ -14,11 +14,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::diagnostics::{Diagnostic, Location, SourceMap};
+use crate::cli::CheckFormat;
+use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::manifest::{self, Limits};
+use crate::policy::Notes;
 use crate::policy::{Date, Policy};
 use crate::report::Summary;
+use crate::report::each::{self, Part};
 use crate::report::json::JsonFinding;
+use crate::report::root::Root;
 use crate::rules::Severity;
 use crate::{analysis, engine, report};
 
@@ -80,22 +84,32 @@ pub struct Run {
     /// The day waivers are judged on.
     pub today: Date,
     pub render: Render,
+    /// What SARIF and GitHub paths are relative to.
+    pub root: Root,
 }
 
 /// How each architecture's result is rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Render {
-    Table { color: bool },
+    Table {
+        color: bool,
+    },
     Json,
+    /// SARIF, JUnit, GitHub or Markdown: a [`Part`] each, put together by
+    /// [`each::combine`].
+    Parts(CheckFormat),
 }
 
-/// One input error, for JSON.
-#[derive(Debug, Clone, Serialize)]
-pub struct JsonError {
-    pub message: String,
-    pub location: Option<Location>,
-    pub help: Option<String>,
+impl Render {
+    fn parts(self) -> Option<CheckFormat> {
+        match self {
+            Render::Parts(f) => Some(f),
+            _ => None,
+        }
+    }
 }
+
+pub use crate::report::json::JsonError;
 
 /// The result of one architecture.
 #[derive(Debug)]
@@ -112,6 +126,8 @@ pub struct Checked {
     pub summary: Summary,
     /// The table, when rendering tables.
     pub table: Option<String>,
+    /// The architecture in the other formats.
+    pub part: Option<Part>,
 }
 
 #[derive(Debug)]
@@ -119,6 +135,8 @@ pub struct Failed {
     pub errors: Vec<JsonError>,
     /// The errors as rustc-style text, when rendering tables.
     pub text: Option<String>,
+    /// The errors in the other formats.
+    pub part: Option<Part>,
 }
 
 /// An architecture that could not be checked: its errors, as JSON and, for
@@ -128,13 +146,19 @@ fn failed(
     sources: &SourceMap,
     errors: &[Diagnostic],
     text: Option<String>,
+    run: &Run,
 ) -> Outcome {
+    let part = run
+        .render
+        .parts()
+        .and_then(|f| each::failed(f, &name, sources, errors, &run.root));
     Outcome {
         path: name,
         code: 2,
         result: Err(Failed {
-            errors: errors.iter().map(|d| json_error(sources, d)).collect(),
+            errors: errors.iter().map(|d| JsonError::from(sources, d)).collect(),
             text,
+            part,
         }),
     }
 }
@@ -145,13 +169,13 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
     let paths = [path.to_path_buf()];
     let color = match run.render {
         Render::Table { color } => Some(color),
-        Render::Json => None,
+        _ => None,
     };
     let policy = match Policy::find(&paths, run.config.as_deref()) {
         Ok(p) => p,
         Err(e) => {
             let text = color.map(|c| e.render(c));
-            return failed(name, &e.sources, &e.diagnostics, text);
+            return failed(name, &e.sources, &e.diagnostics, text, run);
         }
     };
     let inputs = engine::Inputs {
@@ -164,19 +188,39 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
         Err(e) => {
             let text = color.map(|c| e.render(c));
             let (sources, diagnostics) = e.diagnostics();
-            failed(name, &sources, &diagnostics, text)
+            failed(name, &sources, &diagnostics, text, run)
         }
         Ok(m) => {
             let a = analysis::analyse(&m);
-            let (findings, _unused) = policy.check(&a, run.today);
+            let (findings, unused_waivers) = policy.check(&a, run.today);
             let threshold = policy.threshold(run.fail_on);
             let code = u8::from(findings.iter().any(|f| f.fails(threshold)));
             let table = match run.render {
                 Render::Table { color } => {
                     Some(report::table::render(&m.sources, &findings, color))
                 }
-                Render::Json => None,
+                _ => None,
             };
+            let part = run.render.parts().and_then(|format| {
+                let horizons = match format {
+                    CheckFormat::Markdown => report::horizon::rows(&a, None, None),
+                    _ => Vec::new(),
+                };
+                let notes = Notes {
+                    unused_waivers,
+                    stale_baseline: Vec::new(),
+                };
+                let arch = each::Arch {
+                    name: &name,
+                    manifest: &m,
+                    findings: &findings,
+                    notes: &notes,
+                    horizons: &horizons,
+                    threshold,
+                    root: &run.root,
+                };
+                each::checked(format, &arch)
+            });
             Outcome {
                 path: name,
                 code,
@@ -187,17 +231,10 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
                         .collect(),
                     summary: Summary::of(&findings),
                     table,
+                    part,
                 }),
             }
         }
-    }
-}
-
-fn json_error(map: &SourceMap, d: &Diagnostic) -> JsonError {
-    JsonError {
-        message: d.message.clone(),
-        location: d.loc.map(|l| map.location(l)),
-        help: d.help.clone(),
     }
 }
 
@@ -258,6 +295,18 @@ impl Progress {
             eprint!("\r\x1b[2K");
         }
     }
+}
+
+/// The architectures in a format of [`Render::Parts`], in order.
+pub fn render_parts(format: CheckFormat, outcomes: Vec<Outcome>) -> String {
+    let parts = outcomes
+        .into_iter()
+        .filter_map(|o| match o.result {
+            Ok(c) => c.part,
+            Err(f) => f.part,
+        })
+        .collect();
+    each::combine(format, parts)
 }
 
 /// The exit code of the whole run: the worst of the architectures.
@@ -378,6 +427,7 @@ mod tests {
             result: Err(Failed {
                 errors: vec![],
                 text: None,
+                part: None,
             }),
         };
         assert_eq!(exit_code(&[o(0), o(1), o(0)]), 1);

@@ -73,6 +73,11 @@ fn sarif_snapshot() {
         &out[..start],
         &out[end..]
     );
+    // The root's absolute URI depends on where the repository is.
+    let root =
+        replay_audit::report::root::Root::of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert_eq!(cut.matches(&root.uri()).count(), 1, "{cut}");
+    let cut = cut.replace(&root.uri(), "file:///<repository root>/");
     insta::assert_snapshot!("sarif", cut);
 }
 
@@ -91,10 +96,13 @@ fn descriptors_come_from_the_rules() {
         assert_eq!((d.id, d.name), (r.code, r.name));
         assert_eq!(d.short_description.text, r.summary());
         assert_eq!(
-            d.help_uri,
-            format!(
-                "https://github.com/replay-audit/replay-audit/blob/main/docs/rules/{}.md",
-                r.code
+            d.help_uri.as_deref(),
+            Some(
+                format!(
+                    "https://github.com/replay-audit/replay-audit/blob/main/docs/rules/{}.md",
+                    r.code
+                )
+                .as_str()
             )
         );
         let level = match r.severity {
@@ -103,17 +111,26 @@ fn descriptors_come_from_the_rules() {
             Severity::Info => "note",
         };
         assert_eq!(d.default_configuration.level, level, "{}", r.code);
-        assert_eq!(d.help.text, d.help.markdown);
-        if r.doc.trim().is_empty() {
-            assert_eq!(
-                d.help.text,
-                format!("{} {}: see {}", r.code, r.name, d.help_uri)
-            );
-        } else {
-            assert_eq!(d.help.markdown, r.doc, "{}", r.code);
-            assert!(!d.full_description.text.is_empty());
-        }
+        // The page once: as Markdown; the plain text is its first paragraph.
+        assert_eq!(d.help.markdown.as_deref(), Some(r.doc), "{}", r.code);
+        assert!(!d.full_description.text.is_empty());
+        assert_eq!(
+            d.help.text,
+            format!(
+                "{}\n\nThe rule's page (docs/rules/{}.md) says how to fix it.",
+                d.full_description.text, r.code
+            )
+        );
+        assert!(d.help.text.len() < r.doc.len(), "{}", r.code);
     }
+    // The whole log of a clean run holds each page once.
+    let text = sarif::render(&SourceMap::default(), &[]);
+    let pages = RULES
+        .iter()
+        .filter(|r| r.doc.contains("\n## Why it matters\n"))
+        .count();
+    assert!(pages > 0);
+    assert_eq!(text.matches("\\n## Why it matters\\n").count(), pages);
     // ruleIndex points at the rule's own descriptor.
     let f = Finding::new("RH035", "m");
     let log = sarif::log(&SourceMap::default(), &[f], None, &[]);
@@ -156,14 +173,18 @@ fn a_clean_architecture_in_every_format() {
             "sarif" => {
                 let v: Value = serde_json::from_str(&stdout).expect("JSON");
                 assert_eq!(v["runs"][0]["results"], serde_json::json!([]));
+                assert_eq!(
+                    v["runs"][0]["invocations"],
+                    serde_json::json!([{"executionSuccessful": true}])
+                );
             }
             _ => {
-                assert!(
-                    stdout.contains(&format!(
-                        r#"tests="{}" skipped="0" failures="0" errors="0""#,
-                        RULES.len()
-                    )),
-                    "{stdout}"
+                // No finding, no test case: no padding of passing cases.
+                assert_eq!(
+                    stdout,
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+<testsuites name=\"replay-audit\" tests=\"0\" skipped=\"0\" failures=\"0\" errors=\"0\">\n\
+</testsuites>\n"
                 );
             }
         }
@@ -263,14 +284,15 @@ fn junit_escapes_and_round_trips() {
     let report = quick_junit::Report::deserialize_from_str(&xml).expect("well-formed JUnit XML");
     let names: Vec<&str> = report.test_suites.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, [NASTY_INTENT, junit::NO_INTENT]);
+    // One case per finding: the error and the info of the intent, the
+    // warning without one; only the error fails (at the default error).
     let suite = &report.test_suites[0];
-    assert_eq!(suite.test_cases.len(), RULES.len());
-    assert_eq!(suite.failures, 2);
-    let case = suite
-        .test_cases
-        .iter()
-        .find(|c| c.name.as_str() == "RH035 non-atomic-claim")
-        .expect("case");
+    assert_eq!((suite.test_cases.len(), suite.failures), (2, 1));
+    let case = &suite.test_cases[0];
+    assert_eq!(
+        case.name.as_str(),
+        "RH035 non-atomic-claim: c::d,e% at a,b:c%.yaml:3:7"
+    );
     match &case.status {
         quick_junit::TestCaseStatus::NonSuccess {
             kind,
@@ -295,8 +317,35 @@ component: c::d,e%\n  path: a<b> → ]]>\n  assumes: x|y\nz"
         }
         other => panic!("RH035 should fail: {other:?}"),
     }
+    let info = &suite.test_cases[1];
+    assert_eq!(info.name.as_str(), "RH005 horizon-rests-on-assumption");
+    assert!(
+        matches!(info.status, quick_junit::TestCaseStatus::Success { .. }),
+        "{:?}",
+        info.status
+    );
+    assert_eq!(
+        info.system_out.as_ref().map(|o| o.as_str()),
+        Some("-: info: i,j")
+    );
     let no_intent = &report.test_suites[1];
-    assert_eq!(no_intent.failures, 1, "RH002 has no intent");
+    assert_eq!(no_intent.test_cases.len(), 1);
+    assert_eq!(no_intent.failures, 0, "a warning passes at --fail-on error");
+}
+
+#[test]
+fn junit_fails_at_the_threshold() {
+    let (map, findings) = nasty();
+    for (threshold, failures) in [
+        (Severity::Error, 1),
+        (Severity::Warning, 2),
+        (Severity::Info, 3),
+    ] {
+        let report = junit::report(junit::suites(&map, &findings, &[], threshold));
+        let xml = junit::to_text(&report);
+        let back = quick_junit::Report::deserialize_from_str(&xml).expect("XML");
+        assert_eq!((back.tests, back.failures), (3, failures), "{threshold:?}");
+    }
 }
 
 #[test]
@@ -310,31 +359,33 @@ fn junit_marks_waived_findings_skipped() {
     );
     let report = quick_junit::Report::deserialize_from_str(&xml).expect("XML");
     let names: Vec<&str> = report.test_suites.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["other", NASTY_INTENT, junit::NO_INTENT]);
-    assert_eq!(
-        (
-            report.test_suites[0].failures,
-            report.test_suites[0].skipped
-        ),
-        (0, 0)
-    );
-    let s = &report.test_suites[1];
-    assert_eq!((s.failures, s.skipped), (0, 2));
-    let case = s
-        .test_cases
-        .iter()
-        .find(|c| c.name.as_str() == "RH035 non-atomic-claim")
-        .expect("case");
-    match &case.status {
-        quick_junit::TestCaseStatus::Skipped { message, .. } => {
+    // A clean intent adds no suite and no case.
+    assert_eq!(names, [NASTY_INTENT, junit::NO_INTENT]);
+    let s = &report.test_suites[0];
+    assert_eq!((s.tests, s.failures, s.skipped), (2, 0, 2));
+    match &s.test_cases[0].status {
+        quick_junit::TestCaseStatus::Skipped {
+            message,
+            description,
+            ..
+        } => {
             assert_eq!(
                 message.as_ref().map(|m| m.as_str()),
                 Some("waived: accepted: PAY-12")
             );
+            assert!(
+                description
+                    .as_ref()
+                    .is_some_and(|d| d.as_str().ends_with("\n  waived: accepted: PAY-12")),
+                "{description:?}"
+            );
         }
         other => panic!("RH035 is waived: {other:?}"),
     }
-    assert_eq!(report.test_suites[2].failures, 1);
+    assert_eq!(
+        (report.test_suites[1].tests, report.test_suites[1].failures),
+        (1, 0)
+    );
 }
 
 #[test]
@@ -373,6 +424,7 @@ fn the_format_interface_writes_each_format() {
     use replay_audit::cli::CheckFormat;
     use replay_audit::policy::Notes;
     use replay_audit::report::format::{self, CheckRun};
+    use replay_audit::report::root::Root;
     use replay_audit::report::{horizon, json, table};
     use replay_audit::{analysis, manifest, rules};
 
@@ -398,15 +450,23 @@ fn the_format_interface_writes_each_format() {
         accepted: &accepted,
         horizon_rows: &rows,
         color: false,
+        threshold: Severity::Error,
+        root: Root::of(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))),
     };
     let s = &m.sources;
     let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
+    let cx = sarif::Context {
+        manifest: Some(&m),
+        waived: &accepted,
+        root: Some(&run.root),
+        architecture: None,
+    };
     let expected = [
         (CheckFormat::Table, table::render(s, &findings, false)),
         (CheckFormat::Json, json::render_with(s, &findings, &notes)),
         (
             CheckFormat::Sarif,
-            sarif::render_with(s, &findings, Some(&m), &accepted),
+            sarif::to_text(&sarif::log_of(vec![sarif::run(s, &findings, &cx)])),
         ),
         (
             CheckFormat::Junit,

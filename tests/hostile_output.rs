@@ -288,7 +288,27 @@ fn a_load_error_echoing_a_forged_id_starts_no_command() {
             &["check", "m.yaml", "--format", format, "--color", "never"],
         );
         assert_eq!(code, Some(2));
-        assert!(out.is_empty(), "{out}");
+        // The error is also in the machine format, inert there too.
+        match format {
+            "table" => assert!(out.is_empty(), "{out}"),
+            "github" => {
+                assert_no_command("github", &out, true);
+                assert_eq!(out.lines().count(), 1, "{out}");
+                assert!(
+                    out.contains("`q%0A::error file=README.md::forged\u{fffd}`"),
+                    "{out}"
+                );
+            }
+            _ => {
+                assert_no_command("json", &out, false);
+                let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+                let message = v["errors"][0]["message"].as_str().expect("message");
+                assert!(
+                    message.contains("`q\n::error file=README.md::forged"),
+                    "{message}"
+                );
+            }
+        }
         assert_no_command("stderr", &err, false);
         assert!(
             err.starts_with(

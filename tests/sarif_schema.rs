@@ -234,3 +234,102 @@ fn the_validator_rejects_what_the_schema_forbids() {
         "a URI with a space must be refused"
     );
 }
+
+/// What `check` writes for an input that does not load, for every
+/// manifest under `fixtures/invalid/`: a valid log, a result and a
+/// notification per error, the invocation unsuccessful.
+#[test]
+fn input_errors_are_valid_sarif() {
+    use replay_audit::report::{errors, root::Root};
+    let v = validator();
+    let repo = Root::of(&root());
+    let mut checked = 0;
+    for path in fixtures() {
+        if !path.components().any(|c| c.as_os_str() == "invalid") {
+            continue;
+        }
+        let inputs = replay_audit::engine::Inputs {
+            paths: vec![root().join(&path)],
+            ..Default::default()
+        };
+        let Err(e) = replay_audit::engine::load(&inputs) else {
+            continue;
+        };
+        let (map, diagnostics) = e.diagnostics();
+        let mut out = Vec::new();
+        errors::write(
+            replay_audit::cli::CheckFormat::Sarif,
+            &mut out,
+            &map,
+            &diagnostics,
+            &repo,
+        )
+        .expect("writes");
+        let value: Value = serde_json::from_slice(&out).expect("JSON");
+        let errs = errors(&v, &value);
+        assert!(errs.is_empty(), "{}: {}", path.display(), errs.join("\n"));
+        let run = &value["runs"][0];
+        assert_eq!(run["invocations"][0]["executionSuccessful"], false);
+        let n = diagnostics.len();
+        assert_eq!(run["results"].as_array().map(Vec::len), Some(n));
+        assert_eq!(
+            run["invocations"][0]["toolExecutionNotifications"]
+                .as_array()
+                .map(Vec::len),
+            Some(n)
+        );
+        // Paths are relative to the repository, with their base.
+        for r in run["results"].as_array().expect("results") {
+            if let Some(a) = r["locations"][0]["physicalLocation"].get("artifactLocation") {
+                assert_eq!(
+                    a["uri"],
+                    path.to_string_lossy().as_ref(),
+                    "{}",
+                    path.display()
+                );
+                assert_eq!(a["uriBaseId"], "%SRCROOT%");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 4, "checked {checked}");
+}
+
+/// Paths relative to the root, one run per architecture (`check --each`).
+#[test]
+fn root_relative_runs_are_valid() {
+    use replay_audit::report::root::Root;
+    let repo = Root::of(&root());
+    let m = manifest::load(
+        &[root().join("fixtures/incident-dlq-redrive.yaml")],
+        &manifest::Limits::default(),
+    )
+    .expect("loads");
+    let findings = rules::check(&analysis::analyse(&m));
+    let map = repo.map(&m.sources);
+    let runs = ["a", "b/c.yaml"]
+        .iter()
+        .map(|arch| {
+            let cx = sarif::Context {
+                manifest: Some(&m),
+                root: Some(&repo),
+                architecture: Some(arch),
+                ..Default::default()
+            };
+            sarif::run(&map, &findings, &cx)
+        })
+        .collect();
+    let value: Value = serde_json::from_str(&sarif::to_text(&sarif::log_of(runs))).expect("JSON");
+    let errs = errors(&validator(), &value);
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+    assert_eq!(
+        value["runs"][1]["automationDetails"]["id"],
+        "replay-audit/b/c.yaml/"
+    );
+    let base = &value["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"];
+    assert!(
+        base.as_str()
+            .is_some_and(|u| u.starts_with("file:///") && u.ends_with('/')),
+        "{base}"
+    );
+}

@@ -1,37 +1,93 @@
 //! `check PATHS`: every rule, in the chosen format, under the policy, with
-//! baselines; `check --each DIR` is [`super::each`].
+//! baselines; `check --each DIR` is [`super::each`]. An input that does not
+//! load is reported in the chosen format too (and on standard error), exit 2.
 
+use std::io::Write;
 use std::path::Path;
 
-use replay_audit::cli::{CheckFormat, Cli, Command};
+use replay_audit::cli::{CheckFormat, Cli, Command, FailOn};
 use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
 use replay_audit::report::format::{self, CheckRun};
-use replay_audit::rules::Finding;
+use replay_audit::report::root::Root;
+use replay_audit::rules::{Finding, Severity};
 use replay_audit::{files, report};
 
 use super::{inputs, out_with, severity, stdout_color, today};
 
+/// What decides the output, besides the findings.
+struct Output<'a> {
+    format: CheckFormat,
+    /// `-o FILE`, else standard output.
+    file: Option<&'a Path>,
+    /// `--quiet`: only the findings that fail the run.
+    quiet: bool,
+    /// `--min-severity`.
+    min_severity: Option<Severity>,
+}
+
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let Command::Check {
-        paths,
-        parameters,
         format,
         fail_on,
         config,
-        baseline,
-        write_baseline,
-        overrides,
         each,
+        output,
+        quiet,
+        min_severity,
+        ..
     } = &cli.command
     else {
         unreachable!("dispatched on Check")
     };
+    let fail_on = fail_on.map(severity);
+    let out = Output {
+        format: *format,
+        file: output.as_deref(),
+        quiet: *quiet,
+        min_severity: min_severity.map(|s: FailOn| severity(s)),
+    };
     if let Some(dir) = each {
-        return super::each::run(cli, dir, *format, fail_on.map(severity), config.as_deref());
+        let settings = super::each::Settings {
+            format: *format,
+            fail_on,
+            config: config.as_deref(),
+            output: out.file,
+        };
+        return super::each::run(cli, dir, &settings);
     }
+    let result = check(cli, &out, fail_on);
+    // An input error goes to the chosen format as well; `commands::run`
+    // prints it on standard error and exits 2.
+    if let Err(e) = &result
+        && let Some(input) = e.downcast_ref::<engine::Error>()
+        && out.format != CheckFormat::Table
+    {
+        let (map, errors) = input.diagnostics();
+        let root = Root::current();
+        emit(out.file, |w| {
+            report::errors::write(out.format, w, &map, &errors, &root)
+        })?;
+    }
+    result
+}
+
+/// Loads, checks and renders; an input error is returned as such.
+fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u8> {
+    let Command::Check {
+        paths,
+        parameters,
+        config,
+        baseline,
+        write_baseline,
+        overrides,
+        ..
+    } = &cli.command
+    else {
+        unreachable!("dispatched on Check")
+    };
     let inputs = inputs(
         cli,
         paths,
@@ -40,7 +96,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         overrides.as_deref(),
     )?;
     let mut m = engine::load(&inputs)?;
-    if matches!(format, CheckFormat::Json) {
+    if matches!(out.format, CheckFormat::Json) {
         // JSON shows locations, never snippets.
         m.sources.forget_texts();
     }
@@ -55,7 +111,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     // The analysis is done with once the findings are made (only the
     // Markdown comment shows horizons): freeing it before rendering lowers
     // the peak memory of a large manifest.
-    let horizon_rows = matches!(format, CheckFormat::Markdown)
+    let horizon_rows = matches!(out.format, CheckFormat::Markdown)
         .then(|| report::horizon::rows(&checked.analysis, None, None))
         .unwrap_or_default();
     drop(checked.analysis);
@@ -68,7 +124,20 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         let b = policy::Baseline::read(path).map_err(engine::Error::from)?;
         notes.stale_baseline = b.apply(&mut findings);
     }
-    render(cli, *format, &m, &findings, &notes, &horizon_rows)?;
+    let threshold = policy.threshold(fail_on);
+    let code = u8::from(findings.iter().any(|f| f.fails(threshold)));
+    if out.quiet {
+        notes = Notes::default();
+    }
+    findings.retain(|f| shown(f, out, threshold));
+    let run = Rendered {
+        manifest: &m,
+        findings: &findings,
+        notes: &notes,
+        horizon_rows: &horizon_rows,
+        threshold,
+    };
+    let written = render(cli, out, &run)?;
     for w in notes.warnings(
         baseline
             .as_ref()
@@ -77,8 +146,12 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     ) {
         eprintln!("{}", echo(&w));
     }
-    let threshold = policy.threshold(fail_on.map(severity));
-    Ok(u8::from(findings.iter().any(|f| f.fails(threshold))))
+    Ok(code.max(written))
+}
+
+/// Whether `--quiet` and `--min-severity` let a finding through.
+fn shown(f: &Finding, out: &Output, threshold: Severity) -> bool {
+    out.min_severity.is_none_or(|min| f.severity >= min) && (!out.quiet || f.fails(threshold))
 }
 
 /// Writes the fingerprints of the findings to `path` and marks them
@@ -98,23 +171,50 @@ fn write_baseline_file(path: &Path, findings: &mut [Finding]) -> Option<u8> {
     None
 }
 
-/// The findings in `format` on standard output.
-fn render(
-    cli: &Cli,
-    format: CheckFormat,
-    m: &Manifest,
-    findings: &[Finding],
-    notes: &Notes,
-    horizon_rows: &[report::horizon::Row],
-) -> anyhow::Result<()> {
-    let accepted = format::accepted(findings);
+/// What a checked run renders.
+struct Rendered<'a> {
+    manifest: &'a Manifest,
+    findings: &'a [Finding],
+    notes: &'a Notes,
+    horizon_rows: &'a [report::horizon::Row],
+    threshold: Severity,
+}
+
+/// The findings in the chosen format, on standard output or to `-o FILE`;
+/// 2 when the file cannot be written.
+fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
+    let accepted = format::accepted(r.findings);
     let run = CheckRun {
-        manifest: m,
-        findings,
-        notes,
+        manifest: r.manifest,
+        findings: r.findings,
+        notes: r.notes,
         accepted: &accepted,
-        horizon_rows,
-        color: stdout_color(cli),
+        horizon_rows: r.horizon_rows,
+        // A file gets no terminal colours.
+        color: out.file.is_none() && stdout_color(cli),
+        threshold: r.threshold,
+        root: Root::current(),
     };
-    out_with(|w| format::of(format).write(w, &run))
+    emit(out.file, |w| format::of(out.format).write(w, &run))
+}
+
+/// Writes to `file` (whole or not at all, through [`files::write_atomic`])
+/// or to standard output; 2 when the file cannot be written.
+pub fn emit(
+    file: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<u8> {
+    let Some(path) = file else {
+        out_with(write)?;
+        return Ok(0);
+    };
+    let mut buf = Vec::new();
+    write(&mut buf)?;
+    match files::write_atomic(path, &buf, files::Mode::Replace) {
+        Ok(()) => Ok(0),
+        Err(e) => {
+            eprintln!("{e}");
+            Ok(2)
+        }
+    }
 }

@@ -1,23 +1,28 @@
 //! `check --each DIR`: every architecture of DIR, in parallel, each under
-//! its own policy ([`replay_audit::org`]).
+//! its own policy ([`replay_audit::org`]), in any `--format` (one SARIF run
+//! or JUnit suite per architecture), to standard output or `-o FILE`.
 
 use std::io::IsTerminal;
 use std::path::Path;
 
 use replay_audit::cli::{CheckFormat, Cli};
-use replay_audit::diagnostics::{SourceMap, echo};
+use replay_audit::diagnostics::SourceMap;
 use replay_audit::org;
+use replay_audit::report::root::Root;
 use replay_audit::rules::Severity;
 
-use super::{color, limits, out, today};
+use super::{color, limits, today};
 
-pub fn run(
-    cli: &Cli,
-    dir: &Path,
-    format: CheckFormat,
-    fail_on: Option<Severity>,
-    config: Option<&Path>,
-) -> anyhow::Result<u8> {
+/// The options of `check` that `--each` takes.
+pub struct Settings<'a> {
+    pub format: CheckFormat,
+    pub fail_on: Option<Severity>,
+    pub config: Option<&'a Path>,
+    /// `-o FILE`, else standard output.
+    pub output: Option<&'a Path>,
+}
+
+pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
     let archs = match org::architectures(dir) {
         Ok(a) => a,
         Err(d) => {
@@ -25,24 +30,20 @@ pub fn run(
             return Ok(2);
         }
     };
-    let render = match format {
+    let render = match s.format {
         CheckFormat::Table => org::Render::Table {
-            color: color(cli.color, std::io::stdout().is_terminal()),
+            color: s.output.is_none() && color(cli.color, std::io::stdout().is_terminal()),
         },
         CheckFormat::Json => org::Render::Json,
-        other => {
-            eprintln!(
-                "error: --each prints `table` or `json`, not `{other:?}`\nhelp: run `check` on one architecture for the other formats"
-            );
-            return Ok(2);
-        }
+        other => org::Render::Parts(other),
     };
     let run = org::Run {
         limits: limits(cli),
-        fail_on,
-        config: config.map(Path::to_path_buf),
+        fail_on: s.fail_on,
+        config: s.config.map(Path::to_path_buf),
         today: today()?,
         render,
+        root: Root::current(),
     };
     let progress = org::Progress::new(archs.len());
     let tty = std::io::stderr().is_terminal();
@@ -51,13 +52,12 @@ pub fn run(
             progress.tick(done)
         }
     });
+    let code = org::exit_code(&outcomes);
     let text = match render {
         org::Render::Json => org::render_json(&outcomes),
         org::Render::Table { .. } => org::render_table(&outcomes),
+        org::Render::Parts(format) => org::render_parts(format, outcomes),
     };
-    if let Err(e) = out(&text) {
-        eprintln!("error: {}", echo(&format!("{e:#}")));
-        return Ok(2);
-    }
-    Ok(org::exit_code(&outcomes))
+    let written = super::check::emit(s.output, |w| w.write_all(text.as_bytes()))?;
+    Ok(code.max(written))
 }

@@ -8,8 +8,9 @@ use crate::cli::CheckFormat;
 use crate::diagnostics::SourceMap;
 use crate::manifest::Manifest;
 use crate::policy::Notes;
+use crate::report::root::Root;
 use crate::report::{github, horizon, json, junit, markdown, sarif, table};
-use crate::rules::Finding;
+use crate::rules::{Finding, Severity};
 
 /// What one `check` run hands to its output.
 pub struct CheckRun<'a> {
@@ -24,6 +25,10 @@ pub struct CheckRun<'a> {
     pub horizon_rows: &'a [horizon::Row],
     /// Colour for a terminal (the table only).
     pub color: bool,
+    /// The lowest severity that fails the run (JUnit fails those cases).
+    pub threshold: Severity,
+    /// What SARIF and GitHub paths are relative to.
+    pub root: Root,
 }
 
 impl CheckRun<'_> {

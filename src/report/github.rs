@@ -1,5 +1,8 @@
 //! `--format github`: GitHub Actions workflow commands, one annotation per
-//! finding: `::error file=F,line=L,col=C,title=CODE name::message`.
+//! finding: `::error file=F,line=L,col=C,title=CODE name::message`, with
+//! `F` relative to the repository root ([`Root`]); a `::warning` per
+//! unused waiver and stale baseline entry; an `::error` per input error
+//! ([`crate::report::errors`]).
 //!
 //! Escaping follows the runner's rules (`@actions/core`, `command.ts`): in
 //! the message, `%`, `\r` and `\n`; in property values, those and also `:`
@@ -8,7 +11,9 @@
 use std::io::{self, Write};
 
 use crate::diagnostics::{SourceMap, inert};
+use crate::policy::Notes;
 use crate::report::format::{CheckRun, Format};
+use crate::report::root::Root;
 use crate::rules::{Finding, Severity};
 
 /// Escapes the data after the closing `::`.
@@ -35,16 +40,65 @@ pub fn command(s: Severity) -> &'static str {
     }
 }
 
+/// `::CMD file=F,line=L,col=C,title=T::DATA`, every value escaped; the
+/// place only when there is one.
+/// A name that is no file (`<stdin>`) cannot place an annotation: the
+/// place then leads the data.
+pub fn line(cmd: &str, place: Option<(&str, u32, u32)>, title: &str, data: &str) -> String {
+    let mut props = Vec::new();
+    if let Some((file, line, col)) = place
+        && file == crate::engine::STDIN
+    {
+        let data = format!("{file}:{line}:{col}: {data}");
+        return self::line(cmd, None, title, &data);
+    }
+    if let Some((file, line, col)) = place {
+        props.push(format!("file={}", escape_property(file)));
+        props.push(format!("line={}", line.max(1)));
+        props.push(format!("col={}", col.max(1)));
+    }
+    props.push(format!("title={}", escape_property(title)));
+    format!("::{cmd} {}::{}\n", props.join(","), escape_data(data))
+}
+
+/// A `::warning` per unused waiver (at its place in the policy file) and
+/// per stale baseline entry.
+pub fn render_notes(root: &Root, notes: &Notes) -> String {
+    let mut out = String::new();
+    for w in &notes.unused_waivers {
+        let mut target = w.code.to_string();
+        for (k, v) in [("intent", &w.intent), ("component", &w.component)] {
+            if let Some(v) = v {
+                target.push_str(&format!(" {k}={v}"));
+            }
+        }
+        let file = root.display(&w.location.file);
+        out.push_str(&line(
+            "warning",
+            Some((&file, w.location.line, w.location.column)),
+            "replay-audit unused waiver",
+            &format!(
+                "waiver for {target} matched no finding; remove it or fix its code, intent or component"
+            ),
+        ));
+    }
+    for s in &notes.stale_baseline {
+        out.push_str(&line(
+            "warning",
+            None,
+            "replay-audit stale baseline entry",
+            &format!(
+                "baseline entry `{s}` no longer occurs; rewrite the baseline with --write-baseline"
+            ),
+        ));
+    }
+    out
+}
+
 /// One line per finding; nothing for no finding.
 pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
     let mut out = String::new();
     for f in findings {
-        let mut props = Vec::new();
-        if let Some(l) = f.loc {
-            props.push(format!("file={}", escape_property(map.path(l))));
-            props.push(format!("line={}", l.line.max(1)));
-            props.push(format!("col={}", l.col.max(1)));
-        }
         // An accepted finding (waived or baselined) is a notice, so the
         // pull request does not show an error that does not fail the run.
         let (cmd, accepted) = match (&f.waived, f.baselined) {
@@ -52,16 +106,9 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
             (None, true) => ("notice", " (baselined)".to_string()),
             (None, false) => (command(f.severity), String::new()),
         };
-        props.push(format!(
-            "title={}",
-            escape_property(&format!("{} {}{accepted}", f.rule.code, f.rule.name))
-        ));
-        out.push_str(&format!(
-            "::{} {}::{}\n",
-            cmd,
-            props.join(","),
-            escape_data(&f.message)
-        ));
+        let place = f.loc.map(|l| (map.path(l), l.line, l.col));
+        let title = format!("{} {}{accepted}", f.rule.code, f.rule.name);
+        out.push_str(&line(cmd, place, &title, &f.message));
     }
     out
 }
@@ -71,6 +118,8 @@ pub struct GithubFormat;
 
 impl Format for GithubFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        out.write_all(render(run.sources(), run.findings).as_bytes())
+        let map = run.root.map(run.sources());
+        out.write_all(render(&map, run.findings).as_bytes())?;
+        out.write_all(render_notes(&run.root, run.notes).as_bytes())
     }
 }

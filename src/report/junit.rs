@@ -1,12 +1,15 @@
 //! `--format junit`: JUnit XML (quick-junit, the serializer cargo-nextest
 //! uses, rather than hand-built XML and its escaping).
 //!
-//! One test suite per intent, plus `(no intent)` for findings that belong
-//! to none; in each, one test case per rule of [`RULES`]: passing without a
-//! finding, failing with the findings' messages and places, skipped when
-//! every finding of that rule there is waived.
+//! One test suite per intent with findings, plus `(no intent)` only when
+//! some finding belongs to none; one test case per finding, so the counts
+//! are the findings': it fails at or above the failing severity
+//! (`--fail-on`), passes below it (info, by default warnings too) with the
+//! finding as its output, and is skipped, with the reason, when a waiver
+//! or the baseline accepts it. An input that could not be analysed is one
+//! failing case per error ([`crate::report::errors`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
@@ -14,10 +17,7 @@ use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use crate::diagnostics::SourceMap;
 use crate::report::format::{CheckRun, Format};
 use crate::report::{place, xml};
-use crate::rules::{Finding, RULES};
-
-/// A finding with its waiver reason, if a waiver covers it.
-type Waivable<'a> = (&'a Finding, Option<&'a str>);
+use crate::rules::{Finding, Severity};
 
 /// Name of the suite for findings without an intent.
 pub const NO_INTENT: &str = "(no intent)";
@@ -27,8 +27,8 @@ pub const NO_INTENT: &str = "(no intent)";
 /// a value is shown as `\n`, so no line of a value starts a line of the
 /// output.
 ///
-/// JUnit XML of the findings; `intents` are the manifest's intent ids, so
-/// that a clean intent still shows its passing rules.
+/// JUnit XML of the findings, failing at errors; `intents` are kept for
+/// callers that name the manifest's intents (a clean intent has no case).
 pub fn render(map: &SourceMap, intents: &[&str], findings: &[Finding]) -> String {
     render_with(map, intents, findings, &[])
 }
@@ -37,125 +37,163 @@ pub fn render(map: &SourceMap, intents: &[&str], findings: &[Finding]) -> String
 /// for a finding a waiver covers (shorter or empty: the rest are not).
 pub fn render_with(
     map: &SourceMap,
-    intents: &[&str],
+    _intents: &[&str],
     findings: &[Finding],
     waived: &[Option<&str>],
 ) -> String {
-    // suite -> rule code -> findings (with their waiver).
-    let mut by_suite: BTreeMap<&str, BTreeMap<&str, Vec<Waivable>>> = BTreeMap::new();
-    let names: BTreeSet<&str> = intents
-        .iter()
-        .copied()
-        .chain(findings.iter().filter_map(|f| f.intent.as_deref()))
-        .collect();
+    to_text(&report(suites(map, findings, waived, Severity::Error)))
+}
+
+/// A report of the given suites.
+pub fn report(suites: Vec<TestSuite>) -> Report {
+    let mut r = Report::new("replay-audit");
+    r.add_test_suites(suites);
+    r
+}
+
+pub fn to_text(r: &Report) -> String {
+    r.to_string().expect("JUnit XML serialises")
+}
+
+/// A suite per intent with findings, in intent order, then `(no intent)`
+/// when a finding has none.
+pub fn suites(
+    map: &SourceMap,
+    findings: &[Finding],
+    waived: &[Option<&str>],
+    threshold: Severity,
+) -> Vec<TestSuite> {
+    let mut by_intent: BTreeMap<&str, Vec<TestCase>> = BTreeMap::new();
+    let mut none = Vec::new();
     for (i, f) in findings.iter().enumerate() {
-        let suite = f.intent.as_deref().unwrap_or(NO_INTENT);
         let w = waived.get(i).copied().flatten();
-        by_suite
-            .entry(suite)
-            .or_default()
-            .entry(f.rule.code)
-            .or_default()
-            .push((f, w));
-    }
-    let mut report = Report::new("replay-audit");
-    let empty = BTreeMap::new();
-    for suite_name in names.into_iter().chain([NO_INTENT]) {
-        let found = by_suite.get(suite_name).unwrap_or(&empty);
-        let mut suite = TestSuite::new(xml::value(suite_name));
-        for r in RULES {
-            let list = found.get(r.code).map_or(&[][..], Vec::as_slice);
-            let open: Vec<&Finding> = list
-                .iter()
-                .filter(|(_, w)| w.is_none())
-                .map(|(f, _)| *f)
-                .collect();
-            let status = if list.is_empty() {
-                TestCaseStatus::success()
-            } else if open.is_empty() {
-                let mut s = TestCaseStatus::skipped();
-                let reasons: Vec<String> = list
-                    .iter()
-                    .map(|(f, w)| {
-                        format!(
-                            "{}: {}: {}\n  waived: {}",
-                            xml::value(&place(map, f)),
-                            f.severity.name(),
-                            xml::value(&f.message),
-                            xml::value(w.unwrap_or(""))
-                        )
-                    })
-                    .collect();
-                s.set_message(xml::value(&one_line(&format!(
-                    "waived: {}",
-                    list[0].1.unwrap_or("")
-                ))))
-                .set_description(reasons.join("\n"));
-                s
-            } else {
-                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                let message = if open.len() == 1 {
-                    xml::value(&one_line(&open[0].message))
-                } else {
-                    format!("{} findings of {} {}", open.len(), r.code, r.name)
-                };
-                let mut text = String::new();
-                for (f, w) in list {
-                    text.push_str(&format!(
-                        "{}: {}: {}\n",
-                        xml::value(&place(map, f)),
-                        f.severity.name(),
-                        xml::value(&f.message)
-                    ));
-                    if let Some(reason) = w {
-                        text.push_str(&format!("  waived: {}\n", xml::value(reason)));
-                    }
-                    if let Some(c) = &f.component {
-                        text.push_str(&format!("  component: {}\n", xml::value(c)));
-                    }
-                    if !f.path.is_empty() {
-                        let path = f.path.join(" → ");
-                        text.push_str(&format!("  path: {}\n", xml::value(&path)));
-                    }
-                    for a in &f.assumptions {
-                        text.push_str(&format!("  assumes: {}\n", xml::value(a)));
-                    }
-                }
-                s.set_message(message)
-                    .set_type(f_severity(&open))
-                    .set_description(text.trim_end_matches('\n'));
-                s
-            };
-            let mut case = TestCase::new(format!("{} {}", r.code, r.name), status);
-            case.set_classname(xml::value(&format!("replay-audit.{suite_name}")));
-            suite.add_test_case(case);
+        let suite = f.intent.as_deref().unwrap_or(NO_INTENT);
+        let case = case(map, f, w, threshold, &format!("replay-audit.{suite}"));
+        match &f.intent {
+            Some(intent) => by_intent.entry(intent).or_default().push(case),
+            None => none.push(case),
         }
-        report.add_test_suite(suite);
     }
-    report.to_string().expect("JUnit XML serialises")
+    let mut out: Vec<TestSuite> = by_intent
+        .into_iter()
+        .map(|(name, cases)| suite(name, cases))
+        .collect();
+    if !none.is_empty() {
+        out.push(suite(NO_INTENT, none));
+    }
+    out
+}
+
+/// Every finding of one architecture in one suite named after it (the
+/// intent is in each case's class name), for `check --each`.
+pub fn architecture_suite(
+    name: &str,
+    map: &SourceMap,
+    findings: &[Finding],
+    waived: &[Option<&str>],
+    threshold: Severity,
+) -> TestSuite {
+    let cases = findings.iter().enumerate().map(|(i, f)| {
+        let intent = f.intent.as_deref().unwrap_or(NO_INTENT);
+        let w = waived.get(i).copied().flatten();
+        case(
+            map,
+            f,
+            w,
+            threshold,
+            &format!("replay-audit.{name}.{intent}"),
+        )
+    });
+    suite(name, cases.collect())
+}
+
+pub fn suite(name: &str, cases: Vec<TestCase>) -> TestSuite {
+    let mut s = TestSuite::new(xml::value(name));
+    s.add_test_cases(cases);
+    s
+}
+
+/// `CODE name: component at file:line:col`: what the finding is about, so
+/// that two findings of one rule are told apart.
+fn case_name(map: &SourceMap, f: &Finding) -> String {
+    let mut s = format!("{} {}", f.rule.code, f.rule.name);
+    if let Some(c) = &f.component {
+        s.push_str(&format!(": {c}"));
+    }
+    if f.loc.is_some() {
+        s.push_str(&format!(" at {}", place(map, f)));
+    }
+    xml::value(&s)
+}
+
+/// The finding in full: place, severity, message, component, path and
+/// assumptions, one per line.
+fn detail(map: &SourceMap, f: &Finding) -> String {
+    let mut text = format!(
+        "{}: {}: {}\n",
+        xml::value(&place(map, f)),
+        f.severity.name(),
+        xml::value(&f.message)
+    );
+    if let Some(c) = &f.component {
+        text.push_str(&format!("  component: {}\n", xml::value(c)));
+    }
+    if !f.path.is_empty() {
+        let path = f.path.join(" → ");
+        text.push_str(&format!("  path: {}\n", xml::value(&path)));
+    }
+    for a in &f.assumptions {
+        text.push_str(&format!("  assumes: {}\n", xml::value(a)));
+    }
+    text.trim_end_matches('\n').to_string()
+}
+
+/// One finding's case: skipped when accepted, failing at or above
+/// `threshold`, else passing with the finding as its output.
+fn case(
+    map: &SourceMap,
+    f: &Finding,
+    accepted: Option<&str>,
+    threshold: Severity,
+    classname: &str,
+) -> TestCase {
+    let text = detail(map, f);
+    let mut passed = false;
+    let status = if let Some(reason) = accepted {
+        let mut s = TestCaseStatus::skipped();
+        s.set_message(xml::value(&one_line(&format!("waived: {reason}"))))
+            .set_description(format!("{text}\n  waived: {}", xml::value(reason)));
+        s
+    } else if f.severity >= threshold {
+        let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        s.set_message(xml::value(&one_line(&f.message)))
+            .set_type(f.severity.name())
+            .set_description(text.clone());
+        s
+    } else {
+        passed = true;
+        TestCaseStatus::success()
+    };
+    let mut case = TestCase::new(case_name(map, f), status);
+    case.set_classname(xml::value(classname));
+    if passed {
+        case.set_system_out(text);
+    }
+    case
 }
 
 /// An attribute value on one line: XML readers turn a raw line break in an
 /// attribute into a space anyway, so say so plainly.
-fn one_line(s: &str) -> String {
+pub fn one_line(s: &str) -> String {
     s.replace("\r\n", " ").replace(['\r', '\n'], " ")
 }
 
-/// The failure's type: the worst severity among the open findings.
-fn f_severity(open: &[&Finding]) -> &'static str {
-    open.iter()
-        .map(|f| f.severity)
-        .max()
-        .map_or("error", |s| s.name())
-}
-
-/// `--format junit`, a suite per intent of the manifest.
+/// `--format junit`, a suite per intent with findings.
 pub struct JunitFormat;
 
 impl Format for JunitFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        let intents: Vec<&str> = run.manifest.intents.iter().map(|i| i.id.as_str()).collect();
-        let text = render_with(run.sources(), &intents, run.findings, run.accepted);
-        out.write_all(text.as_bytes())
+        let suites = suites(run.sources(), run.findings, run.accepted, run.threshold);
+        out.write_all(to_text(&report(suites)).as_bytes())
     }
 }

@@ -1,5 +1,7 @@
 //! Output formats: one file per format.
 
+pub mod each;
+pub mod errors;
 pub mod format;
 pub mod github;
 pub mod horizon;
@@ -7,6 +9,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod related;
+pub mod root;
 pub mod sarif;
 pub mod table;
 pub mod xml;

@@ -14,6 +14,7 @@ use crate::diagnostics::{Loc, SourceMap};
 use crate::manifest::Manifest;
 use crate::report::format::{CheckRun, Format};
 use crate::report::related;
+use crate::report::root::Root;
 use crate::rules::{Finding, RULES, Rule, Severity};
 
 pub const SCHEMA: &str =
@@ -21,6 +22,11 @@ pub const SCHEMA: &str =
 pub const INFORMATION_URI: &str = "https://github.com/replay-audit/replay-audit";
 /// Key of the one partial fingerprint: `Finding::fingerprint()`, without line numbers.
 pub const FINGERPRINT_KEY: &str = "replayAudit/v1";
+
+/// The base id of paths relative to the repository root.
+pub const SRCROOT: &str = "%SRCROOT%";
+/// The rule id of a result that reports an input error.
+pub const INPUT_ERROR: &str = "input-error";
 
 /// A rule's page on the repository.
 pub fn help_uri(code: &str) -> String {
@@ -40,9 +46,44 @@ pub struct Log {
 #[serde(rename_all = "camelCase")]
 pub struct Run {
     pub tool: Tool,
+    /// One invocation: whether the input could be analysed, and if not why.
+    pub invocations: Vec<Invocation>,
+    /// `%SRCROOT%`, the repository root that artifact URIs are relative to.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub original_uri_base_ids: BTreeMap<&'static str, BaseUri>,
+    /// Which architecture this run is (`check --each` writes one run each).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub automation_details: Option<AutomationDetails>,
     /// Our columns count characters (Unicode scalar values), not UTF-16 units.
     pub column_kind: &'static str,
     pub results: Vec<SarifResult>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BaseUri {
+    pub uri: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AutomationDetails {
+    pub id: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Invocation {
+    pub execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tool_execution_notifications: Vec<Notification>,
+}
+
+/// An input error as the invocation reports it.
+#[derive(Debug, Serialize)]
+pub struct Notification {
+    pub level: &'static str,
+    pub message: Text,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub locations: Vec<Location>,
 }
 
 #[derive(Debug, Serialize)]
@@ -68,7 +109,9 @@ pub struct Descriptor {
     pub short_description: Text,
     pub full_description: Text,
     pub help: Help,
-    pub help_uri: String,
+    /// The rule's page, only when there is one to point at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help_uri: Option<String>,
     pub default_configuration: Configuration,
 }
 
@@ -80,7 +123,8 @@ pub struct Text {
 #[derive(Debug, Serialize)]
 pub struct Help {
     pub text: String,
-    pub markdown: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -123,8 +167,12 @@ pub struct PhysicalLocation {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ArtifactLocation {
     pub uri: String,
+    /// [`SRCROOT`] when `uri` is relative to the repository root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uri_base_id: Option<&'static str>,
 }
 
 #[derive(Debug, Serialize)]
@@ -141,7 +189,7 @@ pub struct Suppression {
 }
 
 /// replay-audit's own values, as in `--format json`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct Properties {
     pub intent: Option<String>,
     pub component: Option<String>,
@@ -198,13 +246,20 @@ fn full_description(r: &Rule) -> String {
     }
 }
 
-/// The descriptor of one rule, from its page.
+/// The descriptor of one rule, from its page: the page once, as the
+/// Markdown help (the plain-text help is its first paragraph and where the
+/// page is); `helpUri` only for a rule that has a page.
 pub fn descriptor(r: &'static Rule) -> Descriptor {
-    let help = if r.doc.trim().is_empty() {
-        // The page is not embedded: point at it.
-        format!("{} {}: see {}", r.code, r.name, help_uri(r.code))
+    let has_page = !r.doc.trim().is_empty();
+    let full = full_description(r);
+    let (text, markdown) = if has_page {
+        let text = format!(
+            "{full}\n\nThe rule's page (docs/rules/{}.md) says how to fix it.",
+            r.code
+        );
+        (text, Some(r.doc.to_string()))
     } else {
-        r.doc.to_string()
+        (format!("{} {}: {full}", r.code, r.name), None)
     };
     Descriptor {
         id: r.code,
@@ -212,27 +267,59 @@ pub fn descriptor(r: &'static Rule) -> Descriptor {
         short_description: Text {
             text: r.summary().to_string(),
         },
-        full_description: Text {
-            text: full_description(r),
-        },
-        help: Help {
-            text: help.clone(),
-            markdown: help,
-        },
-        help_uri: help_uri(r.code),
+        full_description: Text { text: full },
+        help: Help { text, markdown },
+        help_uri: has_page.then(|| help_uri(r.code)),
         default_configuration: Configuration {
             level: level(r.severity),
         },
     }
 }
 
-fn location(map: &SourceMap, loc: Loc, id: Option<usize>, message: Option<String>) -> Location {
+/// How artifact URIs are written: as the paths are (`None`), or relative
+/// to a repository root.
+#[derive(Clone, Copy)]
+struct Paths<'a>(Option<&'a Root>);
+
+impl Paths<'_> {
+    /// The URI of a path of the source map (already made relative by
+    /// [`Root::map`] when there is a root) and its base id.
+    fn artifact(&self, path: &str) -> ArtifactLocation {
+        match self.0 {
+            Some(_) if path.starts_with('/') => ArtifactLocation {
+                uri: format!("file://{}", uri(path)),
+                uri_base_id: None,
+            },
+            Some(_) if path != crate::engine::STDIN => ArtifactLocation {
+                uri: uri(path),
+                uri_base_id: Some(SRCROOT),
+            },
+            _ => ArtifactLocation {
+                uri: uri(path),
+                uri_base_id: None,
+            },
+        }
+    }
+
+    fn base_ids(&self) -> BTreeMap<&'static str, BaseUri> {
+        self.0
+            .map(|r| (SRCROOT, BaseUri { uri: r.uri() }))
+            .into_iter()
+            .collect()
+    }
+}
+
+fn location(
+    map: &SourceMap,
+    paths: Paths,
+    loc: Loc,
+    id: Option<usize>,
+    message: Option<String>,
+) -> Location {
     Location {
         id,
         physical_location: PhysicalLocation {
-            artifact_location: ArtifactLocation {
-                uri: uri(map.path(loc)),
-            },
+            artifact_location: paths.artifact(map.path(loc)),
             // SARIF lines and columns start at 1; a default Loc (0) means "start".
             region: Region {
                 start_line: loc.line.max(1),
@@ -243,82 +330,211 @@ fn location(map: &SourceMap, loc: Loc, id: Option<usize>, message: Option<String
     }
 }
 
-/// The SARIF log as a value (tests and a later policy layer use it).
-///
-/// `manifest`: when given, the steps of a finding's worst path become
-/// `relatedLocations` (see [`related::hops`]). `waived`: per finding, in the
-/// same order, `Some(justification)` for a finding a waiver covers; shorter
-/// than `findings` (or empty) means the rest are not waived.
+/// What places the results of a run besides the source map.
+#[derive(Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// When given, the steps of a finding's worst path become
+    /// `relatedLocations` (see [`related::hops`]).
+    pub manifest: Option<&'a Manifest>,
+    /// Per finding, in the same order, `Some(justification)` for a finding
+    /// a waiver or the baseline accepts; shorter than the findings (or
+    /// empty) means the rest are not.
+    pub waived: &'a [Option<&'a str>],
+    /// When given, the source map's paths are relative to this root (see
+    /// [`Root::map`]): URIs get [`SRCROOT`] and the run says where it is.
+    pub root: Option<&'a Root>,
+    /// The architecture of the run, for `check --each`.
+    pub architecture: Option<&'a str>,
+}
+
+/// The SARIF log as a value (tests and a later policy layer use it); see
+/// [`Context`] for `manifest` and `waived`.
 pub fn log(
     map: &SourceMap,
     findings: &[Finding],
     manifest: Option<&Manifest>,
     waived: &[Option<&str>],
 ) -> Log {
-    let results = findings
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let related_locations = related::hops(manifest, f)
-                .into_iter()
-                .filter_map(|h| Some((h.loc?, h.text)))
-                .enumerate()
-                .map(|(n, (l, text))| location(map, l, Some(n), Some(text)))
-                .collect();
-            SarifResult {
-                rule_id: f.rule.code,
-                rule_index: RULES
-                    .iter()
-                    .position(|r| r.code == f.rule.code)
-                    .unwrap_or(0),
-                level: level(f.severity),
-                message: Text {
-                    text: f.message.clone(),
-                },
-                locations: f
-                    .loc
-                    .map(|l| location(map, l, None, None))
-                    .into_iter()
-                    .collect(),
-                related_locations,
-                partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.fingerprint())]),
-                suppressions: waived
-                    .get(i)
-                    .copied()
-                    .flatten()
-                    .map(|j| Suppression {
-                        kind: "external",
-                        justification: j.to_string(),
-                    })
-                    .into_iter()
-                    .collect(),
-                properties: Properties {
-                    intent: f.intent.clone(),
-                    component: f.component.clone(),
-                    horizon_seconds: f.horizon.and_then(|h| h.secs()),
-                    window_seconds: f.window.and_then(|w| w.secs()),
-                    path: f.path.clone(),
-                    assumptions: f.assumptions.clone(),
-                },
-            }
-        })
-        .collect();
+    let cx = Context {
+        manifest,
+        waived,
+        ..Context::default()
+    };
+    log_of(vec![run(map, findings, &cx)])
+}
+
+/// A log of the given runs.
+pub fn log_of(runs: Vec<Run>) -> Log {
     Log {
         schema: SCHEMA,
         version: "2.1.0",
-        runs: vec![Run {
-            tool: Tool {
-                driver: Driver {
-                    name: "replay-audit",
-                    version: env!("CARGO_PKG_VERSION"),
-                    semantic_version: env!("CARGO_PKG_VERSION"),
-                    information_uri: INFORMATION_URI,
-                    rules: RULES.iter().map(descriptor).collect(),
+        runs,
+    }
+}
+
+fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding) -> SarifResult {
+    let paths = Paths(cx.root);
+    let related_locations = related::hops(cx.manifest, f)
+        .into_iter()
+        .filter_map(|h| Some((h.loc?, h.text)))
+        .enumerate()
+        .map(|(n, (l, text))| location(map, paths, l, Some(n), Some(text)))
+        .collect();
+    SarifResult {
+        rule_id: f.rule.code,
+        rule_index: RULES
+            .iter()
+            .position(|r| r.code == f.rule.code)
+            .unwrap_or(0),
+        level: level(f.severity),
+        message: Text {
+            text: f.message.clone(),
+        },
+        locations: f
+            .loc
+            .map(|l| location(map, paths, l, None, None))
+            .into_iter()
+            .collect(),
+        related_locations,
+        partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.fingerprint())]),
+        suppressions: cx
+            .waived
+            .get(i)
+            .copied()
+            .flatten()
+            .map(|j| Suppression {
+                kind: "external",
+                justification: j.to_string(),
+            })
+            .into_iter()
+            .collect(),
+        properties: Properties {
+            intent: f.intent.clone(),
+            component: f.component.clone(),
+            horizon_seconds: f.horizon.and_then(|h| h.secs()),
+            window_seconds: f.window.and_then(|w| w.secs()),
+            path: f.path.clone(),
+            assumptions: f.assumptions.clone(),
+        },
+    }
+}
+
+fn tool(rules: Vec<Descriptor>) -> Tool {
+    Tool {
+        driver: Driver {
+            name: "replay-audit",
+            version: env!("CARGO_PKG_VERSION"),
+            semantic_version: env!("CARGO_PKG_VERSION"),
+            information_uri: INFORMATION_URI,
+            rules,
+        },
+    }
+}
+
+/// `replay-audit/PATH/`: the run's category, so that code scanning keeps
+/// the runs of `check --each` apart.
+fn automation(architecture: Option<&str>) -> Option<AutomationDetails> {
+    architecture.map(|a| AutomationDetails {
+        id: format!("replay-audit/{a}/"),
+    })
+}
+
+/// The run of one analysed architecture: every rule's descriptor, a result
+/// per finding.
+pub fn run(map: &SourceMap, findings: &[Finding], cx: &Context) -> Run {
+    Run {
+        tool: tool(RULES.iter().map(descriptor).collect()),
+        invocations: vec![Invocation {
+            execution_successful: true,
+            tool_execution_notifications: Vec::new(),
+        }],
+        original_uri_base_ids: Paths(cx.root).base_ids(),
+        automation_details: automation(cx.architecture),
+        column_kind: "unicodeCodePoints",
+        results: findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| result(map, cx, i, f))
+            .collect(),
+    }
+}
+
+/// The descriptor of [`INPUT_ERROR`], the rule of the results that report
+/// input errors (no page: the message says what to fix).
+fn input_descriptor() -> Descriptor {
+    let text = "A manifest, template, overlay or policy file could not be read, parsed or validated, so nothing was analysed; the message gives the place and the fix.";
+    Descriptor {
+        id: INPUT_ERROR,
+        name: INPUT_ERROR,
+        short_description: Text {
+            text: "The input could not be analysed".to_string(),
+        },
+        full_description: Text {
+            text: text.to_string(),
+        },
+        help: Help {
+            text: text.to_string(),
+            markdown: None,
+        },
+        help_uri: None,
+        default_configuration: Configuration { level: "error" },
+    }
+}
+
+/// A place by its path in the source map's terms: (file, line, column).
+pub type Place<'a> = (&'a str, u32, u32);
+
+/// The run of an input that could not be analysed: per error (its place
+/// in the source map's terms, and its text) a result of [`INPUT_ERROR`]
+/// and a notification of the unsuccessful invocation.
+pub fn error_run(errors: Vec<(Option<Place>, String)>, cx: &Context) -> Run {
+    let paths = Paths(cx.root);
+    let place = |at: Option<Place>| -> Vec<Location> {
+        at.map(|(file, line, col)| Location {
+            id: None,
+            physical_location: PhysicalLocation {
+                artifact_location: paths.artifact(file),
+                region: Region {
+                    start_line: line.max(1),
+                    start_column: col.max(1),
                 },
             },
-            column_kind: "unicodeCodePoints",
-            results,
+            message: None,
+        })
+        .into_iter()
+        .collect()
+    };
+    let mut results = Vec::new();
+    let mut notifications = Vec::new();
+    for (at, text) in errors {
+        let fingerprint = format!("{INPUT_ERROR}:{}:{text}", at.map_or("", |a| a.0));
+        results.push(SarifResult {
+            rule_id: INPUT_ERROR,
+            rule_index: 0,
+            level: "error",
+            message: Text { text: text.clone() },
+            locations: place(at),
+            related_locations: Vec::new(),
+            partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, fingerprint)]),
+            suppressions: Vec::new(),
+            properties: Properties::default(),
+        });
+        notifications.push(Notification {
+            level: "error",
+            message: Text { text },
+            locations: place(at),
+        });
+    }
+    Run {
+        tool: tool(vec![input_descriptor()]),
+        invocations: vec![Invocation {
+            execution_successful: false,
+            tool_execution_notifications: notifications,
         }],
+        original_uri_base_ids: paths.base_ids(),
+        automation_details: automation(cx.architecture),
+        column_kind: "unicodeCodePoints",
+        results,
     }
 }
 
@@ -335,8 +551,15 @@ pub fn render_with(
     manifest: Option<&Manifest>,
     waived: &[Option<&str>],
 ) -> String {
-    serde_json::to_string_pretty(&log(map, findings, manifest, waived)).expect("SARIF serialises")
-        + "\n"
+    to_text(&log(map, findings, manifest, waived))
+}
+
+/// A log as printed (C1 controls and bidirectional overrides escaped, see
+/// [`crate::report::json::write_pretty`]).
+pub fn to_text(log: &Log) -> String {
+    let mut buf = Vec::new();
+    crate::report::json::write_pretty(&mut buf, log).expect("SARIF serialises");
+    String::from_utf8(buf).expect("serde_json writes UTF-8") + "\n"
 }
 
 /// `--format sarif`, with the worst paths placed and accepted findings
@@ -344,13 +567,14 @@ pub fn render_with(
 pub struct SarifFormat;
 
 impl Format for SarifFormat {
-    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        let text = render_with(
-            run.sources(),
-            run.findings,
-            Some(run.manifest),
-            run.accepted,
-        );
-        out.write_all(text.as_bytes())
+    fn write(&self, out: &mut dyn Write, r: &CheckRun) -> io::Result<()> {
+        let map = r.root.map(r.sources());
+        let cx = Context {
+            manifest: Some(r.manifest),
+            waived: r.accepted,
+            root: Some(&r.root),
+            architecture: None,
+        };
+        out.write_all(to_text(&log_of(vec![run(&map, r.findings, &cx)])).as_bytes())
     }
 }

@@ -1,0 +1,141 @@
+//! The formats of `check --each`: each architecture is rendered on its own
+//! (in parallel, by [`crate::org`]) into a [`Part`], and the parts are put
+//! together in path order: one SARIF run per architecture (told apart by
+//! `automationDetails.id`), one JUnit suite per architecture, GitHub
+//! annotations one after the other, a Markdown section per architecture.
+//! JSON and the table keep their own layout in `org`.
+
+use quick_junit::TestSuite;
+
+use crate::cli::CheckFormat;
+use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::manifest::Manifest;
+use crate::policy::Notes;
+use crate::report::root::Root;
+use crate::report::sarif::{self, Context};
+use crate::report::{errors, format, github, junit, markdown};
+use crate::rules::{Finding, Severity};
+
+/// One architecture in the chosen format.
+#[derive(Debug)]
+pub enum Part {
+    Text(String),
+    Sarif(Box<sarif::Run>),
+    Junit(Box<TestSuite>),
+}
+
+/// What an analysed architecture hands to [`checked`].
+pub struct Arch<'a> {
+    /// The architecture's path as `check --each` shows it.
+    pub name: &'a str,
+    pub manifest: &'a Manifest,
+    pub findings: &'a [Finding],
+    pub notes: &'a Notes,
+    /// The horizon table of the Markdown section.
+    pub horizons: &'a [crate::report::horizon::Row],
+    pub threshold: Severity,
+    pub root: &'a Root,
+}
+
+/// The part of an analysed architecture (`None` for JSON and the table).
+pub fn checked(format: CheckFormat, a: &Arch) -> Option<Part> {
+    let map = &a.manifest.sources;
+    let accepted = format::accepted(a.findings);
+    let id = a.root.display(a.name);
+    Some(match format {
+        CheckFormat::Table | CheckFormat::Json => return None,
+        CheckFormat::Sarif => {
+            let cx = Context {
+                manifest: Some(a.manifest),
+                waived: &accepted,
+                root: Some(a.root),
+                architecture: Some(&id),
+            };
+            Part::Sarif(Box::new(sarif::run(&a.root.map(map), a.findings, &cx)))
+        }
+        CheckFormat::Junit => Part::Junit(Box::new(junit::architecture_suite(
+            a.name,
+            map,
+            a.findings,
+            &accepted,
+            a.threshold,
+        ))),
+        CheckFormat::Github => Part::Text(
+            github::render(&a.root.map(map), a.findings) + &github::render_notes(a.root, a.notes),
+        ),
+        CheckFormat::Markdown => Part::Text(section(
+            a.name,
+            &markdown::render_full(map, a.findings, Some(a.manifest), a.horizons),
+        )),
+    })
+}
+
+/// The part of an architecture that could not be analysed.
+pub fn failed(
+    format: CheckFormat,
+    name: &str,
+    map: &SourceMap,
+    diagnostics: &[Diagnostic],
+    root: &Root,
+) -> Option<Part> {
+    let id = root.display(name);
+    Some(match format {
+        CheckFormat::Table | CheckFormat::Json => return None,
+        CheckFormat::Sarif => {
+            let cx = Context {
+                root: Some(root),
+                architecture: Some(&id),
+                ..Context::default()
+            };
+            Part::Sarif(Box::new(errors::sarif_run(
+                &root.map(map),
+                diagnostics,
+                &cx,
+            )))
+        }
+        CheckFormat::Junit => Part::Junit(Box::new(errors::junit_suite(name, map, diagnostics))),
+        CheckFormat::Github => Part::Text(errors::github_lines(&root.map(map), diagnostics)),
+        CheckFormat::Markdown => {
+            Part::Text(section(name, &errors::markdown_text(map, diagnostics)))
+        }
+    })
+}
+
+/// A Markdown comment of one architecture under its own heading.
+fn section(name: &str, comment: &str) -> String {
+    let body = comment.strip_prefix("## replay-audit\n").unwrap_or(comment);
+    format!("## replay-audit: {}\n{body}\n", markdown::escape(name))
+}
+
+/// The parts, in order, as one document of the format.
+pub fn combine(format: CheckFormat, parts: Vec<Part>) -> String {
+    match format {
+        CheckFormat::Sarif => {
+            let runs = parts
+                .into_iter()
+                .filter_map(|p| match p {
+                    Part::Sarif(r) => Some(*r),
+                    _ => None,
+                })
+                .collect();
+            sarif::to_text(&sarif::log_of(runs))
+        }
+        CheckFormat::Junit => {
+            let suites = parts
+                .into_iter()
+                .filter_map(|p| match p {
+                    Part::Junit(s) => Some(*s),
+                    _ => None,
+                })
+                .collect();
+            junit::to_text(&junit::report(suites))
+        }
+        _ => parts
+            .into_iter()
+            .filter_map(|p| match p {
+                Part::Text(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+    }
+}
