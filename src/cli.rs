@@ -249,8 +249,14 @@ pub enum Command {
         #[arg(value_enum)]
         shell: CompletionShell,
     },
-    /// Print the man page (roff) to stdout.
-    Man,
+    /// Print the man page (roff): the full one, or a command's; or write every page to a folder.
+    Man {
+        /// Print the page of this command instead [default: the full page, every command].
+        command: Option<String>,
+        /// Write every page (replay-audit.1 and replay-audit-COMMAND.1) into DIR instead.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        out_dir: Option<PathBuf>,
+    },
     /// Write a commented starter manifest that passes `check`.
     Init {
         /// Write it to FILE instead of stdout (an existing file is never overwritten).

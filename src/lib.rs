@@ -16,6 +16,7 @@ pub mod hash;
 pub mod import;
 pub mod init;
 pub mod manifest;
+pub mod manual;
 pub mod org;
 pub mod policy;
 pub mod report;

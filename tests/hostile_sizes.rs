@@ -148,7 +148,13 @@ fn report_html_on_a_chain_of_20000_draws_the_findings_and_counts_the_rest() {
     assert!(html.contains(
         ">19,999 more components and 19,999 links not drawn: above 200 components only those findings name, the ends of the errors' worst paths and their neighbours are drawn (graph --format dot has every one)</text>"
     ));
-    assert_eq!(html.matches("<g class=\"node ").count(), 4);
+    let intent = html.find("<section class=\"intent\"").unwrap();
+    let (architecture, pay) = html.split_at(intent);
+    assert_eq!(architecture.matches("<g class=\"node ").count(), 4);
+    // The intent's own drawing: the ends of its (elided) worst path, c0 to
+    // c9 and c19992 to c19999, the worker, its store and the bank.
+    assert_eq!(pay.matches("<g class=\"node ").count(), 21);
+    assert!(pay.contains(">19,982 more components and 19,983 links not drawn"));
 }
 
 #[test]

@@ -600,7 +600,12 @@ fn mermaid_is_well_formed_and_marks_findings() {
         s.contains("  n4 -.->|\"dedup\"| n2\n"),
         "the dedup claim is not on the worst path: {s}"
     );
-    assert!(s.contains("  n1 ==>|\"redrive\"| n3\n"), "{s}");
+    // On the worst path, and still dashed as DOT and the legend draw it.
+    assert!(s.contains("  n1 -.->|\"redrive\"| n3\n"), "{s}");
+    assert!(
+        s.contains("  linkStyle 0,2 stroke:#d93025,stroke-width:3px,stroke-dasharray:6 4\n"),
+        "{s}"
+    );
     let (nodes, _) = check_mermaid(&ok(&["graph", REGIONS, "--format", "mermaid"]));
     assert_eq!(nodes.len(), 5);
 }
@@ -627,23 +632,25 @@ fn html_is_one_self_contained_file() {
         assert!(!html.contains(banned), "{banned}");
     }
     let http: Vec<&str> = html.matches("http://").collect();
-    assert_eq!(http, ["http://"], "only the SVG namespace");
+    // The architecture and the one intent: two drawings.
+    assert_eq!(http, ["http://", "http://"], "only the SVG namespace");
     assert!(html.contains("xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(html.contains("@media (prefers-color-scheme: dark)"));
     assert!(html.contains("@media print"));
-    assert_eq!(html.matches("<svg ").count(), 1);
+    assert_eq!(html.matches("<svg ").count(), 2);
     assert_eq!(html.matches("<div class=\"answer ").count(), 12);
     assert_eq!(html.matches("<div class=\"answer assumed\"").count(), 3);
     assert!(html.contains("<span class=\"badge assumed\">⚠ ASSUMED</span>"));
     assert!(html.contains("<span class=\"badge failing\">✗ failing: RH001</span>"));
-    // Every component is drawn, the flagged one in the error class.
+    // Every component is drawn, the flagged one in the error class, in the
+    // architecture and again in the intent's drawing (it reaches them all).
     assert!(html.contains("<g class=\"node store error\" data-id=\"payout-idempotency\">"));
-    assert_eq!(html.matches("<g class=\"node ").count(), 6);
-    assert_eq!(html.matches("<g class=\"edge ").count(), 6);
+    assert_eq!(html.matches("<g class=\"node ").count(), 2 * 6);
+    assert_eq!(html.matches("<g class=\"edge ").count(), 2 * 6);
     assert_eq!(
         html.matches("<g class=\"edge dedup\"").count(),
-        1,
-        "the one edge off the worst path"
+        2,
+        "the one edge off the worst path, in each drawing"
     );
 }
 

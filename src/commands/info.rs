@@ -1,9 +1,11 @@
 //! Commands that read no manifest: `explain`, `rules`, `catalog`, `schema`,
 //! `completions` and `man`.
 
-use clap::CommandFactory;
-use replay_audit::cli::{Cli, Command, CompletionShell, TextFormat};
-use replay_audit::{catalog, engine, report, rules, schema};
+use std::path::Path;
+
+use replay_audit::cli::{Cli, Command, TextFormat};
+use replay_audit::diagnostics::echo;
+use replay_audit::{catalog, engine, files, manual, report, rules, schema};
 
 use super::{did_you_mean, not_found, out};
 
@@ -36,22 +38,37 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             }
         }
         Command::Schema => out(&schema::render())?,
-        Command::Completions { shell } => {
-            let shell = match shell {
-                CompletionShell::Bash => clap_complete::Shell::Bash,
-                CompletionShell::Zsh => clap_complete::Shell::Zsh,
-                CompletionShell::Fish => clap_complete::Shell::Fish,
-            };
-            let mut buf = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "replay-audit", &mut buf);
-            out(&String::from_utf8_lossy(&buf))?;
-        }
-        Command::Man => {
-            let mut buf = Vec::new();
-            clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
-            out(&String::from_utf8_lossy(&buf))?;
-        }
+        Command::Completions { shell } => out(&manual::completion::script(*shell))?,
+        Command::Man { command, out_dir } => return man(command.as_deref(), out_dir.as_deref()),
         _ => unreachable!("dispatched on a command that reads no manifest"),
     }
+    Ok(0)
+}
+
+/// `man [COMMAND]` prints a page; `man --out-dir DIR` writes every page.
+fn man(command: Option<&str>, out_dir: Option<&Path>) -> anyhow::Result<u8> {
+    let Some(dir) = out_dir else {
+        let Some(page) = manual::man::page(command) else {
+            let name = command.unwrap_or_default();
+            let names = manual::man::command_names();
+            let fallback = || "`replay-audit --help` lists the commands".to_string();
+            return Err(
+                not_found("command", name, names.iter().map(String::as_str), fallback).into(),
+            );
+        };
+        out(&page.text)?;
+        return Ok(0);
+    };
+    for page in manual::man::pages() {
+        let path = dir.join(&page.file);
+        if let Err(e) = files::write_atomic(&path, page.text.as_bytes(), files::Mode::Replace) {
+            eprintln!("{e}");
+            return Ok(2);
+        }
+    }
+    eprintln!(
+        "wrote the man pages into {}",
+        echo(&dir.display().to_string())
+    );
     Ok(0)
 }

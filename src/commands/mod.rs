@@ -52,7 +52,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
         | Command::Catalog { .. }
         | Command::Schema
         | Command::Completions { .. }
-        | Command::Man => info::run(cli),
+        | Command::Man { .. } => info::run(cli),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The manifest: typed model, loading with spans and limits, validation.
 
+pub mod examples;
 pub mod load;
 pub mod model;
 pub mod reference;

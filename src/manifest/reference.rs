@@ -1,7 +1,8 @@
 //! The field reference of `docs/manifest.md`, generated from the vocabulary:
-//! one table per object (field, type, choices, default, doc). A test
+//! one table per object (field, type, choices, default, an example, doc). A test
 //! regenerates it and compares it with the committed file.
 
+use crate::manifest::examples::example;
 use crate::manifest::vocabulary::{DefaultFrom, FieldDef, Need, Obj, Type};
 
 /// The line that opens the generated part of `docs/manifest.md`.
@@ -88,14 +89,18 @@ pub fn markdown() -> String {
             _ => format!("Written at {}", code(obj.place())),
         };
         s.push_str(&format!("{place}: {}.\n\n", obj.doc()));
-        s.push_str("| field | type | choices | default | doc |\n|---|---|---|---|---|\n");
+        s.push_str(
+            "| field | type | choices | default | example | doc |\n|---|---|---|---|---|---|\n",
+        );
         for f in obj.fields() {
             s.push_str(&format!(
-                "| {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | `{}: {}` | {} |\n",
                 field_text(f),
                 type_text(f.ty),
                 choices_text(f.ty),
                 default_text(f.default),
+                f.name,
+                example(obj, f),
                 f.doc
             ));
         }

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use crate::report::draw::{self, xml_escape};
-use crate::report::review::{Answer, Review, Status, margin_text, row_verdict};
+use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::{Severity, required_window};
 
 /// HTML-escapes text, then shows `code spans` as `<code>`.
@@ -65,7 +65,7 @@ ul.plan { list-style:none; padding-left:0; } ul.plan li { margin:.35em 0; paddin
 .covered { color:var(--ok); font-weight:700; } .missing { color:var(--bad); font-weight:700; }
 figure { margin:0; overflow-x:auto; background:var(--panel); border:1px solid var(--line); border-radius:8px; padding:8px; }
 figcaption { font-size:.88em; color:var(--muted); margin-top:.3em; }
-svg.graph { max-width:100%; height:auto; display:block; margin:auto; font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif; }
+svg.graph { max-width:none; display:block; margin:0; font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif; }
 svg.graph .node rect, svg.graph .node path, svg.graph .node polygon { fill:var(--node); stroke:var(--fg); stroke-width:1.3; }
 svg.graph .node.transport rect { fill:var(--transport); } svg.graph .node.store path { fill:var(--store); }
 svg.graph .node.store path.lid { fill:none; } svg.graph .node.external polygon { fill:var(--external); }
@@ -80,6 +80,8 @@ svg.graph .edge.dead_letter path, svg.graph .edge.redrive path { stroke-dasharra
 svg.graph .edge.dedup path { stroke-dasharray:2 3; } svg.graph .edge.effects path { stroke-width:2.2; }
 svg.graph .edge.hot path { stroke:var(--bad); stroke-width:3.2; } svg.graph .edge.hot text { fill:var(--bad); font-weight:700; }
 svg.graph .arrowhead { fill:var(--muted); } svg.graph .arrowhead.hot { fill:var(--bad); }
+figure.calm svg.graph .edge.hot path { stroke:var(--fg); } figure.calm svg.graph .edge.hot text { fill:var(--fg); }
+figure.calm svg.graph .arrowhead.hot { fill:var(--fg); }
 svg.graph .cluster rect { fill:var(--cluster); stroke:var(--muted); stroke-dasharray:5 4; }
 svg.graph .cluster text { text-anchor:start; fill:var(--muted); font-size:11px; font-weight:600; }
 nav ul { padding-left:1.2em; }
@@ -88,7 +90,7 @@ nav ul { padding-left:1.2em; }
   body { max-width:none; padding:0; font-size:11pt; }
   nav { display:none; }
   h2 { break-after:avoid; } section.intent { break-before:page; }
-  figure { overflow:visible; border:none; } svg.graph { max-height:24cm; }
+  figure { overflow:visible; border:none; } svg.graph { max-width:100%; height:auto; max-height:24cm; }
   a { color:inherit; text-decoration:none; }
 }
 "#;
@@ -205,7 +207,7 @@ fn header(s: &mut String, r: &Review) {
 
 /// The table of contents and the drawn graph.
 fn contents(s: &mut String, r: &Review) {
-    s.push_str("<nav><h2>Contents</h2><ul><li><a href=\"#graph\">Graph</a></li>");
+    s.push_str("<nav><h2>Contents</h2><ul><li><a href=\"#graph\">Architecture</a></li>");
     for i in &r.intents {
         let _ = write!(
             s,
@@ -216,12 +218,41 @@ fn contents(s: &mut String, r: &Review) {
     }
     s.push_str("<li><a href=\"#horizons\">Horizons</a></li><li><a href=\"#assumptions\">Operational assumptions</a></li><li><a href=\"#findings\">Findings</a></li><li><a href=\"#test-plan\">Failure-injection test plan</a></li></ul></nav>\n");
 
-    s.push_str("<section id=\"graph\"><h2>Graph</h2><figure>\n");
+    s.push_str("<section id=\"graph\"><h2>Architecture</h2>\n<p class=\"muted\">Every component and link; each intent's section draws the part it reaches. Scroll sideways for the rest of a wide drawing.</p>\n<figure>\n");
     s.push_str(&draw::svg(
         &r.graph,
         &format!("Dependency graph of {}", r.title),
     ));
-    s.push_str("<figcaption>Boxes: compute; rounded: queues, topics, streams; cylinders: stores and ledgers; hexagons: external effects; dashed frames: regions. Red outlines and the codes under them: components a finding names. Thick red edges: the worst path of each error. Dashed edges: dead-letter and redrive; dotted: dedup claims.</figcaption></figure></section>\n");
+    let _ = writeln!(
+        s,
+        "<figcaption>{LEGEND} Thick red edges: the worst path of each error.</figcaption></figure></section>"
+    );
+}
+
+/// What the shapes and lines of a drawing mean.
+const LEGEND: &str = "Boxes: compute; rounded: queues, topics, streams; cylinders: stores and ledgers; hexagons: external effects; dashed frames: regions. Red outlines and the codes under them: components a finding names. Dashed edges: dead-letter and redrive; dotted: dedup claims.";
+
+/// The part of the architecture an intent reaches, at its natural size.
+fn intent_graph(s: &mut String, i: &IntentReview) {
+    let (class, worst) = if i.graph.errors {
+        ("", "Thick red edges: the worst path of each error.")
+    } else {
+        (
+            " class=\"calm\"",
+            "Thick edges: the path to the effect a copy reaches latest.",
+        )
+    };
+    let _ = writeln!(s, "<figure{class}>");
+    s.push_str(&draw::svg_in(
+        &i.graph.view,
+        &format!("What intent {} reaches", i.id),
+        &format!("intent-{}-", anchor(&i.id)),
+    ));
+    let _ = writeln!(
+        s,
+        "<figcaption>The components copies of <code>{}</code> reach. {LEGEND} {worst}</figcaption></figure>",
+        xml_escape(&i.id)
+    );
 }
 
 /// Each intent's checklist.
@@ -248,6 +279,7 @@ fn intents(s: &mut String, r: &Review) {
             effects.join(", "),
             xml_escape(&i.at)
         );
+        intent_graph(s, i);
         if let Some(why) = &i.unevaluated {
             let _ = writeln!(s, "<p><strong>{}</strong></p>", esc(why));
         }

@@ -4,7 +4,13 @@
 # Builds replay-audit, renders the report of fixtures/incident-dlq-redrive.yaml,
 # opens it in headless Chromium, checks the rendered DOM (twelve questions per
 # intent, an inline <svg>, nothing loaded from outside) and writes a screenshot
-# to target/report.png.
+# to target/report.png. Then renders the report of tests/browser/large.yaml
+# (67 components, 11 intents) and measures it as laid out at 100 % zoom in a
+# 1280 px window: one drawing per intent plus the whole architecture, every
+# node label at least 10 px high, and the architecture wider than the page
+# (so it scrolls sideways instead of shrinking). The measuring script runs in
+# a copy of the report (target/report-large.measure.html); the report itself
+# has no script.
 #
 # Needs the Debian package `chromium`. When it is missing the script tries
 # `apt-get install -y chromium` (as root); only when that is impossible does it
@@ -69,6 +75,41 @@ check "no script" bash -c '! grep -qi "<script" "$1"' _ "$dom"
 
 "$browser" "${flags[@]}" --hide-scrollbars --window-size=1280,2000 --screenshot="$out/report.png" "file://$html" >>"$out/chromium.log" 2>&1
 check "screenshot written to target/report.png" test -s "$out/report.png"
+
+large="$out/report-large.html"
+"$bin" report tests/browser/large.yaml --format html -o "$large"
+measure="$out/report-large.measure.html"
+sed 's#</body>#<script>\
+addEventListener("load", function () {\
+  var rows = [];\
+  document.querySelectorAll("figure").forEach(function (fig) {\
+    var svg = fig.querySelector("svg.graph");\
+    if (!svg) return;\
+    var min = Infinity, n = svg.querySelectorAll(".node").length;\
+    svg.querySelectorAll(".node text").forEach(function (t) {\
+      min = Math.min(min, t.getBoundingClientRect().height);\
+    });\
+    var where = fig.closest("section").id;\
+    rows.push(where + " " + n + " " + min.toFixed(1) + " " + (fig.scrollWidth > fig.clientWidth ? "scrolls" : "fits"));\
+  });\
+  var pre = document.createElement("pre");\
+  pre.id = "measured"; pre.textContent = "\\n" + rows.join("\\n") + "\\n";\
+  document.body.appendChild(pre);\
+});\
+</script></body>#' "$large" >"$measure"
+measured="$out/report-large.measured.html"
+"$browser" "${flags[@]}" --window-size=1280,2000 --virtual-time-budget=5000 --dump-dom "file://$measure" >"$measured" 2>>"$out/chromium.log"
+rows="$(sed -n '/<pre id="measured">/,/<\/pre>/p' "$measured" | grep -E '^[a-z0-9-]+ [0-9]+ ' || true)"
+echo "$rows" | sed 's/^/  measured: /'
+drawings=$(echo "$rows" | grep -c . || true)
+check "large manifest: a drawing per intent and one of the architecture (found $drawings)" test "$drawings" -eq 12
+check "large manifest: the architecture draws all 67 components" bash -c 'echo "$1" | grep -Eq "^graph 67 "' _ "$rows"
+check "large manifest: every drawing's node labels are at least 10 px high" \
+  bash -c 'echo "$1" | awk "\$3 < 10 { bad = 1 } END { exit bad }"' _ "$rows"
+check "large manifest: the architecture scrolls sideways rather than shrinking" \
+  bash -c 'echo "$1" | grep -Eq "^graph .* scrolls$"' _ "$rows"
+check "large manifest: each intent's drawing shows its own part" \
+  bash -c 'echo "$1" | grep -Eq "^intent-payouts-run [0-9]+ "' _ "$rows"
 
 if [ "$fail" != 0 ]; then
   echo "browser check failed; DOM in $dom, Chromium log in $out/chromium.log" >&2

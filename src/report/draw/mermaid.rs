@@ -62,15 +62,21 @@ pub fn mermaid(v: &View) -> String {
     {
         node(&mut out, i, n, "  ");
     }
-    let mut hot = Vec::new();
+    // Dead-letter and redrive links are dashed, dedup claims dotted, as in
+    // DOT and the legend, also on a worst path (red and thick).
+    let (mut hot, mut hot_dashed, mut dashed) = (Vec::new(), Vec::new(), Vec::new());
     for (k, e) in v.edges.iter().enumerate() {
+        let is_dashed = matches!(e.ty, "dead_letter" | "redrive");
         let arrow = match e.ty {
-            _ if e.hot => "==>",
             "dead_letter" | "redrive" | "dedup" => "-.->",
+            _ if e.hot => "==>",
             _ => "-->",
         };
-        if e.hot {
-            hot.push(k.to_string());
+        match (e.hot, is_dashed) {
+            (true, true) => hot_dashed.push(k.to_string()),
+            (true, false) => hot.push(k.to_string()),
+            (false, true) => dashed.push(k.to_string()),
+            (false, false) => {}
         }
         let _ = writeln!(
             out,
@@ -94,12 +100,17 @@ pub fn mermaid(v: &View) -> String {
             let _ = writeln!(out, "  class {} {class}", ids.join(","));
         }
     }
-    if !hot.is_empty() {
-        let _ = writeln!(
-            out,
-            "  linkStyle {} stroke:#d93025,stroke-width:3px",
-            hot.join(",")
-        );
+    for (links, style) in [
+        (dashed, "stroke-dasharray:6 4"),
+        (hot, "stroke:#d93025,stroke-width:3px"),
+        (
+            hot_dashed,
+            "stroke:#d93025,stroke-width:3px,stroke-dasharray:6 4",
+        ),
+    ] {
+        if !links.is_empty() {
+            let _ = writeln!(out, "  linkStyle {} {style}", links.join(","));
+        }
     }
     out
 }

@@ -9,13 +9,15 @@
 //! neighbours' centres. Hand-written because no allowed crate lays out a
 //! graph without calling Graphviz.
 //!
-//! This file holds the view model; `dot`, `mermaid`, `layout`, `svg` and
-//! [`focus`] (what a large drawing keeps) are its parts.
+//! This file holds the view model; `dot`, `mermaid`, `layout`, `svg`,
+//! [`part`] (what one intent reaches) and [`focus`] (what a large drawing
+//! keeps) are its parts.
 
 mod dot;
 pub mod focus;
 mod layout;
 mod mermaid;
+mod part;
 mod svg;
 #[cfg(test)]
 mod tests;
@@ -24,13 +26,14 @@ use std::collections::BTreeSet;
 
 use crate::analysis::effective as eff;
 use crate::catalog::Generic;
-use crate::manifest::model::Manifest;
+use crate::manifest::model::{Component, Manifest};
 use crate::rules::{Finding, Severity};
 
 pub use dot::{dot, dot_quote};
 pub use layout::{Layout, layout};
 pub use mermaid::{mermaid, mermaid_text};
-pub use svg::{svg, xml_escape};
+pub use part::{Part, part};
+pub use svg::{svg, svg_in, xml_escape};
 
 /// How a component is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,28 +101,29 @@ pub struct View {
     pub clusters: Vec<String>,
 }
 
+/// A component as drawn, no finding marked yet.
+fn node_of(c: &Component) -> Node {
+    Node {
+        id: c.id.clone(),
+        kind: c.kind.value.clone(),
+        shape: Shape::of(eff::generic(c)),
+        cluster: (!c.regions.is_empty()).then(|| {
+            c.regions
+                .iter()
+                .map(|r| r.value.as_str())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        }),
+        regions: c.regions.iter().map(|r| r.value.clone()).collect(),
+        codes: Vec::new(),
+        severity: None,
+    }
+}
+
 /// Components, links (and `dedup` claims), regions, and the findings that
 /// are not waived.
 pub fn view(m: &Manifest, findings: &[Finding]) -> View {
-    let mut nodes: Vec<Node> = m
-        .components
-        .iter()
-        .map(|c| Node {
-            id: c.id.clone(),
-            kind: c.kind.value.clone(),
-            shape: Shape::of(eff::generic(c)),
-            cluster: (!c.regions.is_empty()).then(|| {
-                c.regions
-                    .iter()
-                    .map(|r| r.value.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            }),
-            regions: c.regions.iter().map(|r| r.value.clone()).collect(),
-            codes: Vec::new(),
-            severity: None,
-        })
-        .collect();
+    let mut nodes: Vec<Node> = m.components.iter().map(node_of).collect();
     let mut edges = Vec::new();
     for (i, c) in m.components.iter().enumerate() {
         for l in c.links() {

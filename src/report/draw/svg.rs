@@ -71,6 +71,12 @@ fn path_d(pts: &[(f64, f64)]) -> String {
 
 /// The view as an inline SVG element (styled by the page's CSS classes).
 pub fn svg(v: &View, title: &str) -> String {
+    svg_in(v, title, "")
+}
+
+/// [`svg`] for a page with several drawings: the ids of its markers and
+/// title start with `prefix`, so that no two drawings share an id.
+pub fn svg_in(v: &View, title: &str, prefix: &str) -> String {
     // Thousands of boxes are unreadable and slow to lay out: above the
     // budget only what findings point at is drawn, and a line says so.
     let (focused, omitted) = focus::focus(v, BUDGET);
@@ -82,15 +88,25 @@ pub fn svg(v: &View, title: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"graph\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-labelledby=\"graph-title\">",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"graph\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-labelledby=\"{prefix}graph-title\">",
         w = lay.width,
         h = lay.height
     );
-    let _ = writeln!(s, "<title id=\"graph-title\">{}</title>", xml_escape(title));
-    s.push_str("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"10\" markerHeight=\"10\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrowhead\"/></marker>");
-    s.push_str("<marker id=\"arrow-hot\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"10\" markerHeight=\"10\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrowhead hot\"/></marker></defs>\n");
+    let _ = writeln!(
+        s,
+        "<title id=\"{prefix}graph-title\">{}</title>",
+        xml_escape(title)
+    );
+    let _ = write!(
+        s,
+        "<defs><marker id=\"{prefix}arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"10\" markerHeight=\"10\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrowhead\"/></marker>"
+    );
+    let _ = writeln!(
+        s,
+        "<marker id=\"{prefix}arrow-hot\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"10\" markerHeight=\"10\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrowhead hot\"/></marker></defs>"
+    );
     clusters(&mut s, v, &lay);
-    edges(&mut s, v, &lay);
+    edges(&mut s, v, &lay, prefix);
     for (i, nd) in v.nodes.iter().enumerate() {
         node(&mut s, nd, lay.boxes[i]);
     }
@@ -157,7 +173,7 @@ fn clusters(s: &mut String, v: &View, lay: &Layout) {
 }
 
 /// The edges, the hot ones last so they stay on top.
-fn edges(s: &mut String, v: &View, lay: &Layout) {
+fn edges(s: &mut String, v: &View, lay: &Layout, prefix: &str) {
     let mut ks: Vec<usize> = (0..v.edges.len()).collect();
     ks.sort_by_key(|&k| v.edges[k].hot);
     for k in ks {
@@ -167,7 +183,7 @@ fn edges(s: &mut String, v: &View, lay: &Layout) {
         let marker = if e.hot { "arrow-hot" } else { "arrow" };
         let _ = write!(
             s,
-            "<g class=\"edge {ty}{hot}\" data-from=\"{f}\" data-to=\"{t}\"><title>{f} {ty} {t}</title><path d=\"{d}\" marker-end=\"url(#{marker})\"/>",
+            "<g class=\"edge {ty}{hot}\" data-from=\"{f}\" data-to=\"{t}\"><title>{f} {ty} {t}</title><path d=\"{d}\" marker-end=\"url(#{prefix}{marker})\"/>",
             ty = e.ty,
             f = xml_escape(&v.nodes[e.from].id),
             t = xml_escape(&v.nodes[e.to].id),

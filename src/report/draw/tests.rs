@@ -125,3 +125,58 @@ fn escapes_for_every_format() {
         "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;"
     );
 }
+
+#[test]
+fn mermaid_dashes_dead_letter_and_redrive_links_also_on_a_worst_path() {
+    let ty_edge = |from, to, ty, hot| Edge { from, to, ty, hot };
+    let v = View {
+        nodes: vec![
+            node("q", None),
+            node("dlq", None),
+            node("w", None),
+            node("s", None),
+        ],
+        edges: vec![
+            ty_edge(0, 1, "dead_letter", true),
+            ty_edge(1, 0, "redrive", false),
+            ty_edge(0, 2, "delivers_to", true),
+            ty_edge(2, 3, "dedup", false),
+            ty_edge(2, 3, "calls", false),
+        ],
+        clusters: vec![],
+    };
+    let m = mermaid(&v);
+    assert!(m.contains("  n0 -.->|\"dead_letter\"| n1\n"), "{m}");
+    assert!(m.contains("  n1 -.->|\"redrive\"| n0\n"), "{m}");
+    assert!(m.contains("  n0 ==>|\"delivers_to\"| n2\n"), "{m}");
+    assert!(m.contains("  n2 -.->|\"dedup\"| n3\n"), "{m}");
+    assert!(m.contains("  n2 -->|\"calls\"| n3\n"), "{m}");
+    assert!(m.contains("  linkStyle 1 stroke-dasharray:6 4\n"), "{m}");
+    assert!(
+        m.contains("  linkStyle 2 stroke:#d93025,stroke-width:3px\n"),
+        "{m}"
+    );
+    assert!(
+        m.contains("  linkStyle 0 stroke:#d93025,stroke-width:3px,stroke-dasharray:6 4\n"),
+        "{m}"
+    );
+}
+
+#[test]
+fn several_drawings_on_a_page_have_their_own_ids() {
+    let v = View {
+        nodes: vec![node("a", None), node("b", None)],
+        edges: vec![edge(0, 1)],
+        clusters: vec![],
+    };
+    let one = svg_in(&v, "t", "intent-x-");
+    assert!(one.contains("<marker id=\"intent-x-arrow\""), "{one}");
+    assert!(one.contains("marker-end=\"url(#intent-x-arrow)\""), "{one}");
+    assert!(
+        one.contains("aria-labelledby=\"intent-x-graph-title\""),
+        "{one}"
+    );
+    assert!(!one.contains("id=\"arrow\""), "{one}");
+    let whole = svg(&v, "t");
+    assert!(whole.contains("<marker id=\"arrow\"") && whole.contains("url(#arrow)"));
+}

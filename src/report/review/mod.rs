@@ -263,7 +263,22 @@ impl<'m> Ctx<'_, 'm> {
             unevaluated,
             answers,
             experiments,
+            graph: self.graph(),
         }
+    }
+
+    /// The reached part of the architecture, drawn with the intent's own
+    /// findings; without an error, the path to its latest effect is the
+    /// one emphasised.
+    fn graph(&self) -> draw::Part {
+        let reached: Vec<usize> = self.r.horizons.keys().copied().collect();
+        let worst = self
+            .rows
+            .iter()
+            .filter(|row| row.role == "effect")
+            .max_by_key(|row| row.horizon)
+            .map_or(&[][..], |row| row.path.as_slice());
+        draw::part(self.m, &reached, &self.findings, worst)
     }
 
     /// Where an effect of the intent is not reached (RH043), no answer can

@@ -2,7 +2,7 @@
 //! the answers, evidence, experiments and entries a [`super::Review`] holds.
 
 use crate::report::Summary;
-use crate::report::draw::View;
+use crate::report::draw::{Part, View};
 use crate::report::horizon::Row;
 use crate::rules::Severity;
 
@@ -140,6 +140,9 @@ pub struct IntentReview {
     pub unevaluated: Option<String>,
     pub answers: Vec<Answer>,
     pub experiments: Vec<Experiment>,
+    /// The part of the architecture the intent reaches, its worst path
+    /// emphasised (drawn at the top of its review).
+    pub graph: Part,
 }
 
 #[derive(Debug, Clone, PartialEq)]
