@@ -50,7 +50,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let mut findings = checked.findings;
     let mut notes = Notes {
         unused_waivers: checked.unused_waivers,
-        stale_baseline: Vec::new(),
+        ..policy.notes()
     };
     // The analysis is done with once the findings are made (only the
     // Markdown comment shows horizons): freeing it before rendering lowers
