@@ -58,17 +58,30 @@ fn search_dirs(start: &Path) -> Vec<PathBuf> {
     vec![real]
 }
 
-/// `path` as messages show it: relative to the working folder when it is
-/// under it and the user gave relative paths, else absolute.
+/// `path` as messages show it: relative to the working folder when the
+/// user gave relative paths (`replay-audit.toml`, `../replay-audit.toml`),
+/// else absolute.
 fn shown(path: &Path, absolute: bool) -> PathBuf {
-    if absolute {
-        return path.to_path_buf();
-    }
-    std::env::current_dir()
-        .ok()
+    let Some(cwd) = (!absolute)
+        .then(std::env::current_dir)
+        .and_then(Result::ok)
         .and_then(|cwd| std::fs::canonicalize(cwd).ok())
-        .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf())
+    else {
+        return path.to_path_buf();
+    };
+    if let Ok(under) = path.strip_prefix(&cwd) {
+        return under.to_path_buf();
+    }
+    // A policy above the working folder: `..` once per level up.
+    let dir = path.parent().unwrap_or(path);
+    match cwd.strip_prefix(dir) {
+        Ok(below) => below
+            .components()
+            .map(|_| Path::new(".."))
+            .collect::<PathBuf>()
+            .join(path.file_name().unwrap_or_default()),
+        Err(_) => path.to_path_buf(),
+    }
 }
 
 #[cfg(test)]
