@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use crate::analysis::{self, Analysis};
 use crate::diagnostics::{Diagnostic, SourceMap, echo};
+use crate::files::{Origin, Skipped};
 use crate::import;
 use crate::manifest::{self, Limits, LoadError, Manifest};
 use crate::policy::{Date, Policy, PolicyError, UnusedWaiver};
@@ -111,27 +112,50 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
         sources: SourceMap::default(),
         diagnostics,
     })?;
-    let (files, mut skipped) = (found.files, found.skipped);
-    let limits = &inputs.limits;
-    let mut texts = Vec::with_capacity(files.len());
+    let mut raw = Vec::with_capacity(found.files.len());
     let mut errors = Vec::new();
-    for (f, origin) in &files {
+    for (f, origin) in &found.files {
         // A file found under a folder is never read through a link.
-        let text = match manifest::load::read_input(f, *origin, limits) {
-            Ok(t) => t,
-            Err(d) => {
-                errors.push(d);
-                continue;
-            }
-        };
-        let name = f.display().to_string();
+        match manifest::load::read_input(f, *origin, &inputs.limits) {
+            Ok(t) => raw.push((f.display().to_string(), t, *origin)),
+            Err(d) => errors.push(d),
+        }
+    }
+    texts_of(inputs, raw, found.skipped, errors)
+}
+
+/// [`read`] for texts read elsewhere (a git revision's files for `diff
+/// --base`): (name, text, how the file came about).
+pub fn read_texts(
+    inputs: &Inputs,
+    raw: Vec<(String, String, Origin)>,
+) -> Result<Vec<Text>, LoadError> {
+    texts_of(inputs, raw, Skipped::default(), Vec::new())
+}
+
+/// The validated manifest of texts read elsewhere ([`read_texts`]).
+pub fn load_texts(inputs: &Inputs, raw: Vec<(String, String, Origin)>) -> Result<Manifest, Error> {
+    let texts = read_texts(inputs, raw)?
+        .into_iter()
+        .map(|t| (t.name, t.text, t.imported))
+        .collect();
+    Ok(manifest::load_texts_merging(texts, &inputs.limits)?)
+}
+
+/// Detects and imports each text; a found YAML file that is no manifest
+/// (a CI definition, a chart) is skipped and counted, a named one is
+/// always read. `errors` are those of the files that could not be read.
+fn texts_of(
+    inputs: &Inputs,
+    raw: Vec<(String, String, Origin)>,
+    mut skipped: Skipped,
+    mut errors: Vec<Diagnostic>,
+) -> Result<Vec<Text>, LoadError> {
+    let limits = &inputs.limits;
+    let mut texts = Vec::with_capacity(raw.len());
+    for (name, text, origin) in raw {
         let format = import::detect(&text, limits);
-        // A found YAML file that is no manifest (a CI definition, a chart)
-        // is skipped; a named one is always read.
-        if *origin == crate::files::Origin::Found
-            && format.is_none()
-            && !crate::files::is_manifest_text(&text)
-        {
+        if origin == Origin::Found && format.is_none() && !crate::files::is_manifest_text(&text) {
             skipped.not_manifests += 1;
             continue;
         }
