@@ -452,8 +452,7 @@ mod tests {
     #[test]
     fn streaming_and_tree_reading_agree_on_every_fixture() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
-        let mut files = Vec::new();
-        walk(Path::new(root), &mut files, &mut Vec::new(), 0);
+        let files = discover(&[PathBuf::from(root)]).unwrap();
         assert!(files.len() > 20, "{}", files.len());
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();
