@@ -53,6 +53,17 @@ pub enum TextFormat {
     Json,
 }
 
+/// `diff --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// For a terminal.
+    #[value(alias = "text")]
+    Table,
+    /// A pull-request comment.
+    Markdown,
+    Json,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     Markdown,
@@ -171,6 +182,36 @@ pub enum Command {
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,
         /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Compare with the architecture at a git revision (--base REV) or in a folder (--base-dir DIR):
+    /// findings introduced and resolved, horizons, windows and minimum retentions that moved.
+    /// Exit 1 when the change introduces a failing finding.
+    Diff {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The git revision to compare with (the same paths, read with git).
+        #[arg(
+            long,
+            value_name = "REV",
+            required_unless_present = "base_dir",
+            conflicts_with = "base_dir"
+        )]
+        base: Option<String>,
+        /// A folder holding the base version of the architecture.
+        #[arg(long, value_name = "DIR")]
+        base_dir: Option<PathBuf>,
+        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+        format: DiffFormat,
+        /// Lowest severity of an introduced (not waived) finding that fails the run
+        /// [default: `fail_on` of the policy file, else error].
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
+        /// Policy file for both versions [default: the nearest replay-audit.toml of the current paths].
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },

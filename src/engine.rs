@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use crate::analysis::{self, Analysis};
 use crate::diagnostics::{Diagnostic, SourceMap, echo};
+use crate::files::{Origin, Skipped};
 use crate::import;
 use crate::manifest::{self, Limits, LoadError, Manifest};
 use crate::policy::{Date, Policy, PolicyError, UnusedWaiver};
@@ -113,32 +114,68 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
         .iter()
         .cloned()
         .partition(|p| p.as_os_str() == "-");
-    let files = if paths.is_empty() && !stdin.is_empty() {
-        Vec::new()
+    let found = if paths.is_empty() && !stdin.is_empty() {
+        crate::files::Discovered::default()
     } else {
-        manifest::load::discover_inputs(&paths).map_err(|diagnostics| LoadError {
+        crate::files::discover(&paths).map_err(|diagnostics| LoadError {
             sources: SourceMap::default(),
             diagnostics,
         })?
     };
-    let limits = &inputs.limits;
-    let mut texts = Vec::with_capacity(files.len());
+    let mut raw = Vec::with_capacity(found.files.len() + 1);
     let mut errors = Vec::new();
-    let stdin = (!stdin.is_empty()).then(|| (STDIN.to_string(), read_stdin(limits)));
-    let read = files.iter().map(|(f, origin)| {
+    if !stdin.is_empty() {
+        match read_stdin(&inputs.limits) {
+            Ok(t) => raw.push((STDIN.to_string(), t, Origin::Given)),
+            Err(d) => errors.push(d),
+        }
+    }
+    for (f, origin) in &found.files {
         // A file found under a folder is never read through a link.
-        let text = manifest::load::read_input(f, *origin, limits);
-        (f.display().to_string(), text)
-    });
-    for (name, text) in stdin.into_iter().chain(read) {
-        let text = match text {
-            Ok(t) => t,
-            Err(d) => {
-                errors.push(d);
-                continue;
-            }
-        };
-        match import::detect(&text, limits) {
+        match manifest::load::read_input(f, *origin, &inputs.limits) {
+            Ok(t) => raw.push((f.display().to_string(), t, *origin)),
+            Err(d) => errors.push(d),
+        }
+    }
+    texts_of(inputs, raw, found.skipped, errors)
+}
+
+/// [`read`] for texts read elsewhere (a git revision's files for `diff
+/// --base`): (name, text, how the file came about).
+pub fn read_texts(
+    inputs: &Inputs,
+    raw: Vec<(String, String, Origin)>,
+) -> Result<Vec<Text>, LoadError> {
+    texts_of(inputs, raw, Skipped::default(), Vec::new())
+}
+
+/// The validated manifest of texts read elsewhere ([`read_texts`]).
+pub fn load_texts(inputs: &Inputs, raw: Vec<(String, String, Origin)>) -> Result<Manifest, Error> {
+    let texts = read_texts(inputs, raw)?
+        .into_iter()
+        .map(|t| (t.name, t.text, t.imported))
+        .collect();
+    Ok(manifest::load_texts_merging(texts, &inputs.limits)?)
+}
+
+/// Detects and imports each text; a found YAML file that is no manifest
+/// (a CI definition, a chart) is skipped and counted, a named one is
+/// always read. `errors` are those of the files that could not be read.
+fn texts_of(
+    inputs: &Inputs,
+    raw: Vec<(String, String, Origin)>,
+    mut skipped: Skipped,
+    mut errors: Vec<Diagnostic>,
+) -> Result<Vec<Text>, LoadError> {
+    let limits = &inputs.limits;
+    let mut texts = Vec::with_capacity(raw.len());
+    for (name, text, origin) in raw {
+        let format = import::detect(&text, limits);
+        if origin == Origin::Found && format.is_none() && !crate::files::is_manifest_text(&text) {
+            skipped.not_manifests += 1;
+            continue;
+        }
+        match format {
             Some(format) => {
                 let imported =
                     import::import_text(format, &name, &text, &inputs.parameters, limits)?;
@@ -157,6 +194,15 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
                 });
             }
         }
+    }
+    if let Some(note) = skipped.note() {
+        eprintln!("{note}");
+    }
+    if texts.is_empty() && errors.is_empty() {
+        errors.push(
+            Diagnostic::new(None, "no manifest files found")
+                .help("a folder is read for manifests: YAML files with a top-level `version` and `components`, `intents` or `regions`"),
+        );
     }
     if errors.is_empty() {
         Ok(texts)

@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod catalog;
 pub mod cli;
 pub mod diagnostics;
+pub mod diff;
 pub mod engine;
 pub mod files;
 pub mod graph;

@@ -208,7 +208,7 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
                 };
                 let notes = Notes {
                     unused_waivers,
-                    stale_baseline: Vec::new(),
+                    ..policy.notes()
                 };
                 let arch = each::Arch {
                     name: &name,

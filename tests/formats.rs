@@ -169,7 +169,10 @@ fn a_clean_architecture_in_every_format() {
         );
         match format {
             "github" => assert_eq!(stdout, ""),
-            "markdown" => assert_eq!(stdout, "## replay-audit\n\nNo findings.\n"),
+            "markdown" => assert_eq!(
+                stdout,
+                "## replay-audit\n\nNo findings.\n\n<sub>policy: no replay-audit.toml found; the defaults apply</sub>\n"
+            ),
             "sarif" => {
                 let v: Value = serde_json::from_str(&stdout).expect("JSON");
                 assert_eq!(v["runs"][0]["results"], serde_json::json!([]));
@@ -462,7 +465,10 @@ fn the_format_interface_writes_each_format() {
         architecture: None,
     };
     let expected = [
-        (CheckFormat::Table, table::render(s, &findings, false)),
+        (
+            CheckFormat::Table,
+            table::render(s, &findings, false) + &format!("{}\n", notes.policy_line()),
+        ),
         (CheckFormat::Json, json::render_with(s, &findings, &notes)),
         (
             CheckFormat::Sarif,
@@ -475,7 +481,8 @@ fn the_format_interface_writes_each_format() {
         (CheckFormat::Github, github::render(s, &findings)),
         (
             CheckFormat::Markdown,
-            markdown::render_full(s, &findings, Some(&m), &rows),
+            markdown::render_full(s, &findings, Some(&m), &rows)
+                + &format!("\n<sub>{}</sub>\n", markdown::escape(&notes.policy_line())),
         ),
     ];
     for (f, want) in expected {

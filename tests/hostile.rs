@@ -8,6 +8,9 @@ use std::path::Path;
 use assert_cmd::Command;
 use tempfile::TempDir;
 
+/// The table of a clean run without a policy file.
+const NO_FINDINGS: &str = "No findings.\npolicy: no replay-audit.toml found; the defaults apply\n";
+
 fn cmd(dir: &Path) -> Command {
     let mut c = Command::cargo_bin("replay-audit").unwrap();
     c.current_dir(dir).env_remove("NO_COLOR");
@@ -252,7 +255,7 @@ error: could not analyse the manifest: 1 error
         .args(["check", "std.yaml"])
         .assert()
         .code(0)
-        .stdout("No findings.\n");
+        .stdout(NO_FINDINGS);
 }
 
 #[cfg(unix)]
@@ -266,7 +269,7 @@ fn a_symlink_loop_in_a_folder_is_not_followed() {
         .args(["check", "arch"])
         .assert()
         .code(0)
-        .stdout("No findings.\n")
+        .stdout(NO_FINDINGS)
         .stderr("");
 }
 
@@ -324,7 +327,7 @@ fn a_folder_named_like_a_manifest_is_walked() {
         .args(["check", "x.yaml"])
         .assert()
         .code(0)
-        .stdout("No findings.\n");
+        .stdout(NO_FINDINGS);
     let d = dir_with(&[("empty.yaml/readme.txt", b"not a manifest")]);
     refused(
         d.path(),
@@ -522,7 +525,7 @@ fn check_reads_only_the_folder_given() {
         .args(["check", "arch"])
         .assert()
         .code(0)
-        .stdout("No findings.\n")
+        .stdout(NO_FINDINGS)
         .stderr("");
     // Named explicitly, the same file is read: the link is the user's choice.
     let out = cmd(d.path())

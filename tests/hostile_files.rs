@@ -251,7 +251,7 @@ fn no_writer_replaces_an_input() {
     let p = d.path();
     std::fs::write(p.join("ra/replay-audit.toml"), "fail_on = \"error\"\n").unwrap();
     std::fs::create_dir(p.join("ra/more")).unwrap();
-    std::fs::write(p.join("ra/more/extra.yaml"), "version: 1\n").unwrap();
+    std::fs::write(p.join("ra/more/extra.yaml"), "version: 1\ncomponents: {}\n").unwrap();
     std::fs::write(p.join("o.yaml"), "payout-idempotency.retention: 16h\n").unwrap();
     // A hard link and a resolving path count as the file itself.
     std::fs::hard_link(p.join("ra/m.yaml"), p.join("hard.md")).unwrap();

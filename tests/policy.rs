@@ -392,7 +392,7 @@ fn policy_errors_name_file_line_column_and_exit_2() {
 #[test]
 fn an_unused_waiver_is_reported() {
     let c = Case::new(Some(
-        "[[waiver]]\ncode = \"RH001\"\nreason = \"ok\"\n\n[[waiver]]\ncode = \"thin-retention-margin\"\ncomponent = \"payout-*\"\nreason = \"old margin\"\n",
+        "[[waiver]]\ncode = \"RH001\"\nreason = \"ok\"\nexpires = 2027-01-31\n\n[[waiver]]\ncode = \"thin-retention-margin\"\ncomponent = \"payout-*\"\nreason = \"old margin\"\nexpires = 2027-01-31\n",
     ));
     let r = c.run(&["--format", "json"]);
     assert_eq!(r.code, 0);
@@ -404,13 +404,13 @@ fn an_unused_waiver_is_reported() {
             "intent": null,
             "component": "payout-*",
             "reason": "old margin",
-            "location": {"file": file, "line": 5, "column": 1}
+            "location": {"file": file, "line": 6, "column": 1}
         }])
     );
     assert_eq!(
         r.stderr,
         format!(
-            "warning: {file}:5:1: waiver for RH004 component=payout-* matched no finding; remove it or fix its code, intent or component\n"
+            "warning: {file}:6:1: waiver for RH004 component=payout-* matched no finding; remove it or fix its code, intent or component\n"
         )
     );
 }
@@ -525,7 +525,7 @@ fn baseline_written_then_read_passes() {
     assert!(
         t.stdout.contains("(baselined)")
             && t.stdout
-                .ends_with("0 error(s), 0 warning(s), 0 info, 2 baselined\n"),
+                .ends_with("0 error(s), 0 warning(s), 0 info, 2 baselined\npolicy: no replay-audit.toml found; the defaults apply\n"),
         "{}",
         t.stdout
     );

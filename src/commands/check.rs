@@ -106,7 +106,7 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
     let mut findings = checked.findings;
     let mut notes = Notes {
         unused_waivers: checked.unused_waivers,
-        stale_baseline: Vec::new(),
+        ..policy.notes()
     };
     // The analysis is done with once the findings are made (only the
     // Markdown comment shows horizons): freeing it before rendering lowers

@@ -5,6 +5,7 @@
 //! [`engine::Error`] and is printed here, in one place.
 
 mod check;
+mod diff;
 mod each;
 mod graph;
 mod horizon;
@@ -42,6 +43,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
         Command::Check { .. } => check::run(cli),
         Command::Horizon { .. } => horizon::run(cli),
         Command::WhatIf { .. } => what_if::run(cli),
+        Command::Diff { .. } => diff::run(cli),
         Command::Shell { .. } => shell::run(cli),
         Command::Report { .. } => report::run(cli),
         Command::Graph { .. } => graph::run(cli),

@@ -8,6 +8,8 @@
 //!   and follows links. Both read at most the size limit + 1 bytes from the
 //!   opened handle (a `/proc` file stats as size 0 and still yields data)
 //!   and refuse what is not text ([`read`]).
+//! - [`discover`] lists the files of a run (folders walked, hidden
+//!   folders skipped, each file once).
 //! - Every file read is remembered ([`is_input`]), and [`write_atomic`]
 //!   refuses to write onto one, or through a symbolic link; it writes a
 //!   temporary file beside the target and renames it into place, so a
@@ -22,8 +24,10 @@
 //! entry was swapped for a link between the two steps the identities
 //! differ and the read is refused.
 
+mod discover;
 mod write;
 
+pub use discover::{Discovered, Skipped, discover, is_manifest_text};
 pub use write::{Mode, WriteError, WriteErrorKind, write_atomic};
 
 use std::io::Read;

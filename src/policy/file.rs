@@ -1,21 +1,23 @@
 //! Reading the policy file `replay-audit.toml`.
 //!
-//! The file is read with the `toml` crate into `deny_unknown_fields`
-//! structs (its raw shape, below); every error (syntax, unknown key, wrong
-//! type, a waiver without a reason) becomes a [`Diagnostic`] at
+//! The file is read section by section (`raw`); every error (syntax,
+//! unknown key, wrong type, a waiver without a reason, a waiver code that
+//! is not exactly a rule's code or name) becomes a [`Diagnostic`] at
 //! `file:line:column`, rendered like the manifest's errors, and the binary
 //! exits with 2. Every error of the file is collected, not just the first.
+//! A waiver without `expires` is a warning ([`Policy::warnings`]), or an
+//! error under `require_expiry = true`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Deserialize;
 use toml::Spanned;
 
+use super::raw::{self, Level, Locate, RawMargin, RawWaiver, Threshold};
 use super::{Date, Policy, PolicyError, Waiver};
-use crate::diagnostics::{Diagnostic, Loc, SourceMap, did_you_mean};
+use crate::diagnostics::{Diagnostic, Loc, SourceMap};
 use crate::files::Origin;
-use crate::rules::{self, Margin, RULES, Rule, Severity};
+use crate::rules::{Margin, RULES, Rule, Severity};
 use crate::time::Dur;
 
 impl Policy {
@@ -51,21 +53,33 @@ impl Policy {
         // (crate::files::excerpt): the file may be any text named by mistake.
         let file = sources.add(name.to_string(), crate::files::excerpt(text));
         let lines = Lines::new(text, file);
-        let raw: RawPolicy = match toml::from_str(text) {
-            Ok(r) => r,
-            Err(e) => return Err(PolicyError::one(name, sources, toml_diagnostic(&e, &lines))),
-        };
         let mut errors = Vec::new();
+        let raw = raw::read(text, &lines, &mut errors);
         let mut p = Policy {
-            fail_on: raw.fail_on.map(|s| s.into_inner().severity()),
+            path: Some(name.to_string()),
+            fail_on: raw.fail_on.map(Threshold::severity),
             severity: severities(raw.severity, &lines, &mut errors),
+            require_expiry: raw.require_expiry,
             ..Policy::default()
         };
         if let Some(m) = raw.margin {
             p.margin = margin(m, &lines, &mut errors);
         }
-        for (i, w) in raw.waivers.into_iter().enumerate() {
-            if let Some(w) = waiver(i + 1, w, &lines, &mut errors) {
+        for (i, (start, w)) in raw.waivers.into_iter().enumerate() {
+            let at = lines.loc(start);
+            if let Some(w) = waiver(i + 1, at, w, &lines, &mut errors) {
+                if w.expires.is_none() {
+                    let what = format!("waiver #{} ({})", i + 1, w.rule.code);
+                    if p.require_expiry {
+                        errors.push(
+                            Diagnostic::at(at, format!("{what} has no `expires`, and the policy sets `require_expiry = true`"))
+                                .label("this waiver")
+                                .help("add the last day the waiver holds, e.g. expires = 2027-03-31"),
+                        );
+                    } else {
+                        p.never_expire.push((i + 1, w.rule.code, at));
+                    }
+                }
                 p.waivers.push(w);
             }
         }
@@ -84,7 +98,7 @@ impl Policy {
 
 /// `[severity]`: rule code or name → level; unknown rules are errors.
 fn severities(
-    raw: BTreeMap<Spanned<String>, Spanned<Level>>,
+    raw: Vec<(Spanned<String>, Level)>,
     lines: &Lines,
     errors: &mut Vec<Diagnostic>,
 ) -> BTreeMap<&'static str, Option<Severity>> {
@@ -92,7 +106,7 @@ fn severities(
     for (key, level) in raw {
         match find_rule(key.get_ref()) {
             Ok(rule) => {
-                out.insert(rule.code, level.get_ref().severity_or_off());
+                out.insert(rule.code, level.severity_or_off());
             }
             Err(help) => errors.push(
                 Diagnostic::at(
@@ -132,12 +146,11 @@ fn margin(raw: RawMargin, lines: &Lines, errors: &mut Vec<Diagnostic>) -> Margin
 /// are all pushed onto `errors`.
 fn waiver(
     n: usize,
-    raw: Spanned<RawWaiver>,
+    at: Loc,
+    w: RawWaiver,
     lines: &Lines,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Waiver> {
-    let at = lines.loc(raw.span().start);
-    let w = raw.into_inner();
     let what = format!("waiver #{n} ({})", w.code.get_ref());
     let rule = match find_rule(w.code.get_ref()) {
         Ok(r) => Some(r),
@@ -223,27 +236,6 @@ fn waiver_reason(
     }
 }
 
-// ---- the file's raw shape ------------------------------------------------
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPolicy {
-    fail_on: Option<Spanned<Threshold>>,
-    #[serde(default)]
-    severity: BTreeMap<Spanned<String>, Spanned<Level>>,
-    margin: Option<RawMargin>,
-    #[serde(default, rename = "waiver")]
-    waivers: Vec<Spanned<RawWaiver>>,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Threshold {
-    Error,
-    Warning,
-    Info,
-}
-
 impl Threshold {
     fn severity(self) -> Severity {
         match self {
@@ -252,15 +244,6 @@ impl Threshold {
             Threshold::Info => Severity::Info,
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum Level {
-    Error,
-    Warning,
-    Info,
-    Off,
 }
 
 impl Level {
@@ -272,26 +255,6 @@ impl Level {
             Level::Off => None,
         }
     }
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawMargin {
-    percent: Option<u64>,
-    /// A duration string (`"5m"`) or a number of seconds.
-    minimum: Option<Spanned<toml::Value>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawWaiver {
-    code: Spanned<String>,
-    intent: Option<Spanned<String>>,
-    component: Option<Spanned<String>>,
-    reason: Option<Spanned<String>>,
-    /// A TOML date (`2026-06-30`) or the same as a string.
-    expires: Option<Spanned<toml::Value>>,
-    ticket: Option<String>,
 }
 
 fn duration(v: &toml::Value) -> Result<Dur, String> {
@@ -318,17 +281,64 @@ fn date(v: &toml::Value) -> Option<Date> {
     }
 }
 
-/// The rule a code or name stands for; else the help to show.
+/// The rule whose code or name is exactly `code`; else the help to show.
+/// Nothing looser is accepted: `RH01` could mean RH001 or RH010, so a
+/// waiver or severity written so is an error that names the candidates.
 fn find_rule(code: &str) -> Result<&'static Rule, String> {
-    rules::rule(code).ok_or_else(|| {
-        let names = RULES
-            .iter()
-            .map(|r| r.code)
-            .chain(RULES.iter().map(|r| r.name));
-        did_you_mean(code, names, || {
-            "`replay-audit rules` lists every rule".to_string()
-        })
-    })
+    RULES
+        .iter()
+        .find(|r| r.code == code || r.name == code)
+        .ok_or_else(|| rule_help(code))
+}
+
+/// "did you mean" for a word that is no rule code or name: every code or
+/// name at the smallest edit distance (a code differing only in case
+/// first), else the pointer to `replay-audit rules`.
+fn rule_help(code: &str) -> String {
+    if let Some(r) = RULES.iter().find(|r| r.code.eq_ignore_ascii_case(code)) {
+        return format!("did you mean `{}`?", r.code);
+    }
+    let names = RULES.iter().flat_map(|r| [r.code, r.name]);
+    let Some(best) = did_you_mean_all(code, names) else {
+        return "`replay-audit rules` lists every rule".to_string();
+    };
+    const SHOWN: usize = 5;
+    match best.as_slice() {
+        [one] => format!("did you mean `{one}`?"),
+        many => format!(
+            "did you mean one of {}{}? `replay-audit rules` lists every rule",
+            many.iter()
+                .take(SHOWN)
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            match many.len().saturating_sub(SHOWN) {
+                0 => String::new(),
+                more => format!(" (or {more} more)"),
+            }
+        ),
+    }
+}
+
+/// The candidates nearest to `word` within the distance
+/// [`crate::diagnostics::suggest`] allows, in registry order.
+fn did_you_mean_all<'a>(
+    word: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<Vec<&'a str>> {
+    let limit = (word.chars().count() / 3).max(2);
+    let scored: Vec<(usize, &str)> = candidates
+        .map(|c| (crate::diagnostics::edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .collect();
+    let min = scored.iter().map(|(d, _)| *d).min()?;
+    Some(
+        scored
+            .into_iter()
+            .filter(|(d, _)| *d == min)
+            .map(|(_, c)| c)
+            .collect(),
+    )
 }
 
 // ---- locations and toml errors ---------------------------------------------
@@ -350,7 +360,9 @@ impl<'a> Lines<'a> {
             .collect();
         Lines { text, starts, file }
     }
+}
 
+impl Locate for Lines<'_> {
     /// Line and column (1-based, in characters) of a byte offset.
     fn loc(&self, offset: usize) -> Loc {
         let mut offset = offset.min(self.text.len());
@@ -365,41 +377,6 @@ impl<'a> Lines<'a> {
             col,
         }
     }
-}
-
-/// The backticked words of a serde message: the offending name first, then
-/// the expected ones.
-fn backticked(msg: &str) -> Vec<&str> {
-    msg.split('`').skip(1).step_by(2).collect()
-}
-
-/// A toml error as a diagnostic, with "did you mean" for unknown keys and
-/// values.
-fn toml_diagnostic(e: &toml::de::Error, lines: &Lines) -> Diagnostic {
-    let msg = e.message().trim().to_string();
-    let first_line = msg.lines().next().unwrap_or_default().to_string();
-    let at = e.span().map(|s| lines.loc(s.start));
-    let mut d = Diagnostic::new(at, first_line.clone());
-    for (prefix, what) in [("unknown field", "keys"), ("unknown variant", "values")] {
-        if first_line.starts_with(prefix) {
-            let words = backticked(&first_line);
-            if let Some((name, expected)) = words.split_first() {
-                d.message = format!("{prefix} `{name}`");
-                d.label = format!("not one of the {what} here");
-                d = d.help(did_you_mean(name, expected.iter().copied(), || {
-                    format!("the {what} here are: {}", expected.join(", "))
-                }));
-            }
-            return d;
-        }
-    }
-    if first_line.starts_with("missing field") {
-        d.label = "in this table".to_string();
-        d = d.help("add the field; see docs/ci.md for the policy file's keys");
-    } else if first_line.starts_with("invalid type") {
-        d.label = "wrong type".to_string();
-    }
-    d
 }
 
 #[cfg(test)]
@@ -501,7 +478,7 @@ mod tests {
             [
                 "replay-audit.toml:2:1: error: `[severity]`: no rule `RH999`; help: `replay-audit rules` lists every rule",
                 "replay-audit.toml:4:11: error: `margin.minimum` cannot be `unbounded`; help: give a duration such as \"5m\", or a number of seconds",
-                "replay-audit.toml:6:8: error: waiver #1 (RH00): no rule `RH00`; help: did you mean `RH001`?",
+                "replay-audit.toml:6:8: error: waiver #1 (RH00): no rule `RH00`; help: did you mean one of `RH001`, `RH002`, `RH003`, `RH004`, `RH005` (or 5 more)? `replay-audit rules` lists every rule",
                 "replay-audit.toml:5:1: error: waiver #1 (RH00) has no `reason`; help: every waiver needs a reason: add reason = \"why this finding is accepted\"",
                 "replay-audit.toml:7:11: error: waiver #1 (RH00): `expires` is not a date; help: write the last day the waiver holds, e.g. expires = 2026-06-30",
                 "replay-audit.toml:8:10: error: waiver #1 (RH00): `intent` is empty; help: give an id or a glob with `*` and `?`, or leave `intent` out to match any",
@@ -545,7 +522,82 @@ mod tests {
         assert_eq!(p.waivers.len(), 1);
         assert_eq!(
             p.waivers[0].expires.map(|d| d.to_string()).as_deref(),
-            Some("2026-09-30")
+            Some("2027-03-31")
+        );
+    }
+
+    #[test]
+    fn waiver_codes_are_exact_codes_or_names() {
+        let waiver = |code: &str| {
+            format!("[[waiver]]\ncode = \"{code}\"\nreason = \"x\"\nexpires = 2027-01-31\n")
+        };
+        for ok in ["RH001", "replay-outlives-dedup-window"] {
+            let p = Policy::parse("replay-audit.toml", &waiver(ok)).unwrap();
+            assert_eq!(p.waivers[0].rule.code, "RH001");
+        }
+        let got: Vec<String> = [
+            "RH01",
+            "RH1",
+            "rh001",
+            "rh010",
+            "replay-outlives-dedup-windows",
+        ]
+        .iter()
+        .map(|c| err(&waiver(c)))
+        .collect();
+        let many = "did you mean one of `RH001`, `RH010`, `RH011`, `RH012`, `RH013` (or 6 more)? `replay-audit rules` lists every rule";
+        assert_eq!(
+            got,
+            [
+                format!("replay-audit.toml:2:8: error: waiver #1 (RH01): no rule `RH01`; help: {many}"),
+                format!("replay-audit.toml:2:8: error: waiver #1 (RH1): no rule `RH1`; help: {many}"),
+                "replay-audit.toml:2:8: error: waiver #1 (rh001): no rule `rh001`; help: did you mean `RH001`?".to_string(),
+                "replay-audit.toml:2:8: error: waiver #1 (rh010): no rule `rh010`; help: did you mean `RH010`?".to_string(),
+                "replay-audit.toml:2:8: error: waiver #1 (replay-outlives-dedup-windows): no rule `replay-outlives-dedup-windows`; help: did you mean `replay-outlives-dedup-window`?".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn severity_keys_are_exact_too() {
+        assert_eq!(
+            err("[severity]\nrh005 = \"off\"\nRH5 = \"off\"\n"),
+            "replay-audit.toml:2:1: error: `[severity]`: no rule `rh005`; help: did you mean `RH005`?\nreplay-audit.toml:3:1: error: `[severity]`: no rule `RH5`; help: did you mean one of `RH005`, `RH015`, `RH025`, `RH035`, `RH050`? `replay-audit rules` lists every rule"
+        );
+    }
+
+    #[test]
+    fn a_waiver_without_expiry_warns_or_with_require_expiry_fails() {
+        let text = "[[waiver]]\ncode = \"RH001\"\nreason = \"x\"\n\n[[waiver]]\ncode = \"RH005\"\nreason = \"y\"\nexpires = 2027-01-31\n";
+        let p = Policy::parse("replay-audit.toml", text).unwrap();
+        assert_eq!(
+            p.warnings(),
+            [
+                "warning: replay-audit.toml:1:1: waiver #1 (RH001) never expires; add expires = YYYY-MM-DD, the last day it holds (require_expiry = true makes this an error)"
+            ]
+        );
+        assert_eq!(p.notes().policy.as_deref(), Some("replay-audit.toml"));
+        assert_eq!(
+            err(&format!("require_expiry = true\n{text}")),
+            "replay-audit.toml:2:1: error: waiver #1 (RH001) has no `expires`, and the policy sets `require_expiry = true`; help: add the last day the waiver holds, e.g. expires = 2027-03-31"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_of_every_table_are_all_reported() {
+        assert_eq!(
+            err("fial_on = \"error\"\nrequire_expiry = \"yes\"\n[severity]\nRH001 = \"loud\"\nRH004 = \"warnin\"\n[margin]\npercnt = 5\n[[waiver]]\ncode = \"RH001\"\nreason = \"x\"\nexpire = 2027-01-31\n[[waiver]]\ncode = \"RH005\"\nreasn = \"y\"\n"),
+            [
+                "replay-audit.toml:1:1: error: unknown field `fial_on`; help: did you mean `fail_on`?",
+                "replay-audit.toml:2:18: error: invalid type: string \"yes\", expected a boolean",
+                "replay-audit.toml:4:9: error: unknown variant `loud`; help: the values here are: error, warning, info, off",
+                "replay-audit.toml:5:9: error: unknown variant `warnin`; help: did you mean `warning`?",
+                "replay-audit.toml:7:1: error: unknown field `percnt`; help: did you mean `percent`?",
+                "replay-audit.toml:11:1: error: unknown field `expire`; help: did you mean `expires`?",
+                "replay-audit.toml:14:1: error: unknown field `reasn`; help: did you mean `reason`?",
+                "replay-audit.toml:12:1: error: waiver #2 (RH005) has no `reason`; help: every waiver needs a reason: add reason = \"why this finding is accepted\"",
+            ]
+            .join("\n")
         );
     }
 }

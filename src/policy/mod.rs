@@ -2,9 +2,12 @@
 //! per-rule severity, margin, waivers) and baselines (`check --baseline` /
 //! `--write-baseline`).
 //!
-//! - this module: [`Policy`], where it is found ([`locate`]) and how it
-//!   is applied to the findings of an analysis;
-//! - `file`: reading and parsing the policy file, its error messages;
+//! - this module: [`Policy`] and how it is applied to the findings of an
+//!   analysis;
+//! - `search`: where it is found ([`locate`]: upward from the manifests to
+//!   the repository root);
+//! - `file`: reading the policy file, its error messages, and `raw`: its
+//!   raw shape, read section by section;
 //! - `waiver`: waivers, their globs and the index that matches them;
 //! - `baseline`: baseline files;
 //! - `date`: dates and "today" for waiver expiry.
@@ -12,14 +15,19 @@
 mod baseline;
 mod date;
 mod file;
+mod raw;
+mod search;
 mod waiver;
 
 pub use baseline::Baseline;
 pub use date::{Date, TODAY_VAR};
+pub use search::locate;
 pub use waiver::{UnusedWaiver, Waiver, WaiverIndex, glob};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use crate::diagnostics::Loc;
 
 use serde::Serialize;
 
@@ -27,7 +35,8 @@ use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::files::Origin;
 use crate::rules::{self, Finding, Margin, Options, Severity, Waived};
 
-/// The policy file's name, looked for beside the manifest.
+/// The policy file's name, looked for from the manifests' folder up to
+/// the repository root.
 pub const FILE_NAME: &str = "replay-audit.toml";
 
 /// The policy file (or baseline) could not be used: every error found and
@@ -61,26 +70,48 @@ impl PolicyError {
 pub struct Policy {
     /// The file it was read from, if any, for messages.
     pub sources: SourceMap,
+    /// The policy file's path as shown (`None`: no file, the defaults).
+    pub path: Option<String>,
     pub fail_on: Option<Severity>,
     /// Per-rule severity; `None` turns the rule off.
     pub severity: BTreeMap<&'static str, Option<Severity>>,
     pub margin: Margin,
     pub waivers: Vec<Waiver>,
+    /// `require_expiry = true`: a waiver without `expires` is an error.
+    pub require_expiry: bool,
+    /// The waivers without `expires` (their number from 1, code and
+    /// place), for the "never expires" warnings.
+    pub never_expire: Vec<(usize, &'static str, Loc)>,
 }
 
 /// What the policy and the baseline report besides the findings (additive
 /// keys of the JSON output).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Notes {
+    /// The policy file used, as shown; `null` when none was found.
+    pub policy: Option<String>,
+    /// Warnings about the policy itself (waivers that never expire), for
+    /// stderr.
+    #[serde(skip)]
+    pub policy_warnings: Vec<String>,
     pub unused_waivers: Vec<UnusedWaiver>,
     /// Baseline fingerprints that no finding has any more.
     pub stale_baseline: Vec<String>,
 }
 
 impl Notes {
+    /// The line every human-readable output ends with: which policy file
+    /// applied, or that none was found.
+    pub fn policy_line(&self) -> String {
+        match &self.policy {
+            Some(p) => format!("policy: {p}"),
+            None => format!("policy: no {FILE_NAME} found; the defaults apply"),
+        }
+    }
+
     /// One warning line per note, for stderr.
     pub fn warnings(&self, baseline: Option<&str>) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out = self.policy_warnings.clone();
         for w in &self.unused_waivers {
             let mut target = w.code.to_string();
             for (k, v) in [("intent", &w.intent), ("component", &w.component)] {
@@ -111,9 +142,33 @@ impl Policy {
         }
     }
 
-    /// The policy for `paths`: the file `config` names, else
-    /// replay-audit.toml beside the first path ([`locate`]), else the
-    /// defaults.
+    /// What the outputs say about this policy: its file and its warnings
+    /// ([`Notes::policy`], [`Notes::policy_warnings`]).
+    pub fn notes(&self) -> Notes {
+        Notes {
+            policy: self.path.clone(),
+            policy_warnings: self.warnings(),
+            ..Notes::default()
+        }
+    }
+
+    /// One `warning:` line per waiver that never expires.
+    pub fn warnings(&self) -> Vec<String> {
+        self.never_expire
+            .iter()
+            .map(|&(n, code, loc)| {
+                let l = self.sources.location(loc);
+                format!(
+                    "warning: {}:{}:{}: waiver #{n} ({code}) never expires; add expires = YYYY-MM-DD, the last day it holds (require_expiry = true makes this an error)",
+                    l.file, l.line, l.column
+                )
+            })
+            .collect()
+    }
+
+    /// The policy for `paths`: the file `config` names, else the nearest
+    /// replay-audit.toml from the first path up to the repository root
+    /// ([`locate`]), else the defaults.
     pub fn find(paths: &[PathBuf], config: Option<&Path>) -> Result<Policy, PolicyError> {
         let origin = if config.is_some() {
             Origin::Given
@@ -201,26 +256,4 @@ impl Policy {
             .collect();
         (out, unused)
     }
-}
-
-/// The policy file for a run: the one given with `--config`, else
-/// `replay-audit.toml` beside the first manifest path (in the folder when a
-/// folder is given), if there is one. A symbolic link of that name is
-/// located too, for [`Policy::find`] to refuse (never read, never ignored).
-pub fn locate(paths: &[PathBuf], config: Option<&Path>) -> Option<PathBuf> {
-    if let Some(c) = config {
-        return Some(c.to_path_buf());
-    }
-    let first = paths.first()?;
-    let dir = if first.is_dir() {
-        first.clone()
-    } else {
-        match first.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        }
-    };
-    let candidate = dir.join(FILE_NAME);
-    let entry = std::fs::symlink_metadata(&candidate).ok()?;
-    (entry.is_file() || entry.file_type().is_symlink()).then_some(candidate)
 }

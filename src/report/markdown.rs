@@ -241,6 +241,8 @@ impl Format for MarkdownFormat {
             Some(run.manifest),
             run.horizon_rows,
         );
-        out.write_all(text.as_bytes())
+        out.write_all(text.as_bytes())?;
+        // Which policy applied (a file, or none found).
+        writeln!(out, "\n<sub>{}</sub>", escape(&run.notes.policy_line()))
     }
 }

@@ -128,6 +128,8 @@ pub struct TableFormat;
 
 impl Format for TableFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        out.write_all(render(run.sources(), run.findings, run.color).as_bytes())
+        out.write_all(render(run.sources(), run.findings, run.color).as_bytes())?;
+        // Which policy applied (a file, or none found), shown inert.
+        writeln!(out, "{}", inert(&run.notes.policy_line()))
     }
 }

@@ -25,82 +25,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
 /// file named by the user (read through a link), [`Origin::Found`] for one
 /// found under a folder (never read through a link, see [`read_input`]).
 pub fn discover_inputs(paths: &[PathBuf]) -> Result<Vec<(PathBuf, Origin)>, Vec<Diagnostic>> {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    for p in paths {
-        match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => {
-                let mut found = Vec::new();
-                walk(p, &mut found, &mut errors, 0);
-                files.extend(found.into_iter().map(|f| (f, Origin::Found)));
-            }
-            Ok(_) => files.push((p.clone(), Origin::Given)),
-            Err(e) => errors.push(
-                Diagnostic::new(
-                    None,
-                    format!("cannot read `{}`: {}", p.display(), io_reason(&e)),
-                )
-                .help("check the path; give manifest files or folders holding *.yaml files"),
-            ),
-        }
-    }
-    if files.is_empty() && errors.is_empty() {
-        errors.push(
-            Diagnostic::new(None, "no manifest files found")
-                .help("a folder is read for *.yaml and *.yml files below it"),
-        );
-    }
-    if errors.is_empty() {
-        Ok(files)
-    } else {
-        Err(errors)
-    }
+    crate::files::discover(paths).map(|d| d.files)
 }
-
-const MAX_WALK_DEPTH: usize = 32;
-
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<Diagnostic>, depth: usize) {
-    if depth > MAX_WALK_DEPTH {
-        errors.push(Diagnostic::new(
-            None,
-            format!(
-                "`{}` is nested more than {MAX_WALK_DEPTH} folders deep",
-                dir.display()
-            ),
-        ));
-        return;
-    }
-    let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
-        Err(e) => {
-            errors.push(Diagnostic::new(
-                None,
-                format!("cannot read folder `{}`: {}", dir.display(), io_reason(&e)),
-            ));
-            return;
-        }
-    };
-    entries.sort();
-    for path in entries {
-        // Symbolic links are never followed: a folder scan stays in the folder.
-        let Ok(meta) = std::fs::symlink_metadata(&path) else {
-            continue;
-        };
-        if meta.file_type().is_symlink() {
-            continue;
-        }
-        if meta.is_dir() {
-            walk(&path, files, errors, depth + 1);
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml")
-        ) {
-            files.push(path);
-        }
-    }
-}
-
-use crate::files::io_reason;
 
 /// What reading produced: the manifest (partial when there were errors),
 /// every error, and every id defined (even where its body had errors).
@@ -530,8 +456,7 @@ mod tests {
     #[test]
     fn streaming_and_tree_reading_agree_on_every_fixture() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
-        let mut files = Vec::new();
-        walk(Path::new(root), &mut files, &mut Vec::new(), 0);
+        let files = discover(&[PathBuf::from(root)]).unwrap();
         assert!(files.len() > 20, "{}", files.len());
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();
