@@ -170,7 +170,7 @@ impl Diagnostic {
 
 /// The source line a snippet shows, already made inert (see [`echo`]),
 /// with the span to underline in bytes of that inert text.
-struct SnippetText {
+pub(crate) struct SnippetText {
     path: String,
     line: usize,
     text: String,
@@ -179,7 +179,7 @@ struct SnippetText {
 
 impl SnippetText {
     /// The line of `loc` (at most 200 bytes of it), or `None` past the end.
-    fn of(map: &SourceMap, loc: Loc) -> Option<SnippetText> {
+    pub(crate) fn of(map: &SourceMap, loc: Loc) -> Option<SnippetText> {
         let file = map.files.get(loc.file as usize)?;
         // An empty file has no line 1; the snippet still names the file.
         let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
@@ -220,7 +220,7 @@ impl SnippetText {
     }
 
     /// A one-line snippet with a caret under the span.
-    fn snippet<'a>(
+    pub(crate) fn snippet<'a>(
         &'a self,
         label: &'a str,
         primary: bool,

@@ -1,6 +1,7 @@
 //! `check PATHS`: every rule, in the chosen format, under the policy, with
 //! baselines; `check --each DIR` is [`super::each`].
 
+use std::io::IsTerminal;
 use std::path::Path;
 
 use replay_audit::cli::{CheckFormat, Cli, Command};
@@ -8,7 +9,7 @@ use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
-use replay_audit::report::format::{self, CheckRun};
+use replay_audit::report::format::{self, CheckRun, Format};
 use replay_audit::rules::Finding;
 use replay_audit::{files, report};
 
@@ -29,6 +30,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     else {
         unreachable!("dispatched on Check")
     };
+    let format = &format.unwrap_or_else(|| {
+        CheckFormat::default_for(each.is_none() && std::io::stdout().is_terminal())
+    });
     if let Some(dir) = each {
         return super::each::run(cli, dir, *format, fail_on.map(severity), config.as_deref());
     }
@@ -68,7 +72,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         let b = policy::Baseline::read(path).map_err(engine::Error::from)?;
         notes.stale_baseline = b.apply(&mut findings);
     }
-    render(cli, *format, &m, &findings, &notes, &horizon_rows)?;
+    render(cli, *format, &m, &findings, &notes, &horizon_rows, policy.margin)?;
     for w in notes.warnings(
         baseline
             .as_ref()
@@ -106,6 +110,7 @@ fn render(
     findings: &[Finding],
     notes: &Notes,
     horizon_rows: &[report::horizon::Row],
+    margin: replay_audit::rules::Margin,
 ) -> anyhow::Result<()> {
     let accepted = format::accepted(findings);
     let run = CheckRun {
@@ -116,5 +121,9 @@ fn render(
         horizon_rows,
         color: stdout_color(cli),
     };
-    out_with(|w| format::of(format).write(w, &run))
+    match format {
+        // The help of a diagnostic names the retention the policy's margin asks for.
+        CheckFormat::Human => out_with(|w| report::diagnostic::Human { margin }.write(w, &run)),
+        _ => out_with(|w| format::of(format).write(w, &run)),
+    }
 }
