@@ -45,6 +45,7 @@ pub use required::{
     RequiredRow, each_required, render_required_json, render_required_text, required,
     write_required_json, write_required_text,
 };
+pub use input::set_without_value;
 pub use session::{Built, Edited, Session};
 
 /// One requested change: `value` `None` removes the field.
