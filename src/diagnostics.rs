@@ -294,6 +294,16 @@ pub fn echo(s: &str) -> String {
     out
 }
 
+/// `word` with its indefinite article: `an external`, `a queue`,
+/// `an AsyncAPI document`.
+pub fn a(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {word}", if vowel { "an" } else { "a" })
+}
+
 /// Levenshtein distance, for "did you mean" suggestions.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     strsim::levenshtein(a, b)
@@ -360,6 +370,14 @@ pub fn did_you_mean<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn articles_follow_the_sound_of_the_first_letter() {
+        assert_eq!(a("external"), "an external");
+        assert_eq!(a("intent"), "an intent");
+        assert_eq!(a("queue"), "a queue");
+        assert_eq!(a("AsyncAPI document"), "an AsyncAPI document");
+    }
 
     #[test]
     fn suggests_the_nearest_name() {
