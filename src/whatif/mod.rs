@@ -32,6 +32,7 @@ mod required;
 mod session;
 mod target;
 mod tree;
+mod unified;
 
 use serde::Serialize;
 
