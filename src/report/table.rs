@@ -79,6 +79,18 @@ pub fn render_width(map: &SourceMap, findings: &[Finding], color: bool, width: u
     if let Some(c) = t.column_mut(if narrow { 2 } else { 4 }) {
         c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(keep)));
     }
+    // So does the rule (`RH001 replay-outlives-dedup-window`), up to a quarter.
+    if !narrow {
+        let rule = findings
+            .iter()
+            .map(|f| f.rule.code.len() + 1 + f.rule.name.len())
+            .max()
+            .unwrap_or(0);
+        let keep = u16::try_from(rule + 2).unwrap_or(u16::MAX).min(width / 4);
+        if let Some(c) = t.column_mut(1) {
+            c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(keep)));
+        }
+    }
     format!("{t}\n{}\n", s.line())
 }
 
