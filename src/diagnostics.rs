@@ -386,7 +386,10 @@ mod tests {
         assert_eq!(suggest("zzz", fields), None);
         assert_eq!(suggest("REGIONS", fields), Some("regions"));
         let names = ["replay-outlives-dedup-window", "unbounded-replay-horizon"];
-        assert_eq!(suggest("replay-outlive", names), Some("replay-outlives-dedup-window"));
+        assert_eq!(
+            suggest("replay-outlive", names),
+            Some("replay-outlives-dedup-window")
+        );
         assert_eq!(suggest("horizon", names), Some("unbounded-replay-horizon"));
         assert_eq!(suggest("rep", names), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);

@@ -466,6 +466,9 @@ fn an_error_without_a_snippet_has_no_lone_gutter_line() {
     let out = cmd().args(["check", "no-such-file.yaml"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.starts_with("error: cannot read `no-such-file.yaml`: no such file or folder\nhelp: "), "{err}");
+    assert!(
+        err.starts_with("error: cannot read `no-such-file.yaml`: no such file or folder\nhelp: "),
+        "{err}"
+    );
     assert!(!err.lines().any(|l| l.trim() == "|"), "{err}");
 }

@@ -39,7 +39,10 @@ fn failing(env: &[(&str, &str)], args: &[&str]) -> String {
 
 #[test]
 fn human_payouts_snapshot() {
-    let out = failing(&[], &["check", "examples/payouts.yaml", "--format", "human"]);
+    let out = failing(
+        &[],
+        &["check", "examples/payouts.yaml", "--format", "human"],
+    );
     insta::assert_snapshot!("human_payouts", out);
 }
 
@@ -47,7 +50,12 @@ fn human_payouts_snapshot() {
 fn human_groups_by_intent_and_puts_the_rest_last() {
     let out = failing(
         &[],
-        &["check", "fixtures/rules/RH050-fires.yaml", "--format", "human"],
+        &[
+            "check",
+            "fixtures/rules/RH050-fires.yaml",
+            "--format",
+            "human",
+        ],
     );
     insta::assert_snapshot!("human_rh050_grouped", out);
     let heads: Vec<&str> = out
@@ -65,10 +73,16 @@ fn human_groups_by_intent_and_puts_the_rest_last() {
 
 #[test]
 fn human_carries_the_rule_the_place_the_arithmetic_and_the_fix() {
-    let out = failing(&[], &["check", "examples/payouts.yaml", "--format", "pretty"]);
+    let out = failing(
+        &[],
+        &["check", "examples/payouts.yaml", "--format", "pretty"],
+    );
     let lines: Vec<&str> = out.lines().collect();
     // Grouped by intent: the group's counts first, the run's counts last.
-    assert_eq!(lines[0], "intent `seller-payout`: 1 error(s), 0 warning(s), 2 info");
+    assert_eq!(
+        lines[0],
+        "intent `seller-payout`: 1 error(s), 0 warning(s), 2 info"
+    );
     assert_eq!(lines.last(), Some(&"1 error(s), 0 warning(s), 2 info"));
     assert_eq!(lines[2], "error[RH001]: replay-outlives-dedup-window");
     assert_eq!(lines[3], "  --> examples/payouts.yaml:50:11");
@@ -111,24 +125,41 @@ fn human_help_follows_the_policy_margin() {
 
 #[test]
 fn concise_is_one_line_per_finding() {
-    let out = failing(&[], &["check", "examples/payouts.yaml", "--format", "concise"]);
+    let out = failing(
+        &[],
+        &["check", "examples/payouts.yaml", "--format", "concise"],
+    );
     insta::assert_snapshot!("concise_payouts", out);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert!(
-        lines[0].starts_with("examples/payouts.yaml:50:11: RH001 a dead-letter redrive can reach `bank-rail` 15h 20m"),
+        lines[0].starts_with(
+            "examples/payouts.yaml:50:11: RH001 a dead-letter redrive can reach `bank-rail` 15h 20m"
+        ),
         "{out}"
     );
-    assert!(lines[1].starts_with("examples/payouts.yaml:11:3: RH005 "), "{out}");
-    assert!(lines[2].starts_with("examples/payouts.yaml:19:13: RH040 "), "{out}");
+    assert!(
+        lines[1].starts_with("examples/payouts.yaml:11:3: RH005 "),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("examples/payouts.yaml:19:13: RH040 "),
+        "{out}"
+    );
 }
 
 #[test]
 fn a_passing_manifest_exits_0_with_its_info_finding() {
     for format in ["human", "concise"] {
-        let (code, out, err) = run(&[], &["check", "fixtures/sound-payouts.yaml", "--format", format]);
+        let (code, out, err) = run(
+            &[],
+            &["check", "fixtures/sound-payouts.yaml", "--format", format],
+        );
         assert_eq!(code, Some(0), "{format}: {err}");
-        assert!(out.ends_with("\n0 error(s), 0 warning(s), 1 info\n"), "{format}: {out}");
+        assert!(
+            out.ends_with("\n0 error(s), 0 warning(s), 1 info\n"),
+            "{format}: {out}"
+        );
         assert!(out.contains("RH005"), "{format}: {out}");
     }
 }
@@ -140,12 +171,19 @@ fn table_fits_columns_and_keeps_places_whole() {
     for line in out.lines() {
         assert!(line.chars().count() <= 80, "{line}");
     }
-    for place in ["examples/payouts.yaml:50:11", "examples/payouts.yaml:11:3", "examples/payouts.yaml:19:13"] {
+    for place in [
+        "examples/payouts.yaml:50:11",
+        "examples/payouts.yaml:11:3",
+        "examples/payouts.yaml:19:13",
+    ] {
         assert!(out.contains(place), "{place} split: {out}");
     }
     // Without COLUMNS and off a terminal, the table keeps its 160 columns.
     let wide = failing(&[], &["check", "examples/payouts.yaml"]);
-    assert!(wide.lines().next().unwrap().chars().count() == 160, "{wide}");
+    assert!(
+        wide.lines().next().unwrap().chars().count() == 160,
+        "{wide}"
+    );
     assert!(wide.contains("examples/payouts.yaml:50:11"), "{wide}");
 }
 
@@ -160,11 +198,19 @@ fn colour_only_when_asked_and_never_from_the_manifest() {
         assert!(out.contains("␛[2J"), "{format}: {out}");
         assert!(!out.contains('\u{202e}'), "{format}: {out}");
     }
-    let (_, out, _) = run_in(d.path(), &[], &["check", "m.yaml", "--format", "human", "--color", "always"]);
+    let (_, out, _) = run_in(
+        d.path(),
+        &[],
+        &["check", "m.yaml", "--format", "human", "--color", "always"],
+    );
     assert!(out.contains("\x1b["), "styled: {out}");
     assert!(!out.contains("\x1b[2J"), "{out}");
     // NO_COLOR with the automatic choice: plain text.
-    let (_, out, _) = run_in(d.path(), &[("NO_COLOR", "1")], &["check", "m.yaml", "--format", "human"]);
+    let (_, out, _) = run_in(
+        d.path(),
+        &[("NO_COLOR", "1")],
+        &["check", "m.yaml", "--format", "human"],
+    );
     assert!(!out.contains('\x1b'), "{out}");
 }
 

@@ -168,7 +168,10 @@ fn set_takes_a_space_and_diff_rewrites_a_written_line() {
     );
     assert_eq!(err, "");
     assert_eq!(code, 0);
-    assert!(out.starts_with("payout-requests.visibility_timeout: 5m → 10m\n"), "{out}");
+    assert!(
+        out.starts_with("payout-requests.visibility_timeout: 5m → 10m\n"),
+        "{out}"
+    );
     assert!(
         out.contains("  payout-requests.visibility_timeout: 5m → 10m\n  payout-requests.max_backlog: 30m → 1h\n"),
         "{out}"
@@ -186,6 +189,12 @@ fn set_takes_a_space_and_diff_rewrites_a_written_line() {
 fn a_set_without_a_value_says_how_to_write_one() {
     let (_, out, err) = shell("set payout-idempotency.retention\n");
     assert_eq!(out, "");
-    assert!(err.contains("error: `payout-idempotency.retention` is not TARGET=VALUE"), "{err}");
-    assert!(err.contains("(or `set payout-idempotency.retention 2d`)"), "{err}");
+    assert!(
+        err.contains("error: `payout-idempotency.retention` is not TARGET=VALUE"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(or `set payout-idempotency.retention 2d`)"),
+        "{err}"
+    );
 }

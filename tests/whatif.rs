@@ -379,7 +379,13 @@ proptest! {
 #[test]
 fn set_with_a_space_gets_the_shell_error_not_a_missing_file() {
     let out = cmd()
-        .args(["what-if", FIXTURE, "--set", "payout-idempotency.retention", "2d"])
+        .args([
+            "what-if",
+            FIXTURE,
+            "--set",
+            "payout-idempotency.retention",
+            "2d",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -72,7 +72,15 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         let b = policy::Baseline::read(path).map_err(engine::Error::from)?;
         notes.stale_baseline = b.apply(&mut findings);
     }
-    render(cli, *format, &m, &findings, &notes, &horizon_rows, policy.margin)?;
+    render(
+        cli,
+        *format,
+        &m,
+        &findings,
+        &notes,
+        &horizon_rows,
+        policy.margin,
+    )?;
     for w in notes.warnings(
         baseline
             .as_ref()

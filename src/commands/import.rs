@@ -29,13 +29,20 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let name = file.display().to_string();
     if let Some(found) = import::detect(&text, &limits).filter(|f| *f != format) {
         return Err(engine::Error::usage(
-            echo(&format!("`{name}` is {}, not {}", a(found.name()), a(format.name()))),
-            echo(&format!("run `replay-audit import {} {name}`", command(found))),
+            echo(&format!(
+                "`{name}` is {}, not {}",
+                a(found.name()),
+                a(format.name())
+            )),
+            echo(&format!(
+                "run `replay-audit import {} {name}`",
+                command(found)
+            )),
         )
         .into());
     }
-    let imported = import::import_text(format, &name, &text, &params, &limits)
-        .map_err(engine::Error::from)?;
+    let imported =
+        import::import_text(format, &name, &text, &params, &limits).map_err(engine::Error::from)?;
     for u in &imported.unsupported {
         eprintln!("warning: not imported: {}", echo(u));
     }

@@ -20,12 +20,7 @@ pub fn render(map: &crate::diagnostics::SourceMap, findings: &[Finding]) -> Stri
         };
         // One finding, one line: an echoed value never breaks it.
         let line = match f.loc {
-            Some(_) => format!(
-                "{}: {} {}{accepted}",
-                place(map, f),
-                f.rule.code,
-                f.message
-            ),
+            Some(_) => format!("{}: {} {}{accepted}", place(map, f), f.rule.code, f.message),
             None => format!("{} {}{accepted}", f.rule.code, f.message),
         };
         out.push_str(&echo(&line));

@@ -124,7 +124,10 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
         notes.push((None, message.clone()));
     }
     if !f.path.is_empty() {
-        notes.push((Some("path"), echo(&crate::report::table::path_text(&f.path))));
+        notes.push((
+            Some("path"),
+            echo(&crate::report::table::path_text(&f.path)),
+        ));
     }
     if let Some(a) = arithmetic(f) {
         notes.push((None, echo(&a)));
@@ -132,18 +135,13 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
     let assumed = f.assumptions.join("; ");
     // RH005's message is the list itself.
     if !assumed.is_empty() && !f.message.contains(&assumed) {
-        notes.push((
-            Some("assumes"),
-            echo(&assumed),
-        ));
+        notes.push((Some("assumes"), echo(&assumed)));
     }
     if let Some(w) = accepted(f) {
         notes.push((None, echo(&w)));
     }
     let help = echo(&help(m, f, margin));
-    let title = level(f.severity)
-        .primary_title(f.rule.name)
-        .id(f.rule.code);
+    let title = level(f.severity).primary_title(f.rule.name).id(f.rule.code);
     let mut group = Group::with_title(title);
     if let Some(p) = &place {
         group = group.element(p.snippet(&message, true));
@@ -174,7 +172,8 @@ fn accepted(f: &Finding) -> Option<String> {
         }
         return Some(s);
     }
-    f.baselined.then(|| "baselined: listed in the baseline file".to_string())
+    f.baselined
+        .then(|| "baselined: listed in the baseline file".to_string())
 }
 
 /// The horizon as the sum of its worst path's delays, against the window:
@@ -243,8 +242,5 @@ fn help(m: &Manifest, f: &Finding, margin: Margin) -> String {
             margin.of(h)
         );
     }
-    format!(
-        "`replay-audit explain {}` says how to fix it",
-        f.rule.code
-    )
+    format!("`replay-audit explain {}` says how to fix it", f.rule.code)
 }

@@ -75,7 +75,9 @@ pub fn render_width(map: &SourceMap, findings: &[Finding], color: bool, width: u
         .map(|f| cell(&place(map, f)).chars().count())
         .max()
         .unwrap_or(0);
-    let keep = u16::try_from(longest + 2).unwrap_or(u16::MAX).min(width / 2);
+    let keep = u16::try_from(longest + 2)
+        .unwrap_or(u16::MAX)
+        .min(width / 2);
     if let Some(c) = t.column_mut(if narrow { 2 } else { 4 }) {
         c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(keep)));
     }

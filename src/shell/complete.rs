@@ -38,15 +38,33 @@ const COMMON: &[&str] = &["kind", "description", "regions", "mode"];
 const COMPUTE: &[&str] = &["sends_to", "calls", "dedup", "effects", "timeout"];
 /// What a function adds: it may be an event source's consumer and keep
 /// asynchronous events.
-const FUNCTION: &[&str] = &["delivers_to", "dead_letter", "max_event_age", "retention", "max_receives"];
+const FUNCTION: &[&str] = &[
+    "delivers_to",
+    "dead_letter",
+    "max_event_age",
+    "retention",
+    "max_receives",
+];
 #[rustfmt::skip]
 const TRANSPORT: &[&str] = &[
     "sends_to", "delivers_to", "dead_letter", "redrive", "visibility_timeout", "retention",
     "max_receives", "delivery", "dedup_window", "dedup_scope", "content_based_dedup",
     "message_attributes", "max_backlog",
 ];
-const STORE: &[&str] = &["retention", "expiry", "replication", "scope", "backup", "unique"];
-const EXTERNAL: &[&str] = &["accepts_key", "key_window", "lookup_by_reference", "reconciliation"];
+const STORE: &[&str] = &[
+    "retention",
+    "expiry",
+    "replication",
+    "scope",
+    "backup",
+    "unique",
+];
+const EXTERNAL: &[&str] = &[
+    "accepts_key",
+    "key_window",
+    "lookup_by_reference",
+    "reconciliation",
+];
 
 /// The component fields a generic kind uses, in the vocabulary's order
 /// (`kind`, `description`, `regions`, `mode` on every kind).
@@ -251,11 +269,27 @@ mod tests {
             ids: vec!["keys".into(), "q".into(), "bank".into()],
             fields,
         };
-        assert_eq!(c.candidates(Some("set"), "keys.re"), ["keys.regions", "keys.replication", "keys.retention"]);
-        assert_eq!(c.candidates(Some("set"), "q.re"), ["q.redrive", "q.regions", "q.retention"]);
-        assert_eq!(c.candidates(Some("set"), "bank.k"), ["bank.key_window", "bank.kind"]);
-        assert!(c.candidates(Some("set"), "bank.").iter().all(|f| !f.contains("retention")));
+        assert_eq!(
+            c.candidates(Some("set"), "keys.re"),
+            ["keys.regions", "keys.replication", "keys.retention"]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "q.re"),
+            ["q.redrive", "q.regions", "q.retention"]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "bank.k"),
+            ["bank.key_window", "bank.kind"]
+        );
+        assert!(
+            c.candidates(Some("set"), "bank.")
+                .iter()
+                .all(|f| !f.contains("retention"))
+        );
         // Below the component's own fields, the nested lists as before.
-        assert_eq!(c.candidates(Some("set"), "q.redrive.wi"), ["q.redrive.within"]);
+        assert_eq!(
+            c.candidates(Some("set"), "q.redrive.wi"),
+            ["q.redrive.within"]
+        );
     }
 }

@@ -223,10 +223,9 @@ impl Shell {
         for c in changes {
             let old = match &c.old {
                 Some(v) => v.clone(),
-                None => self.default_of(&c.target).map_or_else(
-                    || "(not set)".to_string(),
-                    |d| format!("(not set: {d})"),
-                ),
+                None => self
+                    .default_of(&c.target)
+                    .map_or_else(|| "(not set)".to_string(), |d| format!("(not set: {d})")),
             };
             let new = c.new.as_deref().unwrap_or("(not set)");
             s.push_str(&format!("  {}: {old} → {new}\n", c.target));
@@ -244,14 +243,22 @@ impl Shell {
         let c = self.current.manifest.component(id)?;
         let kind = analysis::effective::kind_of(c);
         let d = kind.default_dur(field)?;
-        Some(format!("{}, {} default, {}", d.value, kind.id, d.fact.source))
+        Some(format!(
+            "{}, {} default, {}",
+            d.value, kind.id, d.fact.source
+        ))
     }
 
     /// `check`: every finding with its message and place, then the counts.
     pub(super) fn render_findings(&self) -> String {
         let mut s = String::new();
         for f in &self.findings {
-            s.push_str(&format!("{}\n  {}\n  at {}\n", short(f), f.message, self.place(f)));
+            s.push_str(&format!(
+                "{}\n  {}\n  at {}\n",
+                short(f),
+                f.message,
+                self.place(f)
+            ));
         }
         s.push_str(&format!("{}\n", counts(&self.findings)));
         s
@@ -270,11 +277,11 @@ impl Shell {
             return map.display(loc);
         }
         let changed = f.component.as_deref().and_then(|id| {
-            self.current
-                .changes
-                .iter()
-                .rev()
-                .find(|c| c.target.strip_prefix(id).is_some_and(|t| t.starts_with('.')))
+            self.current.changes.iter().rev().find(|c| {
+                c.target
+                    .strip_prefix(id)
+                    .is_some_and(|t| t.starts_with('.'))
+            })
         });
         let at = changed
             .and_then(|c| c.loc)

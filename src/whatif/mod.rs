@@ -42,11 +42,11 @@ use crate::manifest::yaml::Node;
 pub use changes::{flow, overrides_yaml, quote, render_changes, render_diff};
 pub(crate) use delta::dur;
 pub use delta::{Delta, compare, render_json, render_text};
+pub use input::set_without_value;
 pub use required::{
     RequiredRow, each_required, render_required_json, render_required_text, required,
     write_required_json, write_required_text,
 };
-pub use input::set_without_value;
 pub use session::{Built, Edited, Session};
 
 /// One requested change: `value` `None` removes the field.

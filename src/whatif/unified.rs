@@ -33,10 +33,13 @@ pub fn unified(sources: &SourceMap, files: usize, changes: &[Change]) -> String 
         .collect();
     let mut loose = String::new();
     for c in changes {
-        match c.loc.filter(|l| (l.file as usize) < texts.len()).and_then(|l| {
-            let lines = &texts[l.file as usize];
-            edit(lines, l.line as usize, l.col as usize, c).map(|e| (l.file as usize, e))
-        }) {
+        match c
+            .loc
+            .filter(|l| (l.file as usize) < texts.len())
+            .and_then(|l| {
+                let lines = &texts[l.file as usize];
+                edit(lines, l.line as usize, l.col as usize, c).map(|e| (l.file as usize, e))
+            }) {
             Some((f, e)) => per_file[f].push(e),
             None => loose.push_str(&format!(
                 "@@ {} @@\n-{}\n+{}\n",
@@ -60,8 +63,7 @@ pub fn unified(sources: &SourceMap, files: usize, changes: &[Change]) -> String 
         while !rest.is_empty() {
             // Edits whose contexts touch make one hunk.
             let mut n = 1;
-            while n < rest.len()
-                && rest[n].at <= rest[n - 1].at + rest[n - 1].remove + 2 * CONTEXT
+            while n < rest.len() && rest[n].at <= rest[n - 1].at + rest[n - 1].remove + 2 * CONTEXT
             {
                 n += 1;
             }
@@ -135,10 +137,7 @@ fn edit(lines: &[&str], line: usize, col: usize, c: &Change) -> Option<Edit> {
             if value_col + 1 != col || rest.trim_start().starts_with(['{', '[']) {
                 return None;
             }
-            let insert = new
-                .iter()
-                .map(|v| format!("{}: {v}", key_part))
-                .collect();
+            let insert = new.iter().map(|v| format!("{}: {v}", key_part)).collect();
             Some(Edit {
                 at,
                 remove: 1,
