@@ -12,7 +12,8 @@
 //!    = help: set `payout-idempotency.retention` to at least 16h 52m (horizon 15h 20m + margin 1h 32m)
 //! ```
 //!
-//! Every manifest string goes through [`echo`] (one inert line).
+//! Every manifest string goes through [`shown`]: one inert line, each
+//! overlong token cut as the table cuts it.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -24,6 +25,7 @@ use crate::diagnostics::{SnippetText, echo};
 use crate::manifest::Manifest;
 use crate::report::Summary;
 use crate::report::format::{CheckRun, Format};
+use crate::report::table::cell;
 use crate::rules::{Finding, Margin, Severity};
 use crate::time::Dur;
 
@@ -38,12 +40,9 @@ pub struct Human {
 }
 
 /// [`Human`] under the default margin (for [`crate::report::format::of`]).
-pub const DEFAULT_MARGIN: Human = Human {
-    margin: Margin {
-        percent: 10,
-        minimum: 300,
-    },
-};
+pub static DEFAULT_MARGIN: std::sync::LazyLock<Human> = std::sync::LazyLock::new(|| Human {
+    margin: Margin::default(),
+});
 
 impl Format for Human {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
@@ -65,7 +64,7 @@ pub fn render(m: &Manifest, findings: &[Finding], margin: Margin, color: bool) -
     for (intent, group) in by_intent(findings) {
         let s = Summary::of(group.iter().copied());
         let head = match intent {
-            Some(i) => format!("intent `{}`: {}", echo(i), s.line()),
+            Some(i) => format!("intent `{}`: {}", shown(i), s.line()),
             None => format!("not tied to an intent: {}", s.line()),
         };
         out.push_str(&if color {
@@ -100,6 +99,12 @@ fn by_intent(findings: &[Finding]) -> Vec<(Option<&str>, Vec<&Finding>)> {
     groups
 }
 
+/// Manifest text for the renderer: overlong tokens cut ([`cell`]), then
+/// one inert line ([`echo`]).
+fn shown(text: &str) -> String {
+    echo(&cell(text))
+}
+
 fn level(s: Severity) -> Level<'static> {
     match s {
         Severity::Error => Level::ERROR,
@@ -111,13 +116,13 @@ fn level(s: Severity) -> Level<'static> {
 /// One finding: title, the manifest line marked, path, arithmetic, help.
 fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String {
     let map = &m.sources;
-    let message = echo(&f.message);
+    let message = shown(&f.message);
     let place = f.loc.and_then(|l| SnippetText::of(map, l));
     let related: Vec<(SnippetText, String)> = f
         .related
         .iter()
         .take(RELATED_SHOWN)
-        .filter_map(|(l, t)| Some((SnippetText::of(map, *l)?, echo(t))))
+        .filter_map(|(l, t)| Some((SnippetText::of(map, *l)?, shown(t))))
         .collect();
     let mut notes: Vec<(Option<&str>, String)> = Vec::new();
     if place.is_none() {
@@ -126,21 +131,21 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
     if !f.path.is_empty() {
         notes.push((
             Some("path"),
-            echo(&crate::report::table::path_text(&f.path)),
+            shown(&crate::report::table::path_text(&f.path)),
         ));
     }
     if let Some(a) = arithmetic(f) {
-        notes.push((None, echo(&a)));
+        notes.push((None, shown(&a)));
     }
     let assumed = f.assumptions.join("; ");
     // RH005's message is the list itself.
     if !assumed.is_empty() && !f.message.contains(&assumed) {
-        notes.push((Some("assumes"), echo(&assumed)));
+        notes.push((Some("assumes"), shown(&assumed)));
     }
     if let Some(w) = accepted(f) {
-        notes.push((None, echo(&w)));
+        notes.push((None, shown(&w)));
     }
-    let help = echo(&help(m, f, margin));
+    let help = shown(&help(m, f, margin));
     let title = level(f.severity).primary_title(f.rule.name).id(f.rule.code);
     let mut group = Group::with_title(title);
     if let Some(p) = &place {

@@ -46,7 +46,7 @@ pub fn of(format: CheckFormat) -> &'static dyn Format {
         CheckFormat::Junit => &junit::JunitFormat,
         CheckFormat::Github => &github::GithubFormat,
         CheckFormat::Markdown => &markdown::MarkdownFormat,
-        CheckFormat::Human => &diagnostic::DEFAULT_MARGIN,
+        CheckFormat::Human => &*diagnostic::DEFAULT_MARGIN,
         CheckFormat::Concise => &concise::ConciseFormat,
     }
 }

@@ -162,7 +162,7 @@ const PATH_ENDS: usize = 8;
 
 /// Cell text made inert, every overlong token cut to its first [`KEPT`]
 /// characters and the count of the rest: `aaaa…(+1,599,952 characters)`.
-fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     let text = inert(text);
     let mut out = String::with_capacity(text.len().min(1 << 16));
     let mut rest = text.as_str();
