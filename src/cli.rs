@@ -35,6 +35,7 @@ pub enum ColorChoice {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CheckFormat {
+    /// A table of the findings [the default when standard output is not a terminal].
     Table,
     Json,
     /// SARIF 2.1.0 (GitHub code scanning, editors).
@@ -45,6 +46,25 @@ pub enum CheckFormat {
     Github,
     /// A pull-request comment.
     Markdown,
+    /// rustc-style diagnostics with the manifest lines, grouped by intent
+    /// [the default on a terminal].
+    #[value(alias = "pretty", alias = "full")]
+    Human,
+    /// One line per finding, `file:line:col: CODE message` (editors, quickfix lists).
+    #[value(alias = "short")]
+    Concise,
+}
+
+impl CheckFormat {
+    /// The format of a `check` run without `--format`: diagnostics on a
+    /// terminal, the table otherwise (logs and pipes keep their output).
+    pub fn default_for(stdout_is_terminal: bool) -> CheckFormat {
+        if stdout_is_terminal {
+            CheckFormat::Human
+        } else {
+            CheckFormat::Table
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -108,8 +128,9 @@ pub enum Command {
         /// they are checked in parallel (RAYON_NUM_THREADS threads).
         #[arg(long, value_name = "DIR")]
         each: Option<PathBuf>,
-        #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
-        format: CheckFormat,
+        /// Output format [default: human on a terminal, else table; with --each, table].
+        #[arg(long, value_enum)]
+        format: Option<CheckFormat>,
         /// Lowest severity that fails the run [default: `fail_on` of the policy file, else error].
         #[arg(long, value_enum)]
         fail_on: Option<FailOn>,

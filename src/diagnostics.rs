@@ -152,6 +152,7 @@ impl Diagnostic {
             .map(|l| l.and_then(|l| SnippetText::of(map, l)))
             .collect();
         let mut title = Group::with_title(Level::ERROR.primary_title(message.as_str()));
+        let bare = lines.iter().all(Option::is_none);
         if let Some(snippet) = lines[0].as_ref().map(|t| t.snippet(&label, true)) {
             title = title.element(snippet);
         }
@@ -164,13 +165,22 @@ impl Diagnostic {
         if let Some(h) = &help {
             groups.push(Group::with_title(Level::HELP.secondary_title(h.as_str())));
         }
+        if bare {
+            // Without a snippet there is no gutter: the renderer would draw
+            // a lone `|` between the title and the help.
+            return groups
+                .into_iter()
+                .map(|g| renderer.render(&[g]))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
         renderer.render(&groups)
     }
 }
 
 /// The source line a snippet shows, already made inert (see [`echo`]),
 /// with the span to underline in bytes of that inert text.
-struct SnippetText {
+pub(crate) struct SnippetText {
     path: String,
     line: usize,
     text: String,
@@ -179,7 +189,7 @@ struct SnippetText {
 
 impl SnippetText {
     /// The line of `loc` (at most 200 bytes of it), or `None` past the end.
-    fn of(map: &SourceMap, loc: Loc) -> Option<SnippetText> {
+    pub(crate) fn of(map: &SourceMap, loc: Loc) -> Option<SnippetText> {
         let file = map.files.get(loc.file as usize)?;
         // An empty file has no line 1; the snippet still names the file.
         let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
@@ -220,7 +230,7 @@ impl SnippetText {
     }
 
     /// A one-line snippet with a caret under the span.
-    fn snippet<'a>(
+    pub(crate) fn snippet<'a>(
         &'a self,
         label: &'a str,
         primary: bool,
@@ -284,6 +294,16 @@ pub fn echo(s: &str) -> String {
     out
 }
 
+/// `word` with its indefinite article: `an external`, `a queue`,
+/// `an AsyncAPI document`.
+pub fn a(word: &str) -> String {
+    let vowel = word
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {word}", if vowel { "an" } else { "a" })
+}
+
 /// Levenshtein distance, for "did you mean" suggestions.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     strsim::levenshtein(a, b)
@@ -309,16 +329,33 @@ pub fn render_all(
     s
 }
 
-/// The closest candidate within a distance that scales with the word.
+/// The closest candidate within a distance that scales with the word;
+/// else, for a word of [`PART`] characters or more, the shortest
+/// candidate that holds it (`replay-outlives` → `replay-outlives-dedup-window`).
+/// Case is ignored.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(2);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c)
+    let lower = word.to_lowercase();
+    let mut near: Option<(usize, &str)> = None;
+    let mut holds: Option<(usize, &str)> = None;
+    for c in candidates {
+        let cl = c.to_lowercase();
+        let d = edit_distance(&lower, &cl);
+        if d <= limit && near.is_none_or(|n| (d, c) < n) {
+            near = Some((d, c));
+        }
+        if lower.chars().count() >= PART
+            && cl.contains(&lower)
+            && holds.is_none_or(|h| (c.len(), c) < h)
+        {
+            holds = Some((c.len(), c));
+        }
+    }
+    near.or(holds).map(|(_, c)| c)
 }
+
+/// The shortest word [`suggest`] looks for inside the candidates.
+pub const PART: usize = 4;
 
 /// The help for a word not among `candidates`: "did you mean `x`?" for
 /// the nearest ([`suggest`]), else what `fallback` says.
@@ -335,10 +372,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn articles_follow_the_sound_of_the_first_letter() {
+        assert_eq!(a("external"), "an external");
+        assert_eq!(a("intent"), "an intent");
+        assert_eq!(a("queue"), "a queue");
+        assert_eq!(a("AsyncAPI document"), "an AsyncAPI document");
+    }
+
+    #[test]
     fn suggests_the_nearest_name() {
         let fields = ["retention", "replication", "regions"];
         assert_eq!(suggest("retension", fields), Some("retention"));
         assert_eq!(suggest("zzz", fields), None);
+        assert_eq!(suggest("REGIONS", fields), Some("regions"));
+        let names = ["replay-outlives-dedup-window", "unbounded-replay-horizon"];
+        assert_eq!(
+            suggest("replay-outlive", names),
+            Some("replay-outlives-dedup-window")
+        );
+        assert_eq!(suggest("horizon", names), Some("unbounded-replay-horizon"));
+        assert_eq!(suggest("rep", names), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 

@@ -436,3 +436,39 @@ fn the_quick_start_example_gives_what_the_readme_says() {
     assert_eq!(codes, vec!["RH001", "RH005", "RH040"]);
     assert_eq!(v["findings"][0]["horizon_seconds"], 55_200);
 }
+
+#[test]
+fn import_of_another_format_names_the_import_that_reads_it() {
+    let out = cmd()
+        .args(["import", "cloudformation", "fixtures/import/plan.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: `fixtures/import/plan.json` is a Terraform plan, not a CloudFormation template\n\
+         help: run `replay-audit import terraform fixtures/import/plan.json`\n"
+    );
+}
+
+#[test]
+fn explain_suggests_the_rule_a_partial_name_belongs_to() {
+    let out = cmd().args(["explain", "replay-outlives"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: no rule `replay-outlives`\nhelp: did you mean `replay-outlives-dedup-window`?\n"
+    );
+}
+
+#[test]
+fn an_error_without_a_snippet_has_no_lone_gutter_line() {
+    let out = cmd().args(["check", "no-such-file.yaml"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.starts_with("error: cannot read `no-such-file.yaml`: no such file or folder\nhelp: "),
+        "{err}"
+    );
+    assert!(!err.lines().any(|l| l.trim() == "|"), "{err}");
+}

@@ -132,7 +132,6 @@ fn a_file_over_the_size_limit_is_refused_before_reading() {
         d.path(),
         &["big.yaml"],
         "error: `big.yaml` is 104857600 bytes, more than the limit of 67108864 bytes
- |
 help: raise the limit with --max-file-size BYTES if the file is genuine
 
 error: could not analyse the manifest: 1 error
@@ -148,7 +147,6 @@ error: could not analyse the manifest: 1 error
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         "error: `big.yaml` is not a text file: control character U+0000 at line 1, column 1 (byte 0)
- |
 help: give a text file; nothing of a file holding control characters is shown
 
 error: could not analyse the manifest: 1 error
@@ -164,7 +162,6 @@ fn binary_data_is_not_utf8() {
         d.path(),
         &["blob.yaml"],
         "error: `blob.yaml` is not UTF-8 text: invalid byte at line 2, column 118 (byte 128)
- |
 help: save the manifest as UTF-8
 
 error: could not analyse the manifest: 1 error
@@ -179,7 +176,6 @@ fn latin1_text_names_the_first_bad_byte() {
         d.path(),
         &["latin1.yaml"],
         "error: `latin1.yaml` is not UTF-8 text: invalid byte at line 2, column 10 (byte 20)
- |
 help: save the manifest as UTF-8
 
 error: could not analyse the manifest: 1 error
@@ -290,7 +286,6 @@ fn an_unreadable_file_is_an_error() {
         d.path(),
         &["secret.yaml"],
         "error: cannot read `secret.yaml`: permission denied
- |
 help: check the path; give manifest files or folders holding *.yaml files
 
 error: could not analyse the manifest: 1 error
@@ -311,7 +306,6 @@ fn a_fifo_is_refused_instead_of_blocking() {
         return;
     }
     let expected = "error: `arch/pipe.yaml` is not a regular file
- |
 help: give manifest files or folders; pipes and devices are not read
 
 error: could not analyse the manifest: 1 error
@@ -333,7 +327,6 @@ fn a_folder_named_like_a_manifest_is_walked() {
         d.path(),
         &["empty.yaml"],
         "error: no manifest files found
- |
 help: a folder is read for *.yaml and *.yml files below it
 
 error: could not analyse the manifest: 1 error

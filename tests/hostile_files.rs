@@ -83,7 +83,6 @@ fn a_found_policy_that_is_a_link_is_refused_not_read() {
                 args,
                 &format!(
                     "error: `ra/replay-audit.toml` is a symbolic link; files replay-audit finds by itself are never read through one
- |
 {LINK_HELP}
 
 error: could not use `ra/replay-audit.toml`: 1 error
@@ -96,7 +95,7 @@ error: could not use `ra/replay-audit.toml`: 1 error
 
 fn not_text(name: &str, at: &str, help: &str, then: &str) -> String {
     format!(
-        "error: `{name}` is not a text file: control character U+0000 at {at}\n |\nhelp: {help}\n\nerror: {then}\n"
+        "error: `{name}` is not a text file: control character U+0000 at {at}\nhelp: {help}\n\nerror: {then}\n"
     )
 }
 
@@ -165,7 +164,6 @@ fn a_file_that_stats_as_empty_is_read_bounded() {
         Path::new("/"),
         &["--max-file-size", "10", "check", "/proc/self/environ"],
         "error: `/proc/self/environ` holds more than the limit of 10 bytes
- |
 help: raise the limit with --max-file-size BYTES if the file is genuine
 
 error: could not analyse the manifest: 1 error
@@ -368,7 +366,7 @@ fn shell_save_keeps_inputs_and_existing_files_unless_forced() {
     // The session goes on after each refusal; errors make the exit code 2.
     assert!(
         out.ends_with(
-            "  payout-idempotency.retention: (not set) → 16h\nsaved 1 change(s) to kept.yaml; use it with `--overrides kept.yaml`\n"
+            "  payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h\nsaved 1 change(s) to kept.yaml; use it with `--overrides kept.yaml`\n"
         ),
         "{out}"
     );

@@ -207,17 +207,20 @@ fn five_thousand_sets_complete_and_undo_and_changes_stay_right() {
         .collect();
     let dlq = 4998 % 13 + 1;
     let now = [
-        "  payout-idempotency.retention: (not set) → 40h".to_string(),
+        "  payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 40h"
+            .to_string(),
         format!("  payout-dlq.retention: 14d → {dlq}d"),
     ];
     // Undoing the last set (retention 40h) leaves retention at 39h (i = 4998).
     let after_undo = [
-        "  payout-idempotency.retention: (not set) → 39h".to_string(),
+        "  payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 39h"
+            .to_string(),
         format!("  payout-dlq.retention: 14d → {dlq}d"),
     ];
     // Undoing the DLQ set of i = 4998 leaves the DLQ set of i = 4995.
     let after_two = [
-        "  payout-idempotency.retention: (not set) → 39h".to_string(),
+        "  payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 39h"
+            .to_string(),
         format!("  payout-dlq.retention: 14d → {}d", 4995 % 13 + 1),
     ];
     let mut expected: Vec<String> = Vec::new();

@@ -34,7 +34,7 @@ fn set_undo_redo_diff_check_why() {
 resolved   {RH001}
 introduced {RH004}
 now: 0 error(s), 1 warning(s), 1 info
-  payout-idempotency.retention: (not set) → 16h
+  payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h
 undo: 0 change(s) now
 resolved   {RH004}
 introduced {RH001}
@@ -43,21 +43,26 @@ redo: 1 change(s) now
 resolved   {RH001}
 introduced {RH004}
 now: 0 error(s), 1 warning(s), 1 info
---- {FIXTURE}
-+++ with 1 change
-@@ payout-idempotency.retention @@ {FIXTURE}:48
--(not set)
-+16h
+--- a/{FIXTURE}
++++ b/{FIXTURE}
+@@ -46,6 +46,7 @@
+     effects: [bank-rail]
+ 
+   payout-idempotency:
++    retention: 16h
+     kind: powertools-idempotency
+ 
+   bank-rail:
 info RH005 horizon-rests-on-assumption seller-payout
   the verdict on `seller-payout` rests on 2 declared assumptions: max_backlog 30m on payout-requests; redrive of payout-dlq within 14h
   at {FIXTURE}:10:3
 {RH004}
   `payout-idempotency` keeps keys 16h and the latest copy arrives at 15h 20m: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
-  at set:1:30
+  at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set) → 16h)
 0 error(s), 1 warning(s), 1 info
 {RH004}
   `payout-idempotency` keeps keys 16h and the latest copy arrives at 15h 20m: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
-  at set:1:30
+  at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set) → 16h)
   worst path:
              +0s  settlement-scheduler → payout-requests: sends_to: no delay
             +40m  payout-requests → payout-dlq: dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)
@@ -153,5 +158,43 @@ fn horizon_and_help() {
     assert!(
         out.ends_with("  quit               leave (also `exit` or end of input)\n"),
         "{out}"
+    );
+}
+
+#[test]
+fn set_takes_a_space_and_diff_rewrites_a_written_line() {
+    let (code, out, err) = shell(
+        "set payout-requests.visibility_timeout 10m\nset payout-requests.max_backlog=1h\nchanges\ndiff\n",
+    );
+    assert_eq!(err, "");
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("payout-requests.visibility_timeout: 5m → 10m\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  payout-requests.visibility_timeout: 5m → 10m\n  payout-requests.max_backlog: 30m → 1h\n"),
+        "{out}"
+    );
+    // One hunk: the two lines are next to each other.
+    let diff = &out[out.find("--- a/").expect("a diff")..];
+    assert_eq!(diff.matches("@@ -").count(), 1, "{diff}");
+    assert!(
+        diff.contains("-    visibility_timeout: 5m\n+    visibility_timeout: 10m\n-    max_backlog: 30m\n+    max_backlog: 1h\n"),
+        "{diff}"
+    );
+}
+
+#[test]
+fn a_set_without_a_value_says_how_to_write_one() {
+    let (_, out, err) = shell("set payout-idempotency.retention\n");
+    assert_eq!(out, "");
+    assert!(
+        err.contains("error: `payout-idempotency.retention` is not TARGET=VALUE"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(or `set payout-idempotency.retention 2d`)"),
+        "{err}"
     );
 }

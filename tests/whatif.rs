@@ -375,3 +375,31 @@ proptest! {
         prop_assert!(compare(&old, &new).introduced.iter().all(|f| f.rule.code != "RH001"));
     }
 }
+
+#[test]
+fn set_with_a_space_gets_the_shell_error_not_a_missing_file() {
+    let out = cmd()
+        .args([
+            "what-if",
+            FIXTURE,
+            "--set",
+            "payout-idempotency.retention",
+            "2d",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: `--set payout-idempotency.retention` is not TARGET=VALUE\n\
+         help: write `--set payout-idempotency.retention=2d`: after a space, `2d` was read as a manifest path\n"
+    );
+}
+
+#[test]
+fn a_quoted_set_with_a_space_is_a_change() {
+    let (code, v) = what_if(&["--set", "payout-idempotency.retention 2d"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(codes(&v, "resolved"), ["RH001"]);
+}

@@ -2,7 +2,7 @@
 //! baselines; `check --each DIR` is [`super::each`]. An input that does not
 //! load is reported in the chosen format too (and on standard error), exit 2.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use replay_audit::cli::{CheckFormat, Cli, Command, FailOn};
@@ -10,7 +10,7 @@ use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
-use replay_audit::report::format::{self, CheckRun};
+use replay_audit::report::format::{self, CheckRun, Format};
 use replay_audit::report::root::Root;
 use replay_audit::rules::{Finding, Severity};
 use replay_audit::{files, report};
@@ -42,6 +42,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     else {
         unreachable!("dispatched on Check")
     };
+    let format = &format.unwrap_or_else(|| {
+        CheckFormat::default_for(each.is_none() && std::io::stdout().is_terminal())
+    });
     let fail_on = fail_on.map(severity);
     let out = Output {
         format: *format,
@@ -63,7 +66,10 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     // prints it on standard error and exits 2.
     if let Err(e) = &result
         && let Some(input) = e.downcast_ref::<engine::Error>()
-        && out.format != CheckFormat::Table
+        && !matches!(
+            out.format,
+            CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise
+        )
     {
         let (map, errors) = input.diagnostics();
         let root = Root::current();
@@ -136,6 +142,7 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
         notes: &notes,
         horizon_rows: &horizon_rows,
         threshold,
+        margin: policy.margin,
     };
     let written = render(cli, out, &run)?;
     for w in notes.warnings(
@@ -178,6 +185,8 @@ struct Rendered<'a> {
     notes: &'a Notes,
     horizon_rows: &'a [report::horizon::Row],
     threshold: Severity,
+    /// The RH004 margin, for the retention a diagnostic's help names.
+    margin: replay_audit::rules::Margin,
 }
 
 /// The findings in the chosen format, on standard output or to `-o FILE`;
@@ -195,7 +204,11 @@ fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
         threshold: r.threshold,
         root: Root::current(),
     };
-    emit(out.file, |w| format::of(out.format).write(w, &run))
+    emit(out.file, |w| match out.format {
+        // The help of a diagnostic names the retention the policy's margin asks for.
+        CheckFormat::Human => report::diagnostic::Human { margin: r.margin }.write(w, &run),
+        _ => format::of(out.format).write(w, &run),
+    })
 }
 
 /// Writes to `file` (whole or not at all, through [`files::write_atomic`])

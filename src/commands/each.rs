@@ -31,7 +31,8 @@ pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
         }
     };
     let render = match s.format {
-        CheckFormat::Table => org::Render::Table {
+        // Human diagnostics and concise lines are per run: `--each` tabulates.
+        CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise => org::Render::Table {
             color: s.output.is_none() && color(cli.color, std::io::stdout().is_terminal()),
         },
         CheckFormat::Json => org::Render::Json,

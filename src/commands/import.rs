@@ -2,7 +2,7 @@
 //! plan or an AsyncAPI document.
 
 use replay_audit::cli::{Cli, Command, ImportFormat};
-use replay_audit::diagnostics::echo;
+use replay_audit::diagnostics::{a, echo};
 use replay_audit::engine;
 use replay_audit::import::{self, Format};
 
@@ -25,14 +25,36 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         ImportFormat::Terraform => Format::Terraform,
         ImportFormat::Asyncapi => Format::AsyncApi,
     };
-    let imported = import::read_file(file, &limits)
-        .and_then(|text| {
-            import::import_text(format, &file.display().to_string(), &text, &params, &limits)
-        })
-        .map_err(engine::Error::from)?;
+    let text = import::read_file(file, &limits).map_err(engine::Error::from)?;
+    let name = file.display().to_string();
+    if let Some(found) = import::detect(&text, &limits).filter(|f| *f != format) {
+        return Err(engine::Error::usage(
+            echo(&format!(
+                "`{name}` is {}, not {}",
+                a(found.name()),
+                a(format.name())
+            )),
+            echo(&format!(
+                "run `replay-audit import {} {name}`",
+                command(found)
+            )),
+        )
+        .into());
+    }
+    let imported =
+        import::import_text(format, &name, &text, &params, &limits).map_err(engine::Error::from)?;
     for u in &imported.unsupported {
         eprintln!("warning: not imported: {}", echo(u));
     }
     out(&imported.text)?;
     Ok(0)
+}
+
+/// The `import` argument that reads `format`.
+fn command(format: Format) -> &'static str {
+    match format {
+        Format::CloudFormation => "cloudformation",
+        Format::Terraform => "terraform",
+        Format::AsyncApi => "asyncapi",
+    }
 }

@@ -27,6 +27,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         )
         .into());
     }
+    if let Some((message, help)) = whatif::set_without_value(set, paths) {
+        return Err(engine::Error::usage(message, help).into());
+    }
     let inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
     let mut session = engine::session(&inputs)?;
     let base = session.build(&[]).map_err(engine::Error::from)?;

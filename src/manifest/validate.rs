@@ -193,7 +193,7 @@ impl Validator<'_> {
             && !sk.generic.is_store()
         {
             self.errs.push(
-                Diagnostic::at(g.store.loc, format!("{p}.dedup.store: `{}` is a {}, not a store", store.id, sk.generic.name()))
+                Diagnostic::at(g.store.loc, format!("{p}.dedup.store: `{}` is {}, not a store", store.id, crate::diagnostics::a(sk.generic.name())))
                     .help("point `store` at a component of kind store, ledger or a store kind such as dynamodb-table"),
             );
         }
@@ -209,9 +209,9 @@ impl Validator<'_> {
                 Diagnostic::at(
                     r.loc,
                     format!(
-                        "{p}.redrive: `{}` is a {}; only a queue, topic or stream can be redriven",
+                        "{p}.redrive: `{}` is {}; only a queue, topic or stream can be redriven",
                         c.id,
-                        k.generic.name()
+                        crate::diagnostics::a(k.generic.name())
                     ),
                 )
                 .help("put `redrive` on the dead-letter queue"),
@@ -223,8 +223,8 @@ impl Validator<'_> {
                 Diagnostic::at(
                     c.delivers_to[0].loc,
                     format!(
-                        "{p}.delivers_to: a {} does not deliver messages",
-                        k.generic.name()
+                        "{p}.delivers_to: {} does not deliver messages",
+                        crate::diagnostics::a(k.generic.name())
                     ),
                 )
                 .help("a producer uses `sends_to` (to a queue, topic or stream) or `calls`"),

@@ -43,7 +43,9 @@ pub fn checked(format: CheckFormat, a: &Arch) -> Option<Part> {
     let accepted = format::accepted(a.findings);
     let id = a.root.display(a.name);
     Some(match format {
-        CheckFormat::Table | CheckFormat::Json => return None,
+        CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise | CheckFormat::Json => {
+            return None;
+        }
         CheckFormat::Sarif => {
             let cx = Context {
                 manifest: Some(a.manifest),
@@ -80,7 +82,9 @@ pub fn failed(
 ) -> Option<Part> {
     let id = root.display(name);
     Some(match format {
-        CheckFormat::Table | CheckFormat::Json => return None,
+        CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise | CheckFormat::Json => {
+            return None;
+        }
         CheckFormat::Sarif => {
             let cx = Context {
                 root: Some(root),

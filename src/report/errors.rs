@@ -28,7 +28,8 @@ pub fn write(
     root: &Root,
 ) -> io::Result<()> {
     let text = match format {
-        CheckFormat::Table => return Ok(()),
+        // The human formats: the errors are on standard error only.
+        CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise => return Ok(()),
         CheckFormat::Json => return json::write_errors(out, map, errors),
         CheckFormat::Sarif => {
             let cx = Context {

@@ -1,5 +1,7 @@
 //! Output formats: one file per format.
 
+pub mod concise;
+pub mod diagnostic;
 pub mod each;
 pub mod errors;
 pub mod format;
@@ -52,7 +54,7 @@ impl Summary {
         s
     }
 
-    pub fn of(findings: &[Finding]) -> Summary {
+    pub fn of<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Summary {
         let mut s = Summary::default();
         for f in findings {
             if f.waived.is_some() {

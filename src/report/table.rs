@@ -3,74 +3,151 @@
 use std::io::{self, Write};
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
-use comfy_table::{Cell, Color, ContentArrangement, Table};
+use comfy_table::{Cell, Color, ColumnConstraint, ContentArrangement, Table, Width};
 
 use crate::diagnostics::{SourceMap, inert};
 use crate::report::format::{CheckRun, Format};
 use crate::report::{Summary, place};
 use crate::rules::{Finding, Severity};
 
+/// Width of a table nobody's terminal sets (logs, pipes).
+pub const DEFAULT_WIDTH: u16 = 160;
+
+/// The table as wide as [`width`] says.
 pub fn render(map: &SourceMap, findings: &[Finding], color: bool) -> String {
+    render_width(map, findings, color, width())
+}
+
+/// The width to fit: `COLUMNS` when set to a number, else the terminal's
+/// when standard output is one, else [`DEFAULT_WIDTH`].
+pub fn width() -> u16 {
+    let columns = std::env::var("COLUMNS").ok();
+    columns_or(columns.as_deref(), || Table::new().width())
+}
+
+/// `COLUMNS` (at least 40), else the terminal's width, else [`DEFAULT_WIDTH`].
+fn columns_or(columns: Option<&str>, terminal: impl FnOnce() -> Option<u16>) -> u16 {
+    match columns.and_then(|c| c.trim().parse::<u16>().ok()) {
+        Some(c) => c.max(40),
+        None => terminal().unwrap_or(DEFAULT_WIDTH),
+    }
+}
+
+/// Below this width the intent, component and rule name move into the
+/// message cell: six columns of 80 characters split every word.
+pub const NARROW: u16 = 120;
+
+/// The table fitted to `width` columns; a `file:line:col` is never split.
+pub fn render_width(map: &SourceMap, findings: &[Finding], color: bool, width: u16) -> String {
     let s = Summary::of(findings);
     if findings.is_empty() {
         return "No findings.\n".to_string();
     }
+    let narrow = width < NARROW;
     let mut t = Table::new();
     t.load_style(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(160)
-        .set_header(vec![
-            "severity",
-            "code",
-            "intent",
-            "component",
-            "location",
-            "message",
-        ]);
+        .set_width(width)
+        .set_header(if narrow {
+            vec!["severity", "code", "location", "message"]
+        } else {
+            vec![
+                "severity",
+                "code",
+                "intent",
+                "component",
+                "location",
+                "message",
+            ]
+        });
     if !color {
         t.force_no_tty();
     } else {
         t.enforce_styling();
     }
     for f in findings {
-        let sev = Cell::new(match (&f.waived, f.baselined) {
-            (Some(_), _) => format!("{}\n(waived)", f.severity.name()),
-            (None, true) => format!("{}\n(baselined)", f.severity.name()),
-            (None, false) => f.severity.name().to_string(),
-        });
-        let sev = if color {
-            sev.fg(match f.severity {
-                Severity::Error => Color::Red,
-                Severity::Warning => Color::Yellow,
-                Severity::Info => Color::Blue,
-            })
-        } else {
-            sev
-        };
-        let mut msg = f.message.clone();
-        if !f.path.is_empty() {
-            msg.push_str(&format!("\npath: {}", path_text(&f.path)));
+        t.add_row(row(map, f, color, narrow));
+    }
+    // The longest place keeps its column whole (with its two spaces of
+    // padding), up to half the width.
+    let longest = findings
+        .iter()
+        .map(|f| cell(&place(map, f)).chars().count())
+        .max()
+        .unwrap_or(0);
+    let keep = u16::try_from(longest + 2)
+        .unwrap_or(u16::MAX)
+        .min(width / 2);
+    if let Some(c) = t.column_mut(if narrow { 2 } else { 4 }) {
+        c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(keep)));
+    }
+    // So does the rule (`RH001 replay-outlives-dedup-window`), up to a quarter.
+    if !narrow {
+        let rule = findings
+            .iter()
+            .map(|f| f.rule.code.len() + 1 + f.rule.name.len())
+            .max()
+            .unwrap_or(0);
+        let keep = u16::try_from(rule + 2).unwrap_or(u16::MAX).min(width / 4);
+        if let Some(c) = t.column_mut(1) {
+            c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(keep)));
         }
-        if let Some(w) = &f.waived {
-            msg.push_str(&format!("\nwaived: {}", w.reason));
-            if let Some(t) = &w.ticket {
-                msg.push_str(&format!(" [{t}]"));
-            }
-            if let Some(e) = &w.expires {
-                msg.push_str(&format!(" (until {e})"));
-            }
-        }
-        t.add_row(vec![
-            sev,
-            Cell::new(format!("{} {}", f.rule.code, f.rule.name)),
-            Cell::new(cell(f.intent.as_deref().unwrap_or("-"))),
-            Cell::new(cell(f.component.as_deref().unwrap_or("-"))),
-            // Manifest text never reaches the terminal raw.
-            Cell::new(cell(&place(map, f))),
-            Cell::new(cell(&msg)),
-        ]);
     }
     format!("{t}\n{}\n", s.line())
+}
+
+/// One finding's cells, every manifest text made inert ([`cell`]).
+fn row(map: &SourceMap, f: &Finding, color: bool, narrow: bool) -> Vec<Cell> {
+    let sev = Cell::new(match (&f.waived, f.baselined) {
+        (Some(_), _) => format!("{}\n(waived)", f.severity.name()),
+        (None, true) => format!("{}\n(baselined)", f.severity.name()),
+        (None, false) => f.severity.name().to_string(),
+    });
+    let sev = if color {
+        sev.fg(match f.severity {
+            Severity::Error => Color::Red,
+            Severity::Warning => Color::Yellow,
+            Severity::Info => Color::Blue,
+        })
+    } else {
+        sev
+    };
+    let mut msg = if narrow {
+        let mut m = format!("{}\n{}", f.rule.name, f.message);
+        for (name, v) in [("intent", &f.intent), ("component", &f.component)] {
+            if let Some(v) = v {
+                m.push_str(&format!("\n{name}: {v}"));
+            }
+        }
+        m
+    } else {
+        f.message.clone()
+    };
+    if !f.path.is_empty() {
+        msg.push_str(&format!("\npath: {}", path_text(&f.path)));
+    }
+    if let Some(w) = &f.waived {
+        msg.push_str(&format!("\nwaived: {}", w.reason));
+        if let Some(t) = &w.ticket {
+            msg.push_str(&format!(" [{t}]"));
+        }
+        if let Some(e) = &w.expires {
+            msg.push_str(&format!(" (until {e})"));
+        }
+    }
+    let place = Cell::new(cell(&place(map, f)));
+    let msg = Cell::new(cell(&msg));
+    if narrow {
+        return vec![sev, Cell::new(f.rule.code), place, msg];
+    }
+    vec![
+        sev,
+        Cell::new(format!("{} {}", f.rule.code, f.rule.name)),
+        Cell::new(cell(f.intent.as_deref().unwrap_or("-"))),
+        Cell::new(cell(f.component.as_deref().unwrap_or("-"))),
+        place,
+        msg,
+    ]
 }
 
 /// A token (a run without spaces or line breaks) longer than this is cut
@@ -85,7 +162,7 @@ const PATH_ENDS: usize = 8;
 
 /// Cell text made inert, every overlong token cut to its first [`KEPT`]
 /// characters and the count of the rest: `aaaa…(+1,599,952 characters)`.
-fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     let text = inert(text);
     let mut out = String::with_capacity(text.len().min(1 << 16));
     let mut rest = text.as_str();
@@ -111,7 +188,7 @@ fn cell(text: &str) -> String {
 
 /// `a → b → c`, or for a path of more than [`PATH_SHOWN`] ids its ends
 /// around `… N more …`.
-fn path_text(path: &[String]) -> String {
+pub(crate) fn path_text(path: &[String]) -> String {
     if path.len() <= PATH_SHOWN {
         return path.join(" → ");
     }
@@ -131,5 +208,18 @@ impl Format for TableFormat {
         out.write_all(render(run.sources(), run.findings, run.color).as_bytes())?;
         // Which policy applied (a file, or none found), shown inert.
         writeln!(out, "{}", inert(&run.notes.policy_line()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_win_over_the_terminal_and_the_default() {
+        assert_eq!(columns_or(Some("80"), || Some(200)), 80);
+        assert_eq!(columns_or(Some("12"), || None), 40);
+        assert_eq!(columns_or(Some("wide"), || Some(100)), 100);
+        assert_eq!(columns_or(None, || None), DEFAULT_WIDTH);
     }
 }

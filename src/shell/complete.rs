@@ -1,8 +1,10 @@
 //! Tab completion on a terminal: command names, then ids and field names
-//! after `set` and `unset`, ids after `horizon`, rule codes after `why` and
+//! after `set` and `unset` (for a component, only the fields its kind
+//! uses: [`kind_fields`]), ids after `horizon`, rule codes after `why` and
 //! `explain`.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
@@ -10,7 +12,9 @@ use rustyline::hint::Hinter;
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
-use super::COMMANDS;
+use super::{COMMANDS, Shell};
+use crate::analysis::effective;
+use crate::catalog::Generic;
 use crate::manifest::load::{
     BACKUP_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, KEY_FIELDS, REPLAY_FIELDS, RETRY_FIELDS,
 };
@@ -23,6 +27,81 @@ use crate::manifest::vocabulary::{LINK_FIELDS, LINK_ITEM_FIELDS};
 /// Tab completion: command names, then ids and field names, or rule codes.
 pub struct Complete {
     pub ids: Vec<String>,
+    /// The fields offered after `ID.`, per id; an id not listed gets every
+    /// component, intent and region field.
+    pub fields: HashMap<String, Vec<&'static str>>,
+}
+
+/// Written on any component.
+const COMMON: &[&str] = &["kind", "description", "regions", "mode"];
+/// Producers and consumers: the links they start, their guard and effects.
+const COMPUTE: &[&str] = &["sends_to", "calls", "dedup", "effects", "timeout"];
+/// What a function adds: it may be an event source's consumer and keep
+/// asynchronous events.
+const FUNCTION: &[&str] = &[
+    "delivers_to",
+    "dead_letter",
+    "max_event_age",
+    "retention",
+    "max_receives",
+];
+#[rustfmt::skip]
+const TRANSPORT: &[&str] = &[
+    "sends_to", "delivers_to", "dead_letter", "redrive", "visibility_timeout", "retention",
+    "max_receives", "delivery", "dedup_window", "dedup_scope", "content_based_dedup",
+    "message_attributes", "max_backlog",
+];
+const STORE: &[&str] = &[
+    "retention",
+    "expiry",
+    "replication",
+    "scope",
+    "backup",
+    "unique",
+];
+const EXTERNAL: &[&str] = &[
+    "accepts_key",
+    "key_window",
+    "lookup_by_reference",
+    "reconciliation",
+];
+
+/// The component fields a generic kind uses, in the vocabulary's order
+/// (`kind`, `description`, `regions`, `mode` on every kind).
+pub fn kind_fields(g: Generic) -> Vec<&'static str> {
+    let own: &[&[&str]] = match g {
+        Generic::Service | Generic::Workflow => &[COMPUTE],
+        Generic::Function => &[COMPUTE, FUNCTION],
+        Generic::Queue | Generic::Topic | Generic::Stream => &[TRANSPORT],
+        Generic::Store | Generic::Ledger => &[STORE],
+        Generic::External => &[EXTERNAL],
+    };
+    crate::manifest::load::COMPONENT_FIELDS
+        .iter()
+        .copied()
+        .filter(|f| COMMON.contains(f) || own.iter().any(|l| l.contains(f)))
+        .collect()
+}
+
+impl Shell {
+    /// The completion of this session: its ids, and per id its fields.
+    pub fn completion(&self) -> Complete {
+        let m = &self.current.manifest;
+        let mut fields = HashMap::new();
+        for c in &m.components {
+            fields.insert(c.id.clone(), kind_fields(effective::generic(c)));
+        }
+        for i in &m.intents {
+            fields.insert(i.id.clone(), crate::manifest::load::INTENT_FIELDS.to_vec());
+        }
+        for r in &m.regions {
+            fields.insert(r.id.clone(), crate::manifest::load::REGION_FIELDS.to_vec());
+        }
+        Complete {
+            ids: self.ids(),
+            fields,
+        }
+    }
 }
 
 impl Complete {
@@ -60,6 +139,11 @@ impl Complete {
                 let parent = head.rsplit(['.']).next().unwrap_or("");
                 let parent = parent.split('[').next().unwrap_or(parent);
                 let fields: Vec<&str> = if head == id.as_str() {
+                    if let Some(own) = self.fields.get(id) {
+                        let mut v = pick(own.iter().map(|f| format!("{head}.{f}")).collect());
+                        v.sort();
+                        return v;
+                    }
                     crate::manifest::load::COMPONENT_FIELDS
                         .iter()
                         .chain(crate::manifest::load::INTENT_FIELDS)
@@ -143,6 +227,7 @@ mod tests {
                 "payout-requests".into(),
                 "seller-payout".into(),
             ],
+            fields: HashMap::new(),
         };
         assert_eq!(
             c.candidates(None, "he"),
@@ -171,6 +256,40 @@ mod tests {
         assert_eq!(
             c.candidates(Some("why"), "RH00"),
             (1..=5).map(|i| format!("RH00{i}")).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_component_is_offered_the_fields_of_its_kind() {
+        let mut fields = HashMap::new();
+        fields.insert("keys".to_string(), kind_fields(Generic::Store));
+        fields.insert("q".to_string(), kind_fields(Generic::Queue));
+        fields.insert("bank".to_string(), kind_fields(Generic::External));
+        let c = Complete {
+            ids: vec!["keys".into(), "q".into(), "bank".into()],
+            fields,
+        };
+        assert_eq!(
+            c.candidates(Some("set"), "keys.re"),
+            ["keys.regions", "keys.replication", "keys.retention"]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "q.re"),
+            ["q.redrive", "q.regions", "q.retention"]
+        );
+        assert_eq!(
+            c.candidates(Some("set"), "bank.k"),
+            ["bank.key_window", "bank.kind"]
+        );
+        assert!(
+            c.candidates(Some("set"), "bank.")
+                .iter()
+                .all(|f| !f.contains("retention"))
+        );
+        // Below the component's own fields, the nested lists as before.
+        assert_eq!(
+            c.candidates(Some("set"), "q.redrive.wi"),
+            ["q.redrive.within"]
         );
     }
 }

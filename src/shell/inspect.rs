@@ -3,7 +3,7 @@
 
 use super::{Reply, Shell, usage};
 use crate::analysis::{self, Analysis, Step};
-use crate::diagnostics::{Diagnostic, SourceMap, echo, suggest};
+use crate::diagnostics::{Diagnostic, echo, suggest};
 use crate::report;
 use crate::rules::{self, Finding, margin, required_window};
 use crate::time::Dur;
@@ -77,8 +77,8 @@ impl Shell {
         let mut s = String::new();
         for f in matching {
             s.push_str(&format!("{}\n  {}\n", short(f), f.message));
-            if let Some(l) = f.loc {
-                s.push_str(&format!("  at {}\n", m.sources.display(l)));
+            if f.loc.is_some() {
+                s.push_str(&format!("  at {}\n", self.place(f)));
             }
             let steps = if f.steps.is_empty() {
                 steps_for(&a, f)
@@ -210,17 +210,90 @@ pub(super) fn counts(findings: &[Finding]) -> String {
     report::Summary::of(findings).line()
 }
 
-/// `check`: every finding with its message and place, then the counts.
-pub(super) fn render_findings(map: &SourceMap, findings: &[Finding]) -> String {
-    let mut s = String::new();
-    for f in findings {
-        s.push_str(&format!(
-            "{}\n  {}\n  at {}\n",
-            short(f),
-            f.message,
-            report::place(map, f)
-        ));
+impl Shell {
+    /// `changes`: `target: old → new`, one a line; a field the files do
+    /// not set shows the value that applied, the catalog default with its
+    /// source (`(not set: 1h, powertools-idempotency default, F040)`).
+    pub(super) fn render_changes(&self) -> String {
+        let changes = &self.current.changes;
+        if changes.is_empty() {
+            return "no changes\n".into();
+        }
+        let mut s = String::new();
+        for c in changes {
+            let old = match &c.old {
+                Some(v) => v.clone(),
+                None => self
+                    .default_of(&c.target)
+                    .map_or_else(|| "(not set)".to_string(), |d| format!("(not set: {d})")),
+            };
+            let new = c.new.as_deref().unwrap_or("(not set)");
+            s.push_str(&format!("  {}: {old} → {new}\n", c.target));
+        }
+        s
     }
-    s.push_str(&format!("{}\n", counts(findings)));
-    s
+
+    /// The catalog default of `ID.FIELD` (a duration field of a component),
+    /// with its kind and source.
+    fn default_of(&self, target: &str) -> Option<String> {
+        let (id, field) = target.split_once('.')?;
+        if field.contains(['.', '[']) {
+            return None;
+        }
+        let c = self.current.manifest.component(id)?;
+        let kind = analysis::effective::kind_of(c);
+        let d = kind.default_dur(field)?;
+        Some(format!(
+            "{}, {} default, {}",
+            d.value, kind.id, d.fact.source
+        ))
+    }
+
+    /// `check`: every finding with its message and place, then the counts.
+    pub(super) fn render_findings(&self) -> String {
+        let mut s = String::new();
+        for f in &self.findings {
+            s.push_str(&format!(
+                "{}\n  {}\n  at {}\n",
+                short(f),
+                f.message,
+                self.place(f)
+            ));
+        }
+        s.push_str(&format!("{}\n", counts(&self.findings)));
+        s
+    }
+
+    /// Where a finding stands in the manifest files. A value this session
+    /// wrote has its place in the text of the `set` line: the finding is
+    /// then placed where the changed field (or its component) stands in
+    /// the files, and the change is named.
+    pub(super) fn place(&self, f: &Finding) -> String {
+        let map = &self.current.manifest.sources;
+        let Some(loc) = f.loc else {
+            return "-".to_string();
+        };
+        if (loc.file as usize) < self.session.files().len() {
+            return map.display(loc);
+        }
+        let changed = f.component.as_deref().and_then(|id| {
+            self.current.changes.iter().rev().find(|c| {
+                c.target
+                    .strip_prefix(id)
+                    .is_some_and(|t| t.starts_with('.'))
+            })
+        });
+        let at = changed
+            .and_then(|c| c.loc)
+            .or_else(|| {
+                let id = f.component.as_deref()?;
+                Some(self.current.manifest.component(id)?.loc)
+            })
+            .filter(|l| (l.file as usize) < self.session.files().len());
+        match (at, changed) {
+            (Some(l), Some(c)) => format!("{} (changed: {})", map.display(l), echo(&c.line())),
+            (Some(l), None) => map.display(l),
+            (None, _) => map.display(loc),
+        }
+    }
 }

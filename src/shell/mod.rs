@@ -27,7 +27,6 @@ use crate::rules::Finding;
 use crate::whatif::{self, Built, Edited, Override, Session};
 
 pub use complete::Complete;
-use inspect::render_findings;
 pub use terminal::{run_lines, run_terminal};
 
 /// Command names, for `help` and completion.
@@ -183,16 +182,13 @@ impl Shell {
         match cmd {
             "set" | "unset" => self.set_or_unset(cmd, rest),
             "undo" | "redo" => self.undo_or_redo(cmd),
-            "changes" => Reply::out(whatif::render_changes(&self.current.changes)),
+            "changes" => Reply::out(self.render_changes()),
             "diff" => Reply::out(whatif::render_diff(
                 &self.current.manifest.sources,
                 &self.session.files(),
                 &self.current.changes,
             )),
-            "check" => Reply::out(render_findings(
-                &self.current.manifest.sources,
-                &self.findings,
-            )),
+            "check" => Reply::out(self.render_findings()),
             "horizon" => self.horizon(rest),
             "why" => self.why(rest),
             "explain" => self.explain(rest),

@@ -57,7 +57,7 @@ fn history_path() -> Option<PathBuf> {
 /// Runs on a terminal with rustyline: history and tab completion. History
 /// that cannot be read or written is skipped silently.
 pub fn run_terminal(shell: &mut Shell) -> u8 {
-    let helper = Complete { ids: shell.ids() };
+    let helper = shell.completion();
     let Ok(mut rl) = Editor::<Complete, rustyline::history::DefaultHistory>::new() else {
         let stdin = std::io::stdin();
         return run_lines(

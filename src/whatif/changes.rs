@@ -85,28 +85,10 @@ pub fn render_changes(changes: &[Change]) -> String {
         .collect()
 }
 
-/// The changes against the files, like a unified diff.
+/// The changes against the files as a unified diff (see [`super::unified`]).
 pub fn render_diff(sources: &SourceMap, files: &[&str], changes: &[Change]) -> String {
     if changes.is_empty() {
         return "no changes\n".into();
     }
-    let mut s = format!(
-        "--- {}\n+++ with {} change{}\n",
-        files.join(" "),
-        changes.len(),
-        if changes.len() == 1 { "" } else { "s" }
-    );
-    for c in changes {
-        let at = c
-            .loc
-            .map(|l| format!(" {}:{}", sources.path(l), l.line))
-            .unwrap_or_default();
-        s.push_str(&format!(
-            "@@ {} @@{at}\n-{}\n+{}\n",
-            c.target,
-            show(&c.old),
-            show(&c.new)
-        ));
-    }
-    s
+    super::unified::unified(sources, files.len(), changes)
 }

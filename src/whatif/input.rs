@@ -17,7 +17,7 @@ impl Session {
     pub fn parse_set(&mut self, origin: &str, arg: &str) -> Result<Override, LoadError> {
         let arg = arg.trim();
         let file = self.add_source(origin, arg);
-        let Some(eq) = arg.find('=') else {
+        let Some((sep, after)) = separator(arg) else {
             return Err(self.error(
                 Diagnostic::at(
                     Loc {
@@ -27,15 +27,15 @@ impl Session {
                     },
                     format!("`{arg}` is not TARGET=VALUE"),
                 )
-                .label("no `=`")
+                .label("no value")
                 .help(
-                    "write e.g. `payout-idempotency.retention=2d`; `unset TARGET` removes a field",
+                    "write e.g. `payout-idempotency.retention=2d` (or `set payout-idempotency.retention 2d`); `unset TARGET` removes a field",
                 ),
             ));
         };
-        let target = arg[..eq].trim_end().to_string();
-        let shift = arg[..=eq].chars().count() as u32;
-        let text = &arg[eq + 1..];
+        let target = arg[..sep].trim_end().to_string();
+        let shift = arg[..after].chars().count() as u32;
+        let text = &arg[after..];
         let mut value = match yaml::parse(text, file, &self.limits) {
             Ok(v) => v,
             Err(mut d) => {
@@ -56,7 +56,7 @@ impl Session {
                         line: 1,
                         col: shift,
                     },
-                    format!("`{target}` has no value after `=`"),
+                    format!("`{target}` has no value"),
                 )
                 .help("give a value, e.g. `2d`; `unset TARGET` (or `~`) removes a field"),
             ));
@@ -127,6 +127,37 @@ impl Session {
         }
         Ok(out)
     }
+}
+
+/// Where `TARGET=VALUE` or `TARGET VALUE` splits: the separator's byte
+/// offset and where the value starts. `=` wins unless text other than
+/// spaces stands between the first space and it (`a.b {x: 1=2}`).
+fn separator(arg: &str) -> Option<(usize, usize)> {
+    let eq = arg.find('=');
+    let ws = arg.find(char::is_whitespace);
+    match (eq, ws) {
+        (Some(e), Some(w)) if w < e && !arg[w..e].trim().is_empty() => Some((w, w + 1)),
+        (Some(e), _) => Some((e, e + 1)),
+        (None, Some(w)) => Some((w, w + 1)),
+        (None, None) => None,
+    }
+}
+
+/// A `--set` of the command line without `=`: clap took the value after
+/// the space for a manifest path. The message and help of the shell's
+/// error, naming that path when one of `paths` does not exist.
+pub fn set_without_value(set: &[String], paths: &[std::path::PathBuf]) -> Option<(String, String)> {
+    let s = set.iter().find(|s| separator(s.trim()).is_none())?;
+    let missing = paths.iter().find(|p| !p.exists());
+    let help = match missing {
+        Some(p) => format!(
+            "write `--set {s}={}`: after a space, `{}` was read as a manifest path",
+            p.display(),
+            p.display()
+        ),
+        None => format!("write `--set {s}=VALUE`, e.g. `--set payout-idempotency.retention=2d`"),
+    };
+    Some((format!("`--set {s}` is not TARGET=VALUE"), help))
 }
 
 /// Moves the columns of line 1 of `n` right by `shift` (the value of

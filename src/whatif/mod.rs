@@ -32,6 +32,7 @@ mod required;
 mod session;
 mod target;
 mod tree;
+mod unified;
 
 use serde::Serialize;
 
@@ -41,6 +42,7 @@ use crate::manifest::yaml::Node;
 pub use changes::{flow, overrides_yaml, quote, render_changes, render_diff};
 pub(crate) use delta::dur;
 pub use delta::{Delta, compare, render_json, render_text};
+pub use input::set_without_value;
 pub use required::{
     RequiredRow, each_required, render_required_json, render_required_text, required,
     write_required_json, write_required_text,

@@ -1,0 +1,45 @@
+//! `--format concise`: one line per finding, `file:line:col: CODE message`,
+//! the shape editors' quickfix lists and `errorformat` read (ruff's and
+//! clippy's short output); the summary line last.
+
+use std::io::{self, Write};
+
+use crate::diagnostics::echo;
+use crate::report::format::{CheckRun, Format};
+use crate::report::{Summary, place};
+use crate::rules::Finding;
+
+/// Every finding on one line, then the counts.
+pub fn render(map: &crate::diagnostics::SourceMap, findings: &[Finding]) -> String {
+    let mut out = String::new();
+    for f in findings {
+        let accepted = match (&f.waived, f.baselined) {
+            (Some(w), _) => format!(" (waived: {})", w.reason),
+            (None, true) => " (baselined)".to_string(),
+            (None, false) => String::new(),
+        };
+        // One finding, one line: an echoed value never breaks it.
+        let line = match f.loc {
+            Some(_) => format!("{}: {} {}{accepted}", place(map, f), f.rule.code, f.message),
+            None => format!("{} {}{accepted}", f.rule.code, f.message),
+        };
+        out.push_str(&echo(&line));
+        out.push('\n');
+    }
+    if findings.is_empty() {
+        out.push_str("No findings.\n");
+    } else {
+        out.push_str(&Summary::of(findings).line());
+        out.push('\n');
+    }
+    out
+}
+
+/// `--format concise`.
+pub struct ConciseFormat;
+
+impl Format for ConciseFormat {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        out.write_all(render(run.sources(), run.findings).as_bytes())
+    }
+}

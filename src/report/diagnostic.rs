@@ -1,0 +1,251 @@
+//! `--format human`: findings as rustc-style diagnostics (annotate-snippets,
+//! as load errors print), grouped by intent, the summary line last:
+//!
+//! ```text
+//! error[RH001]: replay-outlives-dedup-window
+//!   --> examples/payouts.yaml:50:11
+//!    |
+//! 50 |     kind: powertools-idempotency
+//!    |           ^^^^^^^^^^^^^^^^^^^^^^ a dead-letter redrive can reach …
+//!    = path: settlement-scheduler → payout-requests → … → bank-rail
+//!    = note: horizon 15h 20m = 40m dead_letter + 14h redrive + 40m delivers_to > window 1h
+//!    = help: set `payout-idempotency.retention` to at least 16h 52m (horizon 15h 20m + margin 1h 32m)
+//! ```
+//!
+//! Every manifest string goes through [`shown`]: one inert line, each
+//! overlong token cut as the table cuts it.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use annotate_snippets::{Group, Level, Renderer};
+
+use crate::analysis::effective;
+use crate::diagnostics::{SnippetText, echo};
+use crate::manifest::Manifest;
+use crate::report::Summary;
+use crate::report::format::{CheckRun, Format};
+use crate::report::table::cell;
+use crate::rules::{Finding, Margin, Severity};
+use crate::time::Dur;
+
+/// Terms of the horizon arithmetic shown before the rest are counted.
+const TERMS_SHOWN: usize = 12;
+/// Rule-given related places shown under a finding.
+const RELATED_SHOWN: usize = 3;
+
+/// `--format human`, with the margin of the policy for the help's retention.
+pub struct Human {
+    pub margin: Margin,
+}
+
+/// [`Human`] under the default margin (for [`crate::report::format::of`]).
+pub static DEFAULT_MARGIN: std::sync::LazyLock<Human> = std::sync::LazyLock::new(|| Human {
+    margin: Margin::default(),
+});
+
+impl Format for Human {
+    fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
+        out.write_all(render(run.manifest, run.findings, self.margin, run.color).as_bytes())
+    }
+}
+
+/// Every finding as a diagnostic under a line per intent, then the counts.
+pub fn render(m: &Manifest, findings: &[Finding], margin: Margin, color: bool) -> String {
+    if findings.is_empty() {
+        return "No findings.\n".to_string();
+    }
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for (intent, group) in by_intent(findings) {
+        let s = Summary::of(group.iter().copied());
+        let head = match intent {
+            Some(i) => format!("intent `{}`: {}", shown(i), s.line()),
+            None => format!("not tied to an intent: {}", s.line()),
+        };
+        out.push_str(&if color {
+            format!("\x1b[1m{head}\x1b[0m\n\n")
+        } else {
+            format!("{head}\n\n")
+        });
+        for f in group {
+            out.push_str(&one(m, f, margin, &renderer));
+            out.push_str("\n\n");
+        }
+    }
+    out.push_str(&Summary::of(findings).line());
+    out.push('\n');
+    out
+}
+
+/// The findings of each intent in the order the intents first appear, those
+/// of no intent last; each group keeps the rules' order.
+fn by_intent(findings: &[Finding]) -> Vec<(Option<&str>, Vec<&Finding>)> {
+    let mut groups: Vec<(Option<&str>, Vec<&Finding>)> = Vec::new();
+    let mut index: HashMap<Option<&str>, usize> = HashMap::new();
+    for f in findings {
+        let key = f.intent.as_deref();
+        let at = *index.entry(key).or_insert_with(|| {
+            groups.push((key, Vec::new()));
+            groups.len() - 1
+        });
+        groups[at].1.push(f);
+    }
+    groups.sort_by_key(|(k, _)| k.is_none());
+    groups
+}
+
+/// Manifest text for the renderer: overlong tokens cut ([`cell`]), then
+/// one inert line ([`echo`]).
+fn shown(text: &str) -> String {
+    echo(&cell(text))
+}
+
+fn level(s: Severity) -> Level<'static> {
+    match s {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    }
+}
+
+/// One finding: title, the manifest line marked, path, arithmetic, help.
+fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String {
+    let map = &m.sources;
+    let message = shown(&f.message);
+    let place = f.loc.and_then(|l| SnippetText::of(map, l));
+    let related: Vec<(SnippetText, String)> = f
+        .related
+        .iter()
+        .take(RELATED_SHOWN)
+        .filter_map(|(l, t)| Some((SnippetText::of(map, *l)?, shown(t))))
+        .collect();
+    let mut notes: Vec<(Option<&str>, String)> = Vec::new();
+    if place.is_none() {
+        notes.push((None, message.clone()));
+    }
+    if !f.path.is_empty() {
+        notes.push((
+            Some("path"),
+            shown(&crate::report::table::path_text(&f.path)),
+        ));
+    }
+    if let Some(a) = arithmetic(f) {
+        notes.push((None, shown(&a)));
+    }
+    let assumed = f.assumptions.join("; ");
+    // RH005's message is the list itself.
+    if !assumed.is_empty() && !f.message.contains(&assumed) {
+        notes.push((Some("assumes"), shown(&assumed)));
+    }
+    if let Some(w) = accepted(f) {
+        notes.push((None, shown(&w)));
+    }
+    let help = shown(&help(m, f, margin));
+    let title = level(f.severity).primary_title(f.rule.name).id(f.rule.code);
+    let mut group = Group::with_title(title);
+    if let Some(p) = &place {
+        group = group.element(p.snippet(&message, true));
+    }
+    for (text, note) in &related {
+        group = group.element(text.snippet(note, false));
+    }
+    for (name, text) in &notes {
+        let l = match name {
+            Some(n) => Level::NOTE.with_name(*n),
+            None => Level::NOTE,
+        };
+        group = group.element(l.message(text.as_str()));
+    }
+    group = group.element(Level::HELP.message(help.as_str()));
+    renderer.render(&[group])
+}
+
+/// `waived: reason [ticket] (until date)` or `baselined`.
+fn accepted(f: &Finding) -> Option<String> {
+    if let Some(w) = &f.waived {
+        let mut s = format!("waived: {}", w.reason);
+        if let Some(t) = &w.ticket {
+            s.push_str(&format!(" [{t}]"));
+        }
+        if let Some(e) = &w.expires {
+            s.push_str(&format!(" (until {e})"));
+        }
+        return Some(s);
+    }
+    f.baselined
+        .then(|| "baselined: listed in the baseline file".to_string())
+}
+
+/// The horizon as the sum of its worst path's delays, against the window:
+/// `horizon 15h 20m = 40m dead_letter + 14h redrive + 40m delivers_to > window 1h`.
+/// Steps that add nothing are left out; past [`TERMS_SHOWN`] terms the
+/// rest are counted.
+fn arithmetic(f: &Finding) -> Option<String> {
+    let h = f.horizon?;
+    let mut terms = Vec::new();
+    let mut sum = Dur::ZERO;
+    let mut more = 0usize;
+    for s in &f.steps {
+        sum = sum.add(s.adds);
+        if s.adds == Dur::ZERO {
+            continue;
+        }
+        if terms.len() < TERMS_SHOWN {
+            terms.push(format!("{} {}", s.adds, field_of(&s.why)));
+        } else {
+            more += 1;
+        }
+    }
+    let mut s = format!("horizon {h}");
+    if !terms.is_empty() && sum == h {
+        s.push_str(" = ");
+        s.push_str(&terms.join(" + "));
+        if more > 0 {
+            s.push_str(&format!(" + {more} more"));
+        }
+    }
+    if let Some(w) = f.window {
+        let cmp = if h > w { ">" } else { "≤" };
+        s.push_str(&format!(" {cmp} window {w}"));
+    }
+    Some(s)
+}
+
+/// The link field a step's explanation starts with (`dead_letter: …`).
+fn field_of(why: &str) -> &str {
+    match why.split_once(':') {
+        Some((f, _)) if !f.is_empty() && f.chars().all(|c| c.is_ascii_lowercase() || c == '_') => f,
+        _ => "link",
+    }
+}
+
+/// The concrete fix: for a window the horizon outlives or nearly reaches,
+/// the field to set and the minimum safe retention; else the rule's page.
+fn help(m: &Manifest, f: &Finding, margin: Margin) -> String {
+    let windowed = matches!(f.rule.code, "RH001" | "RH002" | "RH004");
+    if let (true, Some(h), Some(_), Some(id)) = (windowed, f.horizon, f.window, &f.component)
+        && !h.is_unbounded()
+        && let Some(c) = m.component(id)
+    {
+        let field = if effective::generic(c).is_transport() {
+            "dedup_window"
+        } else if !effective::generic(c).is_store()
+            && effective::boolean(c, "accepts_key").is_some_and(|a| a.value)
+        {
+            "key_window"
+        } else {
+            "retention"
+        };
+        return format!(
+            "set `{id}.{field}` to at least {} (horizon {h} + margin {})",
+            margin.required_window(h),
+            margin.of(h)
+        );
+    }
+    format!("`replay-audit explain {}` says how to fix it", f.rule.code)
+}

@@ -1,0 +1,247 @@
+//! `check --format human` (rustc-style diagnostics), `--format concise`
+//! (one line per finding) and the table fitted to `COLUMNS`: exact output
+//! of the fixtures (snapshots in `tests/snapshots/`), colour only when
+//! asked, and manifest text that reaches the terminal inert.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// `replay-audit ARGS` in `dir` with `env`: exit code, stdout, stderr.
+fn run_in(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, String) {
+    let mut cmd = Command::cargo_bin("replay-audit").unwrap();
+    cmd.current_dir(dir)
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .env("REPLAY_AUDIT_TODAY", "2026-12-01");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn run(env: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, String) {
+    run_in(Path::new(env!("CARGO_MANIFEST_DIR")), env, args)
+}
+
+/// stdout of a run that finds an error (exit 1) and says nothing on stderr.
+fn failing(env: &[(&str, &str)], args: &[&str]) -> String {
+    let (code, out, err) = run(env, args);
+    assert_eq!(code, Some(1), "{args:?}: {err}");
+    assert!(err.is_empty(), "{args:?}: {err}");
+    out
+}
+
+#[test]
+fn human_payouts_snapshot() {
+    let out = failing(
+        &[],
+        &["check", "examples/payouts.yaml", "--format", "human"],
+    );
+    insta::assert_snapshot!("human_payouts", out);
+}
+
+#[test]
+fn human_groups_by_intent_and_puts_the_rest_last() {
+    let out = failing(
+        &[],
+        &[
+            "check",
+            "fixtures/rules/RH050-fires.yaml",
+            "--format",
+            "human",
+        ],
+    );
+    insta::assert_snapshot!("human_rh050_grouped", out);
+    let heads: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("intent ") || l.starts_with("not tied"))
+        .collect();
+    assert_eq!(
+        heads,
+        [
+            "intent `customer-refund`: 0 error(s), 0 warning(s), 1 info",
+            "not tied to an intent: 2 error(s), 0 warning(s), 0 info"
+        ]
+    );
+}
+
+#[test]
+fn human_carries_the_rule_the_place_the_arithmetic_and_the_fix() {
+    let out = failing(
+        &[],
+        &["check", "examples/payouts.yaml", "--format", "pretty"],
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    // Grouped by intent: the group's counts first, the run's counts last.
+    assert_eq!(
+        lines[0],
+        "intent `seller-payout`: 1 error(s), 0 warning(s), 2 info"
+    );
+    assert_eq!(lines.last(), Some(&"1 error(s), 0 warning(s), 2 info"));
+    assert_eq!(lines[2], "error[RH001]: replay-outlives-dedup-window");
+    assert_eq!(lines[3], "  --> examples/payouts.yaml:50:11");
+    assert_eq!(lines[5], "50 |     kind: powertools-idempotency");
+    // 40m dead_letter: max_backlog 30m + (3 - 1) × visibility 5m; 14h the
+    // declared redrive; 40m again on the way back to the worker. Window 1h
+    // is the powertools default (F040); margin 10 % of 15h 20m = 1h 32m.
+    assert!(out.contains(
+        "   = path: settlement-scheduler → payout-requests → payout-dlq → payout-requests → payout-worker → bank-rail\n\
+         \x20  = note: horizon 15h 20m = 40m dead_letter + 14h redrive + 40m delivers_to > window 1h\n"
+    ), "{out}");
+    assert!(out.contains(
+        "   = help: set `payout-idempotency.retention` to at least 16h 52m (horizon 15h 20m + margin 1h 32m)\n"
+    ), "{out}");
+    assert!(out.contains("info[RH040]: untested-failure-mode"), "{out}");
+    assert!(!out.contains('\x1b'), "{out}");
+}
+
+#[test]
+fn human_help_follows_the_policy_margin() {
+    let d = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/payouts.yaml"),
+    )
+    .unwrap();
+    std::fs::write(d.path().join("m.yaml"), text).unwrap();
+    std::fs::write(
+        d.path().join("replay-audit.toml"),
+        "[margin]\npercent = 50\nminimum = \"5m\"\n",
+    )
+    .unwrap();
+    let (code, out, err) = run_in(d.path(), &[], &["check", "m.yaml", "--format", "human"]);
+    assert_eq!(code, Some(1), "{err}");
+    // 50 % of 15h 20m is 7h 40m: 15h 20m + 7h 40m = 23h.
+    assert!(
+        out.contains("to at least 23h (horizon 15h 20m + margin 7h 40m)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn concise_is_one_line_per_finding() {
+    let out = failing(
+        &[],
+        &["check", "examples/payouts.yaml", "--format", "concise"],
+    );
+    insta::assert_snapshot!("concise_payouts", out);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[0].starts_with(
+            "examples/payouts.yaml:50:11: RH001 a dead-letter redrive can reach `bank-rail` 15h 20m"
+        ),
+        "{out}"
+    );
+    assert!(
+        lines[1].starts_with("examples/payouts.yaml:11:3: RH005 "),
+        "{out}"
+    );
+    assert!(
+        lines[2].starts_with("examples/payouts.yaml:19:13: RH040 "),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_passing_manifest_exits_0_with_its_info_finding() {
+    for format in ["human", "concise"] {
+        let (code, out, err) = run(
+            &[],
+            &["check", "fixtures/sound-payouts.yaml", "--format", format],
+        );
+        assert_eq!(code, Some(0), "{format}: {err}");
+        assert!(
+            out.ends_with("\n0 error(s), 0 warning(s), 1 info\n"),
+            "{format}: {out}"
+        );
+        assert!(out.contains("RH005"), "{format}: {out}");
+    }
+}
+
+#[test]
+fn table_fits_columns_and_keeps_places_whole() {
+    let out = failing(&[("COLUMNS", "80")], &["check", "examples/payouts.yaml"]);
+    insta::assert_snapshot!("table_payouts_80", out);
+    for line in out.lines() {
+        assert!(line.chars().count() <= 80, "{line}");
+    }
+    for place in [
+        "examples/payouts.yaml:50:11",
+        "examples/payouts.yaml:11:3",
+        "examples/payouts.yaml:19:13",
+    ] {
+        assert!(out.contains(place), "{place} split: {out}");
+    }
+    // Without COLUMNS and off a terminal, the table keeps its 160 columns.
+    let wide = failing(&[], &["check", "examples/payouts.yaml"]);
+    assert!(
+        wide.lines().next().unwrap().chars().count() == 160,
+        "{wide}"
+    );
+    assert!(wide.contains("examples/payouts.yaml:50:11"), "{wide}");
+}
+
+#[test]
+fn colour_only_when_asked_and_never_from_the_manifest() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("m.yaml"), EVIL).unwrap();
+    for format in ["human", "concise"] {
+        let (code, out, err) = run_in(d.path(), &[], &["check", "m.yaml", "--format", format]);
+        assert_eq!(code, Some(1), "{format}: {err}");
+        assert!(!out.contains('\x1b'), "{format}: {out}");
+        assert!(out.contains("␛[2J"), "{format}: {out}");
+        assert!(!out.contains('\u{202e}'), "{format}: {out}");
+    }
+    let (_, out, _) = run_in(
+        d.path(),
+        &[],
+        &["check", "m.yaml", "--format", "human", "--color", "always"],
+    );
+    assert!(out.contains("\x1b["), "styled: {out}");
+    assert!(!out.contains("\x1b[2J"), "{out}");
+    // NO_COLOR with the automatic choice: plain text.
+    let (_, out, _) = run_in(
+        d.path(),
+        &[("NO_COLOR", "1")],
+        &["check", "m.yaml", "--format", "human"],
+    );
+    assert!(!out.contains('\x1b'), "{out}");
+}
+
+/// YAML escapes: `\e` is ESC; a replay name that would clear the screen
+/// and reorder text.
+const EVIL: &str = r#"version: 1
+intents:
+  pay:
+    origin: svc
+    effect: bank
+    key: { fields: [id] }
+    replays:
+      - name: "replay \e[2J \u202eevil"
+        enters_at: q
+        within: 30d
+components:
+  svc:
+    kind: service
+    sends_to: q
+  q:
+    kind: queue
+    retention: 4d
+    delivers_to: worker
+  worker:
+    kind: function
+    dedup: { store: keys, claim: conditional-write }
+    effects: [bank]
+  keys:
+    kind: store
+    retention: 1h
+  bank:
+    kind: external
+    accepts_key: false
+"#;
