@@ -110,11 +110,14 @@ pub(super) fn edge_model(
         passes_key: link.passes_key(),
         dedup_id: None,
         redrive_bound: None,
+        hold: None,
+        keeps_clock: false,
     };
     let mut retried = false;
     if let Some(r) = &link.retry {
         retried = add_retry(&mut em, link, r, ca, assumed, why);
     }
+    let after = em.delay;
     match link.ty {
         LinkType::SendsTo => add_send(&mut em, link, cb, &nodes[b], why),
         LinkType::DeliversTo | LinkType::DeadLetter => {
@@ -126,7 +129,45 @@ pub(super) fn edge_model(
     if retried && em.birth.is_none() {
         em.birth = Some(Birth::Retry);
     }
+    add_clock(&mut em, ca, cb, &nodes[a], assumed, after);
     em
+}
+
+/// The message clock of an edge: out of a transport with a retention the
+/// copy leaves by its enqueue age + that retention; a move into a
+/// dead-letter queue keeps the enqueue time where the DLQ says so (F004),
+/// else starts it again (F005; assumed when a generic queue does not say,
+/// the later deadline).
+fn add_clock(
+    em: &mut EdgeModel,
+    ca: &Component,
+    cb: &Component,
+    na: &NodeModel,
+    assumed: &mut Vec<Assumed>,
+    after: Dur,
+) {
+    let leaves = matches!(
+        em.ty,
+        LinkType::DeliversTo | LinkType::DeadLetter | LinkType::Redrive
+    );
+    if leaves && na.generic.is_transport() {
+        em.hold = eff::dur(ca, "retention").map(|r| super::clock::Hold {
+            retention: r.value,
+            after,
+        });
+    }
+    if em.ty == LinkType::DeadLetter {
+        em.keeps_clock = match eff::boolean(cb, "dlq_keeps_enqueue_time") {
+            Some(k) => k.value,
+            None => {
+                // Without a retention the clock bounds nothing.
+                if eff::dur(cb, "retention").is_some() {
+                    assume(assumed, em.to, cb, "dlq_keeps_enqueue_time", "false");
+                }
+                false
+            }
+        };
+    }
 }
 
 /// Adds the span of the link's retries `r` to the edge. Returns whether

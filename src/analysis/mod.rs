@@ -45,6 +45,7 @@
 //!   a region their store is not in, and the first cycle nothing bounds.
 //!   The rules (`crate::rules`) read these.
 
+mod clock;
 mod cycles;
 mod edges;
 pub mod effective;
@@ -65,6 +66,7 @@ use crate::diagnostics::Loc;
 use crate::graph::Graph;
 use crate::manifest::model::Manifest;
 use intent::{Scratch, analyse_intent};
+pub use clock::ClockNote;
 pub use model::{Assumed, Birth, Layer, Model};
 pub use paths::{PathAssumption, Step};
 pub use result::{IntentResult, LayerReach};

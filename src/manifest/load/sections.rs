@@ -376,7 +376,10 @@ impl Reader {
             }
             F::MaxReceives => self.count(n, p, 1).map(Setting::Count),
             F::DedupScope | F::Scope => self.string(n, p).map(Setting::Text),
-            F::ContentBasedDedup | F::AcceptsKey | F::LookupByReference => {
+            F::ContentBasedDedup
+            | F::AcceptsKey
+            | F::LookupByReference
+            | F::DlqKeepsEnqueueTime => {
                 self.boolean(n, p).map(Setting::Bool)
             }
             F::MessageAttributes | F::Unique => self.string_list(n, p).map(Setting::List),
