@@ -202,9 +202,13 @@ fn walk_scc(
             if unbounded {
                 for st in &mut run.states[first..first + count] {
                     if st.h.is_some() {
+                        // Messages are made anew without end: no clock
+                        // bounds them either.
                         st.h = Some(Dur::Unbounded);
+                        st.enq = Dur::Unbounded;
                         for d in st.dups.iter_mut().flatten() {
                             d.age = Dur::Unbounded;
+                            d.enq = Dur::Unbounded;
                         }
                     }
                 }

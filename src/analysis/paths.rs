@@ -88,13 +88,13 @@ impl Paths<'_> {
     /// The assumptions along the worst path to state `s`, added to `set`:
     /// what [`Paths::path_to`]'s steps would list, without building them.
     pub(super) fn assumptions_to(&self, s: usize, set: &mut BTreeSet<PathAssumption>) {
-        for (_, _, via) in self.back_walk(s) {
+        for (_, to, via) in self.back_walk(s) {
             match via {
                 Via::Replay(ri) => {
                     set.insert(PathAssumption::Replay(ri));
                 }
                 Via::Edge(e) => {
-                    if let Some(x) = self.binding_assumption(s, e as usize) {
+                    if let Some(x) = self.binding_assumption(to, e as usize) {
                         set.insert(PathAssumption::Edge(x));
                     }
                 }
