@@ -28,10 +28,12 @@ impl Why {
 }
 
 /// How long a transport may still deliver a message: its retention, or with
-/// a declared `max_backlog` the smaller of the retention and
-/// `max_backlog + (max_receives - 1) * visibility_timeout`. Returns the span,
-/// its explanation (only when `explain`; empty otherwise) and the backlog
-/// assumption it rests on.
+/// a declared `max_backlog` and a receive limit the smaller of the retention
+/// and `max_backlog + (max_receives - 1) * visibility_timeout`. Without a
+/// receive limit a failing message is redelivered until its retention ends
+/// (F002, F003), whatever the backlog. Returns the span, its explanation
+/// (only when `explain`; empty otherwise) and the backlog assumption it
+/// rests on, when the backlog is what bounds it.
 pub fn transport_span(
     i: usize,
     c: &Component,
@@ -58,15 +60,24 @@ pub fn transport_span(
         let why = text(&|| format!("{what} {}{}", retention.value, retention.provenance()));
         return (retention.value, why, None);
     };
-    let receives = after_receives
-        .or_else(|| eff::count(c, "max_receives").map(|e| e.value))
-        .unwrap_or(1);
+    let Some(receives) = after_receives.or_else(|| eff::count(c, "max_receives").map(|e| e.value))
+    else {
+        // A dead-letter queue moves messages after some number of receives;
+        // not knowing it, the analysis takes no limit (the longer span).
+        if c.dead_letter.is_some() {
+            assume(assumed, i, c, "max_receives", "unbounded");
+        }
+        let why = text(&|| {
+            format!(
+                "no receive limit: a failing message is redelivered until its {what} {}{} (max_backlog does not bound it)",
+                retention.value,
+                retention.provenance()
+            )
+        });
+        return (retention.value, why, None);
+    };
     let vis = eff::dur(c, "visibility_timeout").map_or(Dur::ZERO, |v| v.value);
     let bound = backlog.value.add(vis.times(receives.saturating_sub(1)));
-    let assumption = Some(EdgeAssumption::Backlog {
-        component: i,
-        max_backlog: backlog.value,
-    });
     if bound < retention.value {
         let why = text(&|| {
             format!(
@@ -74,8 +85,13 @@ pub fn transport_span(
                 backlog.value, retention.value
             )
         });
+        let assumption = Some(EdgeAssumption::Backlog {
+            component: i,
+            max_backlog: backlog.value,
+        });
         (bound, why, assumption)
     } else {
+        // An assumption that bounds nothing is not one (RH005 lists none).
         let why = text(&|| {
             format!(
                 "retention {}{} (max_backlog does not lower it)",
@@ -83,7 +99,7 @@ pub fn transport_span(
                 retention.provenance()
             )
         });
-        (retention.value, why, assumption)
+        (retention.value, why, None)
     }
 }
 
@@ -376,7 +392,22 @@ mod tests {
             true,
         );
         assert_eq!(span, Dur::Secs(3_600));
-        assert!(assumption.is_some(), "the assumption is still listed");
+        assert_eq!(assumption, None, "a backlog that bounds nothing is no assumption");
+    }
+
+    #[test]
+    fn without_a_receive_limit_the_backlog_bounds_nothing() {
+        // F002/F003: redelivered until the 4d default retention (345,600 s).
+        let mut assumed = Vec::new();
+        let (span, why, assumption) =
+            transport_span(0, &queue("    max_backlog: 30m\n"), None, &mut assumed, true);
+        assert_eq!(span, Dur::Secs(345_600));
+        assert_eq!(
+            why,
+            "no receive limit: a failing message is redelivered until its retention 4d (sqs-standard default, F003) (max_backlog does not bound it)"
+        );
+        assert_eq!(assumption, None);
+        assert!(assumed.is_empty(), "no dead-letter queue: nothing assumed");
     }
 
     #[test]
