@@ -137,7 +137,13 @@ mod tests {
             }),
             true,
         );
-        assert_eq!(at_dlq.to, Clocks { age: d(4), enq: Dur::ZERO });
+        assert_eq!(
+            at_dlq.to,
+            Clocks {
+                age: d(4),
+                enq: Dur::ZERO
+            }
+        );
         let redriven = advance(
             at_dlq.to,
             d(14),
@@ -147,7 +153,13 @@ mod tests {
             }),
             false,
         );
-        assert_eq!(redriven.to, Clocks { age: d(14), enq: d(14) });
+        assert_eq!(
+            redriven.to,
+            Clocks {
+                age: d(14),
+                enq: d(14)
+            }
+        );
         assert_eq!(redriven.uncapped, d(18));
         assert!(redriven.capped());
     }
@@ -167,7 +179,13 @@ mod tests {
             false,
         );
         // 0 + 4d caps the 1d + 4d delay; the FIFO DLQ's clock starts at 4d.
-        assert_eq!(moved.to, Clocks { age: d(4), enq: d(4) });
+        assert_eq!(
+            moved.to,
+            Clocks {
+                age: d(4),
+                enq: d(4)
+            }
+        );
     }
 
     #[test]

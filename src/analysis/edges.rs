@@ -16,7 +16,7 @@ use crate::time::Dur;
 pub(super) struct Why(pub(super) Option<Vec<String>>);
 
 impl Why {
-    fn add(&mut self, part: impl FnOnce() -> String) {
+    pub(super) fn add(&mut self, part: impl FnOnce() -> String) {
         if let Some(parts) = &mut self.0 {
             parts.push(part());
         }
@@ -146,6 +146,7 @@ pub(super) fn edge_model(
         em.birth = Some(Birth::Retry);
     }
     add_clock(&mut em, ca, cb, &nodes[a], assumed, after);
+    super::targets::add_target(&mut em, cb, &nodes[a], &nodes[b], why);
     em
 }
 
@@ -275,7 +276,22 @@ fn add_delivery(
             span_why = format!("max_record_age {}", max_age.value);
         }
     }
-    em.delay = em.delay.add(span);
+    // A push transport's delivery retries are what its maximum event age
+    // bounds: the two compose to the smaller, they do not add (F016, F017,
+    // F019).
+    let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
+    if push && em.delay > Dur::ZERO {
+        let retries = em.delay;
+        em.delay = retries.min(span);
+        why.add(|| {
+            format!(
+                "the retries and max_event_age {span} compose to the smaller, {}",
+                retries.min(span)
+            )
+        });
+    } else {
+        em.delay = em.delay.add(span);
+    }
     em.assumption = assumption;
     if link.ty == LinkType::DeliversTo {
         if delivery.value == Delivery::AtLeastOnce {
@@ -392,15 +408,23 @@ mod tests {
             true,
         );
         assert_eq!(span, Dur::Secs(3_600));
-        assert_eq!(assumption, None, "a backlog that bounds nothing is no assumption");
+        assert_eq!(
+            assumption, None,
+            "a backlog that bounds nothing is no assumption"
+        );
     }
 
     #[test]
     fn without_a_receive_limit_the_backlog_bounds_nothing() {
         // F002/F003: redelivered until the 4d default retention (345,600 s).
         let mut assumed = Vec::new();
-        let (span, why, assumption) =
-            transport_span(0, &queue("    max_backlog: 30m\n"), None, &mut assumed, true);
+        let (span, why, assumption) = transport_span(
+            0,
+            &queue("    max_backlog: 30m\n"),
+            None,
+            &mut assumed,
+            true,
+        );
         assert_eq!(span, Dur::Secs(345_600));
         assert_eq!(
             why,

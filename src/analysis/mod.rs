@@ -61,12 +61,13 @@ mod retry_oracle;
 mod retry_tail;
 mod sorted_map;
 mod state;
+mod targets;
 
 use crate::diagnostics::Loc;
 use crate::graph::Graph;
 use crate::manifest::model::Manifest;
-use intent::{Scratch, analyse_intent};
 pub use clock::ClockNote;
+use intent::{Scratch, analyse_intent};
 pub use model::{Assumed, Birth, Layer, Model};
 pub use paths::{PathAssumption, Step};
 pub use result::{IntentResult, LayerReach};

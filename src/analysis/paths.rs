@@ -109,7 +109,10 @@ impl Paths<'_> {
         if !matches!(self.backs[s].back(), Some((_, Via::Edge(x))) if x as usize == e) {
             return None;
         }
-        let i = self.clocks.binary_search_by_key(&ix(s), |&(st, _)| st).ok()?;
+        let i = self
+            .clocks
+            .binary_search_by_key(&ix(s), |&(st, _)| st)
+            .ok()?;
         Some(&self.clocks[i].1)
     }
 

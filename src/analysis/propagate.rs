@@ -358,7 +358,15 @@ impl Run<'_> {
         let Some(h) = src.h else { return };
         let src_enq = src.enq;
         let (src_key, src_comp, src_layered) = (src.key, src.comp, src.orig_layered);
-        let moved = advance(Clocks { age: h, enq: src.enq }, em.delay, em.hold, em.keeps_clock);
+        let moved = advance(
+            Clocks {
+                age: h,
+                enq: src.enq,
+            },
+            em.delay,
+            em.hold,
+            em.keeps_clock,
+        );
         let nh = moved.to.age;
         let key_after = |k: KeyStatus| {
             if k == KeyStatus::Carried && !em.passes_key {
