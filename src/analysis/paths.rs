@@ -181,7 +181,9 @@ impl Paths<'_> {
                 let em = &self.model.edges[e as usize];
                 let mut why = self.model.explain(self.manifest, e as usize);
                 let clock = self.clock(s, e as usize).copied();
-                if let Some(c) = clock {
+                // The clock is worth a word where it bounds the step or
+                // runs from an earlier enqueue; else the delay says it all.
+                if let Some(c) = clock.filter(|c| c.capped || c.kept) {
                     why = format!("{why}; {}", c.text());
                 }
                 Step {

@@ -474,7 +474,8 @@ impl Run<'_> {
 /// The clock note of a step along `em` from age `h` (enqueue age `enq`),
 /// when the step left a transport.
 fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<Box<ClockNote>> {
-    let hold = em.hold?;
+    // In a cycle nothing bounds every age is unbounded: no clock to show.
+    let hold = em.hold.filter(|_| !h.is_unbounded())?;
     Some(Box::new(ClockNote {
         enq,
         retention: hold.retention,
