@@ -158,7 +158,7 @@ fn a_capped_redrive_promise_is_rh006_and_no_rh005() {
             Some("orders-dlq".to_string()),
             Some(replay_audit::time::Dur::Secs(691_200)),
             Some(replay_audit::time::Dur::Secs(259_200)),
-            Some((31, 50))
+            Some((32, 50))
         )]
     );
 }
