@@ -50,7 +50,10 @@ components:
     retention: 4d
     # An operational assumption: we alert and drain the queue within 2 hours.
     # replay-audit bounds the horizon with it and lists it in its output.
+    # It bounds only messages that stop coming back: without a receive
+    # limit a failing message is redelivered until the retention ends.
     max_backlog: 2h
+    max_receives: 5
     delivers_to: charge-worker
 
   charge-worker:

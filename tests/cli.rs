@@ -305,7 +305,7 @@ fn horizon_shows_the_arithmetic() {
     assert_eq!(adds, vec![0, 2_400, 50_400, 2_400]);
     assert_eq!(
         h["steps"][2]["why"],
-        "redrive: redrive within 14h (declared)"
+        "redrive: redrive within 14h (declared); the dead-letter queue keeps the enqueue time (F004): deadline = enqueue 0s + 14d = 14d"
     );
     cmd()
         .args(["horizon", "fixtures/incident-dlq-redrive.yaml", "--intent", "seller-payout"])
@@ -370,7 +370,7 @@ fn explain_rules_and_catalog() {
         .code(2)
         .stderr(predicate::str::contains("error: no rule `RH999`"));
     let rules = json(&["rules", "--format", "json"]);
-    assert_eq!(rules.as_array().unwrap().len(), 32);
+    assert_eq!(rules.as_array().unwrap().len(), 33);
     assert_eq!(rules[0]["code"], "RH001");
     assert_eq!(rules[0]["severity"], "error");
     cmd()

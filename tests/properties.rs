@@ -216,7 +216,11 @@ fn with_redrive_cycle(
     max_times: Option<u8>,
     within: Option<u64>,
     deliver: u8,
+    standard: bool,
 ) -> Arch {
+    // A generic queue's DLQ restarts the clock (assumed); an SQS standard
+    // DLQ keeps the enqueue time (F004).
+    let kind = if standard { 9 } else { 3 };
     let n = a.comps.len();
     let (p, q, dlq) = (n, n + 1, n + 2);
     let index_in = |a: &Arch, roles: &str, except: Option<usize>, target: usize| {
@@ -230,14 +234,14 @@ fn with_redrive_cycle(
         ..Comp::default()
     }); // service
     a.comps.push(Comp {
-        kind: 3,
+        kind,
         max_receives: Some(2),
         visibility: Some(30),
         retention: Some(3_600),
         ..Comp::default()
     });
     a.comps.push(Comp {
-        kind: 3,
+        kind,
         retention: Some(86_400),
         ..Comp::default()
     });
@@ -277,7 +281,10 @@ fn with_redrive_cycle(
 /// Longest arrival age of a copy at every component, by walking every
 /// path (exponential; fine for six components): from the origin at age 0
 /// and from each replay's entry at its `within`, adding each edge's delay
-/// as the model states it. Inside a cycle a redrive may be taken at most
+/// as the model states it. Each path carries its message clock: a step out
+/// of a transport ends by the message's enqueue age + the transport's
+/// retention (then the retries after it), and the message keeps its
+/// enqueue age only on a move into a dead-letter queue that keeps it. Inside a cycle a redrive may be taken at most
 /// the sum of the cycle's `max_times` times; a cycle that a copy can go
 /// round without a redrive, or with a redrive that has no `max_times`,
 /// makes every age in it unbounded. A store's horizon is that of the
@@ -356,7 +363,7 @@ fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
     #[allow(clippy::too_many_arguments)]
     fn walk(
         c: usize,
-        age: Dur,
+        (age, enq): (Dur, Dur),
         used: u64,
         depth: usize,
         model: &Model,
@@ -364,10 +371,10 @@ fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
         ctx: &dyn Fn(usize, usize) -> (bool, bool),
         scc_budget: &dyn Fn(usize) -> Option<u64>,
     ) {
-        let age = if scc_budget(c).is_none() && model.out[c].iter().any(|&e| ctx(e, c).0) {
-            Dur::Unbounded
+        let (age, enq) = if scc_budget(c).is_none() && model.out[c].iter().any(|&e| ctx(e, c).0) {
+            (Dur::Unbounded, Dur::Unbounded)
         } else {
-            age
+            (age, enq)
         };
         let e = best.entry(c).or_insert(age);
         if age > *e {
@@ -389,9 +396,14 @@ fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
                     None => {}
                 }
             }
+            let mut next = age.add(em.delay);
+            if let Some(h) = em.hold {
+                next = next.min(enq.add(h.retention).add(h.after));
+            }
+            let next_enq = if em.keeps_clock { enq } else { next };
             walk(
                 em.to,
-                age.add(em.delay),
+                (next, next_enq),
                 u,
                 depth + 1,
                 model,
@@ -404,11 +416,21 @@ fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
     let ctx = |e: usize, _c: usize| (internal(e), is_redrive(e));
     let it = &m.intents[intent];
     if let Some(o) = m.component_index(&it.origin.value) {
-        walk(o, Dur::ZERO, 0, 0, model, &mut best, &ctx, &scc_budget);
+        walk(
+            o,
+            (Dur::ZERO, Dur::ZERO),
+            0,
+            0,
+            model,
+            &mut best,
+            &ctx,
+            &scc_budget,
+        );
     }
     for r in &it.replays {
         if let Some(c) = m.component_index(&r.enters_at.value) {
-            walk(c, r.within.value, 0, 0, model, &mut best, &ctx, &scc_budget);
+            let at = r.within.value;
+            walk(c, (at, at), 0, 0, model, &mut best, &ctx, &scc_budget);
         }
     }
     for (g, comp) in m.components.iter().enumerate() {
@@ -576,15 +598,27 @@ proptest! {
     fn horizon_equals_brute_force(
         a in prop_oneof![
             arch_with(0..=0, 6),
-            (arch_with(0..=0, 3), proptest::option::of(0u8..3), proptest::option::of(dur()), any::<u8>())
-                .prop_map(|(a, m, w, d)| with_redrive_cycle(a, m, w, d)),
+            (arch_with(0..=0, 3), proptest::option::of(0u8..3), proptest::option::of(dur()), any::<u8>(), any::<bool>())
+                .prop_map(|(a, m, w, d, std)| with_redrive_cycle(a, m, w, d, std)),
         ]
     ) {
         let m = load_one(&a);
         let an = analysis::analyse(&m);
+        // Without a kept enqueue time every copy's clock equals its age and
+        // the bound is exact; with one, merged paths keep the later age and
+        // the later enqueue age separately, an upper bound.
+        let exact = an.model.edges.iter().all(|e| !e.keeps_clock);
         for r in &an.intents {
             let expected = oracle(&m, &an.model, r.intent);
-            prop_assert_eq!(&r.horizons, &expected, "intent {}\n{}", m.intents[r.intent].id, a.text());
+            if exact {
+                prop_assert_eq!(&r.horizons, &expected, "intent {}\n{}", m.intents[r.intent].id, a.text());
+            } else {
+                let keys: Vec<_> = r.horizons.keys().copied().collect();
+                prop_assert_eq!(keys, expected.keys().copied().collect::<Vec<_>>());
+                for (c, h) in &expected {
+                    prop_assert!(r.horizons.get(c).is_some_and(|x| x >= h), "{c}: {:?} below {h:?}\n{}", r.horizons.get(c), a.text());
+                }
+            }
         }
     }
 

@@ -66,7 +66,7 @@ info RH005 horizon-rests-on-assumption seller-payout
   worst path:
              +0s  settlement-scheduler → payout-requests: sends_to: no delay
             +40m  payout-requests → payout-dlq: dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)
-            +14h  payout-dlq → payout-requests: redrive: redrive within 14h (declared)
+            +14h  payout-dlq → payout-requests: redrive: redrive within 14h (declared); the dead-letter queue keeps the enqueue time (F004): deadline = enqueue 0s + 14d = 14d
             +40m  payout-requests → payout-worker: delivers_to: at-least-once delivery: max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)
        = 15h 20m  total
   window 16h against horizon 15h 20m: margin 40m; the policy asks for 15h 20m + margin 1h 32m = 16h 52m

@@ -16,7 +16,7 @@ use crate::time::Dur;
 pub(super) struct Why(pub(super) Option<Vec<String>>);
 
 impl Why {
-    fn add(&mut self, part: impl FnOnce() -> String) {
+    pub(super) fn add(&mut self, part: impl FnOnce() -> String) {
         if let Some(parts) = &mut self.0 {
             parts.push(part());
         }
@@ -28,10 +28,12 @@ impl Why {
 }
 
 /// How long a transport may still deliver a message: its retention, or with
-/// a declared `max_backlog` the smaller of the retention and
-/// `max_backlog + (max_receives - 1) * visibility_timeout`. Returns the span,
-/// its explanation (only when `explain`; empty otherwise) and the backlog
-/// assumption it rests on.
+/// a declared `max_backlog` and a receive limit the smaller of the retention
+/// and `max_backlog + (max_receives - 1) * visibility_timeout`. Without a
+/// receive limit a failing message is redelivered until its retention ends
+/// (F002, F003), whatever the backlog. Returns the span, its explanation
+/// (only when `explain`; empty otherwise) and the backlog assumption it
+/// rests on, when the backlog is what bounds it.
 pub fn transport_span(
     i: usize,
     c: &Component,
@@ -58,15 +60,24 @@ pub fn transport_span(
         let why = text(&|| format!("{what} {}{}", retention.value, retention.provenance()));
         return (retention.value, why, None);
     };
-    let receives = after_receives
-        .or_else(|| eff::count(c, "max_receives").map(|e| e.value))
-        .unwrap_or(1);
+    let Some(receives) = after_receives.or_else(|| eff::count(c, "max_receives").map(|e| e.value))
+    else {
+        // A dead-letter queue moves messages after some number of receives;
+        // not knowing it, the analysis takes no limit (the longer span).
+        if c.dead_letter.is_some() {
+            assume(assumed, i, c, "max_receives", "unbounded");
+        }
+        let why = text(&|| {
+            format!(
+                "no receive limit: a failing message is redelivered until its {what} {}{} (max_backlog does not bound it)",
+                retention.value,
+                retention.provenance()
+            )
+        });
+        return (retention.value, why, None);
+    };
     let vis = eff::dur(c, "visibility_timeout").map_or(Dur::ZERO, |v| v.value);
     let bound = backlog.value.add(vis.times(receives.saturating_sub(1)));
-    let assumption = Some(EdgeAssumption::Backlog {
-        component: i,
-        max_backlog: backlog.value,
-    });
     if bound < retention.value {
         let why = text(&|| {
             format!(
@@ -74,8 +85,13 @@ pub fn transport_span(
                 backlog.value, retention.value
             )
         });
+        let assumption = Some(EdgeAssumption::Backlog {
+            component: i,
+            max_backlog: backlog.value,
+        });
         (bound, why, assumption)
     } else {
+        // An assumption that bounds nothing is not one (RH005 lists none).
         let why = text(&|| {
             format!(
                 "retention {}{} (max_backlog does not lower it)",
@@ -83,7 +99,7 @@ pub fn transport_span(
                 retention.provenance()
             )
         });
-        (retention.value, why, assumption)
+        (retention.value, why, None)
     }
 }
 
@@ -110,11 +126,14 @@ pub(super) fn edge_model(
         passes_key: link.passes_key(),
         dedup_id: None,
         redrive_bound: None,
+        hold: None,
+        keeps_clock: false,
     };
     let mut retried = false;
     if let Some(r) = &link.retry {
         retried = add_retry(&mut em, link, r, ca, assumed, why);
     }
+    let after = em.delay;
     match link.ty {
         LinkType::SendsTo => add_send(&mut em, link, cb, &nodes[b], why),
         LinkType::DeliversTo | LinkType::DeadLetter => {
@@ -126,7 +145,46 @@ pub(super) fn edge_model(
     if retried && em.birth.is_none() {
         em.birth = Some(Birth::Retry);
     }
+    add_clock(&mut em, ca, cb, &nodes[a], assumed, after);
+    super::targets::add_target(&mut em, cb, &nodes[a], &nodes[b], why);
     em
+}
+
+/// The message clock of an edge: out of a transport with a retention the
+/// copy leaves by its enqueue age + that retention; a move into a
+/// dead-letter queue keeps the enqueue time where the DLQ says so (F004),
+/// else starts it again (F005; assumed when a generic queue does not say,
+/// the later deadline).
+fn add_clock(
+    em: &mut EdgeModel,
+    ca: &Component,
+    cb: &Component,
+    na: &NodeModel,
+    assumed: &mut Vec<Assumed>,
+    after: Dur,
+) {
+    let leaves = matches!(
+        em.ty,
+        LinkType::DeliversTo | LinkType::DeadLetter | LinkType::Redrive
+    );
+    if leaves && na.generic.is_transport() {
+        em.hold = eff::dur(ca, "retention").map(|r| super::clock::Hold {
+            retention: r.value,
+            after,
+        });
+    }
+    if em.ty == LinkType::DeadLetter {
+        em.keeps_clock = match eff::boolean(cb, "dlq_keeps_enqueue_time") {
+            Some(k) => k.value,
+            None => {
+                // Without a retention the clock bounds nothing.
+                if eff::dur(cb, "retention").is_some() {
+                    assume(assumed, em.to, cb, "dlq_keeps_enqueue_time", "false");
+                }
+                false
+            }
+        };
+    }
 }
 
 /// Adds the span of the link's retries `r` to the edge. Returns whether
@@ -218,7 +276,22 @@ fn add_delivery(
             span_why = format!("max_record_age {}", max_age.value);
         }
     }
-    em.delay = em.delay.add(span);
+    // A push transport's delivery retries are what its maximum event age
+    // bounds: the two compose to the smaller, they do not add (F016, F017,
+    // F019).
+    let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
+    if push && em.delay > Dur::ZERO {
+        let retries = em.delay;
+        em.delay = retries.min(span);
+        why.add(|| {
+            format!(
+                "the retries and max_event_age {span} compose to the smaller, {}",
+                retries.min(span)
+            )
+        });
+    } else {
+        em.delay = em.delay.add(span);
+    }
     em.assumption = assumption;
     if link.ty == LinkType::DeliversTo {
         if delivery.value == Delivery::AtLeastOnce {
@@ -335,7 +408,30 @@ mod tests {
             true,
         );
         assert_eq!(span, Dur::Secs(3_600));
-        assert!(assumption.is_some(), "the assumption is still listed");
+        assert_eq!(
+            assumption, None,
+            "a backlog that bounds nothing is no assumption"
+        );
+    }
+
+    #[test]
+    fn without_a_receive_limit_the_backlog_bounds_nothing() {
+        // F002/F003: redelivered until the 4d default retention (345,600 s).
+        let mut assumed = Vec::new();
+        let (span, why, assumption) = transport_span(
+            0,
+            &queue("    max_backlog: 30m\n"),
+            None,
+            &mut assumed,
+            true,
+        );
+        assert_eq!(span, Dur::Secs(345_600));
+        assert_eq!(
+            why,
+            "no receive limit: a failing message is redelivered until its retention 4d (sqs-standard default, F003) (max_backlog does not bound it)"
+        );
+        assert_eq!(assumption, None);
+        assert!(assumed.is_empty(), "no dead-letter queue: nothing assumed");
     }
 
     #[test]

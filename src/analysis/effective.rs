@@ -131,6 +131,7 @@ pub fn boolean(c: &Component, field: &str) -> Option<Eff<bool>> {
         "accepts_key" => c.accepts_key(),
         "lookup_by_reference" => c.lookup_by_reference(),
         "content_based_dedup" => c.content_based_dedup(),
+        "dlq_keeps_enqueue_time" => c.dlq_keeps_enqueue_time(),
         _ => None,
     };
     match written {

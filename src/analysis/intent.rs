@@ -9,7 +9,7 @@ use super::model::EdgeModel;
 use super::paths::{Back, Paths, Step};
 use super::propagate::Run;
 use super::state::{CLASSES, Class, Dup, KeyStatus, State, ix};
-use super::{IntentResult, Model};
+use super::{ClockNote, IntentResult, Model};
 use crate::manifest::model::{Intent, LinkType, Manifest};
 use crate::time::Dur;
 
@@ -147,6 +147,8 @@ fn lay_out(
                         comp: c,
                         region,
                         h: None,
+                        enq: Dur::ZERO,
+                        clock: None,
                         back: None,
                         key: KeyStatus::Unminted,
                         orig_layered: false,
@@ -200,9 +202,13 @@ fn walk_scc(
             if unbounded {
                 for st in &mut run.states[first..first + count] {
                     if st.h.is_some() {
+                        // Messages are made anew without end: no clock
+                        // bounds them either.
                         st.h = Some(Dur::Unbounded);
+                        st.enq = Dur::Unbounded;
                         for d in st.dups.iter_mut().flatten() {
                             d.age = Dur::Unbounded;
+                            d.enq = Dur::Unbounded;
                         }
                     }
                 }
@@ -275,7 +281,13 @@ fn summarise(
     let (mut horizons, paths) = worst_states(&run.states);
     store_horizons(m, run.model, &mut horizons);
     let backs: Vec<Back> = run.states.iter().map(Back::of).collect();
-    let surviving = surviving(m, &run, &backs);
+    let clocks: Vec<(u32, ClockNote)> = run
+        .states
+        .iter()
+        .enumerate()
+        .filter_map(|(i, st)| st.clock.as_deref().map(|c| (ix(i), *c)))
+        .collect();
+    let surviving = surviving(m, &run, &backs, &clocks);
     run.crossings.sort();
     run.crossings.dedup();
     run.crossings.shrink_to_fit();
@@ -291,6 +303,8 @@ fn summarise(
         unbounded_cycle,
         paths,
         backs,
+        clocks,
+        redrive_caps: run.redrive_caps.into_iter().collect(),
     }
 }
 
@@ -344,6 +358,7 @@ fn surviving(
     m: &Manifest,
     run: &Run,
     backs: &[Back],
+    clocks: &[(u32, ClockNote)],
 ) -> BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> {
     let (model, intent) = (run.model, run.intent);
     let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
@@ -370,6 +385,7 @@ fn surviving(
             if let Some((s, d)) = worst[class as usize].take() {
                 let path = Paths {
                     backs,
+                    clocks,
                     manifest: m,
                     model,
                     intent,

@@ -45,6 +45,7 @@
 //!   a region their store is not in, and the first cycle nothing bounds.
 //!   The rules (`crate::rules`) read these.
 
+mod clock;
 mod cycles;
 mod edges;
 pub mod effective;
@@ -60,10 +61,12 @@ mod retry_oracle;
 mod retry_tail;
 mod sorted_map;
 mod state;
+mod targets;
 
 use crate::diagnostics::Loc;
 use crate::graph::Graph;
 use crate::manifest::model::Manifest;
+pub use clock::ClockNote;
 use intent::{Scratch, analyse_intent};
 pub use model::{Assumed, Birth, Layer, Model};
 pub use paths::{PathAssumption, Step};

@@ -15,6 +15,7 @@ use crate::manifest::model::{
 use crate::time::Dur;
 use std::sync::Arc;
 
+pub use super::clock::Hold;
 pub use super::edges::transport_span;
 
 /// Where a duplicate is born.
@@ -67,6 +68,11 @@ pub struct EdgeModel {
     pub dedup_id: Option<DedupId>,
     /// `redrive`: `Some(max_times)`, where `None` inside means no bound.
     pub redrive_bound: Option<Option<u64>>,
+    /// Out of a transport with a retention: the message clock bounds the
+    /// step (`clock`).
+    pub hold: Option<Hold>,
+    /// A move into a dead-letter queue that keeps the enqueue time (F004).
+    pub keeps_clock: bool,
 }
 
 /// An operational assumption an edge's delay rests on (RH005 lists them).

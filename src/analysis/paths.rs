@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::Model;
+use super::clock::ClockNote;
 use super::model::EdgeAssumption;
 use super::state::{Class, DupBack, State, Via, ix};
 use crate::manifest::model::{Intent, Manifest};
@@ -64,6 +65,7 @@ pub enum PathAssumption {
 /// Reconstructs worst paths from the back-pointers of a finished run.
 pub(super) struct Paths<'a> {
     pub(super) backs: &'a [Back],
+    pub(super) clocks: &'a [(u32, ClockNote)],
     pub(super) manifest: &'a Manifest,
     pub(super) model: &'a Model,
     pub(super) intent: &'a Intent,
@@ -86,19 +88,40 @@ impl Paths<'_> {
     /// The assumptions along the worst path to state `s`, added to `set`:
     /// what [`Paths::path_to`]'s steps would list, without building them.
     pub(super) fn assumptions_to(&self, s: usize, set: &mut BTreeSet<PathAssumption>) {
-        for (_, _, via) in self.back_walk(s) {
+        for (_, to, via) in self.back_walk(s) {
             match via {
                 Via::Replay(ri) => {
                     set.insert(PathAssumption::Replay(ri));
                 }
                 Via::Edge(e) => {
-                    if let Some(x) = self.model.edges[e as usize].assumption {
+                    if let Some(x) = self.binding_assumption(to, e as usize) {
                         set.insert(PathAssumption::Edge(x));
                     }
                 }
                 _ => {}
             }
         }
+    }
+
+    /// The message clock of the worst path's step into state `s` along
+    /// edge `e`, if it left a transport.
+    fn clock(&self, s: usize, e: usize) -> Option<&ClockNote> {
+        if !matches!(self.backs[s].back(), Some((_, Via::Edge(x))) if x as usize == e) {
+            return None;
+        }
+        let i = self
+            .clocks
+            .binary_search_by_key(&ix(s), |&(st, _)| st)
+            .ok()?;
+        Some(&self.clocks[i].1)
+    }
+
+    /// The assumption edge `e` rests on into state `s`, unless the message
+    /// clock ended the step first: an assumption that bounds nothing is
+    /// not one.
+    fn binding_assumption(&self, s: usize, e: usize) -> Option<EdgeAssumption> {
+        let x = self.model.edges[e].assumption?;
+        (!self.clock(s, e).is_some_and(|c| c.capped)).then_some(x)
     }
 
     pub(super) fn assumption_text(&self, x: PathAssumption) -> String {
@@ -156,13 +179,20 @@ impl Paths<'_> {
         match via {
             Via::Edge(e) => {
                 let em = &self.model.edges[e as usize];
+                let mut why = self.model.explain(self.manifest, e as usize);
+                let clock = self.clock(s, e as usize).copied();
+                // The clock is worth a word where it bounds the step or
+                // runs from an earlier enqueue; else the delay says it all.
+                if let Some(c) = clock.filter(|c| c.capped || c.kept) {
+                    why = format!("{why}; {}", c.text());
+                }
                 Step {
                     from,
                     to,
-                    adds: em.delay,
-                    why: self.model.explain(self.manifest, e as usize),
-                    assumptions: em
-                        .assumption
+                    adds: clock.map_or(em.delay, |c| c.adds),
+                    why,
+                    assumptions: self
+                        .binding_assumption(s, e as usize)
                         .iter()
                         .map(|x| x.text(self.manifest))
                         .collect(),

@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use super::model::{Birth, Layer, Model};
+use super::clock::{ClockNote, Clocks, Moved, advance, since};
+use super::model::{Birth, EdgeModel, Layer, Model};
 use super::result::LayerReach;
 use super::state::{BornAt, Bypass, CLASSES, Class, Dup, DupBack, KeyStatus, State, Via, ix};
 use crate::manifest::model::{Claim, DedupId, Intent, LinkType, Mode};
@@ -24,13 +25,23 @@ pub(super) struct Run<'a> {
     pub(super) layers: BTreeMap<(usize, usize), LayerReach>,
     /// Guards reached in a region where their store is absent.
     pub(super) crossings: Vec<(usize, String)>,
+    /// Redrives whose `within` the message clock cuts short: edge →
+    /// (promised age, deadline), the latest promise kept.
+    pub(super) redrive_caps: BTreeMap<usize, (Dur, Dur)>,
 }
 
-/// Keeps the older of two duplicates of one class.
+/// Keeps the older of two duplicates of one class, with the later of
+/// their enqueue ages (each clock the worst over the two: `clock`).
 #[inline]
-fn merge_dup(slot: &mut Option<Dup>, d: Dup) {
-    if slot.as_ref().is_none_or(|cur| d.age > cur.age) {
-        *slot = Some(d);
+fn merge_dup(slot: &mut Option<Dup>, mut d: Dup) {
+    match slot {
+        Some(cur) if d.age <= cur.age => cur.enq = cur.enq.max(d.enq),
+        _ => {
+            if let Some(cur) = slot.as_ref() {
+                d.enq = d.enq.max(cur.enq);
+            }
+            *slot = Some(d);
+        }
     }
 }
 
@@ -51,6 +62,7 @@ impl<'a> Run<'a> {
             states: Vec::new(),
             layers: BTreeMap::new(),
             crossings: Vec::new(),
+            redrive_caps: BTreeMap::new(),
         }
     }
 
@@ -61,6 +73,7 @@ impl<'a> Run<'a> {
         let carried = self.minted_at.is_none() && has_key;
         let st = &mut self.states[s];
         st.h = Some(Dur::ZERO);
+        st.enq = Dur::ZERO;
         st.back = Some((s, Via::Origin));
         st.key = if carried {
             KeyStatus::Carried
@@ -98,11 +111,15 @@ impl Run<'_> {
         if st.h.is_none_or(|h| within > h) {
             st.h = Some(within);
             st.back = Some((s, Via::Replay(ix(ri))));
+            st.clock = None;
         }
+        // A replay sends the request again: a new message.
+        st.enq = st.enq.max(within);
         let class = self.class_of(self.states[s].key, usize::MAX);
         let layered = self.states[s].orig_layered;
         let d = Dup {
             age: within,
+            enq: within,
             birth: Birth::Replay,
             born_at: BornAt::Replay(ri),
             born_after_layer: layered,
@@ -227,12 +244,14 @@ impl Run<'_> {
         // Only what moves is copied: cloning the whole source state (with
         // its four duplicate slots) was the largest cost of the run.
         let (src_key, src_layered) = (self.states[from].key, self.states[from].orig_layered);
+        let enq = self.states[from].enq.add(delay);
         let arriving: Vec<(Class, Dup)> = CLASSES
             .iter()
             .filter_map(|&class| {
                 let d = self.states[from].dups[class as usize].as_ref()?;
                 let mut d2 = d.clone();
                 d2.age = d.age.add(delay);
+                d2.enq = d.enq.add(delay);
                 d2.back = DupBack::Carried {
                     state: from,
                     class,
@@ -246,7 +265,9 @@ impl Run<'_> {
         if dst.h.is_none_or(|x| nh > x) {
             dst.h = Some(nh);
             dst.back = Some((from, via));
+            dst.clock = None;
         }
+        dst.enq = dst.enq.max(enq);
         dst.key = if first_copy {
             src_key
         } else {
@@ -260,6 +281,7 @@ impl Run<'_> {
             let class = self.class_of(src_key, usize::MAX);
             let d = Dup {
                 age: nh,
+                enq,
                 birth: Birth::Failover,
                 born_at: BornAt::Failover(c),
                 born_after_layer: src_layered,
@@ -334,8 +356,18 @@ impl Run<'_> {
         let em = &self.model.edges[e];
         let src = &self.states[s];
         let Some(h) = src.h else { return };
+        let src_enq = src.enq;
         let (src_key, src_comp, src_layered) = (src.key, src.comp, src.orig_layered);
-        let nh = h.add(em.delay);
+        let moved = advance(
+            Clocks {
+                age: h,
+                enq: src.enq,
+            },
+            em.delay,
+            em.hold,
+            em.keeps_clock,
+        );
+        let nh = moved.to.age;
         let key_after = |k: KeyStatus| {
             if k == KeyStatus::Carried && !em.passes_key {
                 KeyStatus::Lost
@@ -355,7 +387,16 @@ impl Run<'_> {
             if let Some(d) = &src.dups[class as usize] {
                 let nc = class_after(class);
                 let mut d2 = d.clone();
-                d2.age = d.age.add(em.delay);
+                let dm = advance(
+                    Clocks {
+                        age: d.age,
+                        enq: d.enq,
+                    },
+                    em.delay,
+                    em.hold,
+                    em.keeps_clock,
+                );
+                (d2.age, d2.enq) = (dm.to.age, dm.to.enq);
                 if nc == Class::Lost && class == Class::Same {
                     d2.lost_at = Some(e);
                 }
@@ -373,6 +414,7 @@ impl Run<'_> {
                 class,
                 Dup {
                     age: nh,
+                    enq: moved.to.enq,
                     birth,
                     born_at: BornAt::Edge(e),
                     born_after_layer: src_layered,
@@ -403,7 +445,9 @@ impl Run<'_> {
         if dst.h.is_none_or(|x| nh > x) {
             dst.h = Some(nh);
             dst.back = Some((s, Via::Edge(ix(e))));
+            dst.clock = note(em, &moved, h, src_enq);
         }
+        dst.enq = dst.enq.max(moved.to.enq);
         dst.key = if first_copy {
             key_after(src_key)
         } else {
@@ -416,5 +460,27 @@ impl Run<'_> {
         if let Some(l) = send_layer {
             self.apply_layer(t, em.to, &l, Ok(()));
         }
+        if em.ty == LinkType::Redrive && em.assumption.is_some() && moved.capped() {
+            let deadline = moved.deadline.unwrap_or(nh);
+            let slot = self
+                .redrive_caps
+                .entry(e)
+                .or_insert((moved.uncapped, deadline));
+            *slot = (slot.0.max(moved.uncapped), slot.1.max(deadline));
+        }
     }
+}
+
+/// The clock note of a step along `em` from age `h` (enqueue age `enq`),
+/// when the step left a transport.
+fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<Box<ClockNote>> {
+    // In a cycle nothing bounds every age is unbounded: no clock to show.
+    let hold = em.hold.filter(|_| !h.is_unbounded())?;
+    Some(Box::new(ClockNote {
+        enq,
+        retention: hold.retention,
+        kept: enq < h,
+        adds: since(moved.to.age, h),
+        capped: moved.capped(),
+    }))
 }

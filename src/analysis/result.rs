@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::paths::{Back, PathAssumption, Paths, Step, ids_along};
 use super::state::{Class, Dup, Via};
-use super::{Analysis, Layer, SortedMap};
+use super::{Analysis, ClockNote, Layer, SortedMap};
 use crate::manifest::model::Manifest;
 use crate::time::Dur;
 
@@ -38,6 +38,13 @@ pub struct IntentResult {
     /// Component and worst-path back-pointer of every state of the run: all
     /// [`IntentResult::path_to`] reads once the run is over.
     pub(super) backs: Vec<Back>,
+    /// The message clock of each state whose worst path's last step left a
+    /// transport, by state (ascending).
+    pub(super) clocks: Vec<(u32, ClockNote)>,
+    /// Redrives whose declared `within` the dead-letter queue's message
+    /// clock cuts short, by edge (ascending): (edge, the age the promise
+    /// allows, the deadline the messages expire at).
+    pub redrive_caps: Vec<(usize, (Dur, Dur))>,
 }
 
 impl IntentResult {
@@ -88,6 +95,7 @@ impl IntentResult {
     pub(super) fn paths<'a>(&'a self, a: &'a Analysis) -> Paths<'a> {
         Paths {
             backs: &self.backs,
+            clocks: &self.clocks,
             manifest: a.manifest,
             model: &a.model,
             intent: &a.manifest.intents[self.intent],

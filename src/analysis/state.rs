@@ -2,6 +2,7 @@
 //! original copy's horizon and key, and the oldest duplicate of each key
 //! [`Class`], with the back-pointers that rebuild their paths.
 
+use super::clock::ClockNote;
 use super::model::Birth;
 use crate::time::Dur;
 
@@ -40,6 +41,8 @@ pub struct Bypass {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dup {
     pub age: Dur,
+    /// The age at which the message carrying it was enqueued (`clock`).
+    pub enq: Dur,
     pub birth: Birth,
     /// The link (edge index) or pseudo-step where it was born.
     pub born_at: BornAt,
@@ -105,6 +108,11 @@ pub(super) struct State {
     pub(super) region: usize,
     /// The horizon: the latest age at which the original arrives.
     pub(super) h: Option<Dur>,
+    /// The latest enqueue age of the message the original is in (`clock`).
+    pub(super) enq: Dur,
+    /// The message clock of the worst path's last step, when it left a
+    /// transport.
+    pub(super) clock: Option<Box<ClockNote>>,
     /// The worst path's previous state and how the copy came from it.
     pub(super) back: Option<(usize, Via)>,
     pub(super) key: KeyStatus,

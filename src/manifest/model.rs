@@ -555,6 +555,7 @@ settings! {
     dedup_window: DedupWindow = "dedup_window" => Dur(Dur),
     dedup_scope: DedupScope = "dedup_scope" => Text(String),
     content_based_dedup: ContentBasedDedup = "content_based_dedup" => Bool(bool),
+    dlq_keeps_enqueue_time: DlqKeepsEnqueueTime = "dlq_keeps_enqueue_time" => Bool(bool),
     message_attributes: MessageAttributes = "message_attributes" => List(Vec<String>),
     max_backlog: MaxBacklog = "max_backlog" => Dur(Dur),
     max_event_age: MaxEventAge = "max_event_age" => Dur(Dur),

@@ -533,6 +533,7 @@ const COMPONENT: &[FieldDef] = &[
     f("dedup_window", DUR, Opt, Catalog, "for how long the transport deduplicates"),
     f("dedup_scope", Type::Text { examples: &["queue", "message-group", "account"] }, Opt, Catalog, "what the transport deduplicates within"),
     f("content_based_dedup", Type::Bool, Opt, No, "the transport deduplicates by the message body"),
+    f("dlq_keeps_enqueue_time", Type::Bool, Opt, Catalog, "as a dead-letter queue, a moved message keeps its original enqueue time (SQS standard) instead of starting a new retention (SQS FIFO)"),
     f("message_attributes", Type::Texts, Opt, No, "attributes that carry business meaning"),
     f("max_backlog", DUR, Opt, No, "an operational assumption: the longest a message waits"),
     f("max_event_age", POSITIVE, Opt, Catalog, "how long an asynchronous invocation's event is kept"),

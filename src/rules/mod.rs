@@ -9,6 +9,7 @@ mod hygiene;
 mod key;
 mod mechanics;
 mod reach;
+mod redrive_cap;
 mod regions;
 mod windows;
 pub use hygiene::FAILURE_MODES;
@@ -140,6 +141,7 @@ registry! {
     "RH003" "unbounded-replay-horizon" Error,
     "RH004" "thin-retention-margin" Warning,
     "RH005" "horizon-rests-on-assumption" Info,
+    "RH006" "redrive-after-messages-expire" Warning,
     "RH010" "region-crossing-without-shared-state" Error,
     "RH011" "concurrent-first-claims" Error,
     "RH012" "dedup-recovery-point-mismatch" Warning,
@@ -316,6 +318,7 @@ pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
     mechanics::check_layers(a, &mut out);
     hygiene::check(a, &mut out);
     reach::check(a, &mut out);
+    redrive_cap::check(a, &mut out);
     out.sort_by(|x, y| x.sort_key().cmp(&y.sort_key()));
     out.dedup_by(|x, y| {
         x.rule.code == y.rule.code

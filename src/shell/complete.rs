@@ -255,7 +255,7 @@ mod tests {
         );
         assert_eq!(
             c.candidates(Some("why"), "RH00"),
-            (1..=5).map(|i| format!("RH00{i}")).collect::<Vec<_>>()
+            (1..=6).map(|i| format!("RH00{i}")).collect::<Vec<_>>()
         );
     }
 

@@ -376,9 +376,10 @@ impl Reader {
             }
             F::MaxReceives => self.count(n, p, 1).map(Setting::Count),
             F::DedupScope | F::Scope => self.string(n, p).map(Setting::Text),
-            F::ContentBasedDedup | F::AcceptsKey | F::LookupByReference => {
-                self.boolean(n, p).map(Setting::Bool)
-            }
+            F::ContentBasedDedup
+            | F::AcceptsKey
+            | F::LookupByReference
+            | F::DlqKeepsEnqueueTime => self.boolean(n, p).map(Setting::Bool),
             F::MessageAttributes | F::Unique => self.string_list(n, p).map(Setting::List),
             F::Delivery => self.choice(n, p).map(Setting::Delivery),
             F::Expiry => self.choice(n, p).map(Setting::Expiry),

@@ -1,0 +1,47 @@
+//! RH006 redrive-after-messages-expire: a redrive promised later than the
+//! dead-letter queue still holds the messages.
+//!
+//! The analysis caps every step out of a transport at the message's
+//! enqueue age plus the transport's retention (`analysis::clock`); a
+//! redrive whose declared `within` the cap cuts short is recorded per
+//! intent (`IntentResult::redrive_caps`), and this rule reports it.
+
+use super::Finding;
+use crate::analysis::Analysis;
+use crate::analysis::effective as eff;
+
+/// RH006: for each intent, each redrive whose `within` outlasts the
+/// messages it is meant to move.
+pub(super) fn check(a: &Analysis, out: &mut Vec<Finding>) {
+    let m = a.manifest;
+    for r in &a.intents {
+        let intent = &m.intents[r.intent];
+        for &(e, (promised, deadline)) in &r.redrive_caps {
+            let em = &a.model.edges[e];
+            let dlq = &m.components[em.from];
+            let within = dlq.redrive.as_deref().and_then(|l| l.within());
+            let keeps = eff::boolean(dlq, "dlq_keeps_enqueue_time").is_some_and(|k| k.value);
+            let clock = if keeps {
+                "it keeps each message's original enqueue time, F004"
+            } else {
+                "its retention counts from the move, F005"
+            };
+            out.push(
+                Finding::new(
+                    "RH006",
+                    format!(
+                        "the redrive of `{}` is promised within {}, which reaches age {promised}, but the messages expire from `{}` at age {deadline} at the latest ({clock}): a redrive that late finds them gone, and the replay it plans loses them",
+                        dlq.id,
+                        within.map_or(em.delay, |w| w.value),
+                        dlq.id,
+                    ),
+                )
+                .intent(&intent.id)
+                .component(&dlq.id)
+                .horizon(promised)
+                .window(deadline)
+                .at(within.map_or(em.loc, |w| w.loc)),
+            );
+        }
+    }
+}

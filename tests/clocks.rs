@@ -1,0 +1,164 @@
+//! Horizons that follow each platform's own clocks (issue #16): every
+//! fixture under `fixtures/clocks/` states, in its comment, the arithmetic
+//! with fact ids and, on `# clocks:` lines, the exact horizon and window
+//! of a row (`# clocks: NODE ROLE horizon=SECS window=SECS|none`), and on
+//! its `# findings:` line the exact set of finding codes (`none`: none).
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use replay_audit::report::horizon::rows;
+use replay_audit::{analyse, manifest, rules};
+
+fn fixtures() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/clocks");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("fixtures/clocks")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn load(path: &PathBuf) -> (String, replay_audit::Manifest) {
+    let text = std::fs::read_to_string(path).expect("readable fixture");
+    let m = manifest::from_str(&text).unwrap_or_else(|e| panic!("{}", e.render(false)));
+    (text, m)
+}
+
+fn number(word: &str, name: &str) -> Option<u64> {
+    let v = word
+        .strip_prefix(name)
+        .and_then(|w| w.strip_prefix('='))
+        .unwrap_or_else(|| panic!("`{word}`: expected {name}=…"));
+    (v != "none").then(|| v.parse().expect("seconds"))
+}
+
+#[test]
+fn every_clock_fixture_has_its_exact_horizons_and_findings() {
+    let files = fixtures();
+    assert!(files.len() >= 7, "one fixture per item, and quiet ones");
+    let mut failures = Vec::new();
+    for path in &files {
+        let (text, m) = load(path);
+        let a = analyse(&m);
+        let mut rows_checked = 0;
+        for line in text.lines() {
+            if let Some(rest) = line.strip_prefix("# clocks:") {
+                let w: Vec<&str> = rest.split_whitespace().collect();
+                let (node, role) = (w[0], w[1]);
+                let want = (number(w[2], "horizon"), number(w[3], "window"));
+                let got: Vec<_> = rows(&a, None, Some(node))
+                    .into_iter()
+                    .filter(|r| r.role == role)
+                    .map(|r| (r.horizon_seconds, r.window_seconds))
+                    .collect();
+                if got != vec![want] {
+                    failures.push(format!(
+                        "{}: {node} {role}: want {want:?}, got {got:?}",
+                        path.display()
+                    ));
+                }
+                rows_checked += 1;
+            }
+            if let Some(rest) = line.strip_prefix("# findings:") {
+                let want: BTreeSet<&str> =
+                    rest.split_whitespace().filter(|w| *w != "none").collect();
+                let got: BTreeSet<&str> = rules::check(&a).iter().map(|f| f.rule.code).collect();
+                if got != want {
+                    failures.push(format!(
+                        "{}: findings: want {want:?}, got {got:?}",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        assert!(rows_checked > 0, "{}: no `# clocks:` line", path.display());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn fixture(name: &str) -> replay_audit::Manifest {
+    load(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/clocks")
+            .join(name),
+    )
+    .1
+}
+
+#[test]
+fn the_horizon_shows_which_clock_ends_each_step() {
+    let m = fixture("standard-dlq-keeps-enqueue.yaml");
+    let a = analyse(&m);
+    let row = rows(&a, None, Some("order-worker"))
+        .into_iter()
+        .find(|r| r.role == "guard")
+        .expect("guard row");
+    let steps: Vec<(Option<u64>, &str)> = row
+        .steps
+        .iter()
+        .map(|s| (s.adds_seconds, s.why.as_str()))
+        .collect();
+    // 0 + 4d (F003) + 10d (capped: enqueue 0s + 14d, F004) + 4d (F008) = 18d.
+    assert_eq!(
+        steps.iter().map(|s| s.0).collect::<Vec<_>>(),
+        vec![Some(0), Some(345_600), Some(864_000), Some(345_600)]
+    );
+    assert!(
+        steps[2].1.ends_with(
+            "the dead-letter queue keeps the enqueue time (F004): deadline = enqueue 0s + 14d = 14d, which ends the step"
+        ),
+        "{}",
+        steps[2].1
+    );
+    // A new message whose delay ends first: the retention says it all.
+    assert_eq!(
+        steps[3].1,
+        "delivers_to: at-least-once delivery: retention 4d (sqs-standard default, F003)"
+    );
+}
+
+#[test]
+fn the_required_retention_follows_the_corrected_horizon() {
+    let m = fixture("standard-dlq-keeps-enqueue.yaml");
+    let a = analyse(&m);
+    let req = replay_audit::whatif::required(&a, None, Some("order-worker"));
+    let guard: Vec<_> = req
+        .iter()
+        .map(|r| (r.horizon_seconds, r.required_retention_seconds))
+        .collect();
+    // 18d = 1,555,200 s, plus the 10 % default margin: 1,710,720 s.
+    assert_eq!(guard, vec![(Some(1_555_200), Some(1_710_720))]);
+}
+
+#[test]
+fn a_capped_redrive_promise_is_rh006_and_no_rh005() {
+    let m = fixture("redrive-cap.yaml");
+    let a = analyse(&m);
+    let found: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code.starts_with("RH00"))
+        .map(|f| {
+            (
+                f.rule.code,
+                f.component.clone(),
+                f.horizon,
+                f.window,
+                f.loc.map(|l| (l.line, l.col)),
+            )
+        })
+        .collect();
+    // Promised 1d + 7d = 8d (691,200 s); the messages expire at 3d (259,200 s).
+    assert_eq!(
+        found,
+        vec![(
+            "RH006",
+            Some("orders-dlq".to_string()),
+            Some(replay_audit::time::Dur::Secs(691_200)),
+            Some(replay_audit::time::Dur::Secs(259_200)),
+            Some((32, 50))
+        )]
+    );
+}
