@@ -115,6 +115,8 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
     let limits = &inputs.limits;
     let mut texts = Vec::with_capacity(files.len());
     let mut errors = Vec::new();
+    // `.tf` and `.tfvars` files are imported together, one module per folder.
+    let mut terraform = import::terraform::Modules::default();
     for (f, origin) in &files {
         // A file found under a folder is never read through a link.
         let text = match manifest::load::read_input(f, *origin, limits) {
@@ -124,8 +126,12 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
                 continue;
             }
         };
+        if import::terraform::Modules::wants(f) {
+            terraform.add(f, *origin, text, texts.len());
+            continue;
+        }
         let name = f.display().to_string();
-        match import::detect(&text, limits) {
+        match import::detect_path(f, &text, limits) {
             Some(format) => {
                 let imported =
                     import::import_text(format, &name, &text, &inputs.parameters, limits)?;
@@ -146,6 +152,18 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
         }
     }
     if errors.is_empty() {
+        let modules = terraform.import(&inputs.parameters)?;
+        for (slot, name, text) in modules.into_iter().rev() {
+            let imported = true;
+            texts.insert(
+                slot,
+                Text {
+                    name,
+                    text,
+                    imported,
+                },
+            );
+        }
         Ok(texts)
     } else {
         Err(LoadError {

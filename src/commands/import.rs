@@ -4,7 +4,10 @@
 use replay_audit::cli::{Cli, Command, ImportFormat};
 use replay_audit::diagnostics::echo;
 use replay_audit::engine;
-use replay_audit::import::{self, Format};
+use replay_audit::import::{self, Format, Imported, terraform};
+use replay_audit::manifest::{Limits, LoadError};
+
+use std::path::{Path, PathBuf};
 
 use super::{limits, out};
 
@@ -13,6 +16,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         format,
         file,
         parameters,
+        var_files,
     } = &cli.command
     else {
         unreachable!("dispatched on Import")
@@ -25,14 +29,45 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         ImportFormat::Terraform => Format::Terraform,
         ImportFormat::Asyncapi => Format::AsyncApi,
     };
-    let imported = import::read_file(file, &limits)
-        .and_then(|text| {
+    let imported = match format {
+        Format::Terraform if file.is_dir() || terraform::is_config_file(file) => {
+            terraform_config(file, var_files, &params, &limits)
+        }
+        _ if !var_files.is_empty() => {
+            return Err(engine::Error::usage(
+                "`--var-file` sets the variables of Terraform configuration",
+                "give a .tf file or a module folder to `import terraform`",
+            )
+            .into());
+        }
+        _ => import::read_file(file, &limits).and_then(|text| {
             import::import_text(format, &file.display().to_string(), &text, &params, &limits)
-        })
-        .map_err(engine::Error::from)?;
+        }),
+    }
+    .map_err(engine::Error::from)?;
     for u in &imported.unsupported {
         eprintln!("warning: not imported: {}", echo(u));
     }
     out(&imported.text)?;
     Ok(0)
+}
+
+/// A Terraform module folder (its `.tf` files, `terraform.tfvars` and
+/// `*.auto.tfvars`) or one `.tf` file, then the `--var-file` files.
+fn terraform_config(
+    path: &Path,
+    var_files: &[PathBuf],
+    params: &[(String, String)],
+    limits: &Limits,
+) -> Result<Imported, LoadError> {
+    let name = path.display().to_string();
+    let mut files = if path.is_dir() {
+        terraform::read_dir(path, limits)?
+    } else {
+        vec![(name.clone(), import::read_file(path, limits)?)]
+    };
+    for f in var_files {
+        files.push((f.display().to_string(), import::read_file(f, limits)?));
+    }
+    terraform::import_hcl(&name, &files, params)
 }

@@ -94,7 +94,8 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<Diagnostic>, dept
         } else if matches!(
             path.extension().and_then(|e| e.to_str()),
             Some("yaml" | "yml")
-        ) {
+        ) || crate::import::terraform::is_found_input(&path)
+        {
             files.push(path);
         }
     }
