@@ -5,14 +5,14 @@
 //! Values are evaluated in the order Terraform would know them: variables
 //! (default, then `.tfvars` files in order, then `--var`), locals (in
 //! dependency order, at most [`MAX_LOCAL_LEVELS`] deep), then resource
-//! attributes, twice: a reference to another resource's attribute set in
-//! the configuration is known on the second pass, and one that only apply
-//! knows (`arn`, `id`, `url`, ...) stands for that resource by a
+//! attributes, twice: first those that only variables and locals decide,
+//! then those that refer to another resource's attribute; an attribute only
+//! apply knows (`arn`, `id`, `url`, ...) stands for its resource by a
 //! placeholder. What stays unknown leaves the attribute out of `values`,
 //! and its references go into `configuration`, where the plan reader looks
 //! for them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use hcl::Value as HVal;
 
@@ -29,51 +29,63 @@ const COMPUTED: [&str; 6] = ["arn", "id", "url", "stream_arn", "name", "invoke_a
 /// Meta-arguments, not settings of the resource.
 const META: [&str; 5] = ["count", "for_each", "depends_on", "provider", "lifecycle"];
 
-/// What the configuration says beyond its resources, as notes.
+/// The plan-shaped tree of a configuration and what it says beyond its
+/// resources.
 pub(super) struct Read {
     pub root: Node,
     pub notes: Vec<String>,
+    /// The `aws` provider's region and where it is set.
+    pub region: Option<(String, String)>,
 }
 
 /// `files` are parsed bodies: (file name, body, is a `.tfvars` file), in
-/// precedence order; `params` the `--var` values.
+/// precedence order; `params` the `--var` values; `budget` bounds the
+/// weight of everything evaluated.
 pub(super) fn read(
     files: &[(String, Body, bool)],
     params: &[(String, String)],
     budget: usize,
 ) -> Read {
     let mut st = State {
-        known: BTreeMap::new(),
+        values: BTreeMap::new(),
         budget,
         notes: Vec::new(),
+        ctx: eval::context(),
     };
     let configs: Vec<&Body> = files.iter().filter(|f| !f.2).map(|f| &f.1).collect();
     let blocks = || configs.iter().flat_map(|b| b.blocks.iter());
-    let vars = st.variables(blocks(), files, params);
-    let locals = st.locals(blocks(), &vars);
+    st.variables(blocks(), files, params);
+    st.locals(blocks());
+    let region = st.region(blocks(), files);
     for b in blocks().filter(|b| b.ident == "module") {
-        let name = b.labels.first().map_or("", String::as_str);
-        let source = b
-            .body
-            .attr("source")
-            .and_then(|a| match &a.expr {
-                hcl::Expression::String(s) => Some(s.as_str()),
-                _ => None,
-            })
-            .unwrap_or("?");
-        st.notes.push(format!(
-            "TODO: module `{name}` (source `{source}`, {}) is not read: import its folder too, or describe its components in an overlay",
-            place(files, b.loc)
-        ));
+        st.notes.push(module_note(b, files));
     }
     let resources: Vec<&Block> = blocks()
         .filter(|b| matches!(b.ident.as_str(), "resource" | "data") && b.labels.len() == 2)
         .collect();
-    let root = st.resources(&resources, &vars, &locals, files);
+    let root = st.resources(&resources, files);
     Read {
         root,
         notes: st.notes,
+        region,
     }
+}
+
+/// The TODO of a `module` block, naming it and its source.
+fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
+    let name = b.labels.first().map_or("", String::as_str);
+    let source = b
+        .body
+        .attr("source")
+        .and_then(|a| match &a.expr {
+            hcl::Expression::String(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .unwrap_or("?");
+    format!(
+        "TODO: module `{name}` (source `{source}`, {}) is not read: import its folder too, or describe its components in an overlay",
+        place(files, b.loc)
+    )
 }
 
 /// `file:line` of a place.
@@ -83,27 +95,40 @@ fn place(files: &[(String, Body, bool)], loc: Loc) -> String {
 }
 
 struct State {
-    /// The weight of every known value, by reference (`var.X`, `local.X`,
-    /// `TYPE.NAME.ATTR`).
-    known: BTreeMap<String, usize>,
+    /// Every known value and its weight, by reference (`var.X`,
+    /// `local.X`, `TYPE.NAME.ATTR`).
+    values: BTreeMap<String, (HVal, usize)>,
     /// What is left of the evaluation budget.
     budget: usize,
     notes: Vec<String>,
+    /// The functions expressions may call.
+    ctx: hcl::eval::Context<'static>,
 }
 
 impl State {
     fn scan(&self, e: &hcl::Expression) -> Scan {
-        eval::scan(e, &|r| self.known.get(r).copied())
+        eval::scan(e, &|r| self.values.get(r).map(|v| v.1))
     }
 
-    /// The value of every variable that has one.
+    /// The value of `e` (scanned as `s`), if it can be known here.
+    fn eval(&mut self, e: &hcl::Expression, s: &Scan) -> Option<HVal> {
+        let values = &self.values;
+        let lookup = |k: &str| values.get(k).map(|v| v.0.clone());
+        eval::eval(e, s, &lookup, &self.ctx, &mut self.budget)
+    }
+
+    /// Remembers the value of reference `key`.
+    fn know(&mut self, key: String, v: &HVal) {
+        self.values.insert(key, (v.clone(), eval::weight(v)));
+    }
+
+    /// The value of every variable that has one, as `var.X`.
     fn variables<'a>(
         &mut self,
         blocks: impl Iterator<Item = &'a Block>,
         files: &[(String, Body, bool)],
         params: &[(String, String)],
-    ) -> BTreeMap<String, HVal> {
-        let ctx = eval::context(Vec::new());
+    ) {
         let mut vars = BTreeMap::new();
         let mut declared = Vec::new();
         for b in blocks.filter(|b| b.ident == "variable") {
@@ -115,7 +140,7 @@ impl State {
             declared.push((name.clone(), string, b.loc));
             if let Some(d) = b.body.attr("default") {
                 let s = self.scan(&d.expr);
-                if let Some(v) = eval::eval(&d.expr, &s, &ctx, &mut self.budget) {
+                if let Some(v) = self.eval(&d.expr, &s) {
                     vars.insert(name.clone(), v);
                 }
             }
@@ -123,16 +148,17 @@ impl State {
         for (_, body, _) in files.iter().filter(|f| f.2) {
             for a in &body.attrs {
                 let s = self.scan(&a.expr);
-                if let Some(v) = eval::eval(&a.expr, &s, &ctx, &mut self.budget) {
+                if let Some(v) = self.eval(&a.expr, &s) {
                     vars.insert(a.key.clone(), v);
                 }
             }
         }
+        let declared_names: BTreeMap<&str, bool> =
+            declared.iter().map(|d| (d.0.as_str(), d.1)).collect();
         for (k, v) in params {
-            let Some((_, string, _)) = declared.iter().find(|d| &d.0 == k) else {
-                continue;
-            };
-            vars.insert(k.clone(), param_value(v, *string, &ctx));
+            if let Some(string) = declared_names.get(k.as_str()) {
+                vars.insert(k.clone(), param_value(v, *string, &self.ctx));
+            }
         }
         for (name, _, loc) in &declared {
             if !vars.contains_key(name) {
@@ -142,29 +168,40 @@ impl State {
                 ));
             }
         }
-        for (k, v) in &vars {
-            self.known.insert(format!("var.{k}"), eval::weight(v));
+        for (k, v) in vars {
+            self.know(format!("var.{k}"), &v);
         }
-        vars
     }
 
-    /// The value of every local that can be known, in dependency order.
-    fn locals<'a>(
+    /// The region of the default `aws` provider (the one without `alias`).
+    fn region<'a>(
         &mut self,
-        blocks: impl Iterator<Item = &'a Block>,
-        vars: &BTreeMap<String, HVal>,
-    ) -> BTreeMap<String, HVal> {
+        mut blocks: impl Iterator<Item = &'a Block>,
+        files: &[(String, Body, bool)],
+    ) -> Option<(String, String)> {
+        let b = blocks.find(|b| {
+            b.ident == "provider"
+                && b.labels.first().is_some_and(|l| l == "aws")
+                && b.body.attr("alias").is_none()
+        })?;
+        let a = b.body.attr("region")?;
+        let s = self.scan(&a.expr);
+        match self.eval(&a.expr, &s)? {
+            HVal::String(r) => Some((r, place(files, a.loc))),
+            _ => None,
+        }
+    }
+
+    /// The value of every local that can be known, as `local.X`, in
+    /// dependency order.
+    fn locals<'a>(&mut self, blocks: impl Iterator<Item = &'a Block>) {
         let mut pending: Vec<&Attr> = blocks
             .filter(|b| b.ident == "locals")
             .flat_map(|b| b.body.attrs.iter())
             .collect();
-        let mut locals = BTreeMap::new();
         for _ in 0..MAX_LOCAL_LEVELS {
-            let ctx = eval::context(vec![
-                ("var".into(), object(vars)),
-                ("local".into(), object(&locals)),
-            ]);
-            let names: Vec<String> = pending.iter().map(|a| format!("local.{}", a.key)).collect();
+            let names: BTreeSet<String> =
+                pending.iter().map(|a| format!("local.{}", a.key)).collect();
             let before = pending.len();
             let mut next = Vec::new();
             let mut found = Vec::new();
@@ -172,34 +209,31 @@ impl State {
                 let s = self.scan(&a.expr);
                 if s.refs.iter().any(|r| names.contains(r)) {
                     next.push(a);
-                } else if let Some(v) = eval::eval(&a.expr, &s, &ctx, &mut self.budget) {
+                } else if let Some(v) = self.eval(&a.expr, &s) {
                     found.push((a.key.clone(), v));
                 }
             }
             for (k, v) in found {
-                self.known.insert(format!("local.{k}"), eval::weight(&v));
-                locals.insert(k, v);
+                self.know(format!("local.{k}"), &v);
             }
             pending = next;
             if pending.is_empty() || pending.len() == before {
                 break;
             }
         }
-        locals
     }
 
     /// The plan-shaped tree of the resources.
-    fn resources(
-        &mut self,
-        res: &[&Block],
-        vars: &BTreeMap<String, HVal>,
-        locals: &BTreeMap<String, HVal>,
-        files: &[(String, Body, bool)],
-    ) -> Node {
+    fn resources(&mut self, res: &[&Block], files: &[(String, Body, bool)]) -> Node {
+        for b in res.iter().filter(|b| b.ident == "resource") {
+            for k in COMPUTED {
+                let p = HVal::String(placeholder(&address(b), k));
+                self.know(format!("{}.{k}", address(b)), &p);
+            }
+        }
         let mut values: Vec<BTreeMap<String, HVal>> = vec![BTreeMap::new(); res.len()];
         // First what variables and locals decide, then what other
         // resources' attributes decide.
-        let mut ctx = self.context(res, &values, vars, locals);
         for pass in 0..2 {
             for (b, v) in res.iter().zip(values.iter_mut()) {
                 for a in b
@@ -216,22 +250,18 @@ impl State {
                     if inputs_only != (pass == 0) {
                         continue;
                     }
-                    if let Some(x) = eval::eval(&a.expr, &s, &ctx, &mut self.budget) {
-                        self.known
-                            .insert(format!("{}.{}", address(b), a.key), eval::weight(&x));
+                    if let Some(x) = self.eval(&a.expr, &s) {
+                        self.know(format!("{}.{}", address(b), a.key), &x);
                         v.insert(a.key.clone(), x);
                     }
                 }
-            }
-            if pass == 0 {
-                ctx = self.context(res, &values, vars, locals);
             }
         }
         self.repeated(res, files);
         let mut planned = Vec::new();
         let mut config = Vec::new();
         for (b, v) in res.iter().zip(&values) {
-            let (p, c) = self.resource_nodes(b, v, &ctx);
+            let (p, c) = self.resource_nodes(b, v);
             planned.push(p);
             config.push(c);
         }
@@ -247,56 +277,10 @@ impl State {
         ])
     }
 
-    /// The evaluation context of resource attributes: variables, locals,
-    /// and every resource's known attributes with placeholders for the
-    /// [`COMPUTED`] ones.
-    fn context(
-        &mut self,
-        res: &[&Block],
-        values: &[BTreeMap<String, HVal>],
-        vars: &BTreeMap<String, HVal>,
-        locals: &BTreeMap<String, HVal>,
-    ) -> hcl::eval::Context<'static> {
-        let mut types: BTreeMap<String, BTreeMap<String, HVal>> = BTreeMap::new();
-        for (b, v) in res
-            .iter()
-            .zip(values)
-            .filter(|(b, _)| b.ident == "resource")
-        {
-            let mut obj = v.clone();
-            for k in COMPUTED {
-                let x = obj
-                    .entry(k.to_string())
-                    .or_insert_with(|| HVal::String(placeholder(&address(b), k)));
-                self.known
-                    .insert(format!("{}.{k}", address(b)), eval::weight(x));
-            }
-            types
-                .entry(b.labels[0].clone())
-                .or_default()
-                .insert(b.labels[1].clone(), HVal::Object(obj.into_iter().collect()));
-        }
-        let mut all = vec![
-            ("var".into(), object(vars)),
-            ("local".into(), object(locals)),
-        ];
-        all.extend(
-            types
-                .into_iter()
-                .map(|(t, m)| (t, HVal::Object(m.into_iter().collect()))),
-        );
-        eval::context(all)
-    }
-
     /// A resource as the plan's `planned_values` and `configuration` list
     /// it: its known values (placeholders for the computed ones) and the
     /// references of every attribute.
-    fn resource_nodes(
-        &mut self,
-        b: &Block,
-        v: &BTreeMap<String, HVal>,
-        ctx: &hcl::eval::Context,
-    ) -> (Node, Node) {
+    fn resource_nodes(&mut self, b: &Block, v: &BTreeMap<String, HVal>) -> (Node, Node) {
         let mut fields = Vec::new();
         let mut exprs = Vec::new();
         for a in b
@@ -310,7 +294,7 @@ impl State {
             }
             exprs.push((a.key.clone(), refs_node(&self.scan(&a.expr).refs, a.loc)));
         }
-        self.nested(&b.body, ctx, &mut fields, &mut exprs);
+        self.nested(&b.body, &mut fields, &mut exprs);
         if b.ident == "resource" {
             for k in COMPUTED {
                 if !fields.iter().any(|(f, _)| f == k) {
@@ -347,11 +331,11 @@ impl State {
     fn nested(
         &mut self,
         body: &Body,
-        ctx: &hcl::eval::Context,
         fields: &mut Vec<(String, Node)>,
         exprs: &mut Vec<(String, Node)>,
     ) {
         let mut kinds: Vec<(String, Vec<Node>, Vec<String>, Loc)> = Vec::new();
+        let mut index: BTreeMap<String, usize> = BTreeMap::new();
         for b in body
             .blocks
             .iter()
@@ -361,24 +345,27 @@ impl State {
             let mut e = Vec::new();
             for a in &b.body.attrs {
                 let s = self.scan(&a.expr);
-                if let Some(x) = eval::eval(&a.expr, &s, ctx, &mut self.budget) {
+                if let Some(x) = self.eval(&a.expr, &s) {
                     f.push((a.key.clone(), node(&x, a.loc)));
                 }
                 e.push((a.key.clone(), refs_node(&s.refs, a.loc)));
             }
-            self.nested(&b.body, ctx, &mut f, &mut e);
+            self.nested(&b.body, &mut f, &mut e);
             let item = Node::new(Value::Map(f), b.loc);
             let refs: Vec<String> = e
                 .iter()
                 .flat_map(|(_, n)| n.get("references").map(Node::items).unwrap_or(&[]))
                 .filter_map(Node::text)
                 .collect();
-            match kinds.iter_mut().find(|k| k.0 == b.ident) {
-                Some(k) => {
-                    k.1.push(item);
-                    k.2.extend(refs);
+            match index.get(&b.ident) {
+                Some(&i) => {
+                    kinds[i].1.push(item);
+                    kinds[i].2.extend(refs);
                 }
-                None => kinds.push((b.ident.clone(), vec![item], refs, b.loc)),
+                None => {
+                    index.insert(b.ident.clone(), kinds.len());
+                    kinds.push((b.ident.clone(), vec![item], refs, b.loc));
+                }
             }
         }
         for (k, items, refs, loc) in kinds {
@@ -413,7 +400,7 @@ fn param_value(v: &str, string: bool, ctx: &hcl::eval::Context) -> HVal {
         let e = hcl::Expression::from(e);
         let s = eval::scan(&e, &|_| None);
         let mut budget = 4 * 4096;
-        if let Some(x) = eval::eval(&e, &s, ctx, &mut budget) {
+        if let Some(x) = eval::eval(&e, &s, &|_| None, ctx, &mut budget) {
             return x;
         }
     }
@@ -429,10 +416,6 @@ fn address(b: &Block) -> String {
 /// What stands for an attribute only apply knows.
 fn placeholder(address: &str, attr: &str) -> String {
     format!("(known after apply: {address}.{attr})")
-}
-
-fn object(m: &BTreeMap<String, HVal>) -> HVal {
-    HVal::Object(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
 }
 
 fn map(entries: Vec<(&str, Node)>) -> Node {

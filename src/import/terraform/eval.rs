@@ -27,6 +27,7 @@ pub(super) struct Scan {
     /// It cannot be evaluated here (a loop, an unknown function, a
     /// reference with no value).
     pub opaque: bool,
+    seen: std::collections::BTreeSet<String>,
 }
 
 /// The functions an expression may call, with their output weight factor
@@ -143,23 +144,20 @@ fn reference(
         Some(TraversalOperator::GetAttr(a)) => Some(a.as_str()),
         _ => None,
     };
-    let root = root.as_str();
-    let (name, lookup) = match (root, attr(0), attr(1), attr(2)) {
-        ("var" | "local", Some(a), _, _) => (format!("{root}.{a}"), format!("{root}.{a}")),
-        ("data", Some(t), Some(n), _) => (format!("data.{t}.{n}"), String::new()),
-        ("module", Some(m), _, _) => (format!("module.{m}"), String::new()),
-        (t, Some(n), a, _) if t.contains('_') => (
-            format!("{t}.{n}"),
-            a.map_or_else(String::new, |a| format!("{t}.{n}.{a}")),
-        ),
+    let name = match (root.as_str(), attr(0), attr(1)) {
+        (r @ ("var" | "local"), Some(a), _) => format!("{r}.{a}"),
+        ("data", Some(t), Some(n)) => format!("data.{t}.{n}"),
+        ("module", Some(m), _) => format!("module.{m}"),
+        (t, Some(n), _) if t.contains('_') => format!("{t}.{n}"),
         _ => return opaque(s),
     };
-    if !s.refs.contains(&name) {
+    if s.seen.insert(name.clone()) {
         s.refs.push(name);
     }
-    match known(&lookup) {
-        Some(w) if !lookup.is_empty() => w,
-        _ => opaque(s),
+    let root = Expression::Variable(root.clone());
+    match lookup_key(&root, ops).and_then(|(k, _)| known(&k)) {
+        Some(w) => w,
+        None => opaque(s),
     }
 }
 
@@ -176,13 +174,9 @@ pub(super) fn weight(v: &Value) -> usize {
     }
 }
 
-/// An evaluation context with the functions of [`FUNCS`] and `vars`
-/// (`var`, `local`, resource types) declared.
-pub(super) fn context(vars: Vec<(String, Value)>) -> Context<'static> {
+/// An evaluation context with the functions of [`FUNCS`] declared.
+pub(super) fn context() -> Context<'static> {
     let mut ctx = Context::new();
-    for (k, v) in vars {
-        ctx.declare_var(k, v);
-    }
     ctx.declare_func(
         "jsonencode",
         FuncDef::builder().param(ParamType::Any).build(jsonencode),
@@ -268,12 +262,98 @@ fn pick(n: Option<f64>) -> Result<Value, String> {
 }
 
 /// The value of `e`, when its scan `s` allows an evaluation within
-/// `budget` (which is charged the value's weight).
-pub(super) fn eval(e: &Expression, s: &Scan, ctx: &Context, budget: &mut usize) -> Option<Value> {
+/// `budget` (which is charged the scan's bound). References are replaced
+/// by their values (`values`) before the evaluation, so that evaluating
+/// one never copies a whole `var` or resource-type object.
+pub(super) fn eval(
+    e: &Expression,
+    s: &Scan,
+    values: &dyn Fn(&str) -> Option<Value>,
+    ctx: &Context,
+    budget: &mut usize,
+) -> Option<Value> {
     if s.opaque || s.weight > *budget {
         return None;
     }
-    let v = e.evaluate(ctx).ok()?;
-    *budget = budget.saturating_sub(weight(&v).min(s.weight));
-    Some(v)
+    *budget -= s.weight;
+    let mut e = e.clone();
+    substitute(&mut e, values, ctx)?;
+    e.evaluate(ctx).ok()
+}
+
+/// Replaces every reference in `e` by its value; `None` when one has none.
+/// A template's interpolations are substituted and the template evaluated
+/// in place (templates are text, not expressions, until parsed).
+fn substitute(
+    e: &mut Expression,
+    values: &dyn Fn(&str) -> Option<Value>,
+    ctx: &Context,
+) -> Option<()> {
+    let each = |es: &mut dyn Iterator<Item = &mut Expression>| {
+        for x in es {
+            substitute(x, values, ctx)?;
+        }
+        Some(())
+    };
+    match e {
+        Expression::Array(items) => each(&mut items.iter_mut()),
+        Expression::Object(o) => each(&mut o.values_mut()),
+        Expression::TemplateExpr(t) => {
+            let mut tpl = Template::from_expr(t).ok()?;
+            for el in tpl.elements_mut() {
+                if let Element::Interpolation(i) = el {
+                    substitute(&mut i.expr, values, ctx)?;
+                }
+            }
+            *e = Expression::String(tpl.evaluate(ctx).ok()?);
+            Some(())
+        }
+        Expression::Traversal(t) => {
+            for op in t.operators.iter_mut() {
+                if let TraversalOperator::Index(x) = op {
+                    substitute(x, values, ctx)?;
+                }
+            }
+            let (key, used) = lookup_key(&t.expr, &t.operators)?;
+            let v = values(&key)?;
+            let rest: Vec<TraversalOperator> = t.operators.drain(used..).collect();
+            *e = if rest.is_empty() {
+                Expression::from(v)
+            } else {
+                Expression::Traversal(Box::new(hcl::expr::Traversal::new(
+                    Expression::from(v),
+                    rest,
+                )))
+            };
+            Some(())
+        }
+        Expression::FuncCall(f) => each(&mut f.args.iter_mut()),
+        Expression::Parenthesis(x) => substitute(x, values, ctx),
+        Expression::Conditional(c) => {
+            each(&mut [&mut c.cond_expr, &mut c.true_expr, &mut c.false_expr].into_iter())
+        }
+        Expression::Operation(op) => match op.as_mut() {
+            Operation::Unary(u) => substitute(&mut u.expr, values, ctx),
+            Operation::Binary(b) => each(&mut [&mut b.lhs_expr, &mut b.rhs_expr].into_iter()),
+        },
+        _ => Some(()),
+    }
+}
+
+/// The key of the value a traversal starts from (`var.X`, `local.X`,
+/// `TYPE.NAME.ATTR`) and how many of its operators the key takes.
+fn lookup_key(root: &Expression, ops: &[TraversalOperator]) -> Option<(String, usize)> {
+    let Expression::Variable(root) = root else {
+        return None;
+    };
+    let attr = |i: usize| match ops.get(i) {
+        Some(TraversalOperator::GetAttr(a)) => Some(a.as_str()),
+        _ => None,
+    };
+    match (root.as_str(), attr(0), attr(1)) {
+        (r @ ("var" | "local"), Some(a), _) => Some((format!("{r}.{a}"), 1)),
+        ("data" | "module", _, _) => None,
+        (t, Some(n), Some(a)) if t.contains('_') => Some((format!("{t}.{n}.{a}"), 2)),
+        _ => None,
+    }
 }

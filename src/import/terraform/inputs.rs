@@ -114,7 +114,10 @@ pub fn import_hcl(
     let read = config::read(&bodies, params, budget);
     let mut out = Out::new(label, Format::TerraformHcl);
     out.files = bodies.iter().map(|(n, _, _)| n.clone()).collect();
-    out.notes.push("TODO: regions: the configuration's provider region is not read; add `regions:` where it matters.".into());
+    out.notes.push(match &read.region {
+        Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}); add `regions:` where it matters."),
+        None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
+    });
     out.notes.extend(read.notes);
     super::read_resources(&read.root, &mut out);
     Ok(Imported {

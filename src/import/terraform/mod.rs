@@ -111,8 +111,13 @@ fn read_resources(root: &Node, out: &mut Out) {
     let mut res = Vec::new();
     collect(module, &mut res, 0);
     components(&mut res, out);
+    let ix = refs::Index::new(&res, root);
     for r in &res {
-        let cx = Ctx { res: &res, root, r };
+        let cx = Ctx {
+            res: &res,
+            ix: &ix,
+            r,
+        };
         match (r.ty.as_str(), r.id.clone()) {
             ("aws_sqs_queue", Some(id)) => properties::sqs_queue(&cx, out, &id),
             ("aws_lambda_function", Some(id)) => cx.set_dur(out, &id, "timeout", "timeout", 1),
@@ -182,7 +187,7 @@ fn kind_of(r: &Res, default: &'static str) -> &'static str {
 /// needs to look at it and at the others.
 struct Ctx<'a> {
     res: &'a [Res<'a>],
-    root: &'a Node,
+    ix: &'a refs::Index<'a>,
     r: &'a Res<'a>,
 }
 
@@ -212,7 +217,7 @@ impl<'a> Ctx<'a> {
     /// The index of the resource `value` (or the configuration of `attr`)
     /// points at.
     fn find(&self, attr: &str, value: Option<&Node>) -> Option<usize> {
-        refs::find(self.res, self.root, &self.r.address, attr, value)
+        self.ix.find(&self.r.address, attr, value)
     }
 
     /// The component id of the resource `value` (or the configuration of
@@ -223,6 +228,10 @@ impl<'a> Ctx<'a> {
 
     /// Records the resource as unsupported, saying why.
     fn unsupported(&self, out: &mut Out, why: &str) {
+        let why = match out.format {
+            super::Format::TerraformHcl => why.replace("this plan", "this configuration"),
+            _ => why.to_string(),
+        };
         out.unsupported(
             format!("{} ({why})", self.r.address),
             out.src(&self.r.address, self.r.node),
