@@ -220,7 +220,7 @@ fn tostring(args: FuncArgs) -> Result<Value, String> {
 
 fn tonumber(args: FuncArgs) -> Result<Value, String> {
     match &args[0] {
-        Value::Number(n) => Ok(Value::Number(n.clone())),
+        Value::Number(n) => Ok(Value::Number(*n)),
         Value::String(s) => s
             .trim()
             .parse::<i64>()

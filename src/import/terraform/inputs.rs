@@ -145,13 +145,16 @@ pub fn hcl_given_to_plan(name: &str, text: &str) -> Option<Diagnostic> {
     })
 }
 
+/// Files by name, with their text.
+type Files = Vec<(String, String)>;
+
 /// The Terraform files among a command's inputs, grouped into modules (one
 /// per folder), each remembered with the place of its first file among the
 /// other inputs.
 #[derive(Default)]
 pub struct Modules {
     /// (folder, slot, files): `.tf` and found `.tfvars` files.
-    groups: Vec<(PathBuf, usize, Vec<(String, String)>)>,
+    groups: Vec<(PathBuf, usize, Files)>,
     /// `.tfvars` files named on the command line: for every module.
     given_vars: Vec<(String, String)>,
 }
