@@ -529,6 +529,8 @@ mod tests {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
         let mut files = Vec::new();
         walk(Path::new(root), &mut files, &mut Vec::new(), 0);
+        // The folder scan also finds Terraform files, which are not YAML.
+        files.retain(|f| !crate::import::terraform::is_found_input(f));
         assert!(files.len() > 20, "{}", files.len());
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();
