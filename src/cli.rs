@@ -121,7 +121,7 @@ pub enum Command {
         #[arg(required_unless_present = "each", conflicts_with = "each")]
         paths: Vec<PathBuf>,
         /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
         /// Organisation mode: every manifest file directly in DIR, and every
         /// sub-folder of DIR with manifests, is a separate architecture;
@@ -163,7 +163,7 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
         /// Only this intent.
         #[arg(long)]
@@ -184,7 +184,7 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
         /// A change: ID.FIELD=VALUE, nested with dots and list indices
         /// (settlement-scheduler.sends_to[0].retry.attempts=5). VALUE is YAML.
@@ -241,7 +241,7 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
         /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
         #[arg(long, value_name = "FILE")]
@@ -252,7 +252,7 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
         #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
         format: ReportFormat,
@@ -268,7 +268,7 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
         #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
         format: GraphFormat,
@@ -295,14 +295,19 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = TextFormat::Text)]
         format: TextFormat,
     },
-    /// A commented manifest skeleton from CloudFormation/SAM, a Terraform plan or AsyncAPI.
+    /// A commented manifest skeleton from CloudFormation/SAM, Terraform (plan JSON or .tf files) or AsyncAPI.
     Import {
         #[arg(value_enum)]
         format: ImportFormat,
         file: PathBuf,
         /// Template parameter value (CloudFormation), KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
+        /// `--var` is the same for a Terraform variable.
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
         parameters: Vec<String>,
+        /// A Terraform `.tfvars` file for a configuration (`.tf` file or
+        /// module folder); repeatable, later files win.
+        #[arg(long = "var-file", value_name = "FILE")]
+        var_files: Vec<PathBuf>,
     },
     /// Print the JSON Schema of the manifest, for editors (see docs/editors.md).
     Schema,

@@ -12,7 +12,7 @@
 //! template plus an overlay works with every one of them, and every error
 //! is an [`Error`] rendered by [`Error::render`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::analysis::{self, Analysis};
 use crate::diagnostics::{Diagnostic, SourceMap, echo};
@@ -169,8 +169,15 @@ fn texts_of(
 ) -> Result<Vec<Text>, LoadError> {
     let limits = &inputs.limits;
     let mut texts = Vec::with_capacity(raw.len());
+    // `.tf` and `.tfvars` files are imported together, one module per folder.
+    let mut terraform = import::terraform::Modules::default();
     for (name, text, origin) in raw {
-        let format = import::detect(&text, limits);
+        let path = Path::new(&name);
+        if import::terraform::Modules::wants(path) {
+            terraform.add(path, origin, text, texts.len());
+            continue;
+        }
+        let format = import::detect_path(path, &text, limits);
         if origin == Origin::Found && format.is_none() && !crate::files::is_manifest_text(&text) {
             skipped.not_manifests += 1;
             continue;
@@ -197,6 +204,20 @@ fn texts_of(
     }
     if let Some(note) = skipped.note() {
         eprintln!("{note}");
+    }
+    if errors.is_empty() {
+        let modules = terraform.import(&inputs.parameters)?;
+        for (slot, name, text) in modules.into_iter().rev() {
+            let imported = true;
+            texts.insert(
+                slot,
+                Text {
+                    name,
+                    text,
+                    imported,
+                },
+            );
+        }
     }
     if texts.is_empty() && errors.is_empty() {
         errors.push(

@@ -4,7 +4,10 @@
 use replay_audit::cli::{Cli, Command, ImportFormat};
 use replay_audit::diagnostics::{a, echo};
 use replay_audit::engine;
-use replay_audit::import::{self, Format};
+use replay_audit::import::{self, Format, Imported, terraform};
+use replay_audit::manifest::{Limits, LoadError};
+
+use std::path::{Path, PathBuf};
 
 use super::{limits, out};
 
@@ -13,6 +16,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         format,
         file,
         parameters,
+        var_files,
     } = &cli.command
     else {
         unreachable!("dispatched on Import")
@@ -25,6 +29,18 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         ImportFormat::Terraform => Format::Terraform,
         ImportFormat::Asyncapi => Format::AsyncApi,
     };
+    if format == Format::Terraform && (file.is_dir() || terraform::is_config_file(file)) {
+        let imported =
+            terraform_config(file, var_files, &params, &limits).map_err(engine::Error::from)?;
+        return finish(&imported);
+    }
+    if !var_files.is_empty() {
+        return Err(engine::Error::usage(
+            "`--var-file` sets the variables of Terraform configuration",
+            "give a .tf file or a module folder to `import terraform`",
+        )
+        .into());
+    }
     let text = import::read_file(file, &limits).map_err(engine::Error::from)?;
     let name = file.display().to_string();
     if let Some(found) = import::detect(&text, &limits).filter(|f| *f != format) {
@@ -43,6 +59,11 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     }
     let imported =
         import::import_text(format, &name, &text, &params, &limits).map_err(engine::Error::from)?;
+    finish(&imported)
+}
+
+/// Prints the skeleton, and a warning for each resource not imported.
+fn finish(imported: &Imported) -> anyhow::Result<u8> {
     for u in &imported.unsupported {
         eprintln!("warning: not imported: {}", echo(u));
     }
@@ -54,7 +75,27 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
 fn command(format: Format) -> &'static str {
     match format {
         Format::CloudFormation => "cloudformation",
-        Format::Terraform => "terraform",
+        Format::Terraform | Format::TerraformHcl => "terraform",
         Format::AsyncApi => "asyncapi",
     }
+}
+
+/// A Terraform module folder (its `.tf` files, `terraform.tfvars` and
+/// `*.auto.tfvars`) or one `.tf` file, then the `--var-file` files.
+fn terraform_config(
+    path: &Path,
+    var_files: &[PathBuf],
+    params: &[(String, String)],
+    limits: &Limits,
+) -> Result<Imported, LoadError> {
+    let name = path.display().to_string();
+    let mut files = if path.is_dir() {
+        terraform::read_dir(path, limits)?
+    } else {
+        vec![(name.clone(), import::read_file(path, limits)?)]
+    };
+    for f in var_files {
+        files.push((f.display().to_string(), import::read_file(f, limits)?));
+    }
+    terraform::import_hcl(&name, &files, params)
 }

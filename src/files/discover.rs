@@ -212,7 +212,8 @@ fn walk(
         } else if matches!(
             path.extension().and_then(|e| e.to_str()),
             Some("yaml" | "yml")
-        ) {
+        ) || crate::import::terraform::is_found_input(&path)
+        {
             files.push(path);
         }
     }

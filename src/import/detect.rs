@@ -52,6 +52,16 @@ pub fn detect(text: &str, limits: &Limits) -> Option<Format> {
     classify(|k| root.get(k).is_some(), aws_resources)
 }
 
+/// Which importer reads the file at `path` holding `text`: a `.tf` file is
+/// Terraform configuration, whatever it holds (its reader says so when it
+/// holds a plan's JSON); any other file is told by [`detect`].
+pub fn detect_path(path: &std::path::Path, text: &str, limits: &Limits) -> Option<Format> {
+    if super::terraform::is_config_file(path) {
+        return Some(Format::TerraformHcl);
+    }
+    detect(text, limits)
+}
+
 /// The format a document's top-level keys name (`has`), given whether its
 /// `Resources` hold `AWS::` types.
 fn classify(has: impl Fn(&str) -> bool, aws_resources: bool) -> Option<Format> {

@@ -28,7 +28,7 @@ use std::path::Path;
 use crate::diagnostics::SourceMap;
 use crate::manifest::{self, Limits, LoadError};
 
-pub use detect::detect;
+pub use detect::{detect, detect_path};
 pub use out::{F, Out, OutComp, OutIntent, V, comment_text, scalar};
 pub use tree::{Node, Value, error_at, parse};
 
@@ -37,6 +37,8 @@ pub use tree::{Node, Value, error_at, parse};
 pub enum Format {
     CloudFormation,
     Terraform,
+    /// Terraform configuration: `.tf` files (HCL).
+    TerraformHcl,
     AsyncApi,
 }
 
@@ -45,6 +47,7 @@ impl Format {
         match self {
             Format::CloudFormation => "CloudFormation template",
             Format::Terraform => "Terraform plan",
+            Format::TerraformHcl => "Terraform configuration",
             Format::AsyncApi => "AsyncAPI document",
         }
     }
@@ -68,13 +71,25 @@ pub fn import_text(
     params: &[(String, String)],
     limits: &Limits,
 ) -> Result<Imported, LoadError> {
+    if format == Format::TerraformHcl {
+        let files = [(path.to_string(), text.to_string())];
+        return terraform::import_hcl(path, &files, params);
+    }
     let mut sources = SourceMap::default();
     let file = sources.add(path.to_string(), text.to_string());
+    if format == Format::Terraform
+        && let Some(d) = terraform::hcl_given_to_plan(path, text)
+    {
+        return Err(LoadError {
+            sources,
+            diagnostics: vec![d],
+        });
+    }
     let result = parse(text, file, limits).and_then(|root| {
         let mut out = Out::new(path, format);
         match format {
             Format::CloudFormation => cloudformation::import(&root, params, &mut out)?,
-            Format::Terraform => terraform::import(&root, &mut out)?,
+            Format::Terraform | Format::TerraformHcl => terraform::import(&root, &mut out)?,
             Format::AsyncApi => asyncapi::import(&root, &mut out)?,
         }
         placeholders::declare_missing(&mut out);

@@ -74,6 +74,9 @@ pub struct OutIntent {
 #[derive(Debug, Clone)]
 pub struct Out {
     pub file: String,
+    /// The input files by `Loc::file`, when more than one was read
+    /// (a Terraform module folder); else every place is in `file`.
+    pub files: Vec<String>,
     pub format: Format,
     pub comps: Vec<OutComp>,
     pub intents: Vec<OutIntent>,
@@ -86,6 +89,7 @@ impl Out {
     pub fn new(file: &str, format: Format) -> Out {
         Out {
             file: file.to_string(),
+            files: Vec::new(),
             format,
             comps: Vec::new(),
             intents: Vec::new(),
@@ -97,10 +101,11 @@ impl Out {
 
     /// `# from PATH (file:line)`.
     pub fn src(&self, path: &str, node: &Node) -> String {
+        let file = self.files.get(node.loc.file as usize).unwrap_or(&self.file);
         if node.loc.line > 0 {
-            format!("from {path} ({}:{})", self.file, node.loc.line)
+            format!("from {path} ({file}:{})", node.loc.line)
         } else {
-            format!("from {path} ({})", self.file)
+            format!("from {path} ({file})")
         }
     }
 

@@ -163,7 +163,7 @@ pub(super) fn event_target(cx: &Ctx, out: &mut Out) {
     let rule = cx.v("rule").and_then(Node::text).and_then(|name| {
         cx.res.iter().find(|x| {
             x.ty == "aws_cloudwatch_event_rule"
-                && x.values.get("name").and_then(Node::text).as_deref() == Some(name.as_str())
+                && x.values.get("name").and_then(Node::str) == Some(name.as_str())
         })
     });
     let rule = rule

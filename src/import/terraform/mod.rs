@@ -1,4 +1,6 @@
-//! Terraform plans: the JSON of `terraform show -json PLAN`.
+//! Terraform: plans (the JSON of `terraform show -json PLAN`) and
+//! configuration (`.tf` files, read by [`config`] into the tree a plan
+//! would give, so that one reader reads both).
 //!
 //! Resources come from `planned_values.root_module` and its
 //! `child_modules`. A resource's id is its name in kebab case
@@ -14,9 +16,18 @@
 //! resources that wire components together, [`refs`] to find the resource
 //! a value points at.
 
+mod config;
+mod eval;
+mod hcl;
+mod inputs;
 mod links;
 mod properties;
 mod refs;
+
+pub use hcl::{looks_like_hcl, looks_like_plan};
+pub use inputs::{
+    Modules, hcl_given_to_plan, import_hcl, is_config_file, is_found_input, is_vars_file, read_dir,
+};
 
 use super::{F, Node, Out, V, dur, error_at, kebab};
 use crate::diagnostics::Diagnostic;
@@ -79,19 +90,34 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
 
 /// Reads a plan into `out`.
 pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
-    let Some(module) = root.at(&["planned_values", "root_module"]) else {
+    if root.at(&["planned_values", "root_module"]).is_none() {
         return Err(error_at(
             root,
             "not a Terraform plan: `planned_values.root_module` is missing",
             "give the JSON of `terraform show -json PLANFILE` (a saved plan), not the HCL or the state",
         ));
     };
+    out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into());
+    read_resources(root, out);
+    Ok(())
+}
+
+/// Reads the resources of a plan-shaped tree (a plan, or the tree
+/// [`config`] makes of a configuration) into `out`.
+fn read_resources(root: &Node, out: &mut Out) {
+    let Some(module) = root.at(&["planned_values", "root_module"]) else {
+        return;
+    };
     let mut res = Vec::new();
     collect(module, &mut res, 0);
-    out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into());
     components(&mut res, out);
+    let ix = refs::Index::new(&res, root);
     for r in &res {
-        let cx = Ctx { res: &res, root, r };
+        let cx = Ctx {
+            res: &res,
+            ix: &ix,
+            r,
+        };
         match (r.ty.as_str(), r.id.clone()) {
             ("aws_sqs_queue", Some(id)) => properties::sqs_queue(&cx, out, &id),
             ("aws_lambda_function", Some(id)) => cx.set_dur(out, &id, "timeout", "timeout", 1),
@@ -106,7 +132,6 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
             _ => {}
         }
     }
-    Ok(())
 }
 
 /// First pass: a component for every resource type in [`READ`], an
@@ -162,7 +187,7 @@ fn kind_of(r: &Res, default: &'static str) -> &'static str {
 /// needs to look at it and at the others.
 struct Ctx<'a> {
     res: &'a [Res<'a>],
-    root: &'a Node,
+    ix: &'a refs::Index<'a>,
     r: &'a Res<'a>,
 }
 
@@ -192,7 +217,7 @@ impl<'a> Ctx<'a> {
     /// The index of the resource `value` (or the configuration of `attr`)
     /// points at.
     fn find(&self, attr: &str, value: Option<&Node>) -> Option<usize> {
-        refs::find(self.res, self.root, &self.r.address, attr, value)
+        self.ix.find(&self.r.address, attr, value)
     }
 
     /// The component id of the resource `value` (or the configuration of
@@ -203,6 +228,10 @@ impl<'a> Ctx<'a> {
 
     /// Records the resource as unsupported, saying why.
     fn unsupported(&self, out: &mut Out, why: &str) {
+        let why = match out.format {
+            super::Format::TerraformHcl => why.replace("this plan", "this configuration"),
+            _ => why.to_string(),
+        };
         out.unsupported(
             format!("{} ({why})", self.r.address),
             out.src(&self.r.address, self.r.node),

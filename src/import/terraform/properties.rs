@@ -3,7 +3,7 @@
 //! replicas.
 
 use super::Ctx;
-use super::refs::{config_refs, first};
+use super::refs::first;
 use crate::import::{F, Node, Out, V, Value, kebab, scalar};
 
 /// An `aws_sqs_queue`'s settings and dead-letter queue.
@@ -60,7 +60,7 @@ fn redrive_policy(cx: &Ctx, out: &mut Out, id: &str) {
             c.as_i64()
                 .or_else(|| c.as_str().and_then(|s| s.parse().ok()))
         });
-    if policy.is_none() && config_refs(cx.root, &r.address, "redrive_policy").is_empty() {
+    if policy.is_none() && cx.ix.config_refs(&r.address, "redrive_policy").is_empty() {
         return;
     }
     match cx.find_id("redrive_policy", arn.as_ref()) {

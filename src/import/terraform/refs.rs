@@ -1,29 +1,102 @@
 //! Finding the resource a Terraform value points at: by ARN or name in the
 //! planned values, or by the `configuration` section's expression
 //! references when the value is not known until apply.
+//!
+//! Everything is looked up in an [`Index`] built once per plan, so that
+//! resolving every resource's references stays linear in the plan (give or
+//! take a logarithm) however many resources it has.
+
+use std::collections::BTreeMap;
 
 use super::Res;
 use crate::import::{Node, Value};
 
-/// References of `address`'s attribute `attr` in the configuration section.
-pub(super) fn config_refs(root: &Node, address: &str, attr: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(m) = root.at(&["configuration", "root_module"]) {
-        walk(m, "", address, attr, &mut out, 0);
-    }
-    out
+/// The attributes whose planned value names a resource.
+const NAMING: [&str; 6] = ["arn", "name", "function_name", "stream_arn", "url", "id"];
+
+/// A plan's resources by what names them, and their configuration
+/// expressions by address.
+pub(super) struct Index<'a> {
+    /// Configuration expressions by resource address (module prefix included).
+    config: BTreeMap<String, &'a Node>,
+    /// The first read resource with this planned ARN, name, URL or id.
+    by_value: BTreeMap<String, usize>,
+    /// The first read resource with this `name`.
+    by_name: BTreeMap<String, usize>,
+    /// The first resource with this address, with and without its index.
+    by_address: BTreeMap<String, usize>,
 }
 
-/// Collects the references of `address`'s `attr` in `module` and the
-/// modules it calls, whose resources' addresses carry `prefix`.
-fn walk(
-    module: &Node,
-    prefix: &str,
-    address: &str,
-    attr: &str,
-    out: &mut Vec<String>,
-    depth: usize,
-) {
+impl<'a> Index<'a> {
+    pub(super) fn new(res: &[Res], root: &'a Node) -> Index<'a> {
+        let mut config = BTreeMap::new();
+        if let Some(m) = root.at(&["configuration", "root_module"]) {
+            walk(m, "", &mut config, 0);
+        }
+        let mut ix = Index {
+            config,
+            by_value: BTreeMap::new(),
+            by_name: BTreeMap::new(),
+            by_address: BTreeMap::new(),
+        };
+        for (i, r) in res.iter().enumerate() {
+            ix.by_address.entry(r.address.clone()).or_insert(i);
+            let base = r.address.split('[').next().unwrap_or(&r.address);
+            ix.by_address.entry(base.to_string()).or_insert(i);
+            if r.id.is_none() {
+                continue;
+            }
+            for k in NAMING {
+                if let Some(t) = r.values.get(k).and_then(Node::text) {
+                    ix.by_value.entry(t).or_insert(i);
+                }
+            }
+            if let Some(t) = r.values.get("name").and_then(Node::text) {
+                ix.by_name.entry(t).or_insert(i);
+            }
+        }
+        ix
+    }
+
+    /// References of `address`'s attribute `attr` in the configuration section.
+    pub(super) fn config_refs(&self, address: &str, attr: &str) -> Vec<String> {
+        let base = address.split('[').next().unwrap_or(address);
+        let mut out = Vec::new();
+        if let Some(e) = self.config.get(base).and_then(|x| x.get(attr)) {
+            refs_in(e, &mut out, 0);
+        }
+        out
+    }
+
+    /// The resource a value (ARN, name) or a configuration reference of
+    /// `from`'s `attr` points at.
+    pub(super) fn find(&self, from: &str, attr: &str, value: Option<&Node>) -> Option<usize> {
+        if let Some(text) = value.and_then(Node::text).filter(|t| !t.is_empty()) {
+            if let Some(&i) = self.by_value.get(&text) {
+                return Some(i);
+            }
+            let name = text.rsplit([':', '/']).next().unwrap_or(&text);
+            if let Some(&i) = self.by_name.get(name) {
+                return Some(i);
+            }
+        }
+        for reference in self.config_refs(from, attr) {
+            let target = reference
+                .trim_end_matches(".arn")
+                .trim_end_matches(".stream_arn")
+                .trim_end_matches(".function_name")
+                .trim_end_matches(".name");
+            if let Some(&i) = self.by_address.get(target) {
+                return Some(i);
+            }
+        }
+        None
+    }
+}
+
+/// Collects the resources' expressions of `module` and the modules it
+/// calls, whose resources' addresses carry `prefix`.
+fn walk<'a>(module: &'a Node, prefix: &str, out: &mut BTreeMap<String, &'a Node>, depth: usize) {
     if depth > 32 {
         return;
     }
@@ -32,77 +105,32 @@ fn walk(
             "{prefix}{}",
             r.get("address").and_then(Node::str).unwrap_or("")
         );
-        let base = address.split('[').next().unwrap_or(address);
-        if a == base
-            && let Some(e) = r.at(&["expressions", attr])
-        {
-            refs_in(e, out);
+        if let Some(e) = r.get("expressions") {
+            out.entry(a).or_insert(e);
         }
     }
     for (name, call) in module.get("module_calls").map(Node::entries).unwrap_or(&[]) {
         if let Some(m) = call.get("module") {
-            walk(
-                m,
-                &format!("{prefix}module.{name}."),
-                address,
-                attr,
-                out,
-                depth + 1,
-            );
+            walk(m, &format!("{prefix}module.{name}."), out, depth + 1);
         }
     }
 }
 
-/// Every `references` list anywhere under an expression.
-fn refs_in(n: &Node, out: &mut Vec<String>) {
+/// Every `references` list anywhere under an expression (the input's
+/// nesting is bounded by its parser; the walk stops at 64 levels anyway).
+fn refs_in(n: &Node, out: &mut Vec<String>, depth: usize) {
+    if depth > 64 {
+        return;
+    }
     if let Some(r) = n.get("references") {
         out.extend(r.items().iter().filter_map(|x| x.text()));
     }
     for (_, v) in n.entries() {
-        refs_in(v, out);
+        refs_in(v, out, depth + 1);
     }
     for v in n.items() {
-        refs_in(v, out);
+        refs_in(v, out, depth + 1);
     }
-}
-
-/// The resource a value (ARN, name) or a configuration reference points at.
-pub(super) fn find(
-    res: &[Res],
-    root: &Node,
-    from: &str,
-    attr: &str,
-    value: Option<&Node>,
-) -> Option<usize> {
-    if let Some(text) = value.and_then(Node::text).filter(|t| !t.is_empty()) {
-        for (i, r) in res.iter().enumerate().filter(|(_, r)| r.id.is_some()) {
-            for k in ["arn", "name", "function_name", "stream_arn", "url", "id"] {
-                if r.values.get(k).and_then(Node::text).as_deref() == Some(text.as_str()) {
-                    return Some(i);
-                }
-            }
-        }
-        let name = text.rsplit([':', '/']).next().unwrap_or(&text);
-        if let Some(i) = res.iter().position(|r| {
-            r.id.is_some() && r.values.get("name").and_then(Node::text).as_deref() == Some(name)
-        }) {
-            return Some(i);
-        }
-    }
-    for reference in config_refs(root, from, attr) {
-        let target = reference
-            .trim_end_matches(".arn")
-            .trim_end_matches(".stream_arn")
-            .trim_end_matches(".function_name")
-            .trim_end_matches(".name");
-        if let Some(i) = res
-            .iter()
-            .position(|r| r.address == target || r.address.starts_with(&format!("{target}[")))
-        {
-            return Some(i);
-        }
-    }
-    None
 }
 
 /// The first block of a nested block list (or the block itself).

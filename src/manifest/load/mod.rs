@@ -456,7 +456,9 @@ mod tests {
     #[test]
     fn streaming_and_tree_reading_agree_on_every_fixture() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
-        let files = discover(&[PathBuf::from(root)]).unwrap();
+        let mut files = discover(&[PathBuf::from(root)]).unwrap();
+        // The folder scan also finds Terraform files, which are not YAML.
+        files.retain(|f| !crate::import::terraform::is_found_input(f));
         assert!(files.len() > 20, "{}", files.len());
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();

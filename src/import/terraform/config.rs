@@ -1,0 +1,464 @@
+//! A Terraform configuration (the `.tf` files of one module folder, its
+//! `.tfvars` files and `--var` values) turned into the tree a plan's JSON
+//! would give, so that the plan reader reads both.
+//!
+//! Values are evaluated in the order Terraform would know them: variables
+//! (default, then `.tfvars` files in order, then `--var`), locals (in
+//! dependency order, at most [`MAX_LOCAL_LEVELS`] deep), then resource
+//! attributes, twice: first those that only variables and locals decide,
+//! then those that refer to another resource's attribute; an attribute only
+//! apply knows (`arn`, `id`, `url`, ...) stands for its resource by a
+//! placeholder. What stays unknown leaves the attribute out of `values`,
+//! and its references go into `configuration`, where the plan reader looks
+//! for them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use hcl::Value as HVal;
+
+use super::eval::{self, Scan};
+use super::hcl::{Attr, Block, Body};
+use crate::diagnostics::Loc;
+use crate::import::{Node, Value};
+
+/// Deeper chains of locals than this stay unknown.
+const MAX_LOCAL_LEVELS: usize = 16;
+/// Attributes only `terraform apply` knows: a reference to one names the
+/// resource by a placeholder of this attribute.
+const COMPUTED: [&str; 6] = ["arn", "id", "url", "stream_arn", "name", "invoke_arn"];
+/// Meta-arguments, not settings of the resource.
+const META: [&str; 5] = ["count", "for_each", "depends_on", "provider", "lifecycle"];
+
+/// The plan-shaped tree of a configuration and what it says beyond its
+/// resources.
+pub(super) struct Read {
+    pub root: Node,
+    pub notes: Vec<String>,
+    /// The `aws` provider's region and where it is set.
+    pub region: Option<(String, String)>,
+}
+
+/// `files` are parsed bodies: (file name, body, is a `.tfvars` file), in
+/// precedence order; `params` the `--var` values; `budget` bounds the
+/// weight of everything evaluated.
+pub(super) fn read(
+    files: &[(String, Body, bool)],
+    params: &[(String, String)],
+    budget: usize,
+) -> Read {
+    let mut st = State {
+        values: BTreeMap::new(),
+        budget,
+        notes: Vec::new(),
+        ctx: eval::context(),
+    };
+    let configs: Vec<&Body> = files.iter().filter(|f| !f.2).map(|f| &f.1).collect();
+    let blocks = || configs.iter().flat_map(|b| b.blocks.iter());
+    st.variables(blocks(), files, params);
+    st.locals(blocks());
+    let region = st.region(blocks(), files);
+    for b in blocks().filter(|b| b.ident == "module") {
+        st.notes.push(module_note(b, files));
+    }
+    let resources: Vec<&Block> = blocks()
+        .filter(|b| matches!(b.ident.as_str(), "resource" | "data") && b.labels.len() == 2)
+        .collect();
+    let root = st.resources(&resources, files);
+    Read {
+        root,
+        notes: st.notes,
+        region,
+    }
+}
+
+/// The TODO of a `module` block, naming it and its source.
+fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
+    let name = b.labels.first().map_or("", String::as_str);
+    let source = b
+        .body
+        .attr("source")
+        .and_then(|a| match &a.expr {
+            hcl::Expression::String(s) => Some(s.as_str()),
+            _ => None,
+        })
+        .unwrap_or("?");
+    format!(
+        "TODO: module `{name}` (source `{source}`, {}) is not read: import its folder too, or describe its components in an overlay",
+        place(files, b.loc)
+    )
+}
+
+/// `file:line` of a place.
+fn place(files: &[(String, Body, bool)], loc: Loc) -> String {
+    let file = files.get(loc.file as usize).map_or("?", |f| f.0.as_str());
+    format!("{file}:{}", loc.line)
+}
+
+struct State {
+    /// Every known value and its weight, by reference (`var.X`,
+    /// `local.X`, `TYPE.NAME.ATTR`).
+    values: BTreeMap<String, (HVal, usize)>,
+    /// What is left of the evaluation budget.
+    budget: usize,
+    notes: Vec<String>,
+    /// The functions expressions may call.
+    ctx: hcl::eval::Context<'static>,
+}
+
+impl State {
+    fn scan(&self, e: &hcl::Expression) -> Scan {
+        eval::scan(e, &|r| self.values.get(r).map(|v| v.1))
+    }
+
+    /// The value of `e` (scanned as `s`), if it can be known here.
+    fn eval(&mut self, e: &hcl::Expression, s: &Scan) -> Option<HVal> {
+        let values = &self.values;
+        let lookup = |k: &str| values.get(k).map(|v| v.0.clone());
+        eval::eval(e, s, &lookup, &self.ctx, &mut self.budget)
+    }
+
+    /// Remembers the value of reference `key`.
+    fn know(&mut self, key: String, v: &HVal) {
+        self.values.insert(key, (v.clone(), eval::weight(v)));
+    }
+
+    /// The value of every variable that has one, as `var.X`.
+    fn variables<'a>(
+        &mut self,
+        blocks: impl Iterator<Item = &'a Block>,
+        files: &[(String, Body, bool)],
+        params: &[(String, String)],
+    ) {
+        let mut vars = BTreeMap::new();
+        let mut declared = Vec::new();
+        for b in blocks.filter(|b| b.ident == "variable") {
+            let Some(name) = b.labels.first() else {
+                continue;
+            };
+            let string = matches!(b.body.attr("type").map(|a| &a.expr),
+                Some(hcl::Expression::Variable(t)) if t.as_str() == "string");
+            declared.push((name.clone(), string, b.loc));
+            if let Some(d) = b.body.attr("default") {
+                let s = self.scan(&d.expr);
+                if let Some(v) = self.eval(&d.expr, &s) {
+                    vars.insert(name.clone(), v);
+                }
+            }
+        }
+        for (_, body, _) in files.iter().filter(|f| f.2) {
+            for a in &body.attrs {
+                let s = self.scan(&a.expr);
+                if let Some(v) = self.eval(&a.expr, &s) {
+                    vars.insert(a.key.clone(), v);
+                }
+            }
+        }
+        let declared_names: BTreeMap<&str, bool> =
+            declared.iter().map(|d| (d.0.as_str(), d.1)).collect();
+        for (k, v) in params {
+            if let Some(string) = declared_names.get(k.as_str()) {
+                vars.insert(k.clone(), param_value(v, *string, &self.ctx));
+            }
+        }
+        for (name, _, loc) in &declared {
+            if !vars.contains_key(name) {
+                self.notes.push(format!(
+                    "TODO: variable `{name}` ({}) has no value: give `--var {name}=VALUE`, a .tfvars file, or a default",
+                    place(files, *loc)
+                ));
+            }
+        }
+        for (k, v) in vars {
+            self.know(format!("var.{k}"), &v);
+        }
+    }
+
+    /// The region of the default `aws` provider (the one without `alias`).
+    fn region<'a>(
+        &mut self,
+        mut blocks: impl Iterator<Item = &'a Block>,
+        files: &[(String, Body, bool)],
+    ) -> Option<(String, String)> {
+        let b = blocks.find(|b| {
+            b.ident == "provider"
+                && b.labels.first().is_some_and(|l| l == "aws")
+                && b.body.attr("alias").is_none()
+        })?;
+        let a = b.body.attr("region")?;
+        let s = self.scan(&a.expr);
+        match self.eval(&a.expr, &s)? {
+            HVal::String(r) => Some((r, place(files, a.loc))),
+            _ => None,
+        }
+    }
+
+    /// The value of every local that can be known, as `local.X`, in
+    /// dependency order.
+    fn locals<'a>(&mut self, blocks: impl Iterator<Item = &'a Block>) {
+        let mut pending: Vec<&Attr> = blocks
+            .filter(|b| b.ident == "locals")
+            .flat_map(|b| b.body.attrs.iter())
+            .collect();
+        for _ in 0..MAX_LOCAL_LEVELS {
+            let names: BTreeSet<String> =
+                pending.iter().map(|a| format!("local.{}", a.key)).collect();
+            let before = pending.len();
+            let mut next = Vec::new();
+            let mut found = Vec::new();
+            for a in pending {
+                let s = self.scan(&a.expr);
+                if s.refs.iter().any(|r| names.contains(r)) {
+                    next.push(a);
+                } else if let Some(v) = self.eval(&a.expr, &s) {
+                    found.push((a.key.clone(), v));
+                }
+            }
+            for (k, v) in found {
+                self.know(format!("local.{k}"), &v);
+            }
+            pending = next;
+            if pending.is_empty() || pending.len() == before {
+                break;
+            }
+        }
+    }
+
+    /// The plan-shaped tree of the resources.
+    fn resources(&mut self, res: &[&Block], files: &[(String, Body, bool)]) -> Node {
+        for b in res.iter().filter(|b| b.ident == "resource") {
+            for k in COMPUTED {
+                let p = HVal::String(placeholder(&address(b), k));
+                self.know(format!("{}.{k}", address(b)), &p);
+            }
+        }
+        let mut values: Vec<BTreeMap<String, HVal>> = vec![BTreeMap::new(); res.len()];
+        // First what variables and locals decide, then what other
+        // resources' attributes decide.
+        for pass in 0..2 {
+            for (b, v) in res.iter().zip(values.iter_mut()) {
+                for a in b
+                    .body
+                    .attrs
+                    .iter()
+                    .filter(|a| !META.contains(&a.key.as_str()))
+                {
+                    let s = self.scan(&a.expr);
+                    let inputs_only = s
+                        .refs
+                        .iter()
+                        .all(|r| r.starts_with("var.") || r.starts_with("local."));
+                    if inputs_only != (pass == 0) {
+                        continue;
+                    }
+                    if let Some(x) = self.eval(&a.expr, &s) {
+                        self.know(format!("{}.{}", address(b), a.key), &x);
+                        v.insert(a.key.clone(), x);
+                    }
+                }
+            }
+        }
+        self.repeated(res, files);
+        let mut planned = Vec::new();
+        let mut config = Vec::new();
+        for (b, v) in res.iter().zip(&values) {
+            let (p, c) = self.resource_nodes(b, v);
+            planned.push(p);
+            config.push(c);
+        }
+        let module = |key: &str, items: Vec<Node>| {
+            map(vec![(
+                "root_module",
+                map(vec![(key, Node::new(Value::Seq(items), Loc::default()))]),
+            )])
+        };
+        map(vec![
+            ("planned_values", module("resources", planned)),
+            ("configuration", module("resources", config)),
+        ])
+    }
+
+    /// A resource as the plan's `planned_values` and `configuration` list
+    /// it: its known values (placeholders for the computed ones) and the
+    /// references of every attribute.
+    fn resource_nodes(&mut self, b: &Block, v: &BTreeMap<String, HVal>) -> (Node, Node) {
+        let mut fields = Vec::new();
+        let mut exprs = Vec::new();
+        for a in b
+            .body
+            .attrs
+            .iter()
+            .filter(|a| !META.contains(&a.key.as_str()))
+        {
+            if let Some(x) = v.get(&a.key) {
+                fields.push((a.key.clone(), node(x, a.loc)));
+            }
+            exprs.push((a.key.clone(), refs_node(&self.scan(&a.expr).refs, a.loc)));
+        }
+        self.nested(&b.body, &mut fields, &mut exprs);
+        if b.ident == "resource" {
+            for k in COMPUTED {
+                if !fields.iter().any(|(f, _)| f == k) {
+                    let p = HVal::String(placeholder(&address(b), k));
+                    fields.push((k.to_string(), node(&p, b.loc)));
+                }
+            }
+        }
+        let loc = b.loc;
+        let s = |t: &str| Node::new(Value::Str(t.to_string()), loc);
+        let mode = if b.ident == "data" { "data" } else { "managed" };
+        let planned = Node::new(
+            Value::Map(vec![
+                ("address".into(), s(&address(b))),
+                ("mode".into(), s(mode)),
+                ("type".into(), s(&b.labels[0])),
+                ("name".into(), s(&b.labels[1])),
+                ("values".into(), Node::new(Value::Map(fields), loc)),
+            ]),
+            loc,
+        );
+        let config = Node::new(
+            Value::Map(vec![
+                ("address".into(), s(&address(b))),
+                ("expressions".into(), Node::new(Value::Map(exprs), loc)),
+            ]),
+            loc,
+        );
+        (planned, config)
+    }
+
+    /// The nested blocks of a resource (`redrive_policy {}`, `ttl {}`,
+    /// `replica {}`, ...): each kind a list of objects, as in a plan.
+    fn nested(
+        &mut self,
+        body: &Body,
+        fields: &mut Vec<(String, Node)>,
+        exprs: &mut Vec<(String, Node)>,
+    ) {
+        let mut kinds: Vec<(String, Vec<Node>, Vec<String>, Loc)> = Vec::new();
+        let mut index: BTreeMap<String, usize> = BTreeMap::new();
+        for b in body
+            .blocks
+            .iter()
+            .filter(|b| !META.contains(&b.ident.as_str()) && b.ident != "dynamic")
+        {
+            let mut f = Vec::new();
+            let mut e = Vec::new();
+            for a in &b.body.attrs {
+                let s = self.scan(&a.expr);
+                if let Some(x) = self.eval(&a.expr, &s) {
+                    f.push((a.key.clone(), node(&x, a.loc)));
+                }
+                e.push((a.key.clone(), refs_node(&s.refs, a.loc)));
+            }
+            self.nested(&b.body, &mut f, &mut e);
+            let item = Node::new(Value::Map(f), b.loc);
+            let refs: Vec<String> = e
+                .iter()
+                .flat_map(|(_, n)| n.get("references").map(Node::items).unwrap_or(&[]))
+                .filter_map(Node::text)
+                .collect();
+            match index.get(&b.ident) {
+                Some(&i) => {
+                    kinds[i].1.push(item);
+                    kinds[i].2.extend(refs);
+                }
+                None => {
+                    index.insert(b.ident.clone(), kinds.len());
+                    kinds.push((b.ident.clone(), vec![item], refs, b.loc));
+                }
+            }
+        }
+        for (k, items, refs, loc) in kinds {
+            fields.push((k.clone(), Node::new(Value::Seq(items), loc)));
+            exprs.push((k, refs_node(&refs, loc)));
+        }
+    }
+
+    /// A note for each resource repeated by `count` or `for_each`.
+    fn repeated(&mut self, res: &[&Block], files: &[(String, Body, bool)]) {
+        for b in res.iter().filter(|b| b.ident == "resource") {
+            if let Some(a) = b.body.attr("count").or(b.body.attr("for_each")) {
+                self.notes.push(format!(
+                    "TODO: {}.{} is repeated by `{}` ({}): one component stands for every instance",
+                    b.labels[0],
+                    b.labels[1],
+                    a.key,
+                    place(files, a.loc)
+                ));
+            }
+        }
+    }
+}
+
+/// A `--var` value: text for a string variable, else read as an HCL
+/// literal (`30`, `true`, `["a"]`) when it is one, as Terraform does.
+fn param_value(v: &str, string: bool, ctx: &hcl::eval::Context) -> HVal {
+    if !string
+        && v.len() <= 4096
+        && let Ok(e) = hcl::edit::parser::parse_expr(v)
+    {
+        let e = hcl::Expression::from(e);
+        let s = eval::scan(&e, &|_| None);
+        let mut budget = 4 * 4096;
+        if let Some(x) = eval::eval(&e, &s, &|_| None, ctx, &mut budget) {
+            return x;
+        }
+    }
+    HVal::String(v.to_string())
+}
+
+/// A resource's address: `TYPE.NAME`, `data.TYPE.NAME`.
+fn address(b: &Block) -> String {
+    let prefix = if b.ident == "data" { "data." } else { "" };
+    format!("{prefix}{}.{}", b.labels[0], b.labels[1])
+}
+
+/// What stands for an attribute only apply knows.
+fn placeholder(address: &str, attr: &str) -> String {
+    format!("(known after apply: {address}.{attr})")
+}
+
+fn map(entries: Vec<(&str, Node)>) -> Node {
+    Node::new(
+        Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        ),
+        Loc::default(),
+    )
+}
+
+/// `{references: [...]}` as the plan's configuration writes it.
+fn refs_node(refs: &[String], loc: Loc) -> Node {
+    let items = refs
+        .iter()
+        .map(|r| Node::new(Value::Str(r.clone()), loc))
+        .collect();
+    Node::new(
+        Value::Map(vec![(
+            "references".into(),
+            Node::new(Value::Seq(items), loc),
+        )]),
+        loc,
+    )
+}
+
+/// An evaluated value as an input node at `loc`. Values are built from
+/// the parsed (depth-bounded) expressions and the locals' levels, so the
+/// recursion is bounded.
+fn node(v: &HVal, loc: Loc) -> Node {
+    let value = match v {
+        HVal::Null => Value::Null,
+        HVal::Bool(b) => Value::Bool(*b),
+        HVal::Number(n) => match n.as_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Float(n.as_f64().unwrap_or(0.0)),
+        },
+        HVal::String(s) => Value::Str(s.clone()),
+        HVal::Array(a) => Value::Seq(a.iter().map(|x| node(x, loc)).collect()),
+        HVal::Object(o) => Value::Map(o.iter().map(|(k, x)| (k.clone(), node(x, loc))).collect()),
+    };
+    Node::new(value, loc)
+}

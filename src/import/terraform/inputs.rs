@@ -1,0 +1,222 @@
+//! Terraform configuration as an input: which files are `.tf` and
+//! `.tfvars`, the files of a module folder, the modules among a command's
+//! inputs (one per folder), and importing one module's files into a
+//! manifest skeleton.
+
+use std::path::{Path, PathBuf};
+
+use super::{config, hcl};
+use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::files::Origin;
+use crate::import::{Format, Imported, Out};
+use crate::manifest::{Limits, LoadError};
+
+/// A `.tf` file (Terraform configuration in HCL).
+pub fn is_config_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "tf")
+}
+
+/// A `.tfvars` file (variable values).
+pub fn is_vars_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "tfvars")
+}
+
+/// A file a folder scan reads for Terraform: `.tf` files, and the variable
+/// files Terraform loads by itself (`terraform.tfvars`, `*.auto.tfvars`);
+/// nothing under `.terraform/`, which holds downloaded copies of modules.
+pub fn is_found_input(path: &Path) -> bool {
+    let cache = path.components().any(|c| c.as_os_str() == ".terraform");
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    !cache && (is_config_file(path) || name == "terraform.tfvars" || name.ends_with(".auto.tfvars"))
+}
+
+/// The order Terraform reads a module's files in: configuration, then
+/// `terraform.tfvars`, then the other variable files (later ones win).
+fn precedence(name: &str) -> u8 {
+    let path = Path::new(name);
+    match path.file_name().and_then(|n| n.to_str()) {
+        _ if is_config_file(path) => 0,
+        Some("terraform.tfvars") => 1,
+        _ => 2,
+    }
+}
+
+/// The Terraform files of module folder `dir` (not its subfolders, which
+/// are other modules), sorted, read without following links.
+pub fn read_dir(dir: &Path, limits: &Limits) -> Result<Vec<(String, String)>, LoadError> {
+    let fail = |d: Diagnostic| LoadError {
+        sources: SourceMap::default(),
+        diagnostics: vec![d],
+    };
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        fail(Diagnostic::new(
+            None,
+            format!(
+                "cannot read folder `{}`: {}",
+                dir.display(),
+                crate::files::io_reason(&e)
+            ),
+        ))
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_found_input(p.strip_prefix(dir).unwrap_or(p)))
+        .collect();
+    paths.sort_by_key(|p| (precedence(&p.display().to_string()), p.clone()));
+    let mut files = Vec::new();
+    for p in paths {
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        let text = crate::files::read(&p, Origin::Found, limits.max_file_bytes).map_err(fail)?;
+        files.push((p.display().to_string(), text));
+    }
+    if !files.iter().any(|(n, _)| is_config_file(Path::new(n))) {
+        return Err(fail(
+            Diagnostic::new(None, format!("no .tf file in `{}`", dir.display()))
+                .help("give the folder of a Terraform module, or a plan's JSON"),
+        ));
+    }
+    Ok(files)
+}
+
+/// Imports one module: `files` are its `.tf` and `.tfvars` files (name,
+/// text; variable files in precedence order), `params` the `--var`
+/// values; `label` names it in the skeleton's header.
+pub fn import_hcl(
+    label: &str,
+    files: &[(String, String)],
+    params: &[(String, String)],
+) -> Result<Imported, LoadError> {
+    let mut sources = SourceMap::default();
+    let mut bodies = Vec::new();
+    let mut errors = Vec::new();
+    for (name, text) in files {
+        let file = sources.add(name.clone(), text.clone());
+        if hcl::looks_like_plan(text) {
+            errors.push(plan_given_to_hcl(name));
+            continue;
+        }
+        match hcl::parse(text, file) {
+            Ok(b) => bodies.push((name.clone(), b, is_vars_file(Path::new(name)))),
+            Err(d) => errors.push(d),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(LoadError {
+            sources,
+            diagnostics: errors,
+        });
+    }
+    // Evaluated values may not outweigh the input many times over.
+    let input: usize = files.iter().map(|(_, t)| t.len()).sum();
+    let budget = input.saturating_mul(16).max(1 << 20);
+    let read = config::read(&bodies, params, budget);
+    let mut out = Out::new(label, Format::TerraformHcl);
+    out.files = bodies.iter().map(|(n, _, _)| n.clone()).collect();
+    out.notes.push(match &read.region {
+        Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}); add `regions:` where it matters."),
+        None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
+    });
+    out.notes.extend(read.notes);
+    super::read_resources(&read.root, &mut out);
+    Ok(Imported {
+        unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(),
+        text: out.render(),
+    })
+}
+
+fn plan_given_to_hcl(name: &str) -> Diagnostic {
+    Diagnostic::new(
+        None,
+        format!("`{name}` holds a Terraform plan's JSON, not configuration (HCL)"),
+    )
+    .help("import a plan from a file named *.json (`replay-audit import terraform plan.json`); `.tf` files are read as HCL")
+}
+
+/// The error for HCL given to the plan reader, when `text` reads as HCL.
+pub fn hcl_given_to_plan(name: &str, text: &str) -> Option<Diagnostic> {
+    hcl::looks_like_hcl(text).then(|| {
+        Diagnostic::new(
+            None,
+            format!("`{name}` is Terraform configuration (HCL), not a plan's JSON"),
+        )
+        .help("name it *.tf (or give its folder) to import the configuration, or make a plan's JSON with `terraform plan -out=tfplan && terraform show -json tfplan > plan.json`")
+    })
+}
+
+/// Files by name, with their text.
+type Files = Vec<(String, String)>;
+
+/// The Terraform files among a command's inputs, grouped into modules (one
+/// per folder), each remembered with the place of its first file among the
+/// other inputs.
+#[derive(Default)]
+pub struct Modules {
+    /// (folder, slot, files): `.tf` and found `.tfvars` files.
+    groups: Vec<(PathBuf, usize, Files)>,
+    /// `.tfvars` files named on the command line: for every module.
+    given_vars: Vec<(String, String)>,
+}
+
+impl Modules {
+    /// Whether `path` is a Terraform file this collects.
+    pub fn wants(path: &Path) -> bool {
+        is_config_file(path) || is_vars_file(path)
+    }
+
+    /// Adds a file read from `path`; `slot` is the number of inputs before it.
+    pub fn add(&mut self, path: &Path, origin: Origin, text: String, slot: usize) {
+        let name = path.display().to_string();
+        if is_vars_file(path) && origin == Origin::Given {
+            self.given_vars.push((name, text));
+            return;
+        }
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        match self.groups.iter_mut().find(|g| g.0 == dir) {
+            Some(g) => g.2.push((name, text)),
+            None => self.groups.push((dir, slot, vec![(name, text)])),
+        }
+    }
+
+    /// Every module imported: (slot, name, manifest text), in input order.
+    pub fn import(
+        self,
+        params: &[(String, String)],
+    ) -> Result<Vec<(usize, String, String)>, LoadError> {
+        let mut out = Vec::new();
+        let mut any = false;
+        for (dir, slot, mut files) in self.groups {
+            let configs: Vec<&String> = files
+                .iter()
+                .map(|f| &f.0)
+                .filter(|n| is_config_file(Path::new(n)))
+                .collect();
+            let label = match configs.as_slice() {
+                [] => continue,
+                [one] => (*one).clone(),
+                _ => dir.display().to_string(),
+            };
+            any = true;
+            files.sort_by_key(|f| precedence(&f.0));
+            files.extend(self.given_vars.iter().cloned());
+            let imported = import_hcl(&label, &files, params)?;
+            out.push((slot, format!("{label} (imported)"), imported.text));
+        }
+        if let (false, Some((name, _))) = (any, self.given_vars.first()) {
+            return Err(LoadError {
+                sources: SourceMap::default(),
+                diagnostics: vec![
+                    Diagnostic::new(
+                        None,
+                        format!(
+                            "`{name}` sets Terraform variables, but no .tf file is among the inputs"
+                        ),
+                    )
+                    .help("give the .tf files (or their folder) with the .tfvars file"),
+                ],
+            });
+        }
+        Ok(out)
+    }
+}
