@@ -65,7 +65,7 @@ use crate::diagnostics::Loc;
 use crate::graph::Graph;
 use crate::manifest::model::Manifest;
 use intent::{Scratch, analyse_intent};
-pub use model::{Assumed, Birth, Layer, Model};
+pub use model::{Assumed, Birth, Layer, LayerType, Model};
 pub use paths::{PathAssumption, Step};
 pub use result::{IntentResult, LayerReach};
 pub use sorted_map::{SortedIter, SortedMap};

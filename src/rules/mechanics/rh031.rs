@@ -3,6 +3,7 @@
 
 use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
+use crate::catalog::Flag;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
@@ -14,7 +15,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// RH031: content-based dedup hashes the body only.
 fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
     let comp = &a.manifest.components[c];
-    if eff::kind_of(comp).has_flag("content_dedup_body_only")
+    if eff::kind_of(comp).has_flag(Flag::ContentDedupBodyOnly)
         && let Some(cbd) = eff::boolean(comp, "content_based_dedup").filter(|b| b.value)
         && let Some(attrs) = comp.message_attributes().filter(|a| !a.value.is_empty())
     {

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
+use crate::catalog::Flag;
 use crate::catalog::Generic;
 use crate::manifest::model::Manifest;
 use crate::rules::{Code, Ctx, Finding};
@@ -50,7 +51,7 @@ fn component(
 ) {
     let comp = &a.manifest.components[c];
     let kind = eff::kind_of(comp);
-    let how = if kind.has_flag("steps_at_least_once")
+    let how = if kind.has_flag(Flag::StepsAtLeastOnce)
         || (kind.generic == Generic::Workflow && kind.delivery.as_deref() == Some("at-least-once"))
     {
         Some(format!(

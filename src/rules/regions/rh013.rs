@@ -3,6 +3,7 @@
 
 use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
+use crate::catalog::Flag;
 use crate::manifest::model::Delivery;
 use crate::rules::{Code, Ctx, Finding};
 
@@ -45,7 +46,7 @@ fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
             continue;
         };
         let tk = eff::kind_of(t);
-        if tk.has_flag("session_scoped_dedup")
+        if tk.has_flag(Flag::SessionScopedDedup)
             && l.retry
                 .as_ref()
                 .and_then(|r| r.attempts.as_ref())
@@ -65,7 +66,7 @@ fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
             );
         }
     }
-    if eff::kind_of(comp).has_flag("region_scoped_exactly_once")
+    if eff::kind_of(comp).has_flag(Flag::RegionScopedExactlyOnce)
         && eff::delivery(comp).value == Delivery::ExactlyOnce
     {
         let consumers_regions: usize = comp

@@ -3,6 +3,7 @@
 
 use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
+use crate::catalog::Flag;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
@@ -15,7 +16,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
     let m = a.manifest;
     let comp = &m.components[c];
-    if eff::kind_of(comp).has_flag("dlq_keeps_enqueue_time")
+    if eff::kind_of(comp).has_flag(Flag::DlqKeepsEnqueueTime)
         && let Some(dl) = &comp.dead_letter
         && let Some(dlq) = m.target(&dl.to)
         && let (Some(src), Some(dst)) = (eff::dur(comp, "retention"), eff::dur(dlq, "retention"))

@@ -55,7 +55,7 @@ fn platform_fixed(a: &Analysis, layer: &crate::analysis::Layer) -> bool {
     let Origin::Catalog { kind, .. } = &layer.window.origin else {
         return false;
     };
-    let field = if layer.label == "transport dedup window" {
+    let field = if layer.ty == crate::analysis::LayerType::TransportWindow {
         "dedup_window"
     } else {
         return false;
