@@ -237,6 +237,12 @@ impl Finding {
         self
     }
 
+    /// The intent, where there is one (configuration rules need none).
+    pub fn maybe_intent(mut self, id: Option<&str>) -> Self {
+        self.intent = id.map(str::to_string);
+        self
+    }
+
     pub fn component(mut self, id: &str) -> Self {
         self.component = Some(id.to_string());
         self

@@ -16,8 +16,10 @@ use crate::diagnostics::Loc;
 use crate::manifest::model::Intent;
 use crate::rules::{Code, Ctx, Finding};
 
-/// A bounded copy that no dedup layer sees (RH030 when it is born
-/// downstream of the only layer, RH038 when there is none on its way).
+/// A copy that survives every dedup layer: RH030 when it is born
+/// downstream of a send-side layer (whatever later layers also let it by:
+/// an expired store is a second hazard, RH001), RH038 when no layer sees it
+/// at all (an unbounded loop besides, RH003, is a second hazard).
 pub(super) struct Unseen<'x> {
     pub intent: &'x Intent,
     pub effect: usize,
@@ -28,14 +30,15 @@ pub(super) struct Unseen<'x> {
     pub loc: Loc,
 }
 
-/// Calls `f` for every bounded copy no layer sees, intent by intent.
+/// Calls `f` for every surviving copy born after a layer or seen by none,
+/// intent by intent.
 pub(super) fn unseen_copies<'x>(ctx: &Ctx<'x>, mut f: impl FnMut(Unseen<'x>)) {
     let (a, m) = (ctx.a, ctx.m);
     for r in &a.intents {
         let intent = &m.intents[r.intent];
         for (&effect, list) in &r.surviving {
             for (_, dup, steps) in list {
-                if dup.bypass.layers_seen > 0 || dup.age.is_unbounded() {
+                if dup.bypass.layers_seen > 0 && !dup.born_after_layer {
                     continue;
                 }
                 let (born, loc) = match dup.born_at {
@@ -82,7 +85,7 @@ impl Unseen<'_> {
             .intent(&self.intent.id)
             .component(&m.components[self.effect].id)
             .at(self.loc);
-        f.horizon = Some(self.dup.age);
+        f.horizon = Some(self.dup.age).filter(|h| !h.is_unbounded());
         f.path = IntentResult::path_ids(m, origin, self.steps);
         f.steps = self.steps.to_vec();
         f

@@ -6,7 +6,7 @@ use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     unseen_copies(ctx, |u| {
-        if !u.dup.born_after_layer {
+        if !u.dup.born_after_layer && u.dup.bypass.layers_seen == 0 {
             let message = format!(
                 "{} on {} reaches `{}` with no dedup layer at all",
                 u.dup.birth.describe(),

@@ -7,13 +7,16 @@ use crate::catalog::Flag;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for (c, intent) in ctx.reached() {
-        component(ctx.a, c, intent, out);
+    // A configuration rule: it needs no intent, so an imported template
+    // alone is checked; the finding names the first intent reaching the
+    // component where there is one.
+    for c in 0..ctx.m.components.len() {
+        component(ctx.a, c, ctx.reached_by(c), out);
     }
 }
 
 /// RH014: a standard queue's DLQ that keeps messages no longer than the source.
-fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
+fn component(a: &Analysis, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
     let m = a.manifest;
     let comp = &m.components[c];
     if eff::kind_of(comp).has_flag(Flag::DlqKeepsEnqueueTime)
@@ -35,7 +38,7 @@ fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
                     src.provenance()
                 ),
             )
-            .intent(intent)
+            .maybe_intent(intent)
             .component(&dlq.id)
             .at(dst.loc().unwrap_or(dlq.kind.loc)),
         );

@@ -6,13 +6,16 @@ use crate::analysis::effective as eff;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for (c, intent) in ctx.reached() {
-        component(ctx.a, c, intent, out);
+    // A configuration rule: it needs no intent, so an imported template
+    // alone is checked; the finding names the first intent reaching the
+    // component where there is one.
+    for c in 0..ctx.m.components.len() {
+        component(ctx.a, c, ctx.reached_by(c), out);
     }
 }
 
 /// RH016: a failure record that only points into a stream outlives the stream's data.
-fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
+fn component(a: &Analysis, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
     let m = a.manifest;
     let comp = &m.components[c];
     if a.model.nodes[c].generic == crate::catalog::Generic::Stream
@@ -34,7 +37,7 @@ fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
                     data.provenance()
                 ),
             )
-            .intent(intent)
+            .maybe_intent(intent)
             .component(&dest.id)
             .at(pointer.loc().unwrap_or(dest.kind.loc)),
         );
