@@ -174,3 +174,37 @@ fn every_fixture_produces_exactly_its_expected_findings() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Every rule has a fixture that fires it and one that stays quiet:
+/// `<CODE>-fires*.yaml` expecting the code and `<CODE>-quiet*.yaml` not
+/// expecting it, anywhere under `fixtures/`.
+#[test]
+fn every_rule_has_a_fires_and_a_quiet_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files = Vec::new();
+    fixture_files(&root, &mut files);
+    let mut missing = Vec::new();
+    for r in rules::RULES {
+        for (kind, expects_code) in [("fires", true), ("quiet", false)] {
+            let prefix = format!("{}-{kind}", r.code);
+            let ok = files.iter().any(|f| {
+                f.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&prefix))
+                    && expectations(&std::fs::read_to_string(f).unwrap())
+                        .iter()
+                        .any(|e| e.code == r.code)
+                        == expects_code
+            });
+            if !ok {
+                missing.push(format!(
+                    "{}: no {prefix}*.yaml {} {}",
+                    r.code,
+                    if expects_code { "expecting" } else { "without" },
+                    r.code
+                ));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}

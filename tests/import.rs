@@ -65,12 +65,18 @@ fn sqs_dlq_lambda_with_ttl_table() {
         err,
         "warning: not imported: Resources.PayoutAlarm (AWS::CloudWatch::Alarm)\n"
     );
-    // The skeleton alone is a valid manifest.
-    assert_eq!(check(&["sqs-dlq-lambda.yaml"]), (vec![], 0));
+    // The skeleton alone is a valid manifest, and configuration rules need
+    // no intent: RH015, the queue's 1m 30s is below 6 × the function's 1m
+    // (F073).
+    assert_eq!(
+        check(&["sqs-dlq-lambda.yaml"]),
+        (vec![t("RH015", "payout-queue", "-")], 0)
+    );
     let (f, code) = check(&["sqs-dlq-lambda.yaml", "sqs-dlq-lambda.overlay.yaml"]);
     assert_eq!(
         f,
         vec![
+            t("RH015", "payout-queue", "seller-payout"),
             t("RH032", "idempotency-table", "seller-payout"),
             t("RH001", "idempotency-table", "seller-payout"),
             t("RH005", "-", "seller-payout"),
@@ -183,6 +189,8 @@ fn eventbridge_rule_with_retry_policy() {
         f,
         vec![
             t("RH021", "mail-provider", "send-invoice"),
+            // the fingerprint is exactly the key field `invoice_id`
+            t("RH023", "-", "send-invoice"),
             t("RH040", "-", "send-invoice")
         ]
     );
@@ -230,6 +238,8 @@ fn terraform_plan_with_child_module() {
         check(&["plan.json", "plan.overlay.yaml"]),
         (
             vec![
+                // 2m is below 6 × the function timeout 1m (F073)
+                t("RH015", "payout-requests", "seller-payout"),
                 t("RH032", "payout-keys", "seller-payout"),
                 t("RH040", "-", "seller-payout")
             ],

@@ -68,7 +68,7 @@ use crate::graph::Graph;
 use crate::manifest::model::Manifest;
 pub use clock::ClockNote;
 use intent::{Scratch, analyse_intent};
-pub use model::{Assumed, Birth, Layer, Model};
+pub use model::{Assumed, Birth, Layer, LayerType, Model};
 pub use paths::{PathAssumption, Step};
 pub use result::{IntentResult, LayerReach};
 pub use sorted_map::{SortedIter, SortedMap};

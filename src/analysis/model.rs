@@ -113,6 +113,17 @@ pub struct Layer {
     /// Stops copies that lost the key but kept the body (content dedup).
     pub content: bool,
     pub label: &'static str,
+    /// What kind of layer it is (rules match on this, never on `label`).
+    pub ty: LayerType,
+}
+
+/// The kinds of dedup layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerType {
+    GuardStore,
+    TransportWindow,
+    UniqueConstraint,
+    ProviderKey,
 }
 
 #[derive(Debug, Clone)]
@@ -280,6 +291,7 @@ fn node_model(
                 any_key: s.unique().is_some_and(|u| !u.value.is_empty()),
                 content: false,
                 label: "guard store",
+                ty: LayerType::GuardStore,
             },
             claim: g
                 .claim
@@ -300,6 +312,7 @@ fn node_model(
                     any_key: false,
                     content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
                     label: "transport dedup window",
+                    ty: LayerType::TransportWindow,
                 })
             })
     } else {
@@ -349,6 +362,7 @@ fn own_layer(
             any_key: true,
             content: false,
             label: "unique constraint",
+            ty: LayerType::UniqueConstraint,
         }))
     } else if eff::boolean(c, "accepts_key").is_some_and(|a| a.value) {
         let window = eff::dur(c, "key_window").unwrap_or_else(|| {
@@ -364,6 +378,7 @@ fn own_layer(
             any_key: false,
             content: false,
             label: "provider key window",
+            ty: LayerType::ProviderKey,
         }))
     } else {
         None

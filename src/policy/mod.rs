@@ -139,6 +139,13 @@ impl Policy {
     pub fn options(&self) -> Options {
         Options {
             margin: self.margin,
+            off: self
+                .severity
+                .iter()
+                .filter(|(_, s)| s.is_none())
+                .filter_map(|(code, _)| rules::rule(code))
+                .map(|r| r.id)
+                .collect(),
         }
     }
 

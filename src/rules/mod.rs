@@ -1,18 +1,25 @@
-//! The rules: one file per family, every rule registered once below.
+//! The rules: one file per rule under its family's folder (`windows/`
+//! RH00x, `regions/` RH01x, `key/` RH02x, `mechanics/` RH03x, `hygiene/`
+//! RH04x, `limits/` RH05x), every rule declared once in [`registry`].
 //!
-//! A rule reads the manifest and the analysis and returns findings. Its
+//! A rule reads the precomputed [`Ctx`] and returns findings. Its
 //! documentation (what it detects, why it matters, how to fix it, sources)
-//! is the page `docs/rules/<CODE>.md`, embedded here so `explain` prints
-//! exactly what the repository shows.
+//! is the page `docs/rules/<CODE>.md`, embedded by the registry so
+//! `explain` prints exactly what the repository shows.
 
+mod context;
 mod hygiene;
 mod key;
+mod limits;
 mod mechanics;
-mod reach;
-mod redrive_cap;
 mod regions;
+mod registry;
+mod topic;
 mod windows;
+pub use context::{Ctx, Values};
 pub use hygiene::FAILURE_MODES;
+pub use registry::{Code, Codes, RULES};
+pub use topic::Topic;
 pub use windows::{margin, required_window};
 
 /// Settings that change what the rules report (from `replay-audit.toml`).
@@ -20,6 +27,8 @@ pub use windows::{margin, required_window};
 pub struct Options {
     /// The retention margin RH004 asks for.
     pub margin: Margin,
+    /// Rules turned `off`: not run, and none of their findings reported.
+    pub off: Codes,
 }
 
 /// The margin policy of RH004: `percent` of the horizon or `minimum`
@@ -103,9 +112,13 @@ impl Severity {
 /// A rule's identity and documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
+    pub id: Code,
+    /// `id` as text (`RH001`).
     pub code: &'static str,
     pub name: &'static str,
     pub severity: Severity,
+    /// The checklist question its findings answer.
+    pub topic: Topic,
     /// The page `docs/rules/<code>.md`.
     pub doc: &'static str,
 }
@@ -119,56 +132,6 @@ impl Rule {
             .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with("Default severity"))
             .unwrap_or(self.name)
     }
-}
-
-macro_rules! registry {
-    ($( $code:literal $name:literal $sev:ident ),* $(,)?) => {
-        /// Every rule, in code order.
-        pub const RULES: &[Rule] = &[
-            $( Rule {
-                code: $code,
-                name: $name,
-                severity: Severity::$sev,
-                doc: include_str!(concat!("../../docs/rules/", $code, ".md")),
-            }, )*
-        ];
-    };
-}
-
-registry! {
-    "RH001" "replay-outlives-dedup-window" Error,
-    "RH002" "layer-window-shorter-than-horizon" Warning,
-    "RH003" "unbounded-replay-horizon" Error,
-    "RH004" "thin-retention-margin" Warning,
-    "RH005" "horizon-rests-on-assumption" Info,
-    "RH006" "redrive-after-messages-expire" Warning,
-    "RH010" "region-crossing-without-shared-state" Error,
-    "RH011" "concurrent-first-claims" Error,
-    "RH012" "dedup-recovery-point-mismatch" Warning,
-    "RH013" "scope-narrower-than-replay" Error,
-    "RH014" "dead-letter-retention-not-longer" Warning,
-    "RH015" "visibility-shorter-than-processing" Warning,
-    "RH016" "replay-pointer-outlives-data" Warning,
-    "RH020" "key-minted-per-attempt" Error,
-    "RH021" "key-not-propagated" Error,
-    "RH022" "key-not-bound-to-fingerprint" Warning,
-    "RH023" "fingerprint-misses-effect-fields" Warning,
-    "RH024" "key-not-persisted-before-retry" Error,
-    "RH025" "key-from-transport-identity" Error,
-    "RH030" "send-side-dedup-only" Error,
-    "RH031" "content-dedup-ignores-attributes" Warning,
-    "RH032" "physical-ttl-defines-validity" Warning,
-    "RH033" "unresolved-in-progress-ambiguity" Error,
-    "RH034" "blind-in-progress-expiry" Error,
-    "RH035" "non-atomic-claim" Error,
-    "RH036" "result-not-stored" Warning,
-    "RH037" "durable-step-side-effect" Error,
-    "RH038" "at-least-once-without-dedup" Error,
-    "RH040" "untested-failure-mode" Info,
-    "RH041" "unknown-value-assumed" Info,
-    "RH042" "unused-dedup-store" Warning,
-    "RH043" "unreachable-effect" Error,
-    "RH050" "platform-limit-violated" Error,
 }
 
 /// Finds a rule by code (`RH001`, `rh1`) or name.
@@ -208,9 +171,27 @@ pub struct Finding {
     pub baselined: bool,
 }
 
+/// What [`Finding::new`] accepts as the rule: a [`Code`], or (for tests
+/// and tools outside the rules) its text, which must be registered.
+pub trait IntoCode {
+    fn into_code(self) -> Code;
+}
+
+impl IntoCode for Code {
+    fn into_code(self) -> Code {
+        self
+    }
+}
+
+impl IntoCode for &str {
+    fn into_code(self) -> Code {
+        rule(self).expect("registered rule code").id
+    }
+}
+
 impl Finding {
-    pub fn new(code: &str, message: impl Into<String>) -> Finding {
-        let rule = rule(code).expect("registered rule code");
+    pub fn new(code: impl IntoCode, message: impl Into<String>) -> Finding {
+        let rule = code.into_code().rule();
         Finding {
             rule,
             severity: rule.severity,
@@ -253,6 +234,12 @@ impl Finding {
 
     pub fn intent(mut self, id: &str) -> Self {
         self.intent = Some(id.to_string());
+        self
+    }
+
+    /// The intent, where there is one (configuration rules need none).
+    pub fn maybe_intent(mut self, id: Option<&str>) -> Self {
+        self.intent = id.map(str::to_string);
         self
     }
 
@@ -306,19 +293,17 @@ pub fn check(a: &Analysis) -> Vec<Finding> {
     check_with(a, &Options::default())
 }
 
-/// [`check`] with settings from a policy file.
+/// [`check`] with settings from a policy file: every emitter with a code
+/// that is not `off` runs on one [`Ctx`].
 pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
+    let ctx = Ctx::new(a, options);
     let mut out = Vec::new();
-    windows::check(a, options, &mut out);
-    regions::check(a, &mut out);
-    regions::check_scope(a, &mut out);
-    key::check(a, &mut out);
-    key::check_binding(a, &mut out);
-    mechanics::check(a, &mut out);
-    mechanics::check_layers(a, &mut out);
-    hygiene::check(a, &mut out);
-    reach::check(a, &mut out);
-    redrive_cap::check(a, &mut out);
+    for (emit, codes) in registry::EMITTERS {
+        if codes.iter().any(|&c| !options.off.contains(c)) {
+            emit(&ctx, &mut out);
+        }
+    }
+    out.retain(|f| !options.off.contains(f.rule.id));
     out.sort_by(|x, y| x.sort_key().cmp(&y.sort_key()));
     out.dedup_by(|x, y| {
         x.rule.code == y.rule.code
@@ -368,5 +353,28 @@ mod tests {
         assert_eq!(rule("rh1").unwrap().code, "RH001");
         assert_eq!(rule("non-atomic-claim").unwrap().code, "RH035");
         assert!(rule("RH999").is_none());
+    }
+}
+
+#[cfg(test)]
+mod off_tests {
+    use super::*;
+
+    /// A rule turned off reports nothing, and the others still run.
+    #[test]
+    fn a_rule_turned_off_is_not_reported() {
+        let text = include_str!("../../fixtures/rules/RH036-fires.yaml");
+        let m = crate::manifest::from_str(text).unwrap();
+        let a = crate::analysis::analyse(&m);
+        let all: Vec<Code> = check(&a).iter().map(|f| f.rule.id).collect();
+        assert!(all.contains(&Code::RH036));
+        let options = Options {
+            off: [Code::RH036].into_iter().collect(),
+            ..Options::default()
+        };
+        let some: Vec<Code> = check_with(&a, &options).iter().map(|f| f.rule.id).collect();
+        let mut want = all.clone();
+        want.retain(|&c| c != Code::RH036);
+        assert_eq!(some, want);
     }
 }

@@ -325,15 +325,11 @@ impl<'m> Ctx<'_, 'm> {
     /// Status: failing where a finding says so, else ASSUMED where the
     /// manifest is silent or the answer rests on an assumption.
     fn settle(&self, i: usize, mut d: Draft, failing_without_code: bool) -> Answer {
-        let (topic, question, codes_of) = QUESTIONS[i];
+        let (topic, question) = QUESTIONS[i];
         // A waived finding does not fail the answer: the answer rests on
         // the waiver instead, and says so.
         let mut codes: Vec<&'static str> = Vec::new();
-        for f in self
-            .findings
-            .iter()
-            .filter(|f| codes_of.contains(&f.rule.code))
-        {
+        for f in self.findings.iter().filter(|f| f.rule.topic == topic) {
             match &f.waived {
                 None => codes.push(f.rule.code),
                 Some(w) => {
@@ -355,7 +351,7 @@ impl<'m> Ctx<'_, 'm> {
         };
         Answer {
             number: i + 1,
-            topic,
+            topic: topic.name(),
             question,
             status,
             codes,

@@ -4,73 +4,54 @@
 use crate::report::Summary;
 use crate::report::draw::{Part, View};
 use crate::report::horizon::Row;
-use crate::rules::Severity;
+use crate::rules::{Severity, Topic};
 
-/// The twelve questions: topic, question (in this tool's words), and the
-/// rule codes whose findings make the answer fail.
-pub const QUESTIONS: [(&str, &str, &[&str]); 12] = [
+/// The twelve questions: topic and question (in this tool's words). The
+/// rules whose findings make an answer fail are those on its topic
+/// ([`Topic::codes`]).
+pub const QUESTIONS: [(Topic, &str); 12] = [
+    (Topic::Intent, "Which business decision does the key name?"),
     (
-        "intent",
-        "Which business decision does the key name?",
-        &["RH025"],
-    ),
-    (
-        "key generation",
+        Topic::KeyGeneration,
         "Where is the key minted, and is it kept before the first retry?",
-        &["RH020", "RH024"],
     ),
     (
-        "propagation",
+        Topic::Propagation,
         "Does the same key reach every dependency that has a side effect?",
-        &["RH021", "RH037"],
     ),
     (
-        "fingerprint",
+        Topic::Fingerprint,
         "Which request fields are bound to the key, and what happens when a copy differs?",
-        &["RH022", "RH023", "RH031"],
     ),
     (
-        "concurrency",
+        Topic::Concurrency,
         "What happens when two copies of the request overlap?",
-        &["RH035", "RH015"],
     ),
     (
-        "completion",
+        Topic::Completion,
         "Does a duplicate get the original result back?",
-        &["RH036"],
     ),
     (
-        "ambiguity",
+        Topic::Ambiguity,
         "How is a crash between the external effect and local completion resolved?",
-        &["RH033", "RH034"],
     ),
     (
-        "retention",
+        Topic::Retention,
         "Is every key kept longer than the latest copy can arrive, retries, redeliveries, redrives and manual replays included?",
-        &[
-            "RH001", "RH002", "RH003", "RH004", "RH014", "RH016", "RH030", "RH032", "RH038",
-        ],
     ),
     (
-        "scope",
+        Topic::Scope,
         "Over which boundary does deduplication hold: process, queue, zone, region, account, global?",
-        &["RH013"],
     ),
     (
-        "failover",
+        Topic::Failover,
         "Can two regions each accept the first claim of the same key?",
-        &["RH010", "RH011"],
     ),
     (
-        "recovery",
+        Topic::Recovery,
         "Do backups restore the business state and its dedup history to compatible points?",
-        &["RH012"],
     ),
-    (
-        "testing",
-        "Which failure injections has the team run?",
-        &["RH040"],
-    ),
+    (Topic::Testing, "Which failure injections has the team run?"),
 ];
 
 /// The failure injections, by the names `tested` uses (RH040 reads the same list).
@@ -181,4 +162,34 @@ pub struct Review {
     pub assumptions: Vec<AssumptionEntry>,
     pub findings: Vec<FindingEntry>,
     pub graph: View,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RULES;
+
+    /// Every question has a rule, and every rule either answers a question
+    /// or is about the model itself.
+    #[test]
+    fn every_topic_has_a_rule_and_every_rule_a_topic() {
+        let topics: Vec<Topic> = QUESTIONS.iter().map(|q| q.0).collect();
+        assert_eq!(topics, Topic::QUESTIONS);
+        for &t in &topics {
+            assert!(t.codes().next().is_some(), "no rule answers `{}`", t.name());
+        }
+        for r in RULES {
+            assert!(
+                r.topic == Topic::Model || topics.contains(&r.topic),
+                "{} has no checklist topic",
+                r.code
+            );
+        }
+        assert_eq!(
+            Topic::Retention.codes().collect::<Vec<_>>(),
+            [
+                "RH001", "RH002", "RH003", "RH004", "RH014", "RH016", "RH030", "RH032", "RH038"
+            ]
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use crate::analysis::effective as eff;
 use crate::manifest::model::{Component, Mode};
 
-use super::{Ctx, Draft, EXPERIMENTS, Experiment, QUESTIONS};
+use super::{Ctx, Draft, EXPERIMENTS, Experiment};
 
 impl Ctx<'_, '_> {
     pub(super) fn q_scope(&self) -> Draft {
@@ -92,7 +92,7 @@ impl Ctx<'_, '_> {
         let failing = self
             .findings
             .iter()
-            .any(|f| QUESTIONS[9].2.contains(&f.rule.code));
+            .any(|f| f.rule.topic == crate::rules::Topic::Failover);
         d.answer = if !any {
             d.silent = true;
             "No component on the path declares regions: the answer takes a single region for granted.".into()

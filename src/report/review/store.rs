@@ -6,7 +6,7 @@ use crate::manifest::model::Claim;
 use crate::rules::required_window;
 use crate::time::Dur;
 
-use super::{Ctx, Draft, QUESTIONS, row_verdict};
+use super::{Ctx, Draft, row_verdict};
 
 impl Ctx<'_, '_> {
     pub(super) fn q_concurrency(&self) -> Draft {
@@ -254,7 +254,7 @@ impl Ctx<'_, '_> {
         let failing = self
             .findings
             .iter()
-            .any(|f| QUESTIONS[7].2.contains(&f.rule.code));
+            .any(|f| f.rule.topic == crate::rules::Topic::Retention);
         d.answer = match worst {
             None => "No guard, store or effect is reached.".into(),
             Some(h) if failing => format!(

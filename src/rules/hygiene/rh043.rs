@@ -1,4 +1,4 @@
-//! RH043 unreachable-effect: an intent's effect that no copy of its request
+//! RH043 unreachable-effect (page `docs/rules/RH043.md`): an intent's effect that no copy of its request
 //! can reach.
 //!
 //! The analysis walks the copy links (sends_to, delivers_to, calls,
@@ -7,11 +7,10 @@
 //! no horizon and no duplicates, so every other rule is silent about it:
 //! silence there means the model is broken, not that the design is sound.
 
-use crate::analysis::Analysis;
-use crate::rules::Finding;
+use crate::rules::{Code, Ctx, Finding};
 
-pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
-    let m = a.manifest;
+pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let (a, m) = (ctx.a, ctx.m);
     for r in &a.intents {
         let intent = &m.intents[r.intent];
         for effect in &intent.effects {
@@ -41,7 +40,7 @@ pub(crate) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             };
             out.push(
                 Finding::new(
-                    "RH043",
+                    Code::RH043,
                     format!(
                         "effect `{}` of `{}` is not reached from {from}: no chain of links carries the request there, so no horizon, duplicate or guard was checked for it; add a link from `{}` (or a component it reaches) to `{}`, or declare the replay entry point that reaches it",
                         effect.value, intent.id, intent.origin.value, effect.value

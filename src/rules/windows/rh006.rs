@@ -1,19 +1,18 @@
 //! RH006 redrive-after-messages-expire: a redrive promised later than the
-//! dead-letter queue still holds the messages.
+//! dead-letter queue still holds the messages (page `docs/rules/RH006.md`).
 //!
 //! The analysis caps every step out of a transport at the message's
 //! enqueue age plus the transport's retention (`analysis::clock`); a
 //! redrive whose declared `within` the cap cuts short is recorded per
 //! intent (`IntentResult::redrive_caps`), and this rule reports it.
 
-use super::Finding;
-use crate::analysis::Analysis;
+use crate::rules::{Code, Ctx, Finding};
 use crate::analysis::effective as eff;
 
 /// RH006: for each intent, each redrive whose `within` outlasts the
 /// messages it is meant to move.
-pub(super) fn check(a: &Analysis, out: &mut Vec<Finding>) {
-    let m = a.manifest;
+pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let (a, m) = (ctx.a, ctx.m);
     for r in &a.intents {
         let intent = &m.intents[r.intent];
         for &(e, (promised, deadline)) in &r.redrive_caps {
@@ -28,7 +27,7 @@ pub(super) fn check(a: &Analysis, out: &mut Vec<Finding>) {
             };
             out.push(
                 Finding::new(
-                    "RH006",
+                    Code::RH006,
                     format!(
                         "the redrive of `{}` is promised within {}, which reaches age {promised}, but the messages expire from `{}` at age {deadline} at the latest ({clock}): a redrive that late finds them gone, and the replay it plans loses them",
                         dlq.id,

@@ -1,0 +1,81 @@
+//! What every rule reads, computed once per run: the analysis, the
+//! policy's options, the first intent reaching each component, and each
+//! component's effective values (written, else the catalog default, with
+//! where the value comes from).
+
+use crate::analysis::Analysis;
+use crate::analysis::effective::{self as eff, Eff};
+use crate::catalog::{Generic, Kind};
+use crate::manifest::model::{Component, Delivery, Expiry, Manifest};
+use crate::time::Dur;
+
+use super::Options;
+
+/// One component's effective values, as the rules read them.
+pub struct Values {
+    pub kind: &'static Kind,
+    pub retention: Option<Eff<Dur>>,
+    pub visibility_timeout: Option<Eff<Dur>>,
+    pub timeout: Option<Eff<Dur>>,
+    pub scope: Option<Eff<String>>,
+    pub expiry: Option<Eff<Expiry>>,
+    pub delivery: Eff<Delivery>,
+    pub accepts_key: bool,
+    pub lookup_by_reference: bool,
+    pub content_based_dedup: Option<Eff<bool>>,
+}
+
+impl Values {
+    fn of(c: &Component) -> Values {
+        Values {
+            kind: eff::kind_of(c),
+            retention: eff::dur(c, "retention"),
+            visibility_timeout: eff::dur(c, "visibility_timeout"),
+            timeout: eff::dur(c, "timeout"),
+            scope: eff::scope(c),
+            expiry: eff::expiry(c),
+            delivery: eff::delivery(c),
+            accepts_key: eff::boolean(c, "accepts_key").is_some_and(|x| x.value),
+            lookup_by_reference: eff::boolean(c, "lookup_by_reference").is_some_and(|x| x.value),
+            content_based_dedup: eff::boolean(c, "content_based_dedup"),
+        }
+    }
+}
+
+/// The precomputed context of one run of the rules.
+pub struct Ctx<'a> {
+    pub a: &'a Analysis<'a>,
+    pub m: &'a Manifest,
+    pub options: &'a Options,
+    /// Per component, in component order.
+    pub values: Vec<Values>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(a: &'a Analysis<'a>, options: &'a Options) -> Ctx<'a> {
+        Ctx {
+            a,
+            m: a.manifest,
+            options,
+            values: a.manifest.components.iter().map(Values::of).collect(),
+        }
+    }
+
+    /// The id of the first intent (in manifest order) whose copies reach
+    /// component `c`.
+    pub fn reached_by(&self, c: usize) -> Option<&'a str> {
+        let i = self.a.first_intent_reaching()[c]?;
+        Some(self.m.intents[self.a.intents[i].intent].id.as_str())
+    }
+
+    /// Every component some intent reaches, with the first such intent's
+    /// id, in component order.
+    pub fn reached(&self) -> impl Iterator<Item = (usize, &'a str)> + '_ {
+        (0..self.m.components.len()).filter_map(|c| Some((c, self.reached_by(c)?)))
+    }
+
+    /// The generic class of component `c`.
+    pub fn generic(&self, c: usize) -> Generic {
+        self.a.model.nodes[c].generic
+    }
+}

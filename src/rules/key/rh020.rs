@@ -1,0 +1,79 @@
+//! RH020 key-minted-per-attempt: a copy that carries a new key because the
+//! key is minted per attempt or downstream of where the copy is born (page
+//! `docs/rules/RH020.md`).
+
+use crate::analysis::{Analysis, BornAt, Class, Dup, IntentResult, Step};
+use crate::manifest::model::Intent;
+use crate::rules::{Code, Ctx, Finding};
+
+pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let (a, m) = (ctx.a, ctx.m);
+    for r in &a.intents {
+        let intent = &m.intents[r.intent];
+        let origin = intent.origin.index().unwrap_or(0);
+        for (&effect, list) in &r.surviving {
+            for (class, dup, steps) in list {
+                if matches!(class, Class::Fresh | Class::Unminted) && dup.bypass.fresh_key.is_some()
+                {
+                    let path = IntentResult::path_ids(m, origin, steps);
+                    finding(a, intent, effect, dup, path, steps, out);
+                }
+            }
+        }
+    }
+}
+
+/// RH020: a copy that carries a new key because the key is minted per
+/// attempt or downstream of where the copy is born.
+fn finding(
+    a: &Analysis,
+    intent: &Intent,
+    effect: usize,
+    dup: &Dup,
+    path: Vec<String>,
+    steps: &[Step],
+    out: &mut Vec<Finding>,
+) {
+    let m = a.manifest;
+    let eid = &m.components[effect].id;
+    let layer = &m.components[dup.bypass.fresh_key.unwrap_or(effect)].id;
+    let born = match dup.born_at {
+        BornAt::Edge(e) => {
+            let em = &a.model.edges[e];
+            format!(
+                "`{}` → `{}`",
+                m.components[em.from].id, m.components[em.to].id
+            )
+        }
+        _ => "its way".to_string(),
+    };
+    let minted = intent.minted_at();
+    let loc = intent
+        .key
+        .minted
+        .as_ref()
+        .map(|x| x.loc)
+        .or(intent.key.loc)
+        .unwrap_or(minted.loc);
+    let why = if intent.key.per_attempt() {
+        format!("the key is minted per attempt at `{}`", minted.value)
+    } else {
+        format!(
+            "the generated key is minted at `{}`, downstream of where the copy is born",
+            minted.value
+        )
+    };
+    let mut f = Finding::new(
+        Code::RH020,
+        format!(
+            "{} on {born} carries a new key because {why}; `{layer}` sees a new request and `{eid}` happens twice",
+            dup.birth.describe()
+        ),
+    )
+    .intent(&intent.id)
+    .component(&minted.value)
+    .at(loc);
+    f.path = path;
+    f.steps = steps.to_vec();
+    out.push(f);
+}

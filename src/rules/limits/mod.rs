@@ -1,0 +1,3 @@
+//! Platform limits (RH05x): values the platform documents as impossible.
+
+pub(crate) mod rh050;

@@ -1,0 +1,36 @@
+//! RH032 physical-ttl-defines-validity: key validity left to physical TTL
+//! deletion (page `docs/rules/RH032.md`).
+
+use crate::analysis::Analysis;
+use crate::analysis::effective as eff;
+use crate::manifest::model::{Expiry, Guard};
+use crate::rules::{Code, Ctx, Finding};
+
+pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    for (c, intent) in ctx.reached() {
+        if let Some(g) = &ctx.m.components[c].dedup {
+            guard(ctx.a, g, intent, out);
+        }
+    }
+}
+
+/// RH032: validity left to physical TTL deletion.
+fn guard(a: &Analysis, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
+    if let Some(store) = a.manifest.target(&guard.store)
+        && let Some(exp) = eff::expiry(store).filter(|e| e.value == Expiry::PhysicalTtl)
+    {
+        out.push(
+            Finding::new(
+                Code::RH032,
+                format!(
+                    "`{}` leaves the expiry of keys to physical TTL deletion{}: deletion runs late and expired records stay readable, so validity must be a timestamp checked in code",
+                    store.id,
+                    exp.provenance()
+                ),
+            )
+            .intent(intent)
+            .component(&store.id)
+            .at(exp.loc().unwrap_or(store.kind.loc)),
+        );
+    }
+}

@@ -1,0 +1,85 @@
+//! RH037 durable-step-side-effect: at-least-once steps that perform an
+//! effect without a key (page `docs/rules/RH037.md`).
+
+use std::collections::BTreeMap;
+
+use crate::analysis::Analysis;
+use crate::analysis::effective as eff;
+use crate::catalog::Flag;
+use crate::catalog::Generic;
+use crate::manifest::model::Manifest;
+use crate::rules::{Code, Ctx, Finding};
+
+pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let step_of = retried_steps(ctx.m);
+    for (c, intent) in ctx.reached() {
+        component(ctx.a, c, step_of.get(&c), intent, out);
+    }
+}
+
+/// For RH037, the steps: what a workflow calls with retries, mapped to the
+/// workflow's id (the first such workflow in component order).
+fn retried_steps(m: &Manifest) -> BTreeMap<usize, &str> {
+    let mut step_of = BTreeMap::new();
+    for w in &m.components {
+        if eff::kind_of(w).generic != Generic::Workflow {
+            continue;
+        }
+        for l in &w.calls {
+            let retried = l
+                .retry
+                .as_ref()
+                .and_then(|r| r.attempts.as_ref())
+                .is_some_and(|x| x.value > 1);
+            if let (true, Some(t)) = (retried, l.to.index()) {
+                step_of.entry(t).or_insert(w.id.as_str());
+            }
+        }
+    }
+    step_of
+}
+
+/// RH037: at-least-once steps that perform an effect without a key: a
+/// workflow kind whose steps run at least once, or a step a workflow calls
+/// with retries (`retried_by`, the workflow's id).
+fn component(
+    a: &Analysis,
+    c: usize,
+    retried_by: Option<&&str>,
+    intent: &str,
+    out: &mut Vec<Finding>,
+) {
+    let comp = &a.manifest.components[c];
+    let kind = eff::kind_of(comp);
+    let how = if kind.has_flag(Flag::StepsAtLeastOnce)
+        || (kind.generic == Generic::Workflow && kind.delivery.as_deref() == Some("at-least-once"))
+    {
+        Some(format!(
+            "runs its steps at least once ({})",
+            comp.kind.value
+        ))
+    } else {
+        retried_by.map(|w| format!("is a step that `{w}` retries"))
+    };
+    let Some(how) = how else { return };
+    for l in comp.effects.iter().chain(comp.calls.iter()) {
+        let Some(t) = l.to.index() else {
+            continue;
+        };
+        if a.model.nodes[t].generic != Generic::External || l.passes_key() {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                Code::RH037,
+                format!(
+                    "`{}` {how} and reaches `{}` without a key: a step re-run before its checkpoint repeats the effect",
+                    comp.id, l.to.value
+                ),
+            )
+            .intent(intent)
+            .component(&comp.id)
+            .at(l.loc),
+        );
+    }
+}
