@@ -49,9 +49,9 @@ fn docs_cli_md_names_every_command_option_and_exit_code() {
         assert!(md.contains(opt), "docs/cli.md lacks {opt}");
     }
     assert!(md.contains(
-        "| `table`, `json`, `sarif` (SARIF 2.1.0 (GitHub code scanning, editors)), `junit` ("
+        "| `--format FORMAT` | `table` (A table of the findings [the default when standard output is not a terminal]), `json`, `sarif` (SARIF 2.1.0 (GitHub code scanning, editors)), `junit` ("
     ));
-    assert!(md.contains("`markdown` (A pull-request comment) | `table` |"));
+    assert!(md.contains("`concise` (One line per finding, `file:line:col: CODE message` (editors, quickfix lists)) |  | Output format [default: human on a terminal, else table; with --each, table] |"));
     for code in ["| 0 |", "| 1 |", "| 2 |"] {
         assert!(md.contains(code), "no exit code row {code}");
     }
@@ -206,7 +206,9 @@ fn bash_completes_after_the_subcommand() {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("replay-audit.bash");
     std::fs::write(&script, completion::script(CompletionShell::Bash)).unwrap();
-    let formats = ["table", "json", "sarif", "junit", "github", "markdown"];
+    let formats = [
+        "table", "json", "sarif", "junit", "github", "markdown", "human", "concise",
+    ];
     assert_eq!(
         complete(&script, &["replay-audit", "check", "--format", ""]),
         formats
