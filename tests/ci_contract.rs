@@ -198,7 +198,7 @@ fn a_policy_that_does_not_load_is_reported_too() {
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     let v: Value = serde_json::from_str(&out.stdout).expect("JSON");
     let e = &v["errors"][0];
-    assert_eq!(e["location"]["file"], "./replay-audit.toml");
+    assert_eq!(e["location"]["file"], "replay-audit.toml");
     assert_eq!(e["location"]["line"], 1);
 }
 

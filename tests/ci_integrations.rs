@@ -264,7 +264,7 @@ fn the_documented_ci_commands_run_as_written() {
     );
     let md = std::fs::read_to_string(d.path().join("diff.md")).unwrap();
     assert!(
-        md.contains("Compared with `origin/main`: 1 introduced (1 failing at error), 0 resolved."),
+        md.contains("Compared with `origin/main`: 2 introduced (1 failing at error), 0 resolved."),
         "{md}"
     );
 }

@@ -58,7 +58,7 @@ fn json_gives_the_same_numbers_in_seconds() {
             v["resolved"].as_u64(),
             v["failing"].as_u64()
         ),
-        (Some(1), Some(0), Some(1))
+        (Some(2), Some(0), Some(1))
     );
     let i = &v["intents"][0];
     assert_eq!(i["intent"], "seller-payout");
@@ -70,9 +70,9 @@ fn json_gives_the_same_numbers_in_seconds() {
         .iter()
         .find(|l| l["node"] == "payout-ledger")
         .unwrap();
-    // 6d 5h 45m → 28d 5h 45m; unbounded → 7d.
+    // 6d 5h 45m → 28d 3h 25m; unbounded → 7d.
     assert_eq!(ledger["before_horizon_seconds"], 539_100);
-    assert_eq!(ledger["after_horizon_seconds"], 2_439_900);
+    assert_eq!(ledger["after_horizon_seconds"], 2_431_500);
     assert_eq!(ledger["before_window_seconds"], Value::Null);
     assert_eq!(ledger["after_window_seconds"], 604_800);
     assert_eq!(
@@ -108,11 +108,11 @@ fn the_reverse_change_resolves_and_passes() {
     );
     assert_eq!(code, 0);
     assert!(
-        stdout.contains("0 introduced (0 failing at error), 1 resolved"),
+        stdout.contains("0 introduced (0 failing at error), 2 resolved"),
         "{stdout}"
     );
     assert!(stdout.contains("- **resolved** error RH001 replay-outlives-dedup-window — seller-payout / payout-ledger:"), "{stdout}");
-    assert!(stdout.contains("- **payout-ledger** (store): horizon 28d 5h 45m → 6d 5h 45m; window 7d → unbounded: now covered"), "{stdout}");
+    assert!(stdout.contains("- **payout-ledger** (store): horizon 28d 3h 25m → 6d 5h 45m; window 7d → unbounded: now covered"), "{stdout}");
 }
 
 fn git(dir: &Path, args: &[&str]) {
@@ -162,7 +162,7 @@ fn a_git_revision_is_read_with_git_and_named_rev_path() {
     assert_eq!(code, 1, "{stderr}");
     let v: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["base"], "HEAD");
-    assert_eq!(v["introduced"], 1);
+    assert_eq!(v["introduced"], 2);
     // Nothing changed against the working tree's own commit after a commit.
     git(d.path(), &["commit", "-qam", "change"]);
     let (code, stdout, _) = diff(&["--base", "HEAD", "arch"], d.path());

@@ -484,6 +484,8 @@ fn findings_on_imported_values_point_at_the_template() {
     assert_eq!(
         at,
         vec![
+            // The visibility timeout 90s is below 6 x the function's 60s (F073).
+            "RH015 sqs-dlq-lambda.yaml:21",
             "RH032 sqs-dlq-lambda.yaml:48",
             "RH001 sqs-dlq-lambda.overlay.yaml:17",
             "RH005 sqs-dlq-lambda.overlay.yaml:4",
@@ -543,6 +545,8 @@ fn scheduler_schedule_and_pipe() {
         f,
         vec![
             t("RH001", "settlement-keys", "settle-night"),
+            // The fingerprint is the key field alone (#17: RH023).
+            t("RH023", "-", "settle-night"),
             t("RH040", "-", "settle-night")
         ]
     );

@@ -173,7 +173,10 @@ fn add_clock(
             after,
         });
     }
-    if em.ty == LinkType::DeadLetter {
+    // Only a queue's own redrive policy moves a message (F004, F005); a
+    // topic, event bus, function or pipe that fails over to a queue sends
+    // it a new message, whose clock starts at the send.
+    if em.ty == LinkType::DeadLetter && na.generic == crate::catalog::Generic::Queue {
         em.keeps_clock = match eff::boolean(cb, "dlq_keeps_enqueue_time") {
             Some(k) => k.value,
             None => {

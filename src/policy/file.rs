@@ -478,7 +478,7 @@ mod tests {
             [
                 "replay-audit.toml:2:1: error: `[severity]`: no rule `RH999`; help: `replay-audit rules` lists every rule",
                 "replay-audit.toml:4:11: error: `margin.minimum` cannot be `unbounded`; help: give a duration such as \"5m\", or a number of seconds",
-                "replay-audit.toml:6:8: error: waiver #1 (RH00): no rule `RH00`; help: did you mean one of `RH001`, `RH002`, `RH003`, `RH004`, `RH005` (or 5 more)? `replay-audit rules` lists every rule",
+                "replay-audit.toml:6:8: error: waiver #1 (RH00): no rule `RH00`; help: did you mean one of `RH001`, `RH002`, `RH003`, `RH004`, `RH005` (or 6 more)? `replay-audit rules` lists every rule",
                 "replay-audit.toml:5:1: error: waiver #1 (RH00) has no `reason`; help: every waiver needs a reason: add reason = \"why this finding is accepted\"",
                 "replay-audit.toml:7:11: error: waiver #1 (RH00): `expires` is not a date; help: write the last day the waiver holds, e.g. expires = 2026-06-30",
                 "replay-audit.toml:8:10: error: waiver #1 (RH00): `intent` is empty; help: give an id or a glob with `*` and `?`, or leave `intent` out to match any",
