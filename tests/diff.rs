@@ -89,7 +89,7 @@ fn json_gives_the_same_numbers_in_seconds() {
             r["before_seconds"].as_u64(),
             r["after_seconds"].as_u64()
         ),
-        (Some("payout-ledger"), Some(593_010), Some(2_683_890))
+        (Some("payout-ledger"), Some(593_010), Some(2_674_650))
     );
     assert_eq!(v["policy"], Value::Null);
 }
