@@ -9,9 +9,7 @@ use crate::diagnostics::SourceMap;
 use crate::manifest::Manifest;
 use crate::policy::Notes;
 use crate::report::root::Root;
-use crate::report::{
-    concise, diagnostic, github, horizon, json, junit, markdown, sarif, table,
-};
+use crate::report::{concise, diagnostic, github, horizon, json, junit, markdown, sarif, table};
 use crate::rules::{Finding, Severity};
 
 /// What one `check` run hands to its output.

@@ -188,7 +188,8 @@ mod tests {
         assert_eq!(
             Topic::Retention.codes().collect::<Vec<_>>(),
             [
-                "RH001", "RH002", "RH003", "RH004", "RH006", "RH014", "RH016", "RH030", "RH032", "RH038"
+                "RH001", "RH002", "RH003", "RH004", "RH006", "RH014", "RH016", "RH030", "RH032",
+                "RH038"
             ]
         );
     }

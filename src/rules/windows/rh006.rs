@@ -6,8 +6,8 @@
 //! redrive whose declared `within` the cap cuts short is recorded per
 //! intent (`IntentResult::redrive_caps`), and this rule reports it.
 
-use crate::rules::{Code, Ctx, Finding};
 use crate::analysis::effective as eff;
+use crate::rules::{Code, Ctx, Finding};
 
 /// RH006: for each intent, each redrive whose `within` outlasts the
 /// messages it is meant to move.
