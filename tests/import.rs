@@ -56,7 +56,7 @@ fn sqs_dlq_lambda_with_ttl_table() {
         text.contains("    kind: lambda-event-source  # AWS::Serverless::Function"),
         "{text}"
     );
-    assert!(text.contains("    expiry: physical-ttl  # from Resources.IdempotencyTable.Properties.TimeToLiveSpecification.Enabled (sqs-dlq-lambda.yaml:48)"), "{text}");
+    assert!(text.contains("    expiry: physical-ttl  # default (an overlay's kind with a default of its own replaces it); from Resources.IdempotencyTable.Properties.TimeToLiveSpecification.Enabled (sqs-dlq-lambda.yaml:48)"), "{text}");
     assert!(
         text.contains("#   - Resources.PayoutAlarm (AWS::CloudWatch::Alarm)"),
         "{text}"
@@ -159,6 +159,7 @@ fn two_region_global_table() {
     let (text, _, _) = import(&["cloudformation", "global-table.yaml"]);
     assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14)\n"), "{text}");
     assert!(text.contains("  us-east-1: {}  # from Resources.PaymentKeys.Properties.Replicas[1].Region (global-table.yaml:15); TODO"), "{text}");
+    assert!(text.contains("    replication: async  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14): global tables replicate asynchronously unless MultiRegionConsistency is STRONG (F038)\n    mode: active-active  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14): every replica accepts writes (F038)\n"), "{text}");
     assert!(text.contains("    replication: async  #"), "{text}");
     let (f, code) = check(&["global-table.yaml", "global-table.overlay.yaml"]);
     assert_eq!(
@@ -537,4 +538,38 @@ fn scheduler_schedule_and_pipe() {
         ]
     );
     assert_eq!(code, 1);
+}
+
+/// `expiry: physical-ttl` from `TimeToLiveSpecification` is a default: an
+/// overlay that sets the table's kind to `powertools-idempotency` (whose
+/// catalog entry checks expiry, F042) drops it, so no RH032; the same kind
+/// keeps it.
+#[test]
+fn ttl_expiry_yields_to_an_overlay_kind() {
+    let (text, err, code) = import(&["cloudformation", "ttl-powertools.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("    expiry: physical-ttl  # default (an overlay's kind with a default of its own replaces it); from Resources.RefundKeys.Properties.TimeToLiveSpecification.Enabled (ttl-powertools.yaml:21): items expire by TTL on `expiration`\n"), "{text}");
+    // 0s + 1d (MessageRetentionPeriod) = 1d against the Powertools 1h (F040).
+    let (f, code) = check(&["ttl-powertools.yaml", "ttl-powertools.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "refund-keys", "refund"),
+            t("RH040", "-", "refund")
+        ]
+    );
+    assert_eq!(code, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let overlay = dir.join("same.yaml");
+    let same = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/import/ttl-powertools.overlay.yaml"
+    ))
+    .unwrap()
+    .replace("kind: powertools-idempotency", "kind: dynamodb-table");
+    std::fs::write(&overlay, same).unwrap();
+    let (f, _) = check(&["ttl-powertools.yaml", overlay.to_str().unwrap()]);
+    let codes: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(codes, vec!["RH032", "RH001", "RH040", "RH041"]);
 }

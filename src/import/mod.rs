@@ -16,6 +16,7 @@
 
 pub mod asyncapi;
 pub mod cloudformation;
+pub mod defaults;
 mod detect;
 pub mod origin;
 pub mod out;
