@@ -573,3 +573,28 @@ fn ttl_expiry_yields_to_an_overlay_kind() {
     let codes: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
     assert_eq!(codes, vec!["RH032", "RH001", "RH040", "RH041"]);
 }
+
+/// A `CommaDelimitedList` parameter is a list: `!Select` picks the replica
+/// Regions of a global table. `!Split` feeds `!Select`, `!Join` builds a
+/// name; a condition that cannot be evaluated keeps its resource with a note.
+#[test]
+fn list_parameters_and_undecided_conditions() {
+    let (text, err, code) = import(&["cloudformation", "list-parameters.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from Resources.PaymentKeys.Properties.Replicas (list-parameters.yaml:28)\n"), "{text}");
+    assert!(text.contains("  us-east-1: {}  # from Resources.PaymentKeys.Properties.Replicas[1].Region (list-parameters.yaml:29); TODO"), "{text}");
+    assert!(text.contains("    visibility_timeout: 45s  # from Resources.HomeQueue.Properties.VisibilityTimeout (list-parameters.yaml:35)\n"), "{text}");
+    assert!(text.contains("# TODO: HomeQueue is imported, but its condition `InHome` uses `AWS::Region`, known only at deployment: check whether the stack creates it\n"), "{text}");
+    assert!(text.contains("# TODO: LoopQueue is imported, but its condition `Loop` refers to itself (Loop → Loop): check whether the stack creates it\n"), "{text}");
+    assert!(!text.contains("known only at deployment (from"), "{text}");
+    let (f, code) = check(&["list-parameters.yaml", "list-parameters.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH011", "payment-keys", "charge"),
+            t("RH032", "payment-keys", "charge"),
+            t("RH040", "-", "charge")
+        ]
+    );
+    assert_eq!(code, 1);
+}
