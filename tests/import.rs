@@ -598,3 +598,85 @@ fn list_parameters_and_undecided_conditions() {
     );
     assert_eq!(code, 1);
 }
+
+/// A definition in a file beside the template (SAM `DefinitionUri`) is read
+/// with its `DefinitionSubstitutions`: the Task's Retry becomes the call's
+/// retry, an `sqs:sendMessage` task a `sends_to`, and the Catch that leads
+/// to it a note (a dead letter the workflow writes). A path leaving the
+/// template's folder is refused with a note.
+#[test]
+fn state_machine_definition_file_with_catch_to_a_queue() {
+    let (text, err, code) = import(&["cloudformation", "step-functions-file.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let src = "Resources.RefundFlow.Properties.DefinitionUri[statemachine/refund.asl.json].States";
+    assert!(
+        text.contains(&format!(
+            "      - to: refund-function  # from {src}.Refund (step-functions-file.yaml:11)\n"
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!("          attempts: 5  # from {src}.Refund.Retry[0].MaxAttempts (step-functions-file.yaml:11): 4 retries + the first attempt\n          backoff: 5s  # from {src}.Refund.Retry[0].IntervalSeconds (step-functions-file.yaml:11)\n          multiplier: 3  #")), "{text}");
+    assert!(text.contains("          max_backoff: 1m  #"), "{text}");
+    assert!(text.contains(&format!("    sends_to:\n      - to: refund-dlq  # from {src}.ToDeadLetter.Parameters.QueueUrl (step-functions-file.yaml:11): task ToDeadLetter sends a message (sqs:sendMessage)\n")), "{text}");
+    assert!(text.contains("    # task Refund catches States.ALL and goes to ToDeadLetter, which sends to `refund-dlq`"), "{text}");
+    assert!(
+        text.contains("    # task Refund: JitterStrategy FULL"),
+        "{text}"
+    );
+    assert!(text.contains("    # TODO: the definition file `../outside.asl.json` is not read: it leaves the template's folder (from Resources.EscapingFlow.Properties.DefinitionS3Location (step-functions-file.yaml:18))\n"), "{text}");
+    let (f, code) = check(&[
+        "step-functions-file.yaml",
+        "step-functions-file.overlay.yaml",
+    ]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH021", "refund-function", "refund"),
+            t("RH041", "refund-flow", "refund"),
+            t("RH040", "-", "refund")
+        ]
+    );
+    assert_eq!(code, 1);
+    // 5s + 15s + 45s + min(135s, 60s) = 125s.
+    let o = bin()
+        .args([
+            "horizon",
+            "step-functions-file.yaml",
+            "step-functions-file.overlay.yaml",
+        ])
+        .output()
+        .unwrap();
+    let h = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        h.contains("retry 5 attempts: (0s + 5s) + (0s + 15s) + (0s + 45s) + (0s + 1m) = 2m 5s"),
+        "{h}"
+    );
+}
+
+/// A definition file reached through a symbolic link, or missing, is not
+/// read: a note says why and the rest of the template imports.
+#[cfg(unix)]
+#[test]
+fn state_machine_definition_file_is_never_read_through_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let real = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/import/statemachine");
+    std::os::unix::fs::symlink(real, d.join("sm")).unwrap();
+    std::fs::write(
+        d.join("t.yaml"),
+        "Resources:\n  A:\n    Type: AWS::Serverless::StateMachine\n    Properties:\n      DefinitionUri: sm/refund.asl.json\n  B:\n    Type: AWS::Serverless::StateMachine\n    Properties:\n      DefinitionUri: missing.json\n",
+    )
+    .unwrap();
+    let o = bin()
+        .current_dir(d)
+        .args(["import", "cloudformation", "t.yaml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text.contains("    # TODO: the definition file `sm/refund.asl.json` is not read: `sm` is a symbolic link, which is not followed (from Resources.A.Properties.DefinitionUri (t.yaml:5))\n"), "{text}");
+    assert!(
+        text.contains("    # TODO: the definition file is not read: cannot read `missing.json`: "),
+        "{text}"
+    );
+}

@@ -74,7 +74,7 @@ pub fn import_text(
     let result = parse(text, file, limits).and_then(|root| {
         let mut out = Out::new(path, format);
         match format {
-            Format::CloudFormation => cloudformation::import(&root, params, &mut out)?,
+            Format::CloudFormation => cloudformation::import(&root, params, limits, &mut out)?,
             Format::Terraform => terraform::import(&root, &mut out)?,
             Format::AsyncApi => asyncapi::import(&root, &mut out)?,
         }

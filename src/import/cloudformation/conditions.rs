@@ -94,12 +94,14 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn reason(template: &str, name: &str) -> String {
-        let root = crate::import::tree::parse(template, 0, &Default::default()).unwrap();
+        let limits = Default::default();
+        let root = crate::import::tree::parse(template, 0, &limits).unwrap();
         let cf = Cf {
             root: &root,
             params: super::super::intrinsics::parameters(&root, &[]).unwrap(),
             resources: Vec::new(),
             ids: BTreeMap::new(),
+            limits: &limits,
         };
         assert_eq!(cf.condition(name, 0), None);
         cf.undecided(name)

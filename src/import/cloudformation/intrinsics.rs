@@ -25,6 +25,8 @@ pub(super) struct Cf<'a> {
     pub(super) params: BTreeMap<String, Node>,
     pub(super) resources: Vec<(String, String, &'a Node)>,
     pub(super) ids: BTreeMap<String, String>,
+    /// The limits for files the template names (state machine definitions).
+    pub(super) limits: &'a crate::manifest::Limits,
 }
 
 const MAX_EVAL_DEPTH: usize = 48;

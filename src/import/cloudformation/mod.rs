@@ -13,6 +13,7 @@
 //! service's resources.
 
 mod conditions;
+mod definition_file;
 mod dynamodb;
 mod eventbridge;
 mod intrinsics;
@@ -31,7 +32,12 @@ use crate::diagnostics::Diagnostic;
 use intrinsics::Cf;
 
 /// Reads a template into `out`.
-pub fn import(root: &Node, params: &[(String, String)], out: &mut Out) -> Result<(), Diagnostic> {
+pub fn import(
+    root: &Node,
+    params: &[(String, String)],
+    limits: &crate::manifest::Limits,
+    out: &mut Out,
+) -> Result<(), Diagnostic> {
     let Value::Map(_) = root.value else {
         return Err(error_at(
             root,
@@ -58,6 +64,7 @@ pub fn import(root: &Node, params: &[(String, String)], out: &mut Out) -> Result
         params: intrinsics::parameters(root, params)?,
         resources: Vec::new(),
         ids: BTreeMap::new(),
+        limits,
     };
     for (id, r) in res {
         let ty = r.get("Type").and_then(Node::str).unwrap_or("").to_string();
