@@ -680,3 +680,43 @@ fn state_machine_definition_file_is_never_read_through_a_link() {
         "{text}"
     );
 }
+
+/// AsyncAPI SNS consumers become the topic's deliveries: an HTTP/S
+/// `deliveryPolicy` an upper-bound retry with the 1h cap (F016), another
+/// protocol's a note, a `redrivePolicy` the topic's dead letter; Kafka
+/// `cleanup.policy: compact` keeps no retention (compaction has no age).
+#[test]
+fn asyncapi_sns_delivery_policies_and_kafka_compaction() {
+    let (text, err, code) = import(&["asyncapi", "asyncapi3-sns-kafka.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let c = "operations.publishOrder.bindings.sns.consumers";
+    assert!(text.contains(&format!("      - to: fulfilment-queue  # from {c}[0].endpoint (asyncapi3-sns-kafka.yaml:39)\n      - to: partner-hook  # from {c}[1].endpoint (asyncapi3-sns-kafka.yaml:44)\n        retry:\n          attempts: 6  # from {c}[1].deliveryPolicy.numRetries (asyncapi3-sns-kafka.yaml:47): 5 retries + the first attempt\n          backoff: 2m  # from {c}[1].deliveryPolicy.maxDelayTarget (asyncapi3-sns-kafka.yaml:47): every retry waits at most this long, an upper bound (minDelayTarget 20, backoffFunction exponential shape the delays below it)\n          multiplier: 1  # the upper bound does not grow\n          max_elapsed: 1h  # HTTP/S total retry time is capped at 3,600 s (F016)\n        max_record_age: 1h  # https consumer: HTTP/S total retry time is capped at 3,600 s (F016)\n")), "{text}");
+    assert!(text.contains(&format!("    dead_letter:\n      to: order-events-dlq  # from {c}[0].redrivePolicy.deadLetterQueue (asyncapi3-sns-kafka.yaml:43): undeliverable messages once the delivery policy is exhausted (F016)\n")), "{text}");
+    assert!(text.contains("    # the sqs consumer's deliveryPolicy (from operations.publishOrder.bindings.sns.consumers[0].deliveryPolicy (asyncapi3-sns-kafka.yaml:41)) is not used: only HTTP/S delivery policies can be customised (F016)\n"), "{text}");
+    // Compaction alone: no retention; compact and delete: retention.ms stays.
+    assert!(text.contains("  order-log:\n    kind: kafka-topic  # channel, from channels.orderLog (asyncapi3-sns-kafka.yaml:17)\n    # TODO: retention: cleanup.policy compact (from channels.orderLog.bindings.kafka.topicConfiguration.cleanup.policy (asyncapi3-sns-kafka.yaml:23)) keeps the latest record"), "{text}");
+    assert!(text.contains("    retention: 1d  # from channels.auditLog.bindings.kafka.topicConfiguration.retention.ms (asyncapi3-sns-kafka.yaml:30) (86400000 ms)\n    # cleanup.policy compact and delete"), "{text}");
+    // 5 x 2m + 1h = 1h 10m against the partner's 5m key window.
+    let (f, code) = check(&[
+        "asyncapi3-sns-kafka.yaml",
+        "asyncapi3-sns-kafka.overlay.yaml",
+    ]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "partner-hook", "notify-partner"),
+            t("RH040", "-", "notify-partner")
+        ]
+    );
+    assert_eq!(code, 1);
+    let o = bin()
+        .args([
+            "horizon",
+            "asyncapi3-sns-kafka.yaml",
+            "asyncapi3-sns-kafka.overlay.yaml",
+        ])
+        .output()
+        .unwrap();
+    let h = String::from_utf8(o.stdout).unwrap();
+    assert!(h.contains("horizon 1h 10m, window 5m"), "{h}");
+}
