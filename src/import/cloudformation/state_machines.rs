@@ -320,7 +320,7 @@ fn retry(out: &Out, r: &Node, rp: &str) -> F {
     let rate = get("BackoffRate").and_then(Node::float).unwrap_or(2.0);
     let src = |k: &str, dflt: &str| match get(k) {
         Some(n) => out.src(&format!("{rp}.{k}"), n),
-        None => format!("Step Functions default {dflt}"),
+        None => format!("Step Functions default {dflt} (UNVERIFIED: not in the platform facts)"),
     };
     let mut rf = vec![
         F::new(
