@@ -12,6 +12,9 @@
 
 use crate::manifest::yaml::{Node, Value};
 
+/// (component id, field) of the imported values marked as defaults.
+pub type Defaults = std::collections::BTreeSet<(String, String)>;
+
 /// The start of the comment of an imported value that is a default.
 pub const MARK: &str = "default (an overlay's kind with a default of its own replaces it); ";
 
@@ -88,7 +91,7 @@ pub fn drop_yielding(
     fields: &mut Vec<(Node, Node)>,
     extra: &[(Node, Node)],
     id: &str,
-    defaults: &[(String, String)],
+    defaults: &Defaults,
 ) {
     let text = |m: &[(Node, Node)], key: &str| {
         m.iter()
@@ -103,7 +106,7 @@ pub fn drop_yielding(
         let Some(key) = k.value.scalar_text() else {
             return true;
         };
-        !(defaults.iter().any(|(c, f)| c == id && *f == key)
+        !(defaults.contains(&(id.to_string(), key.clone()))
             && text(extra, &key).is_none()
             && yields(&key, imported_kind.as_deref(), &kind))
     });

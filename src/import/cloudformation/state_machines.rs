@@ -110,7 +110,7 @@ fn catches(
     subs: &BTreeMap<String, Node>,
     out: &mut Out,
     id: &str,
-    def: &Node,
+    states: &BTreeMap<&str, &Node>,
     name: &str,
     st: &Node,
     spath: &str,
@@ -125,7 +125,7 @@ fn catches(
         let Some(next) = c.get("Next").and_then(Node::str) else {
             continue;
         };
-        let Some(target) = def.at(&["States", next]) else {
+        let Some(target) = states.get(next) else {
             continue;
         };
         let npath = format!("{spath}.Catch[{i}]");
@@ -164,7 +164,10 @@ fn walk_states(
     if depth > 16 {
         return;
     }
-    for (name, st) in def.get("States").map(Node::entries).unwrap_or(&[]) {
+    let entries = def.get("States").map(Node::entries).unwrap_or(&[]);
+    // By name, for the Catch blocks' `Next` (one look-up each).
+    let states: BTreeMap<&str, &Node> = entries.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    for (name, st) in entries {
         let spath = format!("{path}.States.{name}");
         for (i, b) in st
             .get("Branches")
@@ -201,7 +204,7 @@ fn walk_states(
         if st.get("Type").and_then(Node::str) != Some("Task") {
             continue;
         }
-        catches(cf, subs, out, id, def, name, st, &spath);
+        catches(cf, subs, out, id, &states, name, st, &spath);
         match sent_to(cf, subs, out, st, &spath) {
             Some(Ok((queue, src))) => {
                 if !links.sends.iter().any(|(t, _)| t == &queue) {

@@ -228,7 +228,7 @@ pub fn parse_merging(
     let mut sources = SourceMap::default();
     let mut errors = Vec::new();
     let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
-    let mut defaults = Vec::new();
+    let mut defaults = crate::import::defaults::Defaults::new();
     for (path, text, imported) in texts {
         let file = sources.add(path, text);
         match yaml::parse(&sources.files[file as usize].text, file, limits) {
@@ -246,10 +246,11 @@ pub fn parse_merging(
     }
     for section in ["components", "regions"] {
         // Only components have imported defaults.
-        let defaults: &[_] = if section == "components" {
+        let none = crate::import::defaults::Defaults::new();
+        let defaults = if section == "components" {
             &defaults
         } else {
-            &[]
+            &none
         };
         merge_section(&mut nodes, section, defaults);
     }
@@ -261,7 +262,11 @@ pub fn parse_merging(
 /// id into it: overlay fields replace imported fields of the same name, and
 /// an overlay `kind` drops the imported `defaults` (component id, field)
 /// that yield to it ([`crate::import::defaults::yields`]).
-fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str, defaults: &[(String, String)]) {
+fn merge_section(
+    nodes: &mut [(u32, bool, Node)],
+    section: &str,
+    defaults: &crate::import::defaults::Defaults,
+) {
     fn section_map<'a>(node: &'a mut Node, section: &str) -> Option<&'a mut Vec<(Node, Node)>> {
         let Value::Map(top) = &mut node.value else {
             return None;
