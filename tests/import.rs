@@ -56,7 +56,7 @@ fn sqs_dlq_lambda_with_ttl_table() {
         text.contains("    kind: lambda-event-source  # AWS::Serverless::Function"),
         "{text}"
     );
-    assert!(text.contains("    expiry: physical-ttl  # from Resources.IdempotencyTable.Properties.TimeToLiveSpecification.Enabled (sqs-dlq-lambda.yaml:48)"), "{text}");
+    assert!(text.contains("    expiry: physical-ttl  # default (an overlay's kind with a default of its own replaces it); from Resources.IdempotencyTable.Properties.TimeToLiveSpecification.Enabled (sqs-dlq-lambda.yaml:48)"), "{text}");
     assert!(
         text.contains("#   - Resources.PayoutAlarm (AWS::CloudWatch::Alarm)"),
         "{text}"
@@ -165,6 +165,7 @@ fn two_region_global_table() {
     let (text, _, _) = import(&["cloudformation", "global-table.yaml"]);
     assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14)\n"), "{text}");
     assert!(text.contains("  us-east-1: {}  # from Resources.PaymentKeys.Properties.Replicas[1].Region (global-table.yaml:15); TODO"), "{text}");
+    assert!(text.contains("    replication: async  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14): global tables replicate asynchronously unless MultiRegionConsistency is STRONG (F038)\n    mode: active-active  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14): every replica accepts writes (F038)\n"), "{text}");
     assert!(text.contains("    replication: async  #"), "{text}");
     let (f, code) = check(&["global-table.yaml", "global-table.overlay.yaml"]);
     assert_eq!(
@@ -551,4 +552,185 @@ fn scheduler_schedule_and_pipe() {
         ]
     );
     assert_eq!(code, 1);
+}
+
+/// `expiry: physical-ttl` from `TimeToLiveSpecification` is a default: an
+/// overlay that sets the table's kind to `powertools-idempotency` (whose
+/// catalog entry checks expiry, F042) drops it, so no RH032; the same kind
+/// keeps it.
+#[test]
+fn ttl_expiry_yields_to_an_overlay_kind() {
+    let (text, err, code) = import(&["cloudformation", "ttl-powertools.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("    expiry: physical-ttl  # default (an overlay's kind with a default of its own replaces it); from Resources.RefundKeys.Properties.TimeToLiveSpecification.Enabled (ttl-powertools.yaml:21): items expire by TTL on `expiration`\n"), "{text}");
+    // 0s + 1d (MessageRetentionPeriod) = 1d against the Powertools 1h (F040).
+    let (f, code) = check(&["ttl-powertools.yaml", "ttl-powertools.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "refund-keys", "refund"),
+            t("RH040", "-", "refund")
+        ]
+    );
+    assert_eq!(code, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let overlay = dir.join("same.yaml");
+    let same = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/import/ttl-powertools.overlay.yaml"
+    ))
+    .unwrap()
+    .replace("kind: powertools-idempotency", "kind: dynamodb-table");
+    std::fs::write(&overlay, same).unwrap();
+    let (f, _) = check(&["ttl-powertools.yaml", overlay.to_str().unwrap()]);
+    let codes: Vec<&str> = f.iter().map(|x| x.0.as_str()).collect();
+    assert_eq!(codes, vec!["RH032", "RH001", "RH040", "RH041"]);
+}
+
+/// A `CommaDelimitedList` parameter is a list: `!Select` picks the replica
+/// Regions of a global table. `!Split` feeds `!Select`, `!Join` builds a
+/// name; a condition that cannot be evaluated keeps its resource with a note.
+#[test]
+fn list_parameters_and_undecided_conditions() {
+    let (text, err, code) = import(&["cloudformation", "list-parameters.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from Resources.PaymentKeys.Properties.Replicas (list-parameters.yaml:28)\n"), "{text}");
+    assert!(text.contains("  us-east-1: {}  # from Resources.PaymentKeys.Properties.Replicas[1].Region (list-parameters.yaml:29); TODO"), "{text}");
+    assert!(text.contains("    visibility_timeout: 45s  # from Resources.HomeQueue.Properties.VisibilityTimeout (list-parameters.yaml:35)\n"), "{text}");
+    assert!(text.contains("# TODO: HomeQueue is imported, but its condition `InHome` uses `AWS::Region`, known only at deployment: check whether the stack creates it\n"), "{text}");
+    assert!(text.contains("# TODO: LoopQueue is imported, but its condition `Loop` refers to itself (Loop → Loop): check whether the stack creates it\n"), "{text}");
+    assert!(!text.contains("known only at deployment (from"), "{text}");
+    let (f, code) = check(&["list-parameters.yaml", "list-parameters.overlay.yaml"]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH011", "payment-keys", "charge"),
+            t("RH032", "payment-keys", "charge"),
+            t("RH040", "-", "charge")
+        ]
+    );
+    assert_eq!(code, 1);
+}
+
+/// A definition in a file beside the template (SAM `DefinitionUri`) is read
+/// with its `DefinitionSubstitutions`: the Task's Retry becomes the call's
+/// retry, an `sqs:sendMessage` task a `sends_to`, and the Catch that leads
+/// to it a note (a dead letter the workflow writes). A path leaving the
+/// template's folder is refused with a note.
+#[test]
+fn state_machine_definition_file_with_catch_to_a_queue() {
+    let (text, err, code) = import(&["cloudformation", "step-functions-file.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let src = "Resources.RefundFlow.Properties.DefinitionUri[statemachine/refund.asl.json].States";
+    assert!(
+        text.contains(&format!(
+            "      - to: refund-function  # from {src}.Refund (step-functions-file.yaml:11)\n"
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!("          attempts: 5  # from {src}.Refund.Retry[0].MaxAttempts (step-functions-file.yaml:11): 4 retries + the first attempt\n          backoff: 5s  # from {src}.Refund.Retry[0].IntervalSeconds (step-functions-file.yaml:11)\n          multiplier: 3  #")), "{text}");
+    assert!(text.contains("          max_backoff: 1m  #"), "{text}");
+    assert!(text.contains(&format!("    sends_to:\n      - to: refund-dlq  # from {src}.ToDeadLetter.Parameters.QueueUrl (step-functions-file.yaml:11): task ToDeadLetter sends a message (sqs:sendMessage)\n")), "{text}");
+    assert!(text.contains("    # task Refund catches States.ALL and goes to ToDeadLetter, which sends to `refund-dlq`"), "{text}");
+    assert!(
+        text.contains("    # task Refund: JitterStrategy FULL"),
+        "{text}"
+    );
+    assert!(text.contains("    # TODO: the definition file `../outside.asl.json` is not read: it leaves the template's folder (from Resources.EscapingFlow.Properties.DefinitionS3Location (step-functions-file.yaml:18))\n"), "{text}");
+    let (f, code) = check(&[
+        "step-functions-file.yaml",
+        "step-functions-file.overlay.yaml",
+    ]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH021", "refund-function", "refund"),
+            t("RH041", "refund-flow", "refund"),
+            t("RH040", "-", "refund")
+        ]
+    );
+    assert_eq!(code, 1);
+    // 5s + 15s + 45s + min(135s, 60s) = 125s.
+    let o = bin()
+        .args([
+            "horizon",
+            "step-functions-file.yaml",
+            "step-functions-file.overlay.yaml",
+        ])
+        .output()
+        .unwrap();
+    let h = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        h.contains("retry 5 attempts: (0s + 5s) + (0s + 15s) + (0s + 45s) + (0s + 1m) = 2m 5s"),
+        "{h}"
+    );
+}
+
+/// A definition file reached through a symbolic link, or missing, is not
+/// read: a note says why and the rest of the template imports.
+#[cfg(unix)]
+#[test]
+fn state_machine_definition_file_is_never_read_through_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let real = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/import/statemachine");
+    std::os::unix::fs::symlink(real, d.join("sm")).unwrap();
+    std::fs::write(
+        d.join("t.yaml"),
+        "Resources:\n  A:\n    Type: AWS::Serverless::StateMachine\n    Properties:\n      DefinitionUri: sm/refund.asl.json\n  B:\n    Type: AWS::Serverless::StateMachine\n    Properties:\n      DefinitionUri: missing.json\n",
+    )
+    .unwrap();
+    let o = bin()
+        .current_dir(d)
+        .args(["import", "cloudformation", "t.yaml"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text.contains("    # TODO: the definition file `sm/refund.asl.json` is not read: `sm` is a symbolic link, which is not followed (from Resources.A.Properties.DefinitionUri (t.yaml:5))\n"), "{text}");
+    assert!(
+        text.contains("    # TODO: the definition file is not read: cannot read `missing.json`: "),
+        "{text}"
+    );
+}
+
+/// AsyncAPI SNS consumers become the topic's deliveries: an HTTP/S
+/// `deliveryPolicy` an upper-bound retry with the 1h cap (F016), another
+/// protocol's a note, a `redrivePolicy` the topic's dead letter; Kafka
+/// `cleanup.policy: compact` keeps no retention (compaction has no age).
+#[test]
+fn asyncapi_sns_delivery_policies_and_kafka_compaction() {
+    let (text, err, code) = import(&["asyncapi", "asyncapi3-sns-kafka.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let c = "operations.publishOrder.bindings.sns.consumers";
+    assert!(text.contains(&format!("      - to: fulfilment-queue  # from {c}[0].endpoint (asyncapi3-sns-kafka.yaml:39)\n      - to: partner-hook  # from {c}[1].endpoint (asyncapi3-sns-kafka.yaml:44)\n        retry:\n          attempts: 6  # from {c}[1].deliveryPolicy.numRetries (asyncapi3-sns-kafka.yaml:47): 5 retries + the first attempt\n          backoff: 2m  # from {c}[1].deliveryPolicy.maxDelayTarget (asyncapi3-sns-kafka.yaml:47): every retry waits at most this long, an upper bound (minDelayTarget 20, backoffFunction exponential shape the delays below it)\n          multiplier: 1  # the upper bound does not grow\n          max_elapsed: 1h  # HTTP/S total retry time is capped at 3,600 s (F016)\n        max_record_age: 1h  # https consumer: HTTP/S total retry time is capped at 3,600 s (F016)\n")), "{text}");
+    assert!(text.contains(&format!("    dead_letter:\n      to: order-events-dlq  # from {c}[0].redrivePolicy.deadLetterQueue (asyncapi3-sns-kafka.yaml:43): undeliverable messages once the delivery policy is exhausted (F016)\n")), "{text}");
+    assert!(text.contains("    # the sqs consumer's deliveryPolicy (from operations.publishOrder.bindings.sns.consumers[0].deliveryPolicy (asyncapi3-sns-kafka.yaml:41)) is not used: only HTTP/S delivery policies can be customised (F016)\n"), "{text}");
+    // Compaction alone: no retention; compact and delete: retention.ms stays.
+    assert!(text.contains("  order-log:\n    kind: kafka-topic  # channel, from channels.orderLog (asyncapi3-sns-kafka.yaml:17)\n    # TODO: retention: cleanup.policy compact (from channels.orderLog.bindings.kafka.topicConfiguration.cleanup.policy (asyncapi3-sns-kafka.yaml:23)) keeps the latest record"), "{text}");
+    assert!(text.contains("    retention: 1d  # from channels.auditLog.bindings.kafka.topicConfiguration.retention.ms (asyncapi3-sns-kafka.yaml:30) (86400000 ms)\n    # cleanup.policy compact and delete"), "{text}");
+    // 5 x 2m + 1h = 1h 10m against the partner's 5m key window.
+    let (f, code) = check(&[
+        "asyncapi3-sns-kafka.yaml",
+        "asyncapi3-sns-kafka.overlay.yaml",
+    ]);
+    assert_eq!(
+        f,
+        vec![
+            t("RH001", "partner-hook", "notify-partner"),
+            t("RH040", "-", "notify-partner")
+        ]
+    );
+    assert_eq!(code, 1);
+    let o = bin()
+        .args([
+            "horizon",
+            "asyncapi3-sns-kafka.yaml",
+            "asyncapi3-sns-kafka.overlay.yaml",
+        ])
+        .output()
+        .unwrap();
+    let h = String::from_utf8(o.stdout).unwrap();
+    assert!(h.contains("horizon 1h 10m, window 5m"), "{h}");
 }

@@ -16,6 +16,7 @@
 
 pub mod asyncapi;
 pub mod cloudformation;
+pub mod defaults;
 mod detect;
 pub mod origin;
 pub mod out;
@@ -88,7 +89,7 @@ pub fn import_text(
     let result = parse(text, file, limits).and_then(|root| {
         let mut out = Out::new(path, format);
         match format {
-            Format::CloudFormation => cloudformation::import(&root, params, &mut out)?,
+            Format::CloudFormation => cloudformation::import(&root, params, limits, &mut out)?,
             Format::Terraform | Format::TerraformHcl => terraform::import(&root, &mut out)?,
             Format::AsyncApi => asyncapi::import(&root, &mut out)?,
         }

@@ -63,7 +63,45 @@ pub(super) fn bindings(out: &mut Out, id: &str, b: &Node, path: &str, queues: &Q
         out.note(id, "SNS binding: delivery retries follow the endpoint protocol (see `replay-audit catalog sns-standard`)".into());
     }
     if let Some(k) = b.get("kafka") {
-        let p = format!("{path}.kafka.topicConfiguration");
+        kafka_topic(out, id, k, &format!("{path}.kafka.topicConfiguration"));
+    }
+    if let Some(n) = b.at(&["googlepubsub", "messageRetentionDuration"])
+        && let Some(secs) = n.str().and_then(pubsub_secs)
+    {
+        let c = out.src(&format!("{path}.googlepubsub.messageRetentionDuration"), n);
+        out.set(id, F::new("retention", V::S(dur(secs)), Some(c)));
+    }
+}
+
+/// The Kafka binding `k`'s `topicConfiguration` (at `p`): `retention.ms`,
+/// unless `cleanup.policy` compacts without deleting, when no age bounds
+/// how long a key's latest record stays readable.
+fn kafka_topic(out: &mut Out, id: &str, k: &Node, p: &str) {
+    let policy = k.at(&["topicConfiguration", "cleanup.policy"]);
+    let words: Vec<String> = match policy {
+        Some(n) if !n.items().is_empty() => n.items().iter().filter_map(Node::text).collect(),
+        Some(n) => n
+            .text()
+            .map(|t| t.split(',').map(|w| w.trim().to_string()).collect())
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let compact = words.iter().any(|w| w == "compact");
+    let delete = words.is_empty() || words.iter().any(|w| w == "delete");
+    if let Some(n) = policy.filter(|_| compact) {
+        let c = out.src(&format!("{p}.cleanup.policy"), n);
+        let note = if delete {
+            format!(
+                "cleanup.policy compact and delete ({c}): old segments are deleted after retention.ms, and within it each key keeps only its latest record (UNVERIFIED: no Kafka compaction fact in the platform facts)"
+            )
+        } else {
+            format!(
+                "TODO: retention: cleanup.policy compact ({c}) keeps the latest record of every key with no age limit, so a consumer reading from the start sees it again however old; retention.ms does not bound it (UNVERIFIED: no Kafka compaction fact in the platform facts)"
+            )
+        };
+        out.note(id, note);
+    }
+    if delete {
         secs(
             out,
             id,
@@ -72,12 +110,6 @@ pub(super) fn bindings(out: &mut Out, id: &str, b: &Node, path: &str, queues: &Q
             &format!("{p}.retention.ms"),
             true,
         );
-    }
-    if let Some(n) = b.at(&["googlepubsub", "messageRetentionDuration"])
-        && let Some(secs) = n.str().and_then(pubsub_secs)
-    {
-        let c = out.src(&format!("{path}.googlepubsub.messageRetentionDuration"), n);
-        out.set(id, F::new("retention", V::S(dur(secs)), Some(c)));
     }
 }
 

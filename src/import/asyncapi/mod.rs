@@ -20,6 +20,7 @@
 
 mod bindings;
 mod extension;
+mod sns;
 
 use std::collections::BTreeMap;
 
@@ -62,7 +63,7 @@ struct Op {
 pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
     let v3 = version(root)?;
     out.notes.push("TODO: regions: AsyncAPI does not say where components run; add `regions:` where it matters.".into());
-    let channel_ids = channels(root, out);
+    let (channel_ids, queues) = channels(root, out);
     let mut intents: BTreeMap<String, Intent> = BTreeMap::new();
     let ops = if v3 {
         operations_v3(root)
@@ -70,7 +71,7 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
         operations_v2(root)
     };
     for op in ops {
-        operation(out, op, &channel_ids, &mut intents)?;
+        operation(out, op, (&channel_ids, &queues), &mut intents)?;
     }
     extension::write_intents(out, intents);
     Ok(())
@@ -98,8 +99,8 @@ fn version(root: &Node) -> Result<bool, Diagnostic> {
 
 /// A transport component for every channel, and for every SQS
 /// `deadLetterQueue` beside a channel's `queue` that is not a channel
-/// itself; returns the channel ids by channel name.
-fn channels(root: &Node, out: &mut Out) -> BTreeMap<String, String> {
+/// itself; returns the channel ids by channel name, and by SQS queue name.
+fn channels(root: &Node, out: &mut Out) -> (BTreeMap<String, String>, bindings::Queues) {
     let mut channel_ids: BTreeMap<String, String> = BTreeMap::new();
     // SQS queue names (`bindings.sqs.queue.name`) to component ids: a
     // redrive policy names its dead-letter queue by queue name.
@@ -135,7 +136,7 @@ fn channels(root: &Node, out: &mut Out) -> BTreeMap<String, String> {
     for (id, b, path) in &read {
         bindings::bindings(out, id, b, path, &queues);
     }
-    channel_ids
+    (channel_ids, queues)
 }
 
 /// The operations of a 3.x document.
@@ -190,7 +191,7 @@ fn operations_v2(root: &Node) -> Vec<Op> {
 fn operation(
     out: &mut Out,
     op: Op,
-    channel_ids: &BTreeMap<String, String>,
+    (channel_ids, queues): (&BTreeMap<String, String>, &bindings::Queues),
     intents: &mut BTreeMap<String, Intent>,
 ) -> Result<(), Diagnostic> {
     let Op {
@@ -220,6 +221,11 @@ fn operation(
             out.push_link(c, "delivers_to", vec![F::new("to", V::S(id.clone()), Some(src))]);
         }
         _ => out.note(&id, format!("TODO: operation `{name}` has no channel this importer can resolve, or action `{action}`")),
+    }
+    if let (Some(c), Some(b)) = (&chan, op.get("bindings"))
+        && b.get("sns").is_some()
+    {
+        sns::consumers(out, c, b, &format!("{path}.bindings"), queues, channel_ids);
     }
     if let Some(x) = op.get("x-replay-audit") {
         extension::extension(

@@ -27,7 +27,10 @@ pub(super) fn table(cf: &Cf, out: &mut Out, id: &str, lid: &str, r: &Node, globa
                 F::new(
                     "expiry",
                     V::S("physical-ttl".into()),
-                    Some(format!("{c}: items expire by TTL on `{attr}`")),
+                    Some(format!(
+                        "{}{c}: items expire by TTL on `{attr}`",
+                        crate::import::defaults::MARK
+                    )),
                 ),
             );
             out.note(
@@ -77,11 +80,9 @@ fn global_table(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
             None => {}
         }
     }
+    let replicas_node = r.at(&["Properties", "Replicas"]).unwrap_or(r);
     if !regions.is_empty() {
-        let c = out.src(
-            &format!("{base}.Replicas"),
-            r.at(&["Properties", "Replicas"]).unwrap_or(r),
-        );
+        let c = out.src(&format!("{base}.Replicas"), replicas_node);
         out.set(id, F::new("regions", V::List(regions), Some(c)));
     }
     let strong = r
@@ -92,24 +93,30 @@ fn global_table(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
         Some("STRONG") => (
             "sync",
             format!(
-                "MultiRegionConsistency STRONG ({})",
-                out.src(&format!("{base}.MultiRegionConsistency"), r)
+                "{}: MultiRegionConsistency STRONG (F039)",
+                out.src(
+                    &format!("{base}.MultiRegionConsistency"),
+                    r.at(&["Properties", "MultiRegionConsistency"]).unwrap_or(r)
+                )
             ),
         ),
         _ => (
             "async",
-            "global tables replicate asynchronously unless MultiRegionConsistency is STRONG"
-                .to_string(),
+            format!(
+                "{}: global tables replicate asynchronously unless MultiRegionConsistency is STRONG (F038)",
+                out.src(&format!("{base}.Replicas"), replicas_node)
+            ),
         ),
     };
     out.set(id, F::new("replication", V::S(rep.into()), Some(why)));
     if rep == "async" {
+        let c = out.src(&format!("{base}.Replicas"), replicas_node);
         out.set(
             id,
             F::new(
                 "mode",
                 V::S("active-active".into()),
-                Some("every replica accepts writes".into()),
+                Some(format!("{c}: every replica accepts writes (F038)")),
             ),
         );
     }

@@ -104,7 +104,7 @@ pub(super) fn retry_policy(
             link.push(F::new(
                 "max_record_age",
                 V::S("24h".into()),
-                Some("EventBridge default maximum event age (no RetryPolicy)".into()),
+                Some("EventBridge default maximum event age (no RetryPolicy, F017)".into()),
             ));
         }
     }
@@ -137,7 +137,7 @@ fn event_target(
             F::new(
                 "retention",
                 V::S("24h".into()),
-                Some("EventBridge default maximum event age".into()),
+                Some("EventBridge default maximum event age (F017)".into()),
             ),
         );
     }
@@ -153,7 +153,7 @@ fn event_target(
         link.push(F::new(
             "max_record_age",
             V::S("24h".into()),
-            Some("EventBridge default maximum event age".into()),
+            Some("EventBridge default maximum event age (F017)".into()),
         ));
     }
     out.push_link(rule, "delivers_to", link);

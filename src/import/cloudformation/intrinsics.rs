@@ -25,11 +25,13 @@ pub(super) struct Cf<'a> {
     pub(super) params: BTreeMap<String, Node>,
     pub(super) resources: Vec<(String, String, &'a Node)>,
     pub(super) ids: BTreeMap<String, String>,
+    /// The limits for files the template names (state machine definitions).
+    pub(super) limits: &'a crate::manifest::Limits,
 }
 
 const MAX_EVAL_DEPTH: usize = 48;
 
-fn intrinsic(node: &Node) -> Option<(String, &Node)> {
+pub(super) fn intrinsic(node: &Node) -> Option<(String, &Node)> {
     if let Some(tag) = &node.tag {
         let name = tag.trim_start_matches('!');
         let f = match name {
@@ -65,11 +67,14 @@ pub(super) fn parameters(
 ) -> Result<BTreeMap<String, Node>, Diagnostic> {
     let mut pvals = BTreeMap::new();
     for (name, p) in root.get("Parameters").map(Node::entries).unwrap_or(&[]) {
-        if let Some((_, v)) = params.iter().find(|(k, _)| k == name) {
-            pvals.insert(name.clone(), Node::new(Value::Str(v.clone()), p.loc));
+        let value = if let Some((_, v)) = params.iter().find(|(k, _)| k == name) {
+            Node::new(Value::Str(v.clone()), p.loc)
         } else if let Some(d) = p.get("Default") {
-            pvals.insert(name.clone(), d.clone());
-        }
+            d.clone()
+        } else {
+            continue;
+        };
+        pvals.insert(name.clone(), list_parameter(p, value));
     }
     for (k, _) in params {
         if root.at(&["Parameters", k]).is_none() {
@@ -93,6 +98,25 @@ pub(super) fn parameters(
         }
     }
     Ok(pvals)
+}
+
+/// The value of a `CommaDelimitedList` or `List<...>` parameter as a list:
+/// its text split at commas, each member space-trimmed as CloudFormation
+/// does, so `!Select [1, !Ref Regions]` picks a member.
+fn list_parameter(decl: &Node, value: Node) -> Node {
+    let ty = decl.get("Type").and_then(Node::str).unwrap_or_default();
+    let is_list = ty == "CommaDelimitedList" || ty.starts_with("List<");
+    match &value.value {
+        Value::Str(text) if is_list => Node::new(
+            Value::Seq(
+                text.split(',')
+                    .map(|m| Node::new(Value::Str(m.trim().to_string()), value.loc))
+                    .collect(),
+            ),
+            value.loc,
+        ),
+        _ => value,
+    }
 }
 
 impl<'a> Cf<'a> {

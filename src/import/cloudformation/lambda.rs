@@ -130,7 +130,7 @@ pub(super) fn source_component(
                 F::new(
                     "retention",
                     V::S("24h".into()),
-                    Some("DynamoDB Streams keep records for 24 hours".into()),
+                    Some("DynamoDB Streams keep records for 24 hours (UNVERIFIED: not in the platform facts)".into()),
                 ),
             );
         }

@@ -12,6 +12,8 @@
 //! [`intrinsics`] evaluates values, and one file per service reads that
 //! service's resources.
 
+mod conditions;
+mod definition_file;
 mod dynamodb;
 mod eventbridge;
 mod intrinsics;
@@ -30,7 +32,12 @@ use crate::diagnostics::Diagnostic;
 use intrinsics::Cf;
 
 /// Reads a template into `out`.
-pub fn import(root: &Node, params: &[(String, String)], out: &mut Out) -> Result<(), Diagnostic> {
+pub fn import(
+    root: &Node,
+    params: &[(String, String)],
+    limits: &crate::manifest::Limits,
+    out: &mut Out,
+) -> Result<(), Diagnostic> {
     let Value::Map(_) = root.value else {
         return Err(error_at(
             root,
@@ -57,6 +64,7 @@ pub fn import(root: &Node, params: &[(String, String)], out: &mut Out) -> Result
         params: intrinsics::parameters(root, params)?,
         resources: Vec::new(),
         ids: BTreeMap::new(),
+        limits,
     };
     for (id, r) in res {
         let ty = r.get("Type").and_then(Node::str).unwrap_or("").to_string();
@@ -87,13 +95,20 @@ pub fn import(root: &Node, params: &[(String, String)], out: &mut Out) -> Result
 /// condition is false.
 fn components(cf: &mut Cf, out: &mut Out) {
     for (lid, ty, r) in &cf.resources {
-        if let Some(c) = r.get("Condition").and_then(Node::str)
-            && cf.condition(c, 0) == Some(false)
-        {
-            out.notes.push(format!(
-                "{lid} is left out: its condition `{c}` is false with these parameters"
-            ));
-            continue;
+        if let Some(c) = r.get("Condition").and_then(Node::str) {
+            match cf.condition(c, 0) {
+                Some(false) => {
+                    out.notes.push(format!(
+                        "{lid} is left out: its condition `{c}` is false with these parameters"
+                    ));
+                    continue;
+                }
+                Some(true) => {}
+                None => out.notes.push(format!(
+                    "TODO: {lid} is imported, but its condition `{c}` {}: check whether the stack creates it",
+                    cf.undecided(c)
+                )),
+            }
         }
         let from = out.src(&format!("Resources.{lid}"), r.get("Type").unwrap_or(r));
         let from = format!("{ty}, {from}");

@@ -1,11 +1,13 @@
 //! Step Functions state machines: each Task state's Retry becomes the
 //! retry of a `calls` link to the resource it invokes, through Parallel
-//! branches and Map iterators.
+//! branches and Map iterators; an `sqs:sendMessage` task is a `sends_to`
+//! the queue, and a Catch that leads to one makes that queue a dead letter
+//! the workflow writes (a new message, not one SQS moves).
 
 use std::collections::BTreeMap;
 
 use super::intrinsics::Cf;
-use super::{F, Node, Out, V, Value, dur, relocate};
+use super::{F, Node, Out, V, dur, relocate};
 
 /// Step Functions: each Task state's Retry becomes the retry of a `calls`
 /// link to the resource it invokes.
@@ -29,8 +31,23 @@ pub(super) fn state_machine(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &s
                 n
             });
         (node, format!("{base}.DefinitionString"))
+    } else if let Some((k, d)) = ["DefinitionUri", "DefinitionS3Location"]
+        .iter()
+        .find_map(|k| r.at(&["Properties", k]).map(|d| (k, d)))
+    {
+        let path = format!("{base}.{k}");
+        match super::definition_file::read(cf, out, d, &path) {
+            Ok((node, file)) => (Some(node), format!("{path}[{file}]")),
+            Err(note) => {
+                out.note(id, note);
+                return;
+            }
+        }
     } else {
-        out.note(id, "TODO: the definition is not inline (DefinitionS3Location / DefinitionUri): retries not imported".into());
+        out.note(
+            id,
+            "TODO: the template gives no definition: retries not imported".into(),
+        );
         return;
     };
     let Some(def) = def else {
@@ -40,10 +57,96 @@ pub(super) fn state_machine(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &s
         );
         return;
     };
-    let mut calls: Vec<(String, Vec<F>)> = Vec::new();
-    walk_states(cf, out, id, &def, &path, &subs, &mut calls, 0);
-    for (_, link) in calls {
+    let mut links = Links::default();
+    walk_states(cf, out, id, &def, &path, &subs, &mut links, 0);
+    for (_, link) in links.calls {
         out.push_link(id, "calls", link);
+    }
+    for (_, link) in links.sends {
+        out.push_link(id, "sends_to", link);
+    }
+}
+
+/// The links a definition's tasks make, one per target.
+#[derive(Default)]
+struct Links {
+    calls: Vec<(String, Vec<F>)>,
+    sends: Vec<(String, Vec<F>)>,
+}
+
+const SEND_MESSAGE: &str = "arn:aws:states:::sqs:sendMessage";
+
+/// The queue an `sqs:sendMessage` task state sends to, with its source.
+fn sent_to(
+    cf: &Cf,
+    subs: &BTreeMap<String, Node>,
+    out: &Out,
+    st: &Node,
+    spath: &str,
+) -> Option<Result<(String, String), String>> {
+    let resource = st
+        .get("Resource")
+        .and_then(|n| cf.lit(n))
+        .and_then(|n| n.text())?;
+    if !resource.starts_with(SEND_MESSAGE) {
+        return None;
+    }
+    let (k, url) = ["Parameters", "Arguments"]
+        .iter()
+        .find_map(|k| st.at(&[k, "QueueUrl"]).map(|u| (k, u)))?;
+    let src = out.src(&format!("{spath}.{k}.QueueUrl"), url);
+    Some(
+        component(cf, subs, url)
+            .map(|q| (q, src.clone()))
+            .ok_or(src),
+    )
+}
+
+/// Notes for the Catch blocks of task `name` that lead to a state sending
+/// to a queue: a dead-letter queue the workflow writes.
+#[allow(clippy::too_many_arguments)]
+fn catches(
+    cf: &Cf,
+    subs: &BTreeMap<String, Node>,
+    out: &mut Out,
+    id: &str,
+    states: &BTreeMap<&str, &Node>,
+    name: &str,
+    st: &Node,
+    spath: &str,
+) {
+    for (i, c) in st
+        .get("Catch")
+        .map(Node::items)
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+    {
+        let Some(next) = c.get("Next").and_then(Node::str) else {
+            continue;
+        };
+        let Some(target) = states.get(next) else {
+            continue;
+        };
+        let npath = format!("{spath}.Catch[{i}]");
+        let Some(Ok((queue, _))) = sent_to(cf, subs, out, target, &npath) else {
+            continue;
+        };
+        let errors: Vec<String> = c
+            .get("ErrorEquals")
+            .map(Node::items)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|e| e.text())
+            .collect();
+        out.note(
+            id,
+            format!(
+                "task {name} catches {} and goes to {next}, which sends to `{queue}` ({}): a dead-letter queue the workflow writes, not SQS; the message is new, so its retention counts from that send",
+                if errors.is_empty() { "errors".to_string() } else { errors.join(", ") },
+                out.src(&npath, c)
+            ),
+        );
     }
 }
 
@@ -55,13 +158,16 @@ fn walk_states(
     def: &Node,
     path: &str,
     subs: &BTreeMap<String, Node>,
-    calls: &mut Vec<(String, Vec<F>)>,
+    links: &mut Links,
     depth: usize,
 ) {
     if depth > 16 {
         return;
     }
-    for (name, st) in def.get("States").map(Node::entries).unwrap_or(&[]) {
+    let entries = def.get("States").map(Node::entries).unwrap_or(&[]);
+    // By name, for the Catch blocks' `Next` (one look-up each).
+    let states: BTreeMap<&str, &Node> = entries.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    for (name, st) in entries {
         let spath = format!("{path}.States.{name}");
         for (i, b) in st
             .get("Branches")
@@ -77,7 +183,7 @@ fn walk_states(
                 b,
                 &format!("{spath}.Branches[{i}]"),
                 subs,
-                calls,
+                links,
                 depth + 1,
             );
         }
@@ -90,7 +196,7 @@ fn walk_states(
                     inner,
                     &format!("{spath}.{k}"),
                     subs,
-                    calls,
+                    links,
                     depth + 1,
                 );
             }
@@ -98,12 +204,50 @@ fn walk_states(
         if st.get("Type").and_then(Node::str) != Some("Task") {
             continue;
         }
+        catches(cf, subs, out, id, &states, name, st, &spath);
+        match sent_to(cf, subs, out, st, &spath) {
+            Some(Ok((queue, src))) => {
+                if !links.sends.iter().any(|(t, _)| t == &queue) {
+                    let link = vec![F::new(
+                        "to",
+                        V::S(queue.clone()),
+                        Some(format!(
+                            "{src}: task {name} sends a message (sqs:sendMessage)"
+                        )),
+                    )];
+                    links.sends.push((queue, link));
+                }
+                continue;
+            }
+            Some(Err(src)) => {
+                out.note(
+                    id,
+                    format!("TODO: task {name} sends to a queue not in this template ({src})"),
+                );
+                continue;
+            }
+            None => {}
+        }
         if let Some((to, link)) = task_call(cf, out, id, name, st, &spath, subs)
-            && !calls.iter().any(|(t, _)| t == &to)
+            && !links.calls.iter().any(|(t, _)| t == &to)
         {
-            calls.push((to, link));
+            links.calls.push((to, link));
         }
     }
+}
+
+/// The component a task's target names: an intrinsic (`!GetAtt
+/// PayFunction.Arn`, `!Ref`), a `${Var}` of `DefinitionSubstitutions`, or
+/// an ARN or name of a resource.
+fn component(cf: &Cf, subs: &BTreeMap<String, Node>, t: &Node) -> Option<String> {
+    let resolved = cf.target(t).ok().map(|(r, _)| r).or_else(|| {
+        let text = t.text()?;
+        match text.strip_prefix("${").and_then(|x| x.strip_suffix('}')) {
+            Some(var) if subs.contains_key(var) => cf.target(&subs[var]).ok().map(|(r, _)| r),
+            _ => None,
+        }
+    })?;
+    cf.ids.get(&resolved).cloned()
 }
 
 /// The `calls` link of a Task state (`name` at `spath`), or none (with a
@@ -121,23 +265,7 @@ fn task_call(
         .at(&["Parameters", "FunctionName"])
         .or_else(|| st.at(&["Arguments", "FunctionName"]))
         .or_else(|| st.get("Resource"));
-    let resolved = target.and_then(|t| {
-        // An intrinsic (`!GetAtt PayFunction.Arn`, `!Ref`) names the resource itself.
-        if let Ok((r, _)) = cf.target(t) {
-            return Some(r);
-        }
-        let text = t.text()?;
-        let text = match text.strip_prefix("${").and_then(|x| x.strip_suffix('}')) {
-            Some(var) if subs.contains_key(var) => {
-                return cf.target(&subs[var]).ok().map(|(r, _)| r);
-            }
-            _ => text,
-        };
-        cf.target(&Node::new(Value::Str(text), t.loc))
-            .ok()
-            .map(|(r, _)| r)
-    });
-    let to = resolved.and_then(|r| cf.ids.get(&r).cloned());
+    let to = target.and_then(|t| component(cf, subs, t));
     let retriers = st.get("Retry").map(Node::items).unwrap_or(&[]);
     let best = retriers
         .iter()
@@ -156,7 +284,17 @@ fn task_call(
     };
     let mut link = vec![F::new("to", V::S(to.clone()), Some(out.src(spath, st)))];
     if let Some((i, r)) = best {
-        link.push(retry(out, r, &format!("{spath}.Retry[{i}]")));
+        let rp = format!("{spath}.Retry[{i}]");
+        link.push(retry(out, r, &rp));
+        if let Some(j) = r.get("JitterStrategy").filter(|j| j.str() == Some("FULL")) {
+            out.note(
+                id,
+                format!(
+                    "task {name}: JitterStrategy FULL ({}) draws each delay at random up to the computed one; the horizon keeps the longest",
+                    out.src(&format!("{rp}.JitterStrategy"), j)
+                ),
+            );
+        }
         if retriers.len() > 1 {
             out.note(
                 id,
@@ -185,7 +323,7 @@ fn retry(out: &Out, r: &Node, rp: &str) -> F {
     let rate = get("BackoffRate").and_then(Node::float).unwrap_or(2.0);
     let src = |k: &str, dflt: &str| match get(k) {
         Some(n) => out.src(&format!("{rp}.{k}"), n),
-        None => format!("Step Functions default {dflt}"),
+        None => format!("Step Functions default {dflt} (UNVERIFIED: not in the platform facts)"),
     };
     let mut rf = vec![
         F::new(

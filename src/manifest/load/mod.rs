@@ -154,10 +154,15 @@ pub fn parse_merging(
     let mut sources = SourceMap::default();
     let mut errors = Vec::new();
     let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
+    let mut defaults = crate::import::defaults::Defaults::new();
     for (path, text, imported) in texts {
         let file = sources.add(path, text);
         match yaml::parse(&sources.files[file as usize].text, file, limits) {
             Ok(mut node) => {
+                if imported {
+                    let text = &sources.files[file as usize].text;
+                    defaults.extend(crate::import::defaults::marked(text, &node));
+                }
                 // A finding on an imported value points at its template line.
                 crate::import::origin::relocate(&mut sources.files[file as usize], &mut node);
                 nodes.push((file, imported, node));
@@ -166,15 +171,28 @@ pub fn parse_merging(
         }
     }
     for section in ["components", "regions"] {
-        merge_section(&mut nodes, section);
+        // Only components have imported defaults.
+        let none = crate::import::defaults::Defaults::new();
+        let defaults = if section == "components" {
+            &defaults
+        } else {
+            &none
+        };
+        merge_section(&mut nodes, section, defaults);
     }
     let nodes = nodes.into_iter().map(|(f, _, n)| (f, n)).collect();
     (sources, nodes, errors)
 }
 
 /// Moves the entries of `section` that extend an imported entry of the same
-/// id into it: overlay fields replace imported fields of the same name.
-fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str) {
+/// id into it: overlay fields replace imported fields of the same name, and
+/// an overlay `kind` drops the imported `defaults` (component id, field)
+/// that yield to it ([`crate::import::defaults::yields`]).
+fn merge_section(
+    nodes: &mut [(u32, bool, Node)],
+    section: &str,
+    defaults: &crate::import::defaults::Defaults,
+) {
     fn section_map<'a>(node: &'a mut Node, section: &str) -> Option<&'a mut Vec<(Node, Node)>> {
         let Value::Map(top) = &mut node.value else {
             return None;
@@ -227,6 +245,7 @@ fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str) {
             };
             match (&mut base.value, overlay.value.clone()) {
                 (Value::Map(fields), Value::Map(extra)) => {
+                    crate::import::defaults::drop_yielding(fields, &extra, &id, defaults);
                     for (k, v) in extra {
                         let name = k.value.scalar_text();
                         match fields
