@@ -1,5 +1,6 @@
 //! `--format human`: findings as rustc-style diagnostics (annotate-snippets,
-//! as load errors print), grouped by intent, the summary line last:
+//! as load errors print), grouped by intent, the summary line and then
+//! which policy applied last:
 //!
 //! ```text
 //! error[RH001]: replay-outlives-dedup-window
@@ -46,7 +47,8 @@ pub static DEFAULT_MARGIN: std::sync::LazyLock<Human> = std::sync::LazyLock::new
 
 impl Format for Human {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        out.write_all(render(run.manifest, run.findings, self.margin, run.color).as_bytes())
+        out.write_all(render(run.manifest, run.findings, self.margin, run.color).as_bytes())?;
+        writeln!(out, "{}", echo(&run.notes.policy_line()))
     }
 }
 
