@@ -203,15 +203,33 @@ pub fn policy_property(policy: Option<&str>) -> Property {
 /// `replay-audit`, to carry it.
 pub struct JunitFormat;
 
+/// The suites of [`JunitFormat`]: [`suites`], each with the policy property.
+pub fn suites_with_policy(
+    map: &SourceMap,
+    findings: &[Finding],
+    waived: &[Option<&str>],
+    threshold: Severity,
+    policy: Option<&str>,
+) -> Vec<TestSuite> {
+    let mut suites = suites(map, findings, waived, threshold);
+    if suites.is_empty() {
+        suites.push(suite("replay-audit", Vec::new()));
+    }
+    for s in &mut suites {
+        s.add_property(policy_property(policy));
+    }
+    suites
+}
+
 impl Format for JunitFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        let mut suites = suites(run.sources(), run.findings, run.accepted, run.threshold);
-        if suites.is_empty() {
-            suites.push(suite("replay-audit", Vec::new()));
-        }
-        for s in &mut suites {
-            s.add_property(policy_property(run.notes.policy.as_deref()));
-        }
+        let suites = suites_with_policy(
+            run.sources(),
+            run.findings,
+            run.accepted,
+            run.threshold,
+            run.notes.policy.as_deref(),
+        );
         out.write_all(to_text(&report(suites)).as_bytes())
     }
 }
