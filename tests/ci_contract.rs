@@ -238,7 +238,11 @@ fn sarif_and_annotation_paths_are_the_same_from_any_folder() {
         }
         let gh = run_in(dir, &["check", path, "--format", "github"], None);
         // The last line is the policy notice, which has no place.
-        for line in gh.stdout.lines().filter(|l| !l.contains("title=replay-audit policy::")) {
+        for line in gh
+            .stdout
+            .lines()
+            .filter(|l| !l.contains("title=replay-audit policy::"))
+        {
             let (_, props, _) = annotation(line);
             assert_eq!(
                 prop(&props, "file"),
@@ -444,7 +448,9 @@ fn each_writes_every_format() {
     assert_eq!(gh.stdout.lines().count(), 8, "{}", gh.stdout);
     assert_eq!(
         gh.stdout.lines().last(),
-        Some("::notice title=replay-audit policy::policy: no replay-audit.toml found; the defaults apply")
+        Some(
+            "::notice title=replay-audit policy::policy: no replay-audit.toml found; the defaults apply"
+        )
     );
     let md = each("markdown");
     assert_eq!(

@@ -168,7 +168,13 @@ impl Policy {
             .iter()
             .map(|w| {
                 let l = &w.location;
-                format!("warning: {}:{}:{}: {}", l.file, l.line, l.column, w.message())
+                format!(
+                    "warning: {}:{}:{}: {}",
+                    l.file,
+                    l.line,
+                    l.column,
+                    w.message()
+                )
             })
             .collect()
     }

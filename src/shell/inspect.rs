@@ -307,7 +307,11 @@ impl Shell {
             })
             .filter(|l| (l.file as usize) < self.session.files().len());
         match (at, changed) {
-            (Some(l), Some(c)) => format!("{} (changed: {})", map.display(l), echo(&self.change_line(c))),
+            (Some(l), Some(c)) => format!(
+                "{} (changed: {})",
+                map.display(l),
+                echo(&self.change_line(c))
+            ),
             (Some(l), None) => map.display(l),
             (None, _) => map.display(loc),
         }

@@ -51,8 +51,14 @@ pub fn unified_with(
             .and_then(|l| {
                 let lines = &texts[l.file as usize];
                 let default = default_of(c);
-                edit(lines, l.line as usize, l.col as usize, c, default.as_deref())
-                    .map(|e| (l.file as usize, e))
+                edit(
+                    lines,
+                    l.line as usize,
+                    l.col as usize,
+                    c,
+                    default.as_deref(),
+                )
+                .map(|e| (l.file as usize, e))
             }) {
             Some((f, e)) => per_file[f].push(e),
             None => loose.push_str(&format!(
@@ -143,7 +149,13 @@ fn hunk(lines: &[&str], group: &[Edit], shift: isize) -> String {
 /// The edit that writes change `c`, whose place is 1-based `line`, `col`
 /// of a file's `lines`; `None` when they cannot show it as whole lines.
 /// `default`: what a field not written yet had (see [`unified_with`]).
-fn edit(lines: &[&str], line: usize, col: usize, c: &Change, default: Option<&str>) -> Option<Edit> {
+fn edit(
+    lines: &[&str],
+    line: usize,
+    col: usize,
+    c: &Change,
+    default: Option<&str>,
+) -> Option<Edit> {
     let at = line.checked_sub(1)?;
     let here = *lines.get(at)?;
     let (key_part, rest) = here.split_once(':')?;
