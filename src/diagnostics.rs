@@ -188,8 +188,21 @@ pub(crate) struct SnippetText {
 }
 
 impl SnippetText {
-    /// The line of `loc` (at most 200 bytes of it), or `None` past the end.
+    /// The line of `loc` (at most 200 bytes of it), or `None` past the end;
+    /// the span is the token at `loc` (up to a space, `,`, `}`, `]` or `:`).
     pub(crate) fn of(map: &SourceMap, loc: Loc) -> Option<SnippetText> {
+        SnippetText::of_span(map, loc, |rest| {
+            rest.find([' ', ',', '}', ']', ':']).unwrap_or(rest.len())
+        })
+    }
+
+    /// [`SnippetText::of`] with the span's length in bytes given by `len`
+    /// from the rest of the line at `loc` (at least one character).
+    pub(crate) fn of_span(
+        map: &SourceMap,
+        loc: Loc,
+        len: impl Fn(&str) -> usize,
+    ) -> Option<SnippetText> {
         let file = map.files.get(loc.file as usize)?;
         // An empty file has no line 1; the snippet still names the file.
         let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
@@ -211,10 +224,12 @@ impl SnippetText {
             .char_indices()
             .nth(loc.col.saturating_sub(1) as usize)
             .map_or(line_text.len(), |(i, _)| i);
-        let end = line_text[start..]
-            .find([' ', ',', '}', ']', ':'])
-            .map_or(line_text.len(), |n| start + n)
-            .max((start + 1).min(line_text.len()));
+        let mut end = (start + len(&line_text[start..])).min(line_text.len());
+        while !line_text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let first = line_text[start..].chars().next().map_or(0, char::len_utf8);
+        let end = end.max(start + first);
         // `echo` maps character by character, so a prefix's echo is the
         // echo's prefix: the span moves with the text.
         let (start, end) = (

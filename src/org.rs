@@ -21,6 +21,7 @@ use crate::policy::Notes;
 use crate::policy::{Date, Policy};
 use crate::report::Summary;
 use crate::report::each::{self, Part};
+use crate::report::format::Shown;
 use crate::report::json::JsonFinding;
 use crate::report::root::Root;
 use crate::rules::Severity;
@@ -86,6 +87,8 @@ pub struct Run {
     pub render: Render,
     /// What SARIF and GitHub paths are relative to.
     pub root: Root,
+    /// `--quiet` and `--min-severity`, applied to each architecture.
+    pub shown: Shown,
 }
 
 /// How each architecture's result is rendered.
@@ -128,6 +131,8 @@ pub struct Checked {
     pub table: Option<String>,
     /// The architecture in the other formats.
     pub part: Option<Part>,
+    /// The policy file that applied, as shown; `None`: the defaults.
+    pub policy: Option<String>,
 }
 
 #[derive(Debug)]
@@ -192,9 +197,10 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
         }
         Ok(m) => {
             let a = analysis::analyse(&m);
-            let (findings, unused_waivers) = policy.check(&a, run.today);
+            let (mut findings, unused_waivers) = policy.check(&a, run.today);
             let threshold = policy.threshold(run.fail_on);
             let code = u8::from(findings.iter().any(|f| f.fails(threshold)));
+            findings.retain(|f| run.shown.shows(f, threshold));
             let table = match run.render {
                 Render::Table { color } => {
                     Some(report::table::render(&m.sources, &findings, color))
@@ -206,10 +212,10 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
                     CheckFormat::Markdown => report::horizon::rows(&a, None, None),
                     _ => Vec::new(),
                 };
-                let notes = Notes {
+                let notes = run.shown.notes(Notes {
                     unused_waivers,
                     ..policy.notes()
-                };
+                });
                 let arch = each::Arch {
                     name: &name,
                     manifest: &m,
@@ -232,6 +238,7 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
                     summary: Summary::of(&findings),
                     table,
                     part,
+                    policy: policy.path.clone(),
                 }),
             }
         }
@@ -297,8 +304,16 @@ impl Progress {
     }
 }
 
-/// The architectures in a format of [`Render::Parts`], in order.
+/// The architectures in a format of [`Render::Parts`], in order; GitHub
+/// annotations end with the policy notices ([`policy_lines`]).
 pub fn render_parts(format: CheckFormat, outcomes: Vec<Outcome>) -> String {
+    let notices: String = match format {
+        CheckFormat::Github => policy_lines(&outcomes)
+            .iter()
+            .map(|l| report::github::policy_notice(l))
+            .collect(),
+        _ => String::new(),
+    };
     let parts = outcomes
         .into_iter()
         .filter_map(|o| match o.result {
@@ -306,7 +321,33 @@ pub fn render_parts(format: CheckFormat, outcomes: Vec<Outcome>) -> String {
             Err(f) => f.part,
         })
         .collect();
-    each::combine(format, parts)
+    each::combine(format, parts) + &notices
+}
+
+/// Which policy applied, for the outputs that say it once for the run:
+/// one `policy: …` line when every analysed architecture had the same
+/// (`--config`, or none anywhere), else one `PATH: policy: …` line per
+/// analysed architecture.
+pub fn policy_lines(outcomes: &[Outcome]) -> Vec<String> {
+    let checked: Vec<(&str, &Option<String>)> = outcomes
+        .iter()
+        .filter_map(|o| o.result.as_ref().ok().map(|c| (o.path.as_str(), &c.policy)))
+        .collect();
+    let line = |policy: &Option<String>| {
+        Notes {
+            policy: policy.clone(),
+            ..Notes::default()
+        }
+        .policy_line()
+    };
+    match checked.first() {
+        None => Vec::new(),
+        Some((_, first)) if checked.iter().all(|(_, p)| p == first) => vec![line(first)],
+        Some(_) => checked
+            .iter()
+            .map(|(path, p)| format!("{path}: {}", line(p)))
+            .collect(),
+    }
 }
 
 /// The exit code of the whole run: the worst of the architectures.
@@ -321,6 +362,8 @@ enum JsonArch<'a> {
         path: &'a str,
         findings: &'a [JsonFinding],
         summary: Summary,
+        /// The policy file that applied, or `null`.
+        policy: Option<&'a str>,
     },
     Failed {
         path: &'a str,
@@ -343,6 +386,7 @@ pub fn render_json(outcomes: &[Outcome]) -> String {
                 path: &o.path,
                 findings: &c.findings,
                 summary: c.summary,
+                policy: c.policy.as_deref(),
             },
             Err(f) => JsonArch::Failed {
                 path: &o.path,
@@ -358,7 +402,8 @@ pub fn render_json(outcomes: &[Outcome]) -> String {
         + "\n"
 }
 
-/// Each architecture under a `== path ==` heading, then a one-line total.
+/// Each architecture under a `== path ==` heading, then a one-line total
+/// and which policy applied ([`policy_lines`]).
 pub fn render_table(outcomes: &[Outcome]) -> String {
     let mut s = String::new();
     let (mut failed, mut total) = (0, Summary::default());
@@ -387,6 +432,10 @@ pub fn render_table(outcomes: &[Outcome]) -> String {
         total.warning,
         total.info
     ));
+    for line in policy_lines(outcomes) {
+        s.push_str(&crate::diagnostics::echo(&line));
+        s.push('\n');
+    }
     s
 }
 

@@ -237,7 +237,12 @@ fn sarif_and_annotation_paths_are_the_same_from_any_folder() {
             );
         }
         let gh = run_in(dir, &["check", path, "--format", "github"], None);
-        for line in gh.stdout.lines() {
+        // The last line is the policy notice, which has no place.
+        for line in gh
+            .stdout
+            .lines()
+            .filter(|l| !l.contains("title=replay-audit policy::"))
+        {
             let (_, props, _) = annotation(line);
             assert_eq!(
                 prop(&props, "file"),
@@ -245,7 +250,8 @@ fn sarif_and_annotation_paths_are_the_same_from_any_folder() {
                 "{line}"
             );
         }
-        assert_eq!(gh.stdout.lines().count(), 3);
+        // Three findings and the policy notice.
+        assert_eq!(gh.stdout.lines().count(), 4);
     }
 }
 
@@ -438,7 +444,14 @@ fn each_writes_every_format() {
     assert_eq!((r.tests, r.failures), (7, 3), "{}", junit.stdout);
 
     let gh = each("github");
-    assert_eq!(gh.stdout.lines().count(), 7, "{}", gh.stdout);
+    // 7 annotations, then one policy notice: no architecture has a policy.
+    assert_eq!(gh.stdout.lines().count(), 8, "{}", gh.stdout);
+    assert_eq!(
+        gh.stdout.lines().last(),
+        Some(
+            "::notice title=replay-audit policy::policy: no replay-audit.toml found; the defaults apply"
+        )
+    );
     let md = each("markdown");
     assert_eq!(
         md.stdout.matches("## replay-audit: ").count(),

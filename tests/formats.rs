@@ -168,7 +168,10 @@ fn a_clean_architecture_in_every_format() {
             String::from_utf8_lossy(&out.stderr)
         );
         match format {
-            "github" => assert_eq!(stdout, ""),
+            "github" => assert_eq!(
+                stdout,
+                "::notice title=replay-audit policy::policy: no replay-audit.toml found; the defaults apply\n"
+            ),
             "markdown" => assert_eq!(
                 stdout,
                 "## replay-audit\n\nNo findings.\n\n<sub>policy: no replay-audit.toml found; the defaults apply</sub>\n"
@@ -182,12 +185,20 @@ fn a_clean_architecture_in_every_format() {
                 );
             }
             _ => {
-                // No finding, no test case: no padding of passing cases.
+                // No finding, no test case: no padding of passing cases;
+                // one empty suite carries the policy property.
                 assert_eq!(
                     stdout,
-                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-<testsuites name=\"replay-audit\" tests=\"0\" skipped=\"0\" failures=\"0\" errors=\"0\">\n\
-</testsuites>\n"
+                    concat!(
+                        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n",
+                        "<testsuites name=\"replay-audit\" tests=\"0\" skipped=\"0\" failures=\"0\" errors=\"0\">\n",
+                        "    <testsuite name=\"replay-audit\" tests=\"0\" skipped=\"0\" errors=\"0\" failures=\"0\">\n",
+                        "        <properties>\n",
+                        "            <property name=\"replay-audit.policy\" value=\"none: the defaults apply\"/>\n",
+                        "        </properties>\n",
+                        "    </testsuite>\n",
+                        "</testsuites>\n"
+                    )
                 );
             }
         }
@@ -457,12 +468,12 @@ fn the_format_interface_writes_each_format() {
         root: Root::of(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))),
     };
     let s = &m.sources;
-    let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
     let cx = sarif::Context {
         manifest: Some(&m),
         waived: &accepted,
         root: Some(&run.root),
         architecture: None,
+        policy: Some(None),
     };
     let expected = [
         (
@@ -476,9 +487,18 @@ fn the_format_interface_writes_each_format() {
         ),
         (
             CheckFormat::Junit,
-            junit::render_with(s, &intents, &findings, &accepted),
+            junit::to_text(&junit::report(junit::suites_with_policy(
+                s,
+                &findings,
+                &accepted,
+                Severity::Error,
+                None,
+            ))),
         ),
-        (CheckFormat::Github, github::render(s, &findings)),
+        (
+            CheckFormat::Github,
+            github::render(s, &findings) + &github::policy_notice(&notes.policy_line()),
+        ),
         (
             CheckFormat::Markdown,
             markdown::render_full(s, &findings, Some(&m), &rows)

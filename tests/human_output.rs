@@ -83,7 +83,13 @@ fn human_carries_the_rule_the_place_the_arithmetic_and_the_fix() {
         lines[0],
         "intent `seller-payout`: 1 error(s), 0 warning(s), 2 info"
     );
-    assert_eq!(lines.last(), Some(&"1 error(s), 0 warning(s), 2 info"));
+    assert_eq!(
+        lines[lines.len() - 2..],
+        [
+            "1 error(s), 0 warning(s), 2 info",
+            "policy: no replay-audit.toml found; the defaults apply"
+        ]
+    );
     assert_eq!(lines[2], "error[RH001]: replay-outlives-dedup-window");
     assert_eq!(lines[3], "  --> examples/payouts.yaml:50:11");
     assert_eq!(lines[5], "50 |     kind: powertools-idempotency");
@@ -131,7 +137,8 @@ fn concise_is_one_line_per_finding() {
     );
     insta::assert_snapshot!("concise_payouts", out);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 4, "{out}");
+    // Three findings, the counts, the policy.
+    assert_eq!(lines.len(), 5, "{out}");
     assert!(
         lines[0].starts_with(
             "examples/payouts.yaml:50:11: RH001 a dead-letter redrive can reach `bank-rail` 15h 20m"
@@ -157,7 +164,7 @@ fn a_passing_manifest_exits_0_with_its_info_finding() {
         );
         assert_eq!(code, Some(0), "{format}: {err}");
         assert!(
-            out.ends_with("\n0 error(s), 0 warning(s), 1 info\n"),
+            out.ends_with("\n0 error(s), 0 warning(s), 1 info\npolicy: no replay-audit.toml found; the defaults apply\n"),
             "{format}: {out}"
         );
         assert!(out.contains("RH005"), "{format}: {out}");

@@ -30,7 +30,7 @@ fn set_undo_redo_diff_check_why() {
     assert_eq!(err, "");
     assert_eq!(code, 0);
     let expected = format!(
-        "payout-idempotency.retention: (not set) → 16h
+        "payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h
 resolved   {RH001}
 introduced {RH004}
 now: 0 error(s), 1 warning(s), 1 info
@@ -49,7 +49,7 @@ now: 0 error(s), 1 warning(s), 1 info
      effects: [bank-rail]
  
    payout-idempotency:
-+    retention: 16h
++    retention: 16h  # (not set: 1h, powertools-idempotency default, F040) → 16h
      kind: powertools-idempotency
  
    bank-rail:
@@ -58,11 +58,11 @@ info RH005 horizon-rests-on-assumption seller-payout
   at {FIXTURE}:10:3
 {RH004}
   `payout-idempotency` keeps keys 16h and the latest copy arrives at 15h 20m: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
-  at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set) → 16h)
+  at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h)
 0 error(s), 1 warning(s), 1 info
 {RH004}
   `payout-idempotency` keeps keys 16h and the latest copy arrives at 15h 20m: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
-  at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set) → 16h)
+  at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h)
   worst path:
              +0s  settlement-scheduler → payout-requests: sends_to: no delay
             +40m  payout-requests → payout-dlq: dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)
@@ -85,7 +85,7 @@ fn errors_print_and_the_session_goes_on() {
     assert_eq!(
         out,
         format!(
-            "payout-idempotency.retention: (not set) → 2d\nresolved   {RH001}\nnow: 0 error(s), 0 warning(s), 1 info\n"
+            "payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 2d\nresolved   {RH001}\nnow: 0 error(s), 0 warning(s), 1 info\n"
         )
     );
     let expected = [

@@ -22,10 +22,8 @@ struct Output<'a> {
     format: CheckFormat,
     /// `-o FILE`, else standard output.
     file: Option<&'a Path>,
-    /// `--quiet`: only the findings that fail the run.
-    quiet: bool,
-    /// `--min-severity`.
-    min_severity: Option<Severity>,
+    /// `--quiet` and `--min-severity`.
+    shown: format::Shown,
 }
 
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
@@ -49,8 +47,10 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let out = Output {
         format: *format,
         file: output.as_deref(),
-        quiet: *quiet,
-        min_severity: min_severity.map(|s: FailOn| severity(s)),
+        shown: format::Shown {
+            quiet: *quiet,
+            min_severity: min_severity.map(|s: FailOn| severity(s)),
+        },
     };
     if let Some(dir) = each {
         let settings = super::each::Settings {
@@ -58,6 +58,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             fail_on,
             config: config.as_deref(),
             output: out.file,
+            shown: out.shown,
         };
         return super::each::run(cli, dir, &settings);
     }
@@ -132,10 +133,8 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
     }
     let threshold = policy.threshold(fail_on);
     let code = u8::from(findings.iter().any(|f| f.fails(threshold)));
-    if out.quiet {
-        notes = Notes::default();
-    }
-    findings.retain(|f| shown(f, out, threshold));
+    let notes = out.shown.notes(notes);
+    findings.retain(|f| out.shown.shows(f, threshold));
     let run = Rendered {
         manifest: &m,
         findings: &findings,
@@ -154,11 +153,6 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
         eprintln!("{}", echo(&w));
     }
     Ok(code.max(written))
-}
-
-/// Whether `--quiet` and `--min-severity` let a finding through.
-fn shown(f: &Finding, out: &Output, threshold: Severity) -> bool {
-    out.min_severity.is_none_or(|min| f.severity >= min) && (!out.quiet || f.fails(threshold))
 }
 
 /// Writes the fingerprints of the findings to `path` and marks them

@@ -20,6 +20,8 @@ pub struct Settings<'a> {
     pub config: Option<&'a Path>,
     /// `-o FILE`, else standard output.
     pub output: Option<&'a Path>,
+    /// `--quiet` and `--min-severity`.
+    pub shown: replay_audit::report::format::Shown,
 }
 
 pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
@@ -45,6 +47,7 @@ pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
         today: today()?,
         render,
         root: Root::current(),
+        shown: s.shown,
     };
     let progress = org::Progress::new(archs.len());
     let tty = std::io::stderr().is_terminal();

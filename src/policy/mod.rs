@@ -22,7 +22,7 @@ mod waiver;
 pub use baseline::Baseline;
 pub use date::{Date, TODAY_VAR};
 pub use search::locate;
-pub use waiver::{UnusedWaiver, Waiver, WaiverIndex, glob};
+pub use waiver::{NeverExpiring, UnusedWaiver, Waiver, WaiverIndex, glob};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -97,6 +97,8 @@ pub struct Notes {
     pub unused_waivers: Vec<UnusedWaiver>,
     /// Baseline fingerprints that no finding has any more.
     pub stale_baseline: Vec<String>,
+    /// The waivers without `expires`, at their places in the policy file.
+    pub never_expiring_waivers: Vec<NeverExpiring>,
 }
 
 impl Notes {
@@ -155,20 +157,36 @@ impl Policy {
         Notes {
             policy: self.path.clone(),
             policy_warnings: self.warnings(),
+            never_expiring_waivers: self.never_expiring(),
             ..Notes::default()
         }
     }
 
     /// One `warning:` line per waiver that never expires.
     pub fn warnings(&self) -> Vec<String> {
+        self.never_expiring()
+            .iter()
+            .map(|w| {
+                let l = &w.location;
+                format!(
+                    "warning: {}:{}:{}: {}",
+                    l.file,
+                    l.line,
+                    l.column,
+                    w.message()
+                )
+            })
+            .collect()
+    }
+
+    /// The waivers without `expires`, placed in the policy file.
+    pub fn never_expiring(&self) -> Vec<NeverExpiring> {
         self.never_expire
             .iter()
-            .map(|&(n, code, loc)| {
-                let l = self.sources.location(loc);
-                format!(
-                    "warning: {}:{}:{}: waiver #{n} ({code}) never expires; add expires = YYYY-MM-DD, the last day it holds (require_expiry = true makes this an error)",
-                    l.file, l.line, l.column
-                )
+            .map(|&(waiver, code, loc)| NeverExpiring {
+                waiver,
+                code,
+                location: self.sources.location(loc),
             })
             .collect()
     }

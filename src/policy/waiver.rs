@@ -68,6 +68,27 @@ pub struct UnusedWaiver {
     pub location: Location,
 }
 
+/// A waiver without `expires` (JSON `never_expiring_waivers`, a GitHub
+/// `::warning` at its place): it would hold for ever.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NeverExpiring {
+    /// Its number among the policy file's waivers, from 1.
+    pub waiver: usize,
+    pub code: &'static str,
+    /// Where its `[[waiver]]` stands in the policy file.
+    pub location: Location,
+}
+
+impl NeverExpiring {
+    /// The warning without its place: what stderr and annotations say.
+    pub fn message(&self) -> String {
+        format!(
+            "waiver #{} ({}) never expires; add expires = YYYY-MM-DD, the last day it holds (require_expiry = true makes this an error)",
+            self.waiver, self.code
+        )
+    }
+}
+
 /// Matches `*` (any run of characters) and `?` (one character); nothing
 /// else is special. Hand-written: waivers need only these two, and none of
 /// the approved crates offers a glob matcher.

@@ -1,6 +1,6 @@
 //! `--format concise`: one line per finding, `file:line:col: CODE message`,
 //! the shape editors' quickfix lists and `errorformat` read (ruff's and
-//! clippy's short output); the summary line last.
+//! clippy's short output); the summary line, then which policy applied.
 
 use std::io::{self, Write};
 
@@ -40,6 +40,7 @@ pub struct ConciseFormat;
 
 impl Format for ConciseFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        out.write_all(render(run.sources(), run.findings).as_bytes())
+        out.write_all(render(run.sources(), run.findings).as_bytes())?;
+        writeln!(out, "{}", echo(&run.notes.policy_line()))
     }
 }

@@ -1,5 +1,6 @@
 //! `--format human`: findings as rustc-style diagnostics (annotate-snippets,
-//! as load errors print), grouped by intent, the summary line last:
+//! as load errors print), grouped by intent, the summary line and then
+//! which policy applied last:
 //!
 //! ```text
 //! error[RH001]: replay-outlives-dedup-window
@@ -46,7 +47,8 @@ pub static DEFAULT_MARGIN: std::sync::LazyLock<Human> = std::sync::LazyLock::new
 
 impl Format for Human {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        out.write_all(render(run.manifest, run.findings, self.margin, run.color).as_bytes())
+        out.write_all(render(run.manifest, run.findings, self.margin, run.color).as_bytes())?;
+        writeln!(out, "{}", echo(&run.notes.policy_line()))
     }
 }
 
@@ -117,7 +119,7 @@ fn level(s: Severity) -> Level<'static> {
 fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String {
     let map = &m.sources;
     let message = shown(&f.message);
-    let place = f.loc.and_then(|l| SnippetText::of(map, l));
+    let place = f.loc.and_then(|l| SnippetText::of_span(map, l, value_len));
     let related: Vec<(SnippetText, String)> = f
         .related
         .iter()
@@ -163,6 +165,65 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
     }
     group = group.element(Level::HELP.message(help.as_str()));
     renderer.render(&[group])
+}
+
+/// The length in bytes of the value that starts `rest` (the line from a
+/// finding's place on), so the underline covers all of `1h 10m`: a quoted
+/// value to its closing quote; else up to a comment (` #`), a mapping's
+/// `: ` (or a key's last `:`), ` = ` (HCL, TOML), `,`, `{`, `[`, `]` or
+/// `}`, trailing spaces left out.
+fn value_len(rest: &str) -> usize {
+    let b = rest.as_bytes();
+    if let Some(&q @ (b'"' | b'\'')) = b.first() {
+        let mut i = 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' if q == b'"' => i += 1,
+                b'\'' if q == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 1,
+                c if c == q => return i + 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        return rest.len();
+    }
+    if let Some(open @ (b'[' | b'{')) = b.first().copied() {
+        return flow_len(rest, open);
+    }
+    let mut end = rest.len();
+    for (i, c) in rest.char_indices() {
+        let next = b.get(i + 1).copied();
+        let stop = match c {
+            ',' | '{' | '[' | ']' | '}' => true,
+            ':' => matches!(next, None | Some(b' ' | b'\t')),
+            ' ' | '\t' => matches!(next, Some(b'#' | b'=')),
+            _ => false,
+        };
+        if stop {
+            end = i;
+            break;
+        }
+    }
+    rest[..end].trim_end().len()
+}
+
+/// The length of the flow collection that starts `rest` (`[a, b]`,
+/// `{k: v}`), to its matching bracket, or the whole rest when it does not
+/// close on this line.
+fn flow_len(rest: &str, open: u8) -> usize {
+    let close = if open == b'[' { b']' } else { b'}' };
+    let mut depth = 0usize;
+    for (i, &c) in rest.as_bytes().iter().enumerate() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return i + 1;
+            }
+        }
+    }
+    rest.trim_end().len()
 }
 
 /// `waived: reason [ticket] (until date)` or `baselined`.
@@ -248,4 +309,31 @@ fn help(m: &Manifest, f: &Finding, margin: Margin) -> String {
         );
     }
     format!("`replay-audit explain {}` says how to fix it", f.rule.code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_len;
+
+    #[test]
+    fn the_underline_covers_the_whole_value() {
+        fn len(s: &str) -> &str {
+            &s[..value_len(s)]
+        }
+        assert_eq!(len("1h 10m"), "1h 10m");
+        assert_eq!(len("1h 10m   # the TTL (F040)"), "1h 10m");
+        assert_eq!(len("powertools-idempotency"), "powertools-idempotency");
+        assert_eq!(len("seller-payout:"), "seller-payout");
+        assert_eq!(len("retry: {attempts: 5}"), "retry");
+        assert_eq!(len("[a, [b]], c"), "[a, [b]]");
+        assert_eq!(len("{k: v} # x"), "{k: v}");
+        assert_eq!(len("[open, "), "[open,");
+        assert_eq!(len("2h, attempts: 3}"), "2h");
+        assert_eq!(len("\"1h 10m\" # quoted"), "\"1h 10m\"");
+        assert_eq!(len("'it''s' x"), "'it''s'");
+        assert_eq!(len("\"open"), "\"open");
+        assert_eq!(len("30 = x"), "30");
+        assert_eq!(len("a:b"), "a:b");
+        assert_eq!(len(""), "");
+    }
 }

@@ -52,16 +52,16 @@ pub fn checked(format: CheckFormat, a: &Arch) -> Option<Part> {
                 waived: &accepted,
                 root: Some(a.root),
                 architecture: Some(&id),
+                policy: Some(a.notes.policy.as_deref()),
             };
             Part::Sarif(Box::new(sarif::run(&a.root.map(map), a.findings, &cx)))
         }
-        CheckFormat::Junit => Part::Junit(Box::new(junit::architecture_suite(
-            a.name,
-            map,
-            a.findings,
-            &accepted,
-            a.threshold,
-        ))),
+        CheckFormat::Junit => {
+            let mut suite =
+                junit::architecture_suite(a.name, map, a.findings, &accepted, a.threshold);
+            suite.add_property(junit::policy_property(a.notes.policy.as_deref()));
+            Part::Junit(Box::new(suite))
+        }
         CheckFormat::Github => Part::Text(
             github::render(&a.root.map(map), a.findings) + &github::render_notes(a.root, a.notes),
         ),

@@ -56,6 +56,35 @@ pub fn of(format: CheckFormat) -> &'static dyn Format {
     }
 }
 
+/// What `--quiet` and `--min-severity` let through (for `check` and
+/// `check --each` alike); the exit code still counts every finding.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shown {
+    /// `--quiet`: only the findings that fail the run.
+    pub quiet: bool,
+    /// `--min-severity`.
+    pub min_severity: Option<Severity>,
+}
+
+impl Shown {
+    /// Whether `f` is shown when findings at or above `threshold` fail.
+    pub fn shows(&self, f: &Finding, threshold: Severity) -> bool {
+        self.min_severity.is_none_or(|min| f.severity >= min) && (!self.quiet || f.fails(threshold))
+    }
+
+    /// The notes as shown: under `--quiet`, which policy applied and
+    /// nothing else.
+    pub fn notes(&self, notes: Notes) -> Notes {
+        if !self.quiet {
+            return notes;
+        }
+        Notes {
+            policy: notes.policy,
+            ..Notes::default()
+        }
+    }
+}
+
 /// Per finding, the reason it is waived or baselined, for the formats that
 /// mark them (SARIF suppressions, JUnit skipped cases).
 pub fn accepted(findings: &[Finding]) -> Vec<Option<&str>> {

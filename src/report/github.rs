@@ -1,8 +1,9 @@
 //! `--format github`: GitHub Actions workflow commands, one annotation per
 //! finding: `::error file=F,line=L,col=C,title=CODE name::message`, with
 //! `F` relative to the repository root ([`Root`]); a `::warning` per
-//! unused waiver and stale baseline entry; an `::error` per input error
-//! ([`crate::report::errors`]).
+//! unused waiver, waiver that never expires (at its place in the policy
+//! file) and stale baseline entry; a `::notice` naming the policy file
+//! that applied; an `::error` per input error ([`crate::report::errors`]).
 //!
 //! Escaping follows the runner's rules (`@actions/core`, `command.ts`): in
 //! the message, `%`, `\r` and `\n`; in property values, those and also `:`
@@ -61,10 +62,19 @@ pub fn line(cmd: &str, place: Option<(&str, u32, u32)>, title: &str, data: &str)
     format!("::{cmd} {}::{}\n", props.join(","), escape_data(data))
 }
 
-/// A `::warning` per unused waiver (at its place in the policy file) and
-/// per stale baseline entry.
+/// A `::warning` per unused waiver and per waiver that never expires (at
+/// its place in the policy file), and per stale baseline entry.
 pub fn render_notes(root: &Root, notes: &Notes) -> String {
     let mut out = String::new();
+    for w in &notes.never_expiring_waivers {
+        let file = root.display(&w.location.file);
+        out.push_str(&line(
+            "warning",
+            Some((&file, w.location.line, w.location.column)),
+            "replay-audit waiver never expires",
+            &w.message(),
+        ));
+    }
     for w in &notes.unused_waivers {
         let mut target = w.code.to_string();
         for (k, v) in [("intent", &w.intent), ("component", &w.component)] {
@@ -95,6 +105,12 @@ pub fn render_notes(root: &Root, notes: &Notes) -> String {
     out
 }
 
+/// The `::notice` saying which policy applied: `policy_line` is
+/// [`Notes::policy_line`] (with the architecture before it under `--each`).
+pub fn policy_notice(policy_line: &str) -> String {
+    line("notice", None, "replay-audit policy", policy_line)
+}
+
 /// One line per finding; nothing for no finding.
 pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
     let mut out = String::new();
@@ -120,6 +136,7 @@ impl Format for GithubFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
         let map = run.root.map(run.sources());
         out.write_all(render(&map, run.findings).as_bytes())?;
-        out.write_all(render_notes(&run.root, run.notes).as_bytes())
+        out.write_all(render_notes(&run.root, run.notes).as_bytes())?;
+        out.write_all(policy_notice(&run.notes.policy_line()).as_bytes())
     }
 }

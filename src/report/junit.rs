@@ -6,13 +6,14 @@
 //! are the findings': it fails at or above the failing severity
 //! (`--fail-on`), passes below it (info, by default warnings too) with the
 //! finding as its output, and is skipped, with the reason, when a waiver
-//! or the baseline accepts it. An input that could not be analysed is one
+//! or the baseline accepts it. Every suite has the property
+//! `replay-audit.policy`: the policy file that applied. An input that could not be analysed is one
 //! failing case per error ([`crate::report::errors`]).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use crate::diagnostics::SourceMap;
 use crate::report::format::{CheckRun, Format};
@@ -188,12 +189,47 @@ pub fn one_line(s: &str) -> String {
     s.replace("\r\n", " ").replace(['\r', '\n'], " ")
 }
 
-/// `--format junit`, a suite per intent with findings.
+/// The property every suite of a run carries: which policy applied (the
+/// file, or `none: the defaults apply`).
+pub fn policy_property(policy: Option<&str>) -> Property {
+    Property::new(
+        "replay-audit.policy",
+        xml::value(policy.unwrap_or("none: the defaults apply")),
+    )
+}
+
+/// `--format junit`, a suite per intent with findings, each with the
+/// policy property; a run with no finding has one empty suite,
+/// `replay-audit`, to carry it.
 pub struct JunitFormat;
+
+/// The suites of [`JunitFormat`]: [`suites`], each with the policy property.
+pub fn suites_with_policy(
+    map: &SourceMap,
+    findings: &[Finding],
+    waived: &[Option<&str>],
+    threshold: Severity,
+    policy: Option<&str>,
+) -> Vec<TestSuite> {
+    let mut suites = suites(map, findings, waived, threshold);
+    if suites.is_empty() {
+        suites.push(suite("replay-audit", Vec::new()));
+    }
+    for s in &mut suites {
+        s.add_property(policy_property(policy));
+    }
+    suites
+}
 
 impl Format for JunitFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        let suites = suites(run.sources(), run.findings, run.accepted, run.threshold);
+        let suites = suites_with_policy(
+            run.sources(),
+            run.findings,
+            run.accepted,
+            run.threshold,
+            run.notes.policy.as_deref(),
+        );
         out.write_all(to_text(&report(suites)).as_bytes())
     }
 }

@@ -1,5 +1,6 @@
 //! `report --format markdown`: the review checklist as GitHub-flavoured
-//! Markdown (the graph as a Mermaid block, which GitHub draws).
+//! Markdown: a Mermaid drawing (which GitHub draws) of the part each intent
+//! reaches, and of the whole architecture.
 //!
 //! Every string from the manifest goes through the escaping of
 //! `check --format markdown`: [`escape`] for free text, [`code`] for an
@@ -74,12 +75,30 @@ fn header(s: &mut String, r: &Review) {
 a guarantee that rests on \"we assume\" is not finished.\n\n",
     );
 
-    s.push_str("## Graph\n\nRed nodes carry findings (codes in the label); thick red edges are the worst paths of the errors.\n\n```mermaid\n");
+    s.push_str("## Graph\n\nThe whole architecture. Red nodes carry findings (codes in the label); thick red edges are the worst paths of the errors.\n\n```mermaid\n");
     s.push_str(&draw::mermaid(&r.graph));
     s.push_str("```\n\n");
 }
 
-/// One intent: its checklist table, then each answer with its evidence.
+/// The part of the architecture an intent reaches, its worst path
+/// emphasised (as the HTML review draws it).
+fn intent_graph(s: &mut String, i: &IntentReview) {
+    let worst = if i.graph.errors {
+        "thick red edges are the worst path of each error"
+    } else {
+        "thick edges are the path to the effect a copy reaches latest"
+    };
+    let _ = writeln!(
+        s,
+        "What copies of {} reach; {worst}.\n\n```mermaid",
+        code(&i.id)
+    );
+    s.push_str(&draw::mermaid(&i.graph.view));
+    s.push_str("```\n\n");
+}
+
+/// One intent: its drawing, its checklist table, then each answer with
+/// its evidence.
 fn intent(s: &mut String, i: &IntentReview) {
     let _ = writeln!(s, "## Intent {}\n", code(&i.id));
     if let Some(d) = &i.description {
@@ -96,6 +115,7 @@ fn intent(s: &mut String, i: &IntentReview) {
     if let Some(why) = &i.unevaluated {
         let _ = writeln!(s, "**{}**\n", spans(why));
     }
+    intent_graph(s, i);
     s.push_str("| # | Question | Status |\n|---|---|---|\n");
     for a in &i.answers {
         let _ = writeln!(

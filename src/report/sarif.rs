@@ -57,6 +57,16 @@ pub struct Run {
     /// Our columns count characters (Unicode scalar values), not UTF-16 units.
     pub column_kind: &'static str,
     pub results: Vec<SarifResult>,
+    /// Which policy file applied (`"policy"`: its path, or `null` when
+    /// none was found and the defaults applied).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub properties: Option<RunProperties>,
+}
+
+/// The run's property bag.
+#[derive(Debug, Serialize)]
+pub struct RunProperties {
+    pub policy: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -345,6 +355,9 @@ pub struct Context<'a> {
     pub root: Option<&'a Root>,
     /// The architecture of the run, for `check --each`.
     pub architecture: Option<&'a str>,
+    /// When given, the run's properties say which policy applied: the
+    /// file, or `None` for the defaults.
+    pub policy: Option<Option<&'a str>>,
 }
 
 /// The SARIF log as a value (tests and a later policy layer use it); see
@@ -456,6 +469,9 @@ pub fn run(map: &SourceMap, findings: &[Finding], cx: &Context) -> Run {
             .enumerate()
             .map(|(i, f)| result(map, cx, i, f))
             .collect(),
+        properties: cx.policy.map(|p| RunProperties {
+            policy: p.map(str::to_string),
+        }),
     }
 }
 
@@ -535,6 +551,7 @@ pub fn error_run(errors: Vec<(Option<Place>, String)>, cx: &Context) -> Run {
         automation_details: automation(cx.architecture),
         column_kind: "unicodeCodePoints",
         results,
+        properties: None,
     }
 }
 
@@ -574,6 +591,7 @@ impl Format for SarifFormat {
             waived: r.accepted,
             root: Some(&r.root),
             architecture: None,
+            policy: Some(r.notes.policy.as_deref()),
         };
         out.write_all(to_text(&log_of(vec![run(&map, r.findings, &cx)])).as_bytes())
     }

@@ -7,7 +7,7 @@ use crate::diagnostics::{Diagnostic, echo, suggest};
 use crate::report;
 use crate::rules::{self, Finding, margin, required_window};
 use crate::time::Dur;
-use crate::whatif::dur;
+use crate::whatif::{self, Change, dur};
 
 impl Shell {
     /// `explain CODE`: a rule's page.
@@ -219,23 +219,39 @@ impl Shell {
         if changes.is_empty() {
             return "no changes\n".into();
         }
-        let mut s = String::new();
-        for c in changes {
-            let old = match &c.old {
-                Some(v) => v.clone(),
-                None => self
-                    .default_of(&c.target)
-                    .map_or_else(|| "(not set)".to_string(), |d| format!("(not set: {d})")),
-            };
-            let new = c.new.as_deref().unwrap_or("(not set)");
-            s.push_str(&format!("  {}: {old} → {new}\n", c.target));
-        }
-        s
+        changes
+            .iter()
+            .map(|c| format!("  {}\n", self.change_line(c)))
+            .collect()
+    }
+
+    /// `target: old → new`; a field the files do not set shows the value
+    /// that applied (`(not set: 1h, powertools-idempotency default, F040)`).
+    pub(super) fn change_line(&self, c: &Change) -> String {
+        let old = match &c.old {
+            Some(v) => v.clone(),
+            None => self
+                .default_of(&c.target)
+                .map_or_else(|| "(not set)".to_string(), |d| format!("(not set: {d})")),
+        };
+        let new = c.new.as_deref().unwrap_or("(not set)");
+        format!("{}: {old} → {new}", c.target)
+    }
+
+    /// `diff`: the changes as a unified diff, an added field naming the
+    /// default it replaces.
+    pub(super) fn render_diff(&self) -> String {
+        whatif::render_diff_with(
+            &self.current.manifest.sources,
+            &self.session.files(),
+            &self.current.changes,
+            &|c| self.default_of(&c.target),
+        )
     }
 
     /// The catalog default of `ID.FIELD` (a duration field of a component),
     /// with its kind and source.
-    fn default_of(&self, target: &str) -> Option<String> {
+    pub(super) fn default_of(&self, target: &str) -> Option<String> {
         let (id, field) = target.split_once('.')?;
         if field.contains(['.', '[']) {
             return None;
@@ -291,7 +307,11 @@ impl Shell {
             })
             .filter(|l| (l.file as usize) < self.session.files().len());
         match (at, changed) {
-            (Some(l), Some(c)) => format!("{} (changed: {})", map.display(l), echo(&c.line())),
+            (Some(l), Some(c)) => format!(
+                "{} (changed: {})",
+                map.display(l),
+                echo(&self.change_line(c))
+            ),
             (Some(l), None) => map.display(l),
             (None, _) => map.display(loc),
         }

@@ -24,7 +24,7 @@ use crate::diagnostics::{Diagnostic, echo, suggest};
 use crate::manifest::LoadError;
 use crate::policy::{Date, Policy};
 use crate::rules::Finding;
-use crate::whatif::{self, Built, Edited, Override, Session};
+use crate::whatif::{Built, Edited, Override, Session};
 
 pub use complete::Complete;
 pub use terminal::{run_lines, run_terminal};
@@ -183,11 +183,7 @@ impl Shell {
             "set" | "unset" => self.set_or_unset(cmd, rest),
             "undo" | "redo" => self.undo_or_redo(cmd),
             "changes" => Reply::out(self.render_changes()),
-            "diff" => Reply::out(whatif::render_diff(
-                &self.current.manifest.sources,
-                &self.session.files(),
-                &self.current.changes,
-            )),
+            "diff" => Reply::out(self.render_diff()),
             "check" => Reply::out(self.render_findings()),
             "horizon" => self.horizon(rest),
             "why" => self.why(rest),

@@ -87,7 +87,7 @@ impl Shell {
                 let mut s = String::new();
                 for c in &self.current.changes {
                     if !before.contains(c) {
-                        s.push_str(&c.line());
+                        s.push_str(&self.change_line(c));
                         s.push('\n');
                     }
                 }

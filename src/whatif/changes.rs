@@ -92,3 +92,17 @@ pub fn render_diff(sources: &SourceMap, files: &[&str], changes: &[Change]) -> S
     }
     super::unified::unified(sources, files.len(), changes)
 }
+
+/// [`render_diff`] naming, for a field the files do not set, the value
+/// that applied (see [`super::unified::unified_with`]).
+pub fn render_diff_with(
+    sources: &SourceMap,
+    files: &[&str],
+    changes: &[Change],
+    default_of: &dyn Fn(&Change) -> Option<String>,
+) -> String {
+    if changes.is_empty() {
+        return "no changes\n".into();
+    }
+    super::unified::unified_with(sources, files.len(), changes, default_of)
+}

@@ -24,6 +24,18 @@ struct Edit {
 
 /// The changes as a unified diff of the `files` (the first of `sources`).
 pub fn unified(sources: &SourceMap, files: usize, changes: &[Change]) -> String {
+    unified_with(sources, files, changes, &|_| None)
+}
+
+/// [`unified`]; `default_of` gives, for a field the files do not set, the
+/// value that applied (`1h, powertools-idempotency default, F040`): an
+/// added line ends with the comment `# (not set: DEFAULT) → NEW`.
+pub fn unified_with(
+    sources: &SourceMap,
+    files: usize,
+    changes: &[Change],
+    default_of: &dyn Fn(&Change) -> Option<String>,
+) -> String {
     let files = files.min(sources.files.len());
     let mut per_file: Vec<Vec<Edit>> = (0..files).map(|_| Vec::new()).collect();
     // Each file split once: a session may hold many changes.
@@ -38,13 +50,25 @@ pub fn unified(sources: &SourceMap, files: usize, changes: &[Change]) -> String 
             .filter(|l| (l.file as usize) < texts.len())
             .and_then(|l| {
                 let lines = &texts[l.file as usize];
-                edit(lines, l.line as usize, l.col as usize, c).map(|e| (l.file as usize, e))
+                let default = default_of(c);
+                edit(
+                    lines,
+                    l.line as usize,
+                    l.col as usize,
+                    c,
+                    default.as_deref(),
+                )
+                .map(|e| (l.file as usize, e))
             }) {
             Some((f, e)) => per_file[f].push(e),
             None => loose.push_str(&format!(
                 "@@ {} @@\n-{}\n+{}\n",
                 inert(&c.target),
-                c.old.as_deref().unwrap_or("(not set)"),
+                c.old
+                    .clone()
+                    .or_else(|| default_of(c).map(|d| format!("(not set: {d})")))
+                    .as_deref()
+                    .unwrap_or("(not set)"),
                 c.new.as_deref().unwrap_or("(not set)")
             )),
         }
@@ -124,7 +148,14 @@ fn hunk(lines: &[&str], group: &[Edit], shift: isize) -> String {
 
 /// The edit that writes change `c`, whose place is 1-based `line`, `col`
 /// of a file's `lines`; `None` when they cannot show it as whole lines.
-fn edit(lines: &[&str], line: usize, col: usize, c: &Change) -> Option<Edit> {
+/// `default`: what a field not written yet had (see [`unified_with`]).
+fn edit(
+    lines: &[&str],
+    line: usize,
+    col: usize,
+    c: &Change,
+    default: Option<&str>,
+) -> Option<Edit> {
     let at = line.checked_sub(1)?;
     let here = *lines.get(at)?;
     let (key_part, rest) = here.split_once(':')?;
@@ -156,10 +187,11 @@ fn edit(lines: &[&str], line: usize, col: usize, c: &Change) -> Option<Edit> {
                 .map(|l| l.len() - l.trim_start().len())
                 .filter(|&n| n > indent)
                 .unwrap_or(indent + 2);
+            let note = default.map_or_else(String::new, |d| format!("  # (not set: {d}) → {new}"));
             Some(Edit {
                 at: at + 1,
                 remove: 0,
-                insert: vec![format!("{}{field}: {new}", " ".repeat(child))],
+                insert: vec![format!("{}{field}: {new}{note}", " ".repeat(child))],
             })
         }
         (None, None) => None,
