@@ -79,10 +79,7 @@ fn component(
         // guarantee its execution has.
         let how = match (&how, workflow.then(|| attempts(l)).flatten()) {
             (Some(h), _) => h.clone(),
-            (None, Some(n)) => format!(
-                "retries its own call ({n} attempts, {})",
-                comp.kind.value
-            ),
+            (None, Some(n)) => format!("retries its own call ({n} attempts, {})", comp.kind.value),
             (None, None) => continue,
         };
         out.push(
