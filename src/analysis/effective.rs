@@ -144,6 +144,7 @@ fn string(c: &Component, field: &str) -> Option<Eff<String>> {
     let written = match field {
         "dedup_scope" => c.dedup_scope(),
         "scope" => c.scope(),
+        "key_scope" => c.key_scope(),
         _ => None,
     };
     match written {
@@ -157,6 +158,11 @@ fn string(c: &Component, field: &str) -> Option<Eff<String>> {
 
 pub fn scope(c: &Component) -> Option<Eff<String>> {
     string(c, "scope")
+}
+
+/// Where a provider recognises a key (`global`, `region`, `zone`).
+pub fn key_scope(c: &Component) -> Option<Eff<String>> {
+    string(c, "key_scope")
 }
 
 pub fn dedup_scope(c: &Component) -> Option<Eff<String>> {

@@ -565,6 +565,8 @@ settings! {
     unique: Unique = "unique" => List(Vec<String>),
     accepts_key: AcceptsKey = "accepts_key" => Bool(bool),
     key_window: KeyWindow = "key_window" => Dur(Dur),
+    key_scope: KeyScope = "key_scope" => Text(String),
+    witness: Witness = "witness" => Text(String),
     lookup_by_reference: LookupByReference = "lookup_by_reference" => Bool(bool),
     reconciliation: Reconciliation = "reconciliation" => Text(String),
 }

@@ -434,6 +434,9 @@ pub const IN_PROGRESS_FIELDS: &[&str] = &names::<{ IN_PROGRESS.len() }>(IN_PROGR
 pub const BACKUP_FIELDS: &[&str] = &names::<{ BACKUP.len() }>(BACKUP);
 
 /// The values `reconciliation` takes.
+/// Where a provider recognises a key (`key_scope`).
+pub const KEY_SCOPE: &[&str] = &["global", "region", "zone"];
+
 pub const RECONCILIATION: &[&str] = &[
     "none",
     "lookup",
@@ -544,6 +547,8 @@ const COMPONENT: &[FieldDef] = &[
     f("unique", Type::Texts, Opt, No, "a durable business identifier the store enforces"),
     f("accepts_key", Type::Bool, Opt, Catalog, "the provider deduplicates by our key"),
     f("key_window", DUR, Opt, Catalog, "for how long the provider deduplicates"),
+    f("key_scope", Type::Choice(KEY_SCOPE), Opt, Catalog, "where the provider recognises a key: a copy sent through another Region's (or zone's) endpoint is new to a narrower scope"),
+    f("witness", TEXT, Opt, No, "an MRSC global table's witness Region: two replicas plus a witness instead of three replicas"),
     f("lookup_by_reference", Type::Bool, Opt, No, "we can ask whether the effect already happened"),
     f("reconciliation", Type::Choice(RECONCILIATION), Opt, No, "how an ambiguous outcome is resolved"),
 ];

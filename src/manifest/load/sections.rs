@@ -375,7 +375,10 @@ impl Reader {
                 self.duration(n, p, true).map(Setting::Dur)
             }
             F::MaxReceives => self.count(n, p, 1).map(Setting::Count),
-            F::DedupScope | F::Scope => self.string(n, p).map(Setting::Text),
+            F::DedupScope | F::Scope | F::Witness => self.string(n, p).map(Setting::Text),
+            F::KeyScope => self
+                .choice_text(n, p, vocabulary::KEY_SCOPE)
+                .map(Setting::Text),
             F::ContentBasedDedup
             | F::AcceptsKey
             | F::LookupByReference

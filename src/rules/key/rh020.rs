@@ -48,15 +48,30 @@ fn finding(
         _ => "its way".to_string(),
     };
     let minted = intent.minted_at();
-    let loc = intent
-        .key
-        .minted
-        .as_ref()
-        .map(|x| x.loc)
-        .or(intent.key.loc)
-        .unwrap_or(minted.loc);
-    let why = if intent.key.per_attempt() {
+    let declared = intent.key.loc.is_some();
+    let loc = if declared {
+        intent
+            .key
+            .minted
+            .as_ref()
+            .map(|x| x.loc)
+            .or(intent.key.loc)
+            .unwrap_or(minted.loc)
+    } else {
+        intent.loc
+    };
+    let why = if !declared {
+        format!(
+            "`{}` declares no key, so nothing ties it to the first request",
+            intent.id
+        )
+    } else if intent.key.per_attempt() {
         format!("the key is minted per attempt at `{}`", minted.value)
+    } else if intent.key.is_generated() {
+        format!(
+            "the key is random and `{}` mints a new one each time it runs, downstream of where the copy is born",
+            minted.value
+        )
     } else {
         format!(
             "the generated key is minted at `{}`, downstream of where the copy is born",

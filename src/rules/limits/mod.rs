@@ -1,3 +1,4 @@
 //! Platform limits (RH05x): values the platform documents as impossible.
 
+mod mrsc;
 pub(crate) mod rh050;

@@ -1,5 +1,6 @@
 //! RH050 platform-limit-violated: written values outside what the platform
-//! documents (page `docs/rules/RH050.md`).
+//! documents (page `docs/rules/RH050.md`); an MRSC global table's
+//! topology is checked in `mrsc.rs`.
 
 use crate::analysis::effective as eff;
 use crate::catalog::{catalog, toml_dur};
@@ -33,6 +34,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         {
             limit(comp, "max_receives", Dur::Secs(n.value), n.loc, out);
         }
+        super::mrsc::emit(comp, out);
     }
 }
 

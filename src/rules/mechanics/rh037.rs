@@ -17,6 +17,15 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     }
 }
 
+/// The attempts of a link retried more than once.
+fn attempts(l: &crate::manifest::model::Link) -> Option<u64> {
+    l.retry
+        .as_ref()
+        .and_then(|r| r.attempts.as_ref())
+        .map(|x| x.value)
+        .filter(|&n| n > 1)
+}
+
 /// For RH037, the steps: what a workflow calls with retries, mapped to the
 /// workflow's id (the first such workflow in component order).
 fn retried_steps(m: &Manifest) -> BTreeMap<usize, &str> {
@@ -26,12 +35,7 @@ fn retried_steps(m: &Manifest) -> BTreeMap<usize, &str> {
             continue;
         }
         for l in &w.calls {
-            let retried = l
-                .retry
-                .as_ref()
-                .and_then(|r| r.attempts.as_ref())
-                .is_some_and(|x| x.value > 1);
-            if let (true, Some(t)) = (retried, l.to.index()) {
+            if let (Some(_), Some(t)) = (attempts(l), l.to.index()) {
                 step_of.entry(t).or_insert(w.id.as_str());
             }
         }
@@ -41,7 +45,8 @@ fn retried_steps(m: &Manifest) -> BTreeMap<usize, &str> {
 
 /// RH037: at-least-once steps that perform an effect without a key: a
 /// workflow kind whose steps run at least once, or a step a workflow calls
-/// with retries (`retried_by`, the workflow's id).
+/// with retries (`retried_by`, the workflow's id), or any workflow's own
+/// retried call to a provider.
 fn component(
     a: &Analysis,
     c: usize,
@@ -61,7 +66,7 @@ fn component(
     } else {
         retried_by.map(|w| format!("is a step that `{w}` retries"))
     };
-    let Some(how) = how else { return };
+    let workflow = kind.generic == Generic::Workflow;
     for l in comp.effects.iter().chain(comp.calls.iter()) {
         let Some(t) = l.to.index() else {
             continue;
@@ -69,6 +74,14 @@ fn component(
         if a.model.nodes[t].generic != Generic::External || l.passes_key() {
             continue;
         }
+        // A workflow that calls the provider itself with retries (a Task
+        // state with `Retry`) repeats the effect on a retry, whatever
+        // guarantee its execution has.
+        let how = match (&how, workflow.then(|| attempts(l)).flatten()) {
+            (Some(h), _) => h.clone(),
+            (None, Some(n)) => format!("retries its own call ({n} attempts, {})", comp.kind.value),
+            (None, None) => continue,
+        };
         out.push(
             Finding::new(
                 Code::RH037,

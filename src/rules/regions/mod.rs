@@ -8,3 +8,4 @@ pub(crate) mod rh013;
 pub(crate) mod rh014;
 pub(crate) mod rh015;
 pub(crate) mod rh016;
+mod scopes;

@@ -1,5 +1,7 @@
 //! RH010 region-crossing-without-shared-state: a copy reaches a guard in a
-//! region its dedup store does not run in (page `docs/rules/RH010.md`).
+//! region its dedup store does not run in, or a Region-scoped provider key
+//! or transport window behind a sender in several Regions (page
+//! `docs/rules/RH010.md`).
 
 use crate::rules::{Code, Ctx, Finding};
 
@@ -32,4 +34,5 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             out.push(f);
         }
     }
+    super::scopes::regions(ctx, out);
 }

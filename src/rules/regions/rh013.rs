@@ -11,6 +11,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (c, intent) in ctx.reached() {
         component(ctx.a, c, intent, out);
     }
+    super::scopes::zones(ctx, out);
 }
 
 /// RH013: scopes narrower than where copies arrive (the guard's store

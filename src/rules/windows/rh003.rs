@@ -30,9 +30,56 @@ pub(super) fn emit(
     .component(eid)
     .at(unbounded_loc(a, r, steps).unwrap_or(m.components[effect].loc));
     f.path = IntentResult::path_ids(m, origin, steps);
+    if let Some(e) = r.unbounded_cycle {
+        show_cycle(a, e, &mut f.path);
+    }
     f.steps = steps.to_vec();
     f.assumptions = assumed;
     out.push(f);
+}
+
+/// Writes the unbounded cycle into the printed path: after the cycle's
+/// entry, the way round it back to the entry (`queue, dlq, queue`). The way
+/// round is a breadth-first search inside the cycle's strongly connected
+/// component, so linear in its size.
+fn show_cycle(a: &Analysis, e: usize, path: &mut Vec<String>) {
+    let m = a.manifest;
+    let em = &a.model.edges[e];
+    let (entry, back) = (em.to, em.from);
+    let Some(at) = path.iter().position(|id| *id == m.components[entry].id) else {
+        return;
+    };
+    let scc = a.model.components.of[entry];
+    let mut parent = std::collections::BTreeMap::from([(entry, entry)]);
+    let mut queue = std::collections::VecDeque::from([entry]);
+    while let Some(c) = queue.pop_front() {
+        if c == back {
+            break;
+        }
+        for &x in &a.model.out[c] {
+            let t = a.model.edges[x].to;
+            if a.model.components.of[t] == scc && !parent.contains_key(&t) {
+                parent.insert(t, c);
+                queue.push_back(t);
+            }
+        }
+    }
+    if !parent.contains_key(&back) {
+        return;
+    }
+    let mut round = vec![entry];
+    let mut c = back;
+    while c != entry {
+        round.push(c);
+        c = parent[&c];
+    }
+    // `round` is the entry, then the way round backwards; the entry closes it.
+    round[1..].reverse();
+    let ids = round[1..]
+        .iter()
+        .chain(std::iter::once(&entry))
+        .map(|&c| m.components[c].id.clone());
+    path.splice(at + 1..at + 1, ids);
 }
 
 fn unbounded_reason(a: &Analysis, r: &IntentResult, steps: &[Step]) -> String {
