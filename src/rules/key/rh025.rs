@@ -166,11 +166,31 @@ mod tests {
     #[test]
     fn per_delivery_identities_are_recognised() {
         for name in [
-            "message_id", "messageId", "MessageId", "msg_id", "delivery_id", "ReceiptHandle",
-            "receipt_handle", "aws_request_id", "awsRequestId", "x-request-id", "execution_id",
-            "execution_arn", "invocation_id", "hour_bucket", "minute", "timestamp",
-            "event_timestamp", "time_bucket", "received_at", "sent_at", "offset", "attempt",
-            "sequence_number", "now", "messageid",
+            "message_id",
+            "messageId",
+            "MessageId",
+            "msg_id",
+            "delivery_id",
+            "ReceiptHandle",
+            "receipt_handle",
+            "aws_request_id",
+            "awsRequestId",
+            "x-request-id",
+            "execution_id",
+            "execution_arn",
+            "invocation_id",
+            "hour_bucket",
+            "minute",
+            "timestamp",
+            "event_timestamp",
+            "time_bucket",
+            "received_at",
+            "sent_at",
+            "offset",
+            "attempt",
+            "sequence_number",
+            "now",
+            "messageid",
         ] {
             assert!(per_delivery(name), "{name}");
         }
@@ -179,9 +199,19 @@ mod tests {
     #[test]
     fn business_identities_are_not() {
         for name in [
-            "order_id", "line_id", "settlement_id", "seller_id", "client_request_id",
-            "idempotency_request_id", "created_at", "business_date", "event_id", "amount",
-            "settlement_date", "message", "request",
+            "order_id",
+            "line_id",
+            "settlement_id",
+            "seller_id",
+            "client_request_id",
+            "idempotency_request_id",
+            "created_at",
+            "business_date",
+            "event_id",
+            "amount",
+            "settlement_date",
+            "message",
+            "request",
         ] {
             assert!(!per_delivery(name), "{name}");
         }
