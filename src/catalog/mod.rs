@@ -151,6 +151,9 @@ pub enum Flag {
     RegionScopedExactlyOnce,
     StepsAtLeastOnce,
     NameDedup,
+    /// The store's records carry their own expiry, which the library checks
+    /// on every read (Powertools, F042): physical deletion does not decide.
+    ChecksRecordExpiry,
 }
 
 /// The built-in catalog, parsed on first use.

@@ -223,6 +223,8 @@ pub struct Key {
     pub minted_at: Option<Ref>,
     pub minted: Option<Sp<Minted>>,
     pub persisted_before_retry: Option<Sp<bool>>,
+    /// Key fields declared business-assigned: never a transport identity.
+    pub business_assigned: Option<Sp<Vec<String>>>,
 }
 
 impl Key {

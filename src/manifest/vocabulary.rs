@@ -506,6 +506,7 @@ const KEY: &[FieldDef] = &[
     f("minted_at", Type::Id, Opt, Fixed("the intent's origin"), "where the key is created"),
     f("minted", Type::Choice(Minted::NAMES), Opt, Fixed("per-intent"), "per-attempt: a new key on each try"),
     f("persisted_before_retry", Type::Bool, Opt, No, "the key is stored before the first attempt, so a retry reuses it"),
+    f("business_assigned", Type::Texts, Opt, No, "key fields our own code assigns, though their names look like a transport's (a client-supplied `messageId` in the body)"),
 ];
 
 #[rustfmt::skip]

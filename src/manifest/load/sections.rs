@@ -257,6 +257,9 @@ impl Reader {
         k.persisted_before_retry = f
             .get("persisted_before_retry")
             .and_then(|n| self.boolean(n, &format!("{path}.persisted_before_retry")));
+        k.business_assigned = f
+            .get("business_assigned")
+            .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")));
         k
     }
 

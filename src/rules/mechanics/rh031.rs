@@ -1,14 +1,20 @@
 //! RH031 content-dedup-ignores-attributes: content-based dedup that hashes
-//! the body only (page `docs/rules/RH031.md`).
+//! the body only (page `docs/rules/RH031.md`). Quiet when every producer
+//! sends an explicit deduplication id (`dedup_id: key`), which overrides
+//! content hashing (F012).
 
 use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
 use crate::catalog::Flag;
+use crate::manifest::model::{DedupId, LinkType};
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let explicit = explicit_ids(ctx.a);
     for (c, intent) in ctx.reached() {
-        component(ctx.a, c, intent, out);
+        if !explicit[c] {
+            component(ctx.a, c, intent, out);
+        }
     }
 }
 
@@ -33,4 +39,17 @@ fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
             .at(cbd.loc().unwrap_or(attrs.loc)),
         );
     }
+}
+
+/// Per component: whether it has producers and every one of them sends an
+/// explicit deduplication id, so content hashing never applies (F012). One
+/// pass over the edges.
+fn explicit_ids(a: &Analysis) -> Vec<bool> {
+    let mut seen = vec![None; a.manifest.components.len()];
+    for e in a.model.edges.iter().filter(|e| e.ty == LinkType::SendsTo) {
+        let key = e.dedup_id == Some(DedupId::Key);
+        let s = &mut seen[e.to];
+        *s = Some(s.unwrap_or(true) && key);
+    }
+    seen.into_iter().map(|s| s == Some(true)).collect()
 }

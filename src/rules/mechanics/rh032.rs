@@ -1,8 +1,11 @@
 //! RH032 physical-ttl-defines-validity: key validity left to physical TTL
-//! deletion (page `docs/rules/RH032.md`).
+//! deletion (page `docs/rules/RH032.md`). Quiet when the store's kind checks
+//! each record's expiry itself (catalog flag `checks_record_expiry`,
+//! Powertools, F040-F042), whatever `expiry` an imported table declares.
 
 use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
+use crate::catalog::Flag;
 use crate::manifest::model::{Expiry, Guard};
 use crate::rules::{Code, Ctx, Finding};
 
@@ -17,6 +20,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// RH032: validity left to physical TTL deletion.
 fn guard(a: &Analysis, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
     if let Some(store) = a.manifest.target(&guard.store)
+        && !eff::kind_of(store).has_flag(Flag::ChecksRecordExpiry)
         && let Some(exp) = eff::expiry(store).filter(|e| e.value == Expiry::PhysicalTtl)
     {
         out.push(
