@@ -128,6 +128,7 @@ pub(super) fn edge_model(
         redrive_bound: None,
         hold: None,
         keeps_clock: false,
+        named_start: link.name_from_key().is_some_and(|n| n.value),
     };
     let mut retried = false;
     if let Some(r) = &link.retry {
@@ -135,7 +136,7 @@ pub(super) fn edge_model(
     }
     let after = em.delay;
     match link.ty {
-        LinkType::SendsTo => add_send(&mut em, link, cb, &nodes[b], why),
+        LinkType::SendsTo => add_send(&mut em, link, cb),
         LinkType::DeliversTo | LinkType::DeadLetter => {
             add_delivery(&mut em, link, ca, &nodes[a], assumed, why);
         }
@@ -176,7 +177,7 @@ fn add_clock(
     // Only a queue's own redrive policy moves a message (F004, F005); a
     // topic, event bus, function or pipe that fails over to a queue sends
     // it a new message, whose clock starts at the send.
-    if em.ty == LinkType::DeadLetter && na.generic == crate::catalog::Generic::Queue {
+    if em.ty == LinkType::DeadLetter && na.generic == Generic::Queue {
         em.keeps_clock = match eff::boolean(cb, "dlq_keeps_enqueue_time") {
             Some(k) => k.value,
             None => {
@@ -220,9 +221,9 @@ fn add_retry(
     s.attempts > 1
 }
 
-/// `sends_to` a transport (`cb`): how its dedup id is formed, and the
-/// event queue of an asynchronously invoked function.
-fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component, nb: &NodeModel, why: &mut Why) {
+/// `sends_to` a transport (`cb`): how its dedup id is formed (the event
+/// queue of an asynchronously invoked function is `targets`').
+fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component) {
     em.dedup_id = Some(link.dedup_id().map_or_else(
         || {
             if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
@@ -233,20 +234,6 @@ fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component, nb: &NodeModel, why
         },
         |d| d.value,
     ));
-    // An asynchronously invoked function queues the event itself.
-    if nb.generic == Generic::Function
-        && let Some(age) = eff::dur(cb, "max_event_age")
-    {
-        em.delay = em.delay.add(age.value);
-        em.birth = Some(Birth::Redelivery);
-        why.add(|| {
-            format!(
-                "async invocation keeps the event up to max_event_age {}{}",
-                age.value,
-                age.provenance()
-            )
-        });
-    }
 }
 
 /// `delivers_to` or `dead_letter` out of a transport (`ca`): the span it
