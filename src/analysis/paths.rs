@@ -279,11 +279,11 @@ impl Paths<'_> {
 
 impl Paths<'_> {
     /// A duplicate's step from state `p` to `s`: the edge's explanation,
-    /// adding `age - before` (the original's delay when `before` is not
-    /// known).
+    /// adding `age - before`. From an unbounded age (a cycle nothing
+    /// bounds) there is no clock to show, and the step adds its delay.
     fn dup_step(&self, p: usize, s: usize, via: Via, age: Dur, before: Option<Dur>) -> Step {
         let mut step = self.step(p, s, via);
-        if let Some(b) = before {
+        if let Some(b) = before.filter(|b| !b.is_unbounded()) {
             step.adds = since(age, b);
         }
         step
