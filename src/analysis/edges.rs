@@ -138,7 +138,7 @@ pub(super) fn edge_model(
     match link.ty {
         LinkType::SendsTo => add_send(&mut em, link, cb),
         LinkType::DeliversTo | LinkType::DeadLetter => {
-            add_delivery(&mut em, link, ca, &nodes[a], assumed, why);
+            add_delivery(&mut em, link, ca, (&nodes[a], &nodes[b]), assumed, why);
         }
         LinkType::Redrive => add_redrive(&mut em, link, ca, assumed, why),
         LinkType::Calls | LinkType::Effects => {}
@@ -242,7 +242,7 @@ fn add_delivery(
     em: &mut EdgeModel,
     link: &Link,
     ca: &Component,
-    na: &NodeModel,
+    (na, nb): (&NodeModel, &NodeModel),
     assumed: &mut Vec<Assumed>,
     why: &mut Why,
 ) {
@@ -270,7 +270,10 @@ fn add_delivery(
     // bounds: the two compose to the smaller, they do not add (F016, F017,
     // F019).
     let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
-    if push && em.delay > Dur::ZERO {
+    if push && matches!(nb.generic, Generic::Service | Generic::External) {
+        http_policy(em, link, ca, &mut span, &mut span_why, why);
+    }
+    if push && (link.retry.is_some() || em.delay > Dur::ZERO) {
         let retries = em.delay;
         em.delay = retries.min(span);
         why.add(|| {
@@ -296,6 +299,44 @@ fn add_delivery(
     } else {
         why.add(|| {
             format!("moved to dead-letter queue after the source's delivery span: {span_why}")
+        });
+    }
+}
+
+/// SNS retries an HTTP/S endpoint (a service or an external system, not an
+/// AWS-managed endpoint) by the subscription's own delivery policy, 3
+/// retries 20 s apart by default and at most 3,600 s in all (F016), instead
+/// of the 23-day policy of AWS-managed endpoints. Topics whose kind
+/// documents no HTTP/S policy are left as they are.
+fn http_policy(
+    em: &mut EdgeModel,
+    link: &Link,
+    ca: &Component,
+    span: &mut Dur,
+    span_why: &mut String,
+    why: &mut Why,
+) {
+    let Some(cap) = eff::dur(ca, "http_max_event_age") else {
+        return;
+    };
+    *span = cap.value;
+    if why.wanted() {
+        *span_why = format!(
+            "HTTP/S endpoint: retries end by {}{}",
+            cap.value,
+            cap.provenance()
+        );
+    }
+    if link.retry.is_none()
+        && let Some(d) = eff::dur(ca, "http_retry_span")
+    {
+        em.delay = em.delay.add(d.value);
+        why.add(|| {
+            format!(
+                "HTTP/S default delivery policy {}{}",
+                d.value,
+                d.provenance()
+            )
         });
     }
 }
