@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use generate::{Arch, Comp, Intent, KINDS, Link, Replay, Retry, UNBOUNDED};
 use oracle::oracle;
 use proptest::prelude::*;
-use replay_audit::analysis::{self, Model};
+use replay_audit::analysis;
 use replay_audit::manifest::{self, Limits, Manifest};
 use replay_audit::time::Dur;
 use replay_audit::{report, rules};
