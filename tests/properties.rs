@@ -7,13 +7,15 @@
 
 #[path = "common/gen.rs"]
 mod generate;
+#[path = "properties/oracle.rs"]
+mod oracle;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use generate::{Arch, Comp, Intent, KINDS, Link, Replay, Retry, UNBOUNDED};
+use oracle::oracle;
 use proptest::prelude::*;
-use replay_audit::analysis::{self, Model};
-use replay_audit::manifest::model::LinkType;
+use replay_audit::analysis;
 use replay_audit::manifest::{self, Limits, Manifest};
 use replay_audit::time::Dur;
 use replay_audit::{report, rules};
@@ -276,176 +278,6 @@ fn with_redrive_cycle(
     a
 }
 
-// ------------------------------------------------------------ the oracle
-
-/// Longest arrival age of a copy at every component, by walking every
-/// path (exponential; fine for six components): from the origin at age 0
-/// and from each replay's entry at its `within`, adding each edge's delay
-/// as the model states it. Each path carries its message clock: a step out
-/// of a transport ends by the message's enqueue age + the transport's
-/// retention (then the retries after it), and the message keeps its
-/// enqueue age only on a move into a dead-letter queue that keeps it. Inside a cycle a redrive may be taken at most
-/// the sum of the cycle's `max_times` times; a cycle that a copy can go
-/// round without a redrive, or with a redrive that has no `max_times`,
-/// makes every age in it unbounded. A store's horizon is that of the
-/// guards that claim in it.
-fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
-    let n = model.nodes.len();
-    // reach[u][v]: v reachable from u (u reaches itself).
-    let mut reach = vec![vec![false; n]; n];
-    for (u, row) in reach.iter_mut().enumerate() {
-        row[u] = true;
-        for &e in &model.out[u] {
-            row[model.edges[e].to] = true;
-        }
-    }
-    for k in 0..n {
-        for i in 0..n {
-            for j in 0..n {
-                if reach[i][k] && reach[k][j] {
-                    reach[i][j] = true;
-                }
-            }
-        }
-    }
-    let same_scc = |u: usize, v: usize| reach[u][v] && reach[v][u];
-    let is_redrive = |e: usize| model.edges[e].ty == LinkType::Redrive;
-    let internal = |e: usize| same_scc(model.edges[e].from, model.edges[e].to);
-    // Per SCC (keyed by its smallest member): the redrive budget, or None
-    // when nothing bounds it.
-    let mut budget: BTreeMap<usize, Option<u64>> = BTreeMap::new();
-    for c in 0..n {
-        let key = (0..n).find(|&u| same_scc(u, c)).unwrap();
-        if budget.contains_key(&key) {
-            continue;
-        }
-        let members: Vec<usize> = (0..n).filter(|&u| same_scc(u, c)).collect();
-        let edges: Vec<usize> = members
-            .iter()
-            .flat_map(|&u| model.out[u].iter().copied())
-            .filter(|&e| internal(e))
-            .collect();
-        let mut b = Some(0u64);
-        // A loop of non-redrive edges: DFS for a cycle among members.
-        let non_redrive_cycle = {
-            let mut r = vec![vec![false; n]; n];
-            for &e in edges.iter().filter(|&&e| !is_redrive(e)) {
-                r[model.edges[e].from][model.edges[e].to] = true;
-            }
-            for k in 0..n {
-                for i in 0..n {
-                    for j in 0..n {
-                        if r[i][k] && r[k][j] {
-                            r[i][j] = true;
-                        }
-                    }
-                }
-            }
-            (0..n).any(|i| r[i][i])
-        };
-        if non_redrive_cycle {
-            b = None;
-        }
-        for &e in edges.iter().filter(|&&e| is_redrive(e)) {
-            match (b, model.edges[e].redrive_bound) {
-                (Some(t), Some(Some(k))) => b = Some(t.saturating_add(k)),
-                _ => b = None,
-            }
-        }
-        if b.is_some_and(|t| t > 1_000) {
-            b = None;
-        }
-        budget.insert(key, b);
-    }
-    let scc_budget = |c: usize| budget[&(0..n).find(|&u| same_scc(u, c)).unwrap()];
-
-    let mut best: BTreeMap<usize, Dur> = BTreeMap::new();
-    #[allow(clippy::too_many_arguments)]
-    fn walk(
-        c: usize,
-        (age, enq): (Dur, Dur),
-        used: u64,
-        depth: usize,
-        model: &Model,
-        best: &mut BTreeMap<usize, Dur>,
-        ctx: &dyn Fn(usize, usize) -> (bool, bool),
-        scc_budget: &dyn Fn(usize) -> Option<u64>,
-    ) {
-        let (age, enq) = if scc_budget(c).is_none() && model.out[c].iter().any(|&e| ctx(e, c).0) {
-            (Dur::Unbounded, Dur::Unbounded)
-        } else {
-            (age, enq)
-        };
-        let e = best.entry(c).or_insert(age);
-        if age > *e {
-            *e = age;
-        }
-        if depth > 64 || (age == Dur::Unbounded && depth > 12) {
-            return;
-        }
-        for &e in &model.out[c] {
-            let em = &model.edges[e];
-            let (inside, redrive) = ctx(e, c);
-            let mut u = used;
-            if !inside {
-                u = 0;
-            } else if redrive {
-                match scc_budget(c) {
-                    Some(b) if used < b => u = used + 1,
-                    Some(_) => continue,
-                    None => {}
-                }
-            }
-            let mut next = age.add(em.delay);
-            if let Some(h) = em.hold {
-                next = next.min(enq.add(h.retention).add(h.after));
-            }
-            let next_enq = if em.keeps_clock { enq } else { next };
-            walk(
-                em.to,
-                (next, next_enq),
-                u,
-                depth + 1,
-                model,
-                best,
-                ctx,
-                scc_budget,
-            );
-        }
-    }
-    let ctx = |e: usize, _c: usize| (internal(e), is_redrive(e));
-    let it = &m.intents[intent];
-    if let Some(o) = m.component_index(&it.origin.value) {
-        walk(
-            o,
-            (Dur::ZERO, Dur::ZERO),
-            0,
-            0,
-            model,
-            &mut best,
-            &ctx,
-            &scc_budget,
-        );
-    }
-    for r in &it.replays {
-        if let Some(c) = m.component_index(&r.enters_at.value) {
-            let at = r.within.value;
-            walk(c, (at, at), 0, 0, model, &mut best, &ctx, &scc_budget);
-        }
-    }
-    for (g, comp) in m.components.iter().enumerate() {
-        if comp.dedup.is_some()
-            && let (Some(&h), Some(guard)) = (best.get(&g), &model.nodes[g].guard)
-        {
-            let e = best.entry(guard.layer.component).or_insert(h);
-            if h > *e {
-                *e = h;
-            }
-        }
-    }
-    best
-}
-
 // ------------------------------------------------------------ properties
 
 proptest! {
@@ -651,6 +483,25 @@ proptest! {
             }
         }
         prop_assert_eq!(got, want, "{}", a.text());
+    }
+
+    /// The steps shown for a surviving duplicate add up to its age: each
+    /// step adds what the duplicate's own clock allowed.
+    #[test]
+    fn a_duplicates_steps_sum_to_its_age(a in arch()) {
+        let m = load_one(&a);
+        let an = analysis::analyse(&m);
+        for r in &an.intents {
+            for (_, dups) in r.surviving.iter() {
+                for (_, d, steps) in dups {
+                    if d.age.is_unbounded() {
+                        continue;
+                    }
+                    let sum = steps.iter().fold(Dur::ZERO, |t, s| t.add(s.adds));
+                    prop_assert_eq!(sum, d.age, "{:?}\n{}", steps, a.text());
+                }
+            }
+        }
     }
 
     /// A waiver marks the findings it covers as waived and changes nothing

@@ -128,6 +128,7 @@ pub(super) fn edge_model(
         redrive_bound: None,
         hold: None,
         keeps_clock: false,
+        named_start: link.name_from_key().is_some_and(|n| n.value),
     };
     let mut retried = false;
     if let Some(r) = &link.retry {
@@ -135,9 +136,9 @@ pub(super) fn edge_model(
     }
     let after = em.delay;
     match link.ty {
-        LinkType::SendsTo => add_send(&mut em, link, cb, &nodes[b], why),
+        LinkType::SendsTo => add_send(&mut em, link, cb),
         LinkType::DeliversTo | LinkType::DeadLetter => {
-            add_delivery(&mut em, link, ca, &nodes[a], assumed, why);
+            add_delivery(&mut em, link, ca, (&nodes[a], &nodes[b]), assumed, why);
         }
         LinkType::Redrive => add_redrive(&mut em, link, ca, assumed, why),
         LinkType::Calls | LinkType::Effects => {}
@@ -176,7 +177,7 @@ fn add_clock(
     // Only a queue's own redrive policy moves a message (F004, F005); a
     // topic, event bus, function or pipe that fails over to a queue sends
     // it a new message, whose clock starts at the send.
-    if em.ty == LinkType::DeadLetter && na.generic == crate::catalog::Generic::Queue {
+    if em.ty == LinkType::DeadLetter && na.generic == Generic::Queue {
         em.keeps_clock = match eff::boolean(cb, "dlq_keeps_enqueue_time") {
             Some(k) => k.value,
             None => {
@@ -220,9 +221,9 @@ fn add_retry(
     s.attempts > 1
 }
 
-/// `sends_to` a transport (`cb`): how its dedup id is formed, and the
-/// event queue of an asynchronously invoked function.
-fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component, nb: &NodeModel, why: &mut Why) {
+/// `sends_to` a transport (`cb`): how its dedup id is formed (the event
+/// queue of an asynchronously invoked function is `targets`').
+fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component) {
     em.dedup_id = Some(link.dedup_id().map_or_else(
         || {
             if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
@@ -233,20 +234,6 @@ fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component, nb: &NodeModel, why
         },
         |d| d.value,
     ));
-    // An asynchronously invoked function queues the event itself.
-    if nb.generic == Generic::Function
-        && let Some(age) = eff::dur(cb, "max_event_age")
-    {
-        em.delay = em.delay.add(age.value);
-        em.birth = Some(Birth::Redelivery);
-        why.add(|| {
-            format!(
-                "async invocation keeps the event up to max_event_age {}{}",
-                age.value,
-                age.provenance()
-            )
-        });
-    }
 }
 
 /// `delivers_to` or `dead_letter` out of a transport (`ca`): the span it
@@ -255,7 +242,7 @@ fn add_delivery(
     em: &mut EdgeModel,
     link: &Link,
     ca: &Component,
-    na: &NodeModel,
+    (na, nb): (&NodeModel, &NodeModel),
     assumed: &mut Vec<Assumed>,
     why: &mut Why,
 ) {
@@ -283,7 +270,10 @@ fn add_delivery(
     // bounds: the two compose to the smaller, they do not add (F016, F017,
     // F019).
     let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
-    if push && em.delay > Dur::ZERO {
+    if push && matches!(nb.generic, Generic::Service | Generic::External) {
+        http_policy(em, link, ca, &mut span, &mut span_why, why);
+    }
+    if push && (link.retry.is_some() || em.delay > Dur::ZERO) {
         let retries = em.delay;
         em.delay = retries.min(span);
         why.add(|| {
@@ -309,6 +299,44 @@ fn add_delivery(
     } else {
         why.add(|| {
             format!("moved to dead-letter queue after the source's delivery span: {span_why}")
+        });
+    }
+}
+
+/// SNS retries an HTTP/S endpoint (a service or an external system, not an
+/// AWS-managed endpoint) by the subscription's own delivery policy, 3
+/// retries 20 s apart by default and at most 3,600 s in all (F016), instead
+/// of the 23-day policy of AWS-managed endpoints. Topics whose kind
+/// documents no HTTP/S policy are left as they are.
+fn http_policy(
+    em: &mut EdgeModel,
+    link: &Link,
+    ca: &Component,
+    span: &mut Dur,
+    span_why: &mut String,
+    why: &mut Why,
+) {
+    let Some(cap) = eff::dur(ca, "http_max_event_age") else {
+        return;
+    };
+    *span = cap.value;
+    if why.wanted() {
+        *span_why = format!(
+            "HTTP/S endpoint: retries end by {}{}",
+            cap.value,
+            cap.provenance()
+        );
+    }
+    if link.retry.is_none()
+        && let Some(d) = eff::dur(ca, "http_retry_span")
+    {
+        em.delay = em.delay.add(d.value);
+        why.add(|| {
+            format!(
+                "HTTP/S default delivery policy {}{}",
+                d.value,
+                d.provenance()
+            )
         });
     }
 }

@@ -73,6 +73,9 @@ pub struct EdgeModel {
     pub hold: Option<Hold>,
     /// A move into a dead-letter queue that keeps the enqueue time (F004).
     pub keeps_clock: bool,
+    /// The start carries an execution name made from the key, which a
+    /// workflow that dedups by name recognises (`name_from_key`).
+    pub named_start: bool,
 }
 
 /// An operational assumption an edge's delay rests on (RH005 lists them).
@@ -124,6 +127,8 @@ pub enum LayerType {
     TransportWindow,
     UniqueConstraint,
     ProviderKey,
+    /// A workflow's execution names (F029, F033), for named starts.
+    ExecutionName,
 }
 
 #[derive(Debug, Clone)]
@@ -150,6 +155,8 @@ pub struct NodeModel {
     pub own_layer: Option<Box<Layer>>,
     /// Transport dedup window (send side).
     pub transport_window: Option<Box<Layer>>,
+    /// A workflow's execution-name window, for starts named by the key.
+    pub name_window: Option<Box<Layer>>,
 }
 
 impl NodeModel {
@@ -326,7 +333,26 @@ fn node_model(
         guard,
         own_layer,
         transport_window,
+        name_window: name_window(i, c),
     }
+}
+
+/// The execution-name window of a workflow whose kind dedups starts by
+/// name: names stay taken for its retention (Step Functions Standard 90 d,
+/// F033; Lambda durable 14 d after the execution closes, F031).
+fn name_window(i: usize, c: &Component) -> Option<Box<Layer>> {
+    if !eff::kind_of(c).has_flag(crate::catalog::Flag::NameDedup) {
+        return None;
+    }
+    let window = eff::dur(c, "retention")?;
+    Some(Box::new(Layer {
+        component: i,
+        window,
+        any_key: false,
+        content: false,
+        label: "execution name",
+        ty: LayerType::ExecutionName,
+    }))
 }
 
 /// Failover from the primary region `r` of an active-passive component

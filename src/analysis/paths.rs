@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::Model;
-use super::clock::ClockNote;
+use super::clock::{ClockNote, since};
 use super::model::EdgeAssumption;
 use super::state::{Class, DupBack, State, Via, ix};
 use crate::manifest::model::{Intent, Manifest};
@@ -243,13 +243,18 @@ impl Paths<'_> {
             if guard > states.len() * 4 + 4 {
                 break;
             }
+            // Each step adds what the duplicate's own clock allowed: its
+            // age here less its age (or, at its birth, the original's)
+            // where it came from, so the steps sum to its age.
+            let age = d.age;
             match d.back {
                 DupBack::Carried {
                     state,
                     class: c,
                     via,
                 } => {
-                    tail.push(self.step(state, s, via));
+                    let before = states[state].dups[c as usize].as_ref().map(|p| p.age);
+                    tail.push(self.dup_step(state, s, via, age, before));
                     s = state;
                     class = c;
                 }
@@ -259,7 +264,7 @@ impl Paths<'_> {
                         tail.reverse();
                         return tail;
                     }
-                    tail.push(self.step(state, s, via));
+                    tail.push(self.dup_step(state, s, via, age, states[state].h));
                     s = state;
                     break;
                 }
@@ -269,6 +274,19 @@ impl Paths<'_> {
         let mut head = self.path_to(s);
         head.extend(tail);
         head
+    }
+}
+
+impl Paths<'_> {
+    /// A duplicate's step from state `p` to `s`: the edge's explanation,
+    /// adding `age - before`. From an unbounded age (a cycle nothing
+    /// bounds) there is no clock to show, and the step adds its delay.
+    fn dup_step(&self, p: usize, s: usize, via: Via, age: Dur, before: Option<Dur>) -> Step {
+        let mut step = self.step(p, s, via);
+        if let Some(b) = before.filter(|b| !b.is_unbounded()) {
+            step.adds = since(age, b);
+        }
+        step
     }
 }
 

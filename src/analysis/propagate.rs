@@ -438,7 +438,7 @@ impl Run<'_> {
                 l.content = id == DedupId::Content;
                 Some(l)
             }
-            _ => None,
+            _ => self.name_layer(em),
         };
         let dst = &mut self.states[t];
         let first_copy = dst.h.is_none();
@@ -468,6 +468,23 @@ impl Run<'_> {
                 .or_insert((moved.uncapped, deadline));
             *slot = (slot.0.max(moved.uncapped), slot.1.max(deadline));
         }
+    }
+}
+
+impl Run<'_> {
+    /// The execution-name window a start along `em` meets: a start named
+    /// by the key into a workflow that dedups by name. An event-source
+    /// mapping's invocations get no start idempotency (F030).
+    fn name_layer(&self, em: &EdgeModel) -> Option<Box<Layer>> {
+        let polled = em.ty == LinkType::DeliversTo
+            && matches!(
+                self.model.nodes[em.from].generic,
+                crate::catalog::Generic::Queue | crate::catalog::Generic::Stream
+            );
+        if !em.named_start || polled || em.ty == LinkType::Effects {
+            return None;
+        }
+        self.model.nodes[em.to].name_window.clone()
     }
 }
 

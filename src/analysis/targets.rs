@@ -1,6 +1,8 @@
 //! What a link does by the kind of its target, whichever link type reaches
-//! it: an asynchronously invoked function queues the event in its own
-//! event queue (F024; retried within it, F023), and a target the catalog
+//! it: an asynchronously invoked function (SNS, EventBridge, a schedule,
+//! S3, a `sends_to`, a call, a failure destination) queues the event in
+//! its own event queue for up to its maximum event age (F024; retried
+//! within it, F023; duplicated without errors, F025), and a target the catalog
 //! documents as at-least-once (Lambda's async queue F025, event-source
 //! mappings F026, asynchronous Express workflows F032) gives birth to
 //! duplicates on every start.
@@ -19,18 +21,13 @@ pub(super) fn add_target(
     nb: &NodeModel,
     why: &mut Why,
 ) {
-    if !matches!(
-        em.ty,
-        LinkType::SendsTo | LinkType::DeliversTo | LinkType::Calls
-    ) || !nb.generic.is_compute()
-    {
+    if !nb.generic.is_compute() {
         return;
     }
-    // A topic (SNS, EventBridge) invokes a function asynchronously: the
-    // event waits in the function's queue as a `sends_to` would (`add_send`).
-    if em.ty == LinkType::DeliversTo
-        && na.generic == Generic::Topic
-        && nb.generic == Generic::Function
+    // Every asynchronous invocation waits in the function's own event
+    // queue, whichever link brings it.
+    if nb.generic == Generic::Function
+        && invokes_async(em.ty, na.generic)
         && let Some(age) = eff::dur(cb, "max_event_age")
     {
         em.delay = em.delay.add(age.value);
@@ -43,6 +40,12 @@ pub(super) fn add_target(
             )
         });
     }
+    if !matches!(
+        em.ty,
+        LinkType::SendsTo | LinkType::DeliversTo | LinkType::Calls
+    ) {
+        return;
+    }
     let kind = eff::kind_of(cb);
     if em.birth.is_none() && kind.delivery.as_deref() == Some("at-least-once") {
         em.birth = Some(Birth::Redelivery);
@@ -53,5 +56,19 @@ pub(super) fn add_target(
                 kind.delivery_source.as_deref().unwrap_or_default()
             )
         });
+    }
+}
+
+/// Whether a link of type `ty` out of a `from` component invokes a
+/// function (one with a `max_event_age`) asynchronously: a send, a call,
+/// a failure destination, and a push from a topic, bus, schedule or any
+/// other producer do; a queue or stream is polled by an event-source
+/// mapping, which invokes synchronously (F026), and a redrive or an
+/// effect does not invoke.
+fn invokes_async(ty: LinkType, from: Generic) -> bool {
+    match ty {
+        LinkType::SendsTo | LinkType::Calls | LinkType::DeadLetter => true,
+        LinkType::DeliversTo => !matches!(from, Generic::Queue | Generic::Stream),
+        LinkType::Redrive | LinkType::Effects => false,
     }
 }

@@ -364,6 +364,7 @@ settings! {
     mode: Mode = "mode" => Mode(RedriveMode),
     within: Within = "within" => Dur(Dur),
     max_times: MaxTimes = "max_times" => Count(u64),
+    name_from_key: NameFromKey = "name_from_key" => Bool(bool),
 }
 
 impl Link {

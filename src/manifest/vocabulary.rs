@@ -562,10 +562,14 @@ const LINK_RETRY: FieldDef = f("retry", Type::Object(Obj::Retry), Opt, Catalog, 
 const PASSES_KEY: FieldDef = f("passes_key", Type::Bool, Opt, Fixed("false"), "the idempotency key travels with the request");
 
 #[rustfmt::skip]
+const NAME_FROM_KEY: FieldDef = f("name_from_key", Type::Bool, Opt, Fixed("false"), "the start carries an execution name made from the idempotency key: a workflow that dedups starts by name (Step Functions Standard F033, Lambda durable F029) stops a repeat while the name is kept");
+
+#[rustfmt::skip]
 const SENDS_TO: &[FieldDef] = &[
     TO,
     LINK_RETRY,
     f("dedup_id", Type::Choice(DedupId::NAMES), Opt, No, "what the transport deduplicates sends by"),
+    NAME_FROM_KEY,
 ];
 
 #[rustfmt::skip]
@@ -573,6 +577,7 @@ const DELIVERS_TO: &[FieldDef] = &[
     TO,
     LINK_RETRY,
     f("max_record_age", POSITIVE, Opt, Catalog, "the oldest record still delivered"),
+    NAME_FROM_KEY,
 ];
 
 #[rustfmt::skip]
@@ -581,6 +586,7 @@ const CALLS: &[FieldDef] = &[
     f("timeout", POSITIVE, Opt, No, "the per-attempt timeout"),
     LINK_RETRY,
     PASSES_KEY,
+    NAME_FROM_KEY,
 ];
 
 #[rustfmt::skip]

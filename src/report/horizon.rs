@@ -166,6 +166,12 @@ fn roles(
     if let Some(t) = &node.transport_window {
         out.push(("transport", c, Some(t.window.value)));
     }
+    // A workflow's execution names, where a start named by the key met them.
+    if let Some(n) = &node.name_window
+        && r.layers.get(&(c, c)).is_some_and(|l| l.layer.ty == n.ty)
+    {
+        out.push(("name", c, Some(n.window.value)));
+    }
     if i.effects.iter().any(|e| e.value == m.components[c].id) {
         out.push(("effect", c, node.own_layer.as_ref().map(|l| l.window.value)));
     }

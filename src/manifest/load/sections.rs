@@ -402,7 +402,7 @@ impl Reader {
         match field {
             F::Timeout | F::MaxRecordAge => self.duration(n, p, false).map(Setting::Dur),
             F::Within => self.duration(n, p, true).map(Setting::Dur),
-            F::PassesKey => self.boolean(n, p).map(Setting::Bool),
+            F::PassesKey | F::NameFromKey => self.boolean(n, p).map(Setting::Bool),
             F::AfterReceives => self.count(n, p, 1).map(Setting::Count),
             F::MaxTimes => self.count(n, p, 0).map(Setting::Count),
             F::DedupId => self.choice(n, p).map(Setting::DedupId),
