@@ -38,6 +38,31 @@ fn check(args: &[&str]) -> (Vec<Found>, i32) {
     (f, o.status.code().unwrap())
 }
 
+/// `file:line:column` of every finding of `check ARGS`.
+fn locations(args: &[&str]) -> Vec<String> {
+    let o = bin()
+        .arg("check")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let l = &f["location"];
+            format!(
+                "{}:{}:{}",
+                l["file"].as_str().unwrap_or("-"),
+                l["line"],
+                l["column"]
+            )
+        })
+        .collect()
+}
+
 /// (stdout, stderr, exit code) of `replay-audit ARGS`.
 fn run(args: &[&str]) -> (String, String, i32) {
     let o = bin().args(args).output().unwrap();
@@ -134,6 +159,15 @@ fn variables_tfvars_and_locals() {
         t("RH040", "-", "seller-payout"),
     ];
     assert_eq!(check(&["terraform-variables"]), (expected.clone(), 1));
+    // Each finding on an imported value points at the .tf line it came from,
+    // in the file of the folder that holds it.
+    assert_eq!(
+        locations(&["terraform-variables"]),
+        vec![
+            "terraform-variables/main.tf:41:1".to_string(),
+            "terraform-variables/overlay.yaml:3:3".into()
+        ]
+    );
     // A .tfvars file among the paths is a variable file, as `-var-file`.
     assert_eq!(
         check(&["terraform-variables", vars.to_str().unwrap()]),
@@ -174,17 +208,17 @@ fn module_calls_data_sources_and_count() {
         &["import", "terraform", "terraform-module"],
     );
     let (text, err, _) = run(&["import", "terraform", "terraform-module"]);
-    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:12) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
+    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
     assert!(
         text.contains(
-            "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:9)"
+            "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:10)"
         ),
         "{text}"
     );
-    assert_eq!(
-        err,
-        "warning: not imported: aws_sns_topic_subscription.shared (topic or endpoint not in this configuration)\n"
-    );
+    // The data source the subscription names is a placeholder, linked.
+    assert_eq!(err, "");
+    assert!(text.contains("  shared:\n    kind: queue  # data source aws_sqs_queue, from data.aws_sqs_queue.shared (terraform-module/main.tf:20)\n    # TODO: `data.aws_sqs_queue.shared` is a data source"), "{text}");
+    assert!(text.contains("      - to: shared  # from aws_sns_topic_subscription.shared.endpoint (terraform-module/main.tf:40)\n"), "{text}");
     assert_eq!(
         check(&["terraform-module"]),
         (

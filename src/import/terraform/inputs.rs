@@ -114,12 +114,26 @@ pub fn import_hcl(
     let read = config::read(&bodies, params, budget);
     let mut out = Out::new(label, Format::TerraformHcl);
     out.files = bodies.iter().map(|(n, _, _)| n.clone()).collect();
+    // Several files: named in the header, so that `check` points into each.
+    let configs: Vec<&String> = out
+        .files
+        .iter()
+        .filter(|n| !is_vars_file(Path::new(n)))
+        .collect();
+    if configs.len() > 1 || configs.first().is_some_and(|n| *n != label) {
+        let names = configs
+            .iter()
+            .map(|n| format!("input file: {n}"))
+            .collect::<Vec<_>>();
+        out.notes.extend(names);
+    }
     out.notes.push(match &read.region {
         Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}); add `regions:` where it matters."),
         None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
     });
     out.notes.extend(read.notes);
     super::read_resources(&read.root, &mut out);
+    crate::import::placeholders::declare_missing(&mut out);
     Ok(Imported {
         unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(),
         text: out.render(),

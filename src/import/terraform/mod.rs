@@ -65,9 +65,6 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
         return;
     }
     for r in module.get("resources").map(Node::items).unwrap_or(&[]) {
-        if r.get("mode").and_then(Node::str) == Some("data") {
-            continue;
-        }
         let ty = r.get("type").and_then(Node::str).unwrap_or("").to_string();
         let address = r
             .get("address")
@@ -144,7 +141,10 @@ fn components(res: &mut [Res], out: &mut Out) {
             .and_then(Node::str)
             .unwrap_or(&r.address)
             .to_string();
-        if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
+        let data = r.node.get("mode").and_then(Node::str) == Some("data");
+        if data {
+            data_source(r, &name, out);
+        } else if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
             r.id = Some(out.add(&kebab(&name), kind, from));
@@ -153,6 +153,34 @@ fn components(res: &mut [Res], out: &mut Out) {
             out.unsupported(format!("{} ({})", r.address, r.ty), src);
         }
     }
+}
+
+/// A data source of a type read here: a placeholder component of the
+/// generic kind, with a TODO, since what it describes is managed elsewhere
+/// and its settings cannot be seen; other data sources are no components.
+fn data_source(r: &mut Res, name: &str, out: &mut Out) {
+    const GENERIC: &[(&str, &str)] = &[
+        ("aws_sqs_queue", "queue"),
+        ("aws_sns_topic", "topic"),
+        ("aws_lambda_function", "function"),
+        ("aws_dynamodb_table", "store"),
+        ("aws_kinesis_stream", "stream"),
+        ("aws_cloudwatch_event_rule", "topic"),
+        ("aws_sfn_state_machine", "workflow"),
+    ];
+    let Some((_, kind)) = GENERIC.iter().find(|(t, _)| *t == r.ty) else {
+        return;
+    };
+    let from = format!("data source {}, {}", r.ty, out.src(&r.address, r.node));
+    let id = out.add(&kebab(name), kind, from);
+    out.note(
+        &id,
+        format!(
+            "TODO: `{}` is a data source: it is managed elsewhere and its settings are not in this configuration; set its kind (`{}` is read as `{}`) and settings here or in an overlay, or import the configuration that manages it",
+            r.address, r.ty, READ.iter().find(|(t, _)| *t == r.ty).map_or(*kind, |k| k.1)
+        ),
+    );
+    r.id = Some(id);
 }
 
 /// The kind of a read resource: its type's default unless its values say

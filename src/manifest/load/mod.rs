@@ -159,7 +159,7 @@ pub fn parse_merging(
         match yaml::parse(&sources.files[file as usize].text, file, limits) {
             Ok(mut node) => {
                 // A finding on an imported value points at its template line.
-                crate::import::origin::relocate(&mut sources.files[file as usize], &mut node);
+                crate::import::origin::relocate(&mut sources, file, &mut node);
                 nodes.push((file, imported, node));
             }
             Err(d) => errors.push(d),
