@@ -233,6 +233,41 @@ fn module_calls_data_sources_and_count() {
 }
 
 #[test]
+fn modules_called_from_the_root_are_namespaced_and_linked() {
+    snapshot(
+        "terraform-modules",
+        &["import", "terraform", "terraform-modules"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-modules"]);
+    // `this` in two instances of ./queue: two ids, each fed to the root's
+    // worker through the `consumer` argument.
+    for (m, vis) in [("orders", "6m"), ("payments", "30s")] {
+        assert!(text.contains(&format!("  {m}.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.{m}.aws_sqs_queue.this (terraform-modules/queue/main.tf:16)\n    visibility_timeout: {vis}  # from module.{m}.aws_sqs_queue.this.visibility_timeout_seconds (terraform-modules/queue/main.tf:18)\n    delivers_to:\n      - to: worker  # from module.{m}.aws_lambda_event_source_mapping.this.function_name (terraform-modules/queue/main.tf:23)\n")), "{text}");
+    }
+    assert!(!text.contains("is not read"), "{text}");
+    let expected = vec![
+        // 30 s visibility below the 60 s timeout (F073); 6m on orders.this.
+        t("RH015", "payments.this", "seller-payout"),
+        t("RH038", "bank-rail", "seller-payout"),
+        t("RH040", "-", "seller-payout"),
+    ];
+    let args = ["terraform-modules"];
+    assert_eq!(check(&args), (expected, 1));
+    assert_eq!(
+        locations(&args),
+        vec![
+            "terraform-modules/queue/main.tf:18:1".to_string(),
+            "terraform-modules/queue/main.tf:23:1".into(),
+            "terraform-modules/overlay.yaml:3:3".into()
+        ]
+    );
+    // The module folder alone is a root of its own: no caller, no values.
+    let (text, _, _) = run(&["import", "terraform", "terraform-modules/queue"]);
+    assert!(text.contains("  this:\n"), "{text}");
+    assert!(text.contains("# TODO: variable `consumer`"), "{text}");
+}
+
+#[test]
 fn each_reader_says_what_the_other_reads() {
     let dir = tempfile::tempdir().unwrap();
     let hcl = dir.path().join("main.hcl");

@@ -21,12 +21,14 @@ mod eval;
 mod hcl;
 mod inputs;
 mod links;
+mod modules;
 mod properties;
 mod refs;
 
 pub use hcl::{looks_like_hcl, looks_like_plan};
 pub use inputs::{
-    Modules, hcl_given_to_plan, import_hcl, is_config_file, is_found_input, is_vars_file, read_dir,
+    Modules, hcl_given_to_plan, import_dir, import_hcl, is_config_file, is_found_input,
+    is_vars_file, read_dir,
 };
 
 use super::{F, Node, Out, V, dur, error_at, kebab};
@@ -35,6 +37,8 @@ use crate::diagnostics::Diagnostic;
 /// One resource of the plan, with the id of its component once it has one.
 struct Res<'a> {
     address: String,
+    /// The address of its module (`module.orders`), empty in the root.
+    module: String,
     ty: String,
     values: &'a Node,
     node: &'a Node,
@@ -61,6 +65,7 @@ const LINKS: &[&str] = &[
 
 /// The managed resources of `module` and its child modules.
 fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
+    let at = module.get("address").and_then(Node::str).unwrap_or("");
     if depth > 32 {
         return;
     }
@@ -74,6 +79,7 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
         let empty: &Node = r;
         out.push(Res {
             address,
+            module: at.to_string(),
             ty,
             values: r.get("values").unwrap_or(empty),
             node: r,
@@ -131,16 +137,43 @@ fn read_resources(root: &Node, out: &mut Out) {
     }
 }
 
-/// First pass: a component for every resource type in [`READ`], an
-/// unsupported entry for every type neither read nor a link.
-fn components(res: &mut [Res], out: &mut Out) {
-    for r in res.iter_mut() {
-        let name = r
-            .node
+/// The id a resource's name gives: the name, or, when resources of that
+/// name are in several modules, the module path and the name
+/// (`module.orders.aws_sqs_queue.this` → `orders.this`); a root resource
+/// keeps its name.
+fn names(res: &[Res]) -> Vec<String> {
+    let name = |r: &Res| {
+        r.node
             .get("name")
             .and_then(Node::str)
             .unwrap_or(&r.address)
-            .to_string();
+            .to_string()
+    };
+    let mut modules: std::collections::BTreeMap<String, std::collections::BTreeSet<&str>> =
+        Default::default();
+    for r in res {
+        modules
+            .entry(name(r))
+            .or_default()
+            .insert(r.module.as_str());
+    }
+    res.iter()
+        .map(|r| {
+            let n = name(r);
+            if r.module.is_empty() || modules[&n].len() < 2 {
+                return n;
+            }
+            let path: Vec<&str> = r.module.split('.').filter(|p| *p != "module").collect();
+            format!("{}.{n}", path.join("."))
+        })
+        .collect()
+}
+
+/// First pass: a component for every resource type in [`READ`], an
+/// unsupported entry for every type neither read nor a link.
+fn components(res: &mut [Res], out: &mut Out) {
+    let names = names(res);
+    for (r, name) in res.iter_mut().zip(names) {
         let data = r.node.get("mode").and_then(Node::str) == Some("data");
         if data {
             data_source(r, &name, out);
