@@ -242,7 +242,7 @@ fn modules_called_from_the_root_are_namespaced_and_linked() {
     // `this` in two instances of ./queue: two ids, each fed to the root's
     // worker through the `consumer` argument.
     for (m, vis) in [("orders", "6m"), ("payments", "30s")] {
-        assert!(text.contains(&format!("  {m}.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.{m}.aws_sqs_queue.this (terraform-modules/queue/main.tf:16)\n    visibility_timeout: {vis}  # from module.{m}.aws_sqs_queue.this.visibility_timeout_seconds (terraform-modules/queue/main.tf:18)\n    delivers_to:\n      - to: worker  # from module.{m}.aws_lambda_event_source_mapping.this.function_name (terraform-modules/queue/main.tf:23)\n")), "{text}");
+        assert!(text.contains(&format!("  {m}.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.{m}.aws_sqs_queue.this (terraform-modules/queue/main.tf:16)\n    regions: [eu-west-1]  # from provider \"aws\" region (terraform-modules/main.tf:17): the provider's region\n    visibility_timeout: {vis}  # from module.{m}.aws_sqs_queue.this.visibility_timeout_seconds (terraform-modules/queue/main.tf:18)\n    delivers_to:\n      - to: worker  # from module.{m}.aws_lambda_event_source_mapping.this.function_name (terraform-modules/queue/main.tf:23)\n")), "{text}");
     }
     assert!(!text.contains("is not read"), "{text}");
     let expected = vec![
@@ -265,6 +265,39 @@ fn modules_called_from_the_root_are_namespaced_and_linked() {
     let (text, _, _) = run(&["import", "terraform", "terraform-modules/queue"]);
     assert!(text.contains("  this:\n"), "{text}");
     assert!(text.contains("# TODO: variable `consumer`"), "{text}");
+}
+
+#[test]
+fn provider_region_and_replicas_make_a_global_table() {
+    snapshot(
+        "terraform-global-table",
+        &["import", "terraform", "terraform-global-table"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-global-table"]);
+    assert!(text.contains("regions:\n  eu-west-1: {}  # from provider \"aws\" region (terraform-global-table/main.tf:15); TODO: failover_to, detection, catch_up\n  us-east-1: {}  # from aws_dynamodb_table.payment_keys.replica (terraform-global-table/main.tf:35)"), "{text}");
+    assert!(
+        text.contains("    kind: dynamodb-global-table  # aws_dynamodb_table"),
+        "{text}"
+    );
+    assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from provider \"aws\" region (terraform-global-table/main.tf:15) (the provider's region, first)"), "{text}");
+    assert!(text.contains("    # stream enabled (NEW_AND_OLD_IMAGES, from aws_dynamodb_table.payment_keys.stream_enabled (terraform-global-table/main.tf:22))"), "{text}");
+    assert!(!text.contains("add the provider's own region"), "{text}");
+    // The findings of the CloudFormation global table (tests/import.rs).
+    let expected = vec![
+        t("RH011", "payment-keys", "charge"),
+        t("RH032", "payment-keys", "charge"),
+        t("RH040", "-", "charge"),
+    ];
+    let args = ["terraform-global-table"];
+    assert_eq!(check(&args), (expected, 1));
+    assert_eq!(
+        locations(&args),
+        vec![
+            "terraform-global-table/main.tf:18:1".to_string(),
+            "terraform-global-table/main.tf:30:1".into(),
+            "terraform-global-table/overlay.yaml:3:3".into()
+        ]
+    );
 }
 
 #[test]

@@ -182,11 +182,15 @@ fn import_groups(
                 .extend(configs.iter().map(|n| format!("input file: {n}")));
         }
         out.notes.push(match &tree.region {
-            Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}); add `regions:` where it matters."),
+            Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}), the region of every component; add the failover settings of `regions.{r}`."),
             None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
         });
         out.notes.extend(tree.notes);
         super::read_resources(&tree.root, &mut out);
+        if let Some((r, at)) = &tree.region {
+            let at = format!("from provider \"aws\" region ({at})");
+            super::provider_region(&mut out, r, &at);
+        }
         crate::import::placeholders::declare_missing(&mut out);
         out_list.push((
             root,

@@ -100,9 +100,66 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
             "give the JSON of `terraform show -json PLANFILE` (a saved plan), not the HCL or the state",
         ));
     };
-    out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into());
+    let region = root
+        .at(&[
+            "configuration",
+            "provider_config",
+            "aws",
+            "expressions",
+            "region",
+            "constant_value",
+        ])
+        .filter(|n| n.str().is_some_and(|s| !s.is_empty()));
+    match region {
+        None => out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into()),
+        Some(_) => out.notes.push("TODO: regions: the provider's region is the region of every component; add its failover settings.".into()),
+    }
     read_resources(root, out);
+    if let Some(n) = region {
+        let at = out.src("configuration.provider_config.aws.region", n);
+        provider_region(out, n.str().unwrap_or_default(), &at);
+    }
     Ok(())
+}
+
+/// The provider's region `r` (read `at`) as the region of every component
+/// the input manages (not data sources): a global table's first region,
+/// every other component's only one.
+pub(super) fn provider_region(out: &mut Out, r: &str, at: &str) {
+    if !out.regions.iter().any(|(x, _)| x == r) {
+        out.regions.insert(0, (r.to_string(), at.to_string()));
+    }
+    for c in out
+        .comps
+        .iter_mut()
+        .filter(|c| !c.from.starts_with("data source"))
+    {
+        c.notes
+            .retain(|n| !n.starts_with("TODO: add the provider's own region"));
+        match c.fields.iter_mut().find(|f| f.key == "regions") {
+            Some(F {
+                val: V::List(rs),
+                comment,
+                ..
+            }) => {
+                if !rs.iter().any(|x| x == r) {
+                    rs.insert(0, r.to_string());
+                    *comment = Some(format!(
+                        "{at} (the provider's region, first) and {}",
+                        comment.clone().unwrap_or_default()
+                    ));
+                }
+            }
+            _ => c.fields.insert(
+                0,
+                F::new(
+                    "regions",
+                    V::List(vec![r.to_string()]),
+                    Some(format!("{at}: the provider's region")),
+                ),
+            ),
+        }
+    }
 }
 
 /// Reads the resources of a plan-shaped tree (a plan, or the tree

@@ -121,6 +121,19 @@ pub(super) fn dynamodb_table(cx: &Ctx, out: &mut Out, id: &str) {
             "TODO: retention and expiry (application | physical-ttl): the plan sets no TTL".into(),
         ),
     }
+    if let Some(n) = cx.v("stream_enabled").filter(|n| n.boolean() == Some(true)) {
+        let view = cx
+            .v("stream_view_type")
+            .and_then(Node::text)
+            .unwrap_or_default();
+        out.note(
+            id,
+            format!(
+                "stream enabled ({view}, {}): an event source mapping that reads it makes the component `{id}-stream` (24 h retention)",
+                out.src(&cx.path("stream_enabled"), n)
+            ),
+        );
+    }
     let replicas = cx.v("replica").map(Node::items).unwrap_or(&[]);
     if replicas.is_empty() {
         return;
