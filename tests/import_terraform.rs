@@ -301,6 +301,44 @@ fn provider_region_and_replicas_make_a_global_table() {
 }
 
 #[test]
+fn redrive_allow_policy_gives_a_manual_redrive() {
+    snapshot(
+        "terraform-redrive",
+        &["import", "terraform", "terraform-redrive"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-redrive"]);
+    assert!(text.contains("    redrive:  # TODO: add `within` (how late redrives happen) and `max_times`\n      to: payouts  # from aws_sqs_queue.payouts_dlq.redrive_allow_policy (terraform-redrive/main.tf:17): byQueue lets messages move back to their source\n      mode: manual  # TODO"), "{text}");
+    let args = ["terraform-redrive"];
+    assert_eq!(
+        check(&args),
+        (
+            vec![
+                t("RH003", "bank-rail", "seller-payout"),
+                t("RH040", "-", "seller-payout")
+            ],
+            1
+        )
+    );
+    assert_eq!(
+        locations(&args),
+        vec![
+            "terraform-redrive/main.tf:17:1".to_string(),
+            "terraform-redrive/overlay.yaml:3:3".into()
+        ]
+    );
+    // denyAll: a note, no redrive.
+    let dir = tempfile::tempdir().unwrap();
+    let tf = dir.path().join("main.tf");
+    std::fs::write(&tf, "resource \"aws_sqs_queue\" \"d\" {\n  redrive_allow_policy = jsonencode({ redrivePermission = \"denyAll\" })\n}\n").unwrap();
+    let (text, _, _) = run(&["import", "terraform", tf.to_str().unwrap()]);
+    assert!(
+        text.contains("# redrive_allow_policy denyAll: no queue may use this one"),
+        "{text}"
+    );
+    assert!(!text.contains("redrive:"), "{text}");
+}
+
+#[test]
 fn each_reader_says_what_the_other_reads() {
     let dir = tempfile::tempdir().unwrap();
     let hcl = dir.path().join("main.hcl");

@@ -192,6 +192,17 @@ fn read_resources(root: &Node, out: &mut Out) {
             _ => {}
         }
     }
+    // A redrive-allow policy needs every queue's dead letter.
+    for r in res.iter().filter(|r| r.ty == "aws_sqs_queue") {
+        if let Some(id) = &r.id {
+            let cx = Ctx {
+                res: &res,
+                ix: &ix,
+                r,
+            };
+            properties::redrive_allow(&cx, out, id);
+        }
+    }
 }
 
 /// The id a resource's name gives: the name, or, when resources of that
