@@ -532,50 +532,6 @@ fn placeholder(address: &str, attr: &str) -> String {
     format!("(known after apply: {address}.{attr})")
 }
 
-/// The plan-shaped tree of a root module's resources (`planned`,
-/// `config`) and the modules it calls (their address and planned
-/// resources; their configuration is in `config`, by full address).
-pub(super) fn tree(
-    planned: Vec<Node>,
-    children: Vec<(String, Vec<Node>)>,
-    config: Vec<Node>,
-) -> Node {
-    let seq = |items: Vec<Node>| Node::new(Value::Seq(items), Loc::default());
-    let s = |t: String| Node::new(Value::Str(t), Loc::default());
-    let children = children
-        .into_iter()
-        .map(|(address, res)| map(vec![("address", s(address)), ("resources", seq(res))]))
-        .collect();
-    map(vec![
-        (
-            "planned_values",
-            map(vec![(
-                "root_module",
-                map(vec![
-                    ("resources", seq(planned)),
-                    ("child_modules", seq(children)),
-                ]),
-            )]),
-        ),
-        (
-            "configuration",
-            map(vec![("root_module", map(vec![("resources", seq(config))]))]),
-        ),
-    ])
-}
-
-fn map(entries: Vec<(&str, Node)>) -> Node {
-    Node::new(
-        Value::Map(
-            entries
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        ),
-        Loc::default(),
-    )
-}
-
 /// `{references: [...]}` as the plan's configuration writes it.
 fn refs_node(refs: &[String], loc: Loc) -> Node {
     let items = refs

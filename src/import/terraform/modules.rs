@@ -13,7 +13,8 @@ use std::path::{Component, Path, PathBuf};
 
 use super::config::{self, Instance};
 use super::hcl::{Block, Body};
-use crate::import::Node;
+use crate::diagnostics::Loc;
+use crate::import::{Node, Value};
 
 /// Module calls nested deeper than this are not followed.
 const MAX_DEPTH: usize = 16;
@@ -164,11 +165,47 @@ pub(super) fn read(
         }
     }
     Tree {
-        root: config::tree(planned_root.unwrap_or_default(), children, config),
+        root: tree(planned_root.unwrap_or_default(), children, config),
         notes,
         region,
         read,
     }
+}
+
+/// The plan-shaped tree of a root module's resources (`planned`,
+/// `config`) and the modules it calls (their address and planned
+/// resources; their configuration is in `config`, by full address).
+fn tree(planned: Vec<Node>, children: Vec<(String, Vec<Node>)>, config: Vec<Node>) -> Node {
+    let seq = |items: Vec<Node>| Node::new(Value::Seq(items), Loc::default());
+    let s = |t: String| Node::new(Value::Str(t), Loc::default());
+    let children = children
+        .into_iter()
+        .map(|(address, res)| map(vec![("address", s(address)), ("resources", seq(res))]))
+        .collect();
+    map(vec![
+        (
+            "planned_values",
+            map(vec![(
+                "root_module",
+                map(vec![
+                    ("resources", seq(planned)),
+                    ("child_modules", seq(children)),
+                ]),
+            )]),
+        ),
+        (
+            "configuration",
+            map(vec![("root_module", map(vec![("resources", seq(config))]))]),
+        ),
+    ])
+}
+
+fn map(entries: Vec<(&str, Node)>) -> Node {
+    let entries = entries
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    Node::new(Value::Map(entries), Loc::default())
 }
 
 #[cfg(test)]
