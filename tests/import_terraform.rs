@@ -38,6 +38,31 @@ fn check(args: &[&str]) -> (Vec<Found>, i32) {
     (f, o.status.code().unwrap())
 }
 
+/// `file:line:column` of every finding of `check ARGS`.
+fn locations(args: &[&str]) -> Vec<String> {
+    let o = bin()
+        .arg("check")
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let l = &f["location"];
+            format!(
+                "{}:{}:{}",
+                l["file"].as_str().unwrap_or("-"),
+                l["line"],
+                l["column"]
+            )
+        })
+        .collect()
+}
+
 /// (stdout, stderr, exit code) of `replay-audit ARGS`.
 fn run(args: &[&str]) -> (String, String, i32) {
     let o = bin().args(args).output().unwrap();
@@ -134,6 +159,15 @@ fn variables_tfvars_and_locals() {
         t("RH040", "-", "seller-payout"),
     ];
     assert_eq!(check(&["terraform-variables"]), (expected.clone(), 1));
+    // Each finding on an imported value points at the .tf line it came from,
+    // in the file of the folder that holds it.
+    assert_eq!(
+        locations(&["terraform-variables"]),
+        vec![
+            "terraform-variables/main.tf:41:1".to_string(),
+            "terraform-variables/overlay.yaml:3:3".into()
+        ]
+    );
     // A .tfvars file among the paths is a variable file, as `-var-file`.
     assert_eq!(
         check(&["terraform-variables", vars.to_str().unwrap()]),
@@ -174,17 +208,17 @@ fn module_calls_data_sources_and_count() {
         &["import", "terraform", "terraform-module"],
     );
     let (text, err, _) = run(&["import", "terraform", "terraform-module"]);
-    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:12) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
+    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
     assert!(
         text.contains(
-            "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:9)"
+            "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:10)"
         ),
         "{text}"
     );
-    assert_eq!(
-        err,
-        "warning: not imported: aws_sns_topic_subscription.shared (topic or endpoint not in this configuration)\n"
-    );
+    // The data source the subscription names is a placeholder, linked.
+    assert_eq!(err, "");
+    assert!(text.contains("  shared:\n    kind: queue  # data source aws_sqs_queue, from data.aws_sqs_queue.shared (terraform-module/main.tf:20)\n    # TODO: `data.aws_sqs_queue.shared` is a data source"), "{text}");
+    assert!(text.contains("      - to: shared  # from aws_sns_topic_subscription.shared.endpoint (terraform-module/main.tf:40)\n"), "{text}");
     assert_eq!(
         check(&["terraform-module"]),
         (
@@ -196,6 +230,112 @@ fn module_calls_data_sources_and_count() {
             1
         )
     );
+}
+
+#[test]
+fn modules_called_from_the_root_are_namespaced_and_linked() {
+    snapshot(
+        "terraform-modules",
+        &["import", "terraform", "terraform-modules"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-modules"]);
+    // `this` in two instances of ./queue: two ids, each fed to the root's
+    // worker through the `consumer` argument.
+    for (m, vis) in [("orders", "6m"), ("payments", "30s")] {
+        assert!(text.contains(&format!("  {m}.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.{m}.aws_sqs_queue.this (terraform-modules/queue/main.tf:16)\n    regions: [eu-west-1]  # from provider \"aws\" region (terraform-modules/main.tf:17): the provider's region\n    visibility_timeout: {vis}  # from module.{m}.aws_sqs_queue.this.visibility_timeout_seconds (terraform-modules/queue/main.tf:18)\n    delivers_to:\n      - to: worker  # from module.{m}.aws_lambda_event_source_mapping.this.function_name (terraform-modules/queue/main.tf:23)\n")), "{text}");
+    }
+    assert!(!text.contains("is not read"), "{text}");
+    let expected = vec![
+        // 30 s visibility below the 60 s timeout (F073); 6m on orders.this.
+        t("RH015", "payments.this", "seller-payout"),
+        t("RH038", "bank-rail", "seller-payout"),
+        t("RH040", "-", "seller-payout"),
+    ];
+    let args = ["terraform-modules"];
+    assert_eq!(check(&args), (expected, 1));
+    assert_eq!(
+        locations(&args),
+        vec![
+            "terraform-modules/queue/main.tf:18:1".to_string(),
+            "terraform-modules/queue/main.tf:23:1".into(),
+            "terraform-modules/overlay.yaml:3:3".into()
+        ]
+    );
+    // The module folder alone is a root of its own: no caller, no values.
+    let (text, _, _) = run(&["import", "terraform", "terraform-modules/queue"]);
+    assert!(text.contains("  this:\n"), "{text}");
+    assert!(text.contains("# TODO: variable `consumer`"), "{text}");
+}
+
+#[test]
+fn provider_region_and_replicas_make_a_global_table() {
+    snapshot(
+        "terraform-global-table",
+        &["import", "terraform", "terraform-global-table"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-global-table"]);
+    assert!(text.contains("regions:\n  eu-west-1: {}  # from provider \"aws\" region (terraform-global-table/main.tf:15); TODO: failover_to, detection, catch_up\n  us-east-1: {}  # from aws_dynamodb_table.payment_keys.replica (terraform-global-table/main.tf:35)"), "{text}");
+    assert!(
+        text.contains("    kind: dynamodb-global-table  # aws_dynamodb_table"),
+        "{text}"
+    );
+    assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from provider \"aws\" region (terraform-global-table/main.tf:15) (the provider's region, first)"), "{text}");
+    assert!(text.contains("    # stream enabled (NEW_AND_OLD_IMAGES, from aws_dynamodb_table.payment_keys.stream_enabled (terraform-global-table/main.tf:22))"), "{text}");
+    assert!(!text.contains("add the provider's own region"), "{text}");
+    // The findings of the CloudFormation global table (tests/import.rs).
+    let expected = vec![
+        t("RH011", "payment-keys", "charge"),
+        t("RH032", "payment-keys", "charge"),
+        t("RH040", "-", "charge"),
+    ];
+    let args = ["terraform-global-table"];
+    assert_eq!(check(&args), (expected, 1));
+    assert_eq!(
+        locations(&args),
+        vec![
+            "terraform-global-table/main.tf:18:1".to_string(),
+            "terraform-global-table/main.tf:30:1".into(),
+            "terraform-global-table/overlay.yaml:3:3".into()
+        ]
+    );
+}
+
+#[test]
+fn redrive_allow_policy_gives_a_manual_redrive() {
+    snapshot(
+        "terraform-redrive",
+        &["import", "terraform", "terraform-redrive"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-redrive"]);
+    assert!(text.contains("    redrive:  # TODO: add `within` (how late redrives happen) and `max_times`\n      to: payouts  # from aws_sqs_queue.payouts_dlq.redrive_allow_policy (terraform-redrive/main.tf:17): byQueue lets messages move back to their source\n      mode: manual  # TODO"), "{text}");
+    let args = ["terraform-redrive"];
+    assert_eq!(
+        check(&args),
+        (
+            vec![
+                t("RH003", "bank-rail", "seller-payout"),
+                t("RH040", "-", "seller-payout")
+            ],
+            1
+        )
+    );
+    assert_eq!(
+        locations(&args),
+        vec![
+            "terraform-redrive/main.tf:17:1".to_string(),
+            "terraform-redrive/overlay.yaml:3:3".into()
+        ]
+    );
+    // denyAll: a note, no redrive.
+    let dir = tempfile::tempdir().unwrap();
+    let tf = dir.path().join("main.tf");
+    std::fs::write(&tf, "resource \"aws_sqs_queue\" \"d\" {\n  redrive_allow_policy = jsonencode({ redrivePermission = \"denyAll\" })\n}\n").unwrap();
+    let (text, _, _) = run(&["import", "terraform", tf.to_str().unwrap()]);
+    assert!(
+        text.contains("# redrive_allow_policy denyAll: no queue may use this one"),
+        "{text}"
+    );
+    assert!(!text.contains("redrive:"), "{text}");
 }
 
 #[test]

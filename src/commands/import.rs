@@ -89,13 +89,14 @@ fn terraform_config(
     limits: &Limits,
 ) -> Result<Imported, LoadError> {
     let name = path.display().to_string();
-    let mut files = if path.is_dir() {
-        terraform::read_dir(path, limits)?
-    } else {
-        vec![(name.clone(), import::read_file(path, limits)?)]
-    };
+    let mut vars = Vec::new();
     for f in var_files {
-        files.push((f.display().to_string(), import::read_file(f, limits)?));
+        vars.push((f.display().to_string(), import::read_file(f, limits)?));
     }
+    if path.is_dir() {
+        return terraform::import_dir(path, vars, params, limits);
+    }
+    let mut files = vec![(name.clone(), import::read_file(path, limits)?)];
+    files.extend(vars);
     terraform::import_hcl(&name, &files, params)
 }

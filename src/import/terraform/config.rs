@@ -32,10 +32,32 @@ const META: [&str; 5] = ["count", "for_each", "depends_on", "provider", "lifecyc
 /// The plan-shaped tree of a configuration and what it says beyond its
 /// resources.
 pub(super) struct Read {
-    pub root: Node,
+    /// The resources as `planned_values` and `configuration` list them.
+    pub planned: Vec<Node>,
+    pub config: Vec<Node>,
     pub notes: Vec<String>,
     /// The `aws` provider's region and where it is set.
     pub region: Option<(String, String)>,
+    /// The module's `module` blocks.
+    pub calls: Vec<Call>,
+}
+
+/// A `module` block: its name, literal `source`, the TODO for when its
+/// folder is not read, and the values of its arguments (the called
+/// module's variables).
+pub(super) struct Call {
+    pub name: String,
+    pub source: Option<String>,
+    pub note: String,
+    pub args: BTreeMap<String, HVal>,
+}
+
+/// Which module a configuration is: the root (`args` is `None`: variables
+/// come from `.tfvars` files and `--var`), or one called with `args`,
+/// whose resources' addresses start with `prefix` (`module.NAME.`).
+pub(super) struct Instance {
+    pub prefix: String,
+    pub args: Option<BTreeMap<String, HVal>>,
 }
 
 /// `files` are parsed bodies: (file name, body, is a `.tfvars` file), in
@@ -44,6 +66,7 @@ pub(super) struct Read {
 pub(super) fn read(
     files: &[(String, Body, bool)],
     params: &[(String, String)],
+    module: &Instance,
     budget: usize,
 ) -> Read {
     let mut st = State {
@@ -51,23 +74,30 @@ pub(super) fn read(
         budget,
         notes: Vec::new(),
         ctx: eval::context(),
+        prefix: module.prefix.clone(),
     };
     let configs: Vec<&Body> = files.iter().filter(|f| !f.2).map(|f| &f.1).collect();
     let blocks = || configs.iter().flat_map(|b| b.blocks.iter());
-    st.variables(blocks(), files, params);
+    match &module.args {
+        None => st.variables(blocks(), files, params),
+        Some(args) => st.arguments(blocks(), files, args),
+    }
     st.locals(blocks());
     let region = st.region(blocks(), files);
-    for b in blocks().filter(|b| b.ident == "module") {
-        st.notes.push(module_note(b, files));
-    }
     let resources: Vec<&Block> = blocks()
         .filter(|b| matches!(b.ident.as_str(), "resource" | "data") && b.labels.len() == 2)
         .collect();
-    let root = st.resources(&resources, files);
+    let (planned, config) = st.resources(&resources, files);
+    let calls = blocks()
+        .filter(|b| b.ident == "module")
+        .map(|b| st.call(b, files))
+        .collect();
     Read {
-        root,
+        planned,
+        config,
         notes: st.notes,
         region,
+        calls,
     }
 }
 
@@ -103,6 +133,8 @@ struct State {
     notes: Vec<String>,
     /// The functions expressions may call.
     ctx: hcl::eval::Context<'static>,
+    /// The module address of the resources (`module.NAME.`, or empty).
+    prefix: String,
 }
 
 impl State {
@@ -173,6 +205,91 @@ impl State {
         }
     }
 
+    /// A called module's variables: their defaults, then the caller's
+    /// arguments.
+    fn arguments<'a>(
+        &mut self,
+        blocks: impl Iterator<Item = &'a Block>,
+        files: &[(String, Body, bool)],
+        args: &BTreeMap<String, HVal>,
+    ) {
+        let mut vars = BTreeMap::new();
+        for b in blocks.filter(|b| b.ident == "variable") {
+            let Some(name) = b.labels.first() else {
+                continue;
+            };
+            if let Some(v) = args.get(name) {
+                vars.insert(name.clone(), v.clone());
+            } else if let Some(d) = b.body.attr("default") {
+                let s = self.scan(&d.expr);
+                if let Some(v) = self.eval(&d.expr, &s) {
+                    vars.insert(name.clone(), v);
+                }
+            } else {
+                self.notes.push(format!(
+                    "TODO: variable `{name}` of {} ({}) has no value: its caller does not set it",
+                    self.prefix.trim_end_matches('.'),
+                    place(files, b.loc)
+                ));
+            }
+        }
+        for (k, v) in vars {
+            self.know(format!("var.{k}"), &v);
+        }
+    }
+
+    /// A `module` block with the values of its arguments.
+    fn call(&mut self, b: &Block, files: &[(String, Body, bool)]) -> Call {
+        const NOT_ARGS: [&str; 4] = ["source", "version", "providers", "depends_on"];
+        let mut args = BTreeMap::new();
+        for a in b
+            .body
+            .attrs
+            .iter()
+            .filter(|a| !NOT_ARGS.contains(&a.key.as_str()) && !META.contains(&a.key.as_str()))
+        {
+            let s = self.scan(&a.expr);
+            if let Some(v) = self.eval(&a.expr, &s) {
+                args.insert(a.key.clone(), v);
+            }
+        }
+        let source = b.body.attr("source").and_then(|a| match &a.expr {
+            hcl::Expression::String(s) => Some(s.clone()),
+            _ => None,
+        });
+        Call {
+            name: b.labels.first().cloned().unwrap_or_default(),
+            source,
+            note: module_note(b, files),
+            args,
+        }
+    }
+
+    /// The address of a resource block in this module.
+    fn full(&self, b: &Block) -> String {
+        format!("{}{}", self.prefix, address(b))
+    }
+
+    /// References as addresses of this module: a resource's gets the
+    /// module's prefix; variables, locals and the like stay as they are.
+    fn qualify(&self, refs: &[String]) -> Vec<String> {
+        const LOCAL: [&str; 7] = [
+            "var.",
+            "local.",
+            "count.",
+            "each.",
+            "path.",
+            "self.",
+            "terraform.",
+        ];
+        refs.iter()
+            .map(|r| match LOCAL.iter().any(|p| r.starts_with(p)) {
+                true => r.clone(),
+                false => format!("{}{r}", self.prefix),
+            })
+            .collect()
+    }
+
     /// The region of the default `aws` provider (the one without `alias`).
     fn region<'a>(
         &mut self,
@@ -223,11 +340,16 @@ impl State {
         }
     }
 
-    /// The plan-shaped tree of the resources.
-    fn resources(&mut self, res: &[&Block], files: &[(String, Body, bool)]) -> Node {
+    /// The resources as the plan's `planned_values` and `configuration`
+    /// list them.
+    fn resources(
+        &mut self,
+        res: &[&Block],
+        files: &[(String, Body, bool)],
+    ) -> (Vec<Node>, Vec<Node>) {
         for b in res.iter().filter(|b| b.ident == "resource") {
             for k in COMPUTED {
-                let p = HVal::String(placeholder(&address(b), k));
+                let p = HVal::String(placeholder(&self.full(b), k));
                 self.know(format!("{}.{k}", address(b)), &p);
             }
         }
@@ -265,16 +387,7 @@ impl State {
             planned.push(p);
             config.push(c);
         }
-        let module = |key: &str, items: Vec<Node>| {
-            map(vec![(
-                "root_module",
-                map(vec![(key, Node::new(Value::Seq(items), Loc::default()))]),
-            )])
-        };
-        map(vec![
-            ("planned_values", module("resources", planned)),
-            ("configuration", module("resources", config)),
-        ])
+        (planned, config)
     }
 
     /// A resource as the plan's `planned_values` and `configuration` list
@@ -292,13 +405,14 @@ impl State {
             if let Some(x) = v.get(&a.key) {
                 fields.push((a.key.clone(), node(x, a.loc)));
             }
-            exprs.push((a.key.clone(), refs_node(&self.scan(&a.expr).refs, a.loc)));
+            let refs = self.qualify(&self.scan(&a.expr).refs);
+            exprs.push((a.key.clone(), refs_node(&refs, a.loc)));
         }
         self.nested(&b.body, &mut fields, &mut exprs);
         if b.ident == "resource" {
             for k in COMPUTED {
                 if !fields.iter().any(|(f, _)| f == k) {
-                    let p = HVal::String(placeholder(&address(b), k));
+                    let p = HVal::String(placeholder(&self.full(b), k));
                     fields.push((k.to_string(), node(&p, b.loc)));
                 }
             }
@@ -308,7 +422,7 @@ impl State {
         let mode = if b.ident == "data" { "data" } else { "managed" };
         let planned = Node::new(
             Value::Map(vec![
-                ("address".into(), s(&address(b))),
+                ("address".into(), s(&self.full(b))),
                 ("mode".into(), s(mode)),
                 ("type".into(), s(&b.labels[0])),
                 ("name".into(), s(&b.labels[1])),
@@ -318,7 +432,7 @@ impl State {
         );
         let config = Node::new(
             Value::Map(vec![
-                ("address".into(), s(&address(b))),
+                ("address".into(), s(&self.full(b))),
                 ("expressions".into(), Node::new(Value::Map(exprs), loc)),
             ]),
             loc,
@@ -348,7 +462,7 @@ impl State {
                 if let Some(x) = self.eval(&a.expr, &s) {
                     f.push((a.key.clone(), node(&x, a.loc)));
                 }
-                e.push((a.key.clone(), refs_node(&s.refs, a.loc)));
+                e.push((a.key.clone(), refs_node(&self.qualify(&s.refs), a.loc)));
             }
             self.nested(&b.body, &mut f, &mut e);
             let item = Node::new(Value::Map(f), b.loc);
@@ -416,18 +530,6 @@ fn address(b: &Block) -> String {
 /// What stands for an attribute only apply knows.
 fn placeholder(address: &str, attr: &str) -> String {
     format!("(known after apply: {address}.{attr})")
-}
-
-fn map(entries: Vec<(&str, Node)>) -> Node {
-    Node::new(
-        Value::Map(
-            entries
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        ),
-        Loc::default(),
-    )
 }
 
 /// `{references: [...]}` as the plan's configuration writes it.

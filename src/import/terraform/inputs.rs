@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{config, hcl};
+use super::{hcl, modules};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::files::Origin;
 use crate::import::{Format, Imported, Out};
@@ -88,19 +88,73 @@ pub fn import_hcl(
     files: &[(String, String)],
     params: &[(String, String)],
 ) -> Result<Imported, LoadError> {
+    let group = (PathBuf::from(label), label.to_string(), files.to_vec());
+    let mut imported = import_groups(&[group], params)?;
+    Ok(imported.remove(0).1)
+}
+
+/// Imports module folder `dir` with the local module folders it calls
+/// (`source = "./x"`, followed to [`modules::MAX_INSTANCES`] folders; a
+/// folder that cannot be read, or is a symbolic link, stays a TODO), then
+/// `var_files` for the root.
+pub fn import_dir(
+    dir: &Path,
+    var_files: Vec<(String, String)>,
+    params: &[(String, String)],
+    limits: &Limits,
+) -> Result<Imported, LoadError> {
+    let mut root = read_dir(dir, limits)?;
+    root.extend(var_files);
+    let label = dir.display().to_string();
+    let mut groups = vec![(dir.to_path_buf(), label.clone(), root)];
+    let mut next = 0;
+    while next < groups.len() && groups.len() < modules::MAX_INSTANCES {
+        let calls = modules::local_calls(&groups[next].0, &groups[next].2);
+        next += 1;
+        for d in calls {
+            let link = std::fs::symlink_metadata(&d).map_or(true, |m| m.is_symlink());
+            if link || groups.iter().any(|g| modules::normal(&g.0) == d) {
+                continue;
+            }
+            if let Ok(files) = read_dir(&d, limits) {
+                groups.push((d.clone(), d.display().to_string(), files));
+            }
+        }
+    }
+    let mut all = import_groups(&groups, params)?;
+    let at = all.iter().position(|(g, _)| *g == 0).unwrap_or(0);
+    Ok(all.swap_remove(at).1)
+}
+
+/// Imports module folders (folder, label, files) together: each folder no
+/// other one calls is a root, imported with the folders it calls
+/// ([`modules`]); one skeleton per root, with the number of its folder.
+fn import_groups(
+    groups: &[(PathBuf, String, Files)],
+    params: &[(String, String)],
+) -> Result<Vec<(usize, Imported)>, LoadError> {
     let mut sources = SourceMap::default();
-    let mut bodies = Vec::new();
+    let mut folders = Vec::new();
     let mut errors = Vec::new();
-    for (name, text) in files {
-        let file = sources.add(name.clone(), text.clone());
-        if hcl::looks_like_plan(text) {
-            errors.push(plan_given_to_hcl(name));
-            continue;
+    let mut input = 0usize;
+    for (dir, _, files) in groups {
+        let mut bodies = Vec::new();
+        for (name, text) in files {
+            input += text.len();
+            let file = sources.add(name.clone(), text.clone());
+            if hcl::looks_like_plan(text) {
+                errors.push(plan_given_to_hcl(name));
+                continue;
+            }
+            match hcl::parse(text, file) {
+                Ok(b) => bodies.push((name.clone(), b, is_vars_file(Path::new(name)))),
+                Err(d) => errors.push(d),
+            }
         }
-        match hcl::parse(text, file) {
-            Ok(b) => bodies.push((name.clone(), b, is_vars_file(Path::new(name)))),
-            Err(d) => errors.push(d),
-        }
+        folders.push(modules::Folder {
+            dir: dir.clone(),
+            files: bodies,
+        });
     }
     if !errors.is_empty() {
         return Err(LoadError {
@@ -109,21 +163,44 @@ pub fn import_hcl(
         });
     }
     // Evaluated values may not outweigh the input many times over.
-    let input: usize = files.iter().map(|(_, t)| t.len()).sum();
     let budget = input.saturating_mul(16).max(1 << 20);
-    let read = config::read(&bodies, params, budget);
-    let mut out = Out::new(label, Format::TerraformHcl);
-    out.files = bodies.iter().map(|(n, _, _)| n.clone()).collect();
-    out.notes.push(match &read.region {
-        Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}); add `regions:` where it matters."),
-        None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
-    });
-    out.notes.extend(read.notes);
-    super::read_resources(&read.root, &mut out);
-    Ok(Imported {
-        unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(),
-        text: out.render(),
-    })
+    let names: Vec<String> = sources.files.iter().map(|f| f.path.clone()).collect();
+    let mut out_list = Vec::new();
+    for root in modules::roots(&folders) {
+        let tree = modules::read(&folders, root, params, budget);
+        let label = &groups[root].1;
+        let mut out = Out::new(label, Format::TerraformHcl);
+        out.files = names.clone();
+        // Several files: named in the header, so that `check` points into each.
+        let configs: Vec<&String> = tree
+            .read
+            .iter()
+            .flat_map(|i| folders[*i].files.iter().filter(|f| !f.2).map(|f| &f.0))
+            .collect();
+        if configs.len() > 1 || configs.first().is_some_and(|n| *n != label) {
+            out.notes
+                .extend(configs.iter().map(|n| format!("input file: {n}")));
+        }
+        out.notes.push(match &tree.region {
+            Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}), the region of every component; add the failover settings of `regions.{r}`."),
+            None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
+        });
+        out.notes.extend(tree.notes);
+        super::read_resources(&tree.root, &mut out);
+        if let Some((r, at)) = &tree.region {
+            let at = format!("from provider \"aws\" region ({at})");
+            super::provider_region(&mut out, r, &at);
+        }
+        crate::import::placeholders::declare_missing(&mut out);
+        out_list.push((
+            root,
+            Imported {
+                unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(),
+                text: out.render(),
+            },
+        ));
+    }
+    Ok(out_list)
 }
 
 fn plan_given_to_hcl(name: &str) -> Diagnostic {
@@ -184,8 +261,8 @@ impl Modules {
         self,
         params: &[(String, String)],
     ) -> Result<Vec<(usize, String, String)>, LoadError> {
-        let mut out = Vec::new();
-        let mut any = false;
+        let mut groups = Vec::new();
+        let mut slots = Vec::new();
         for (dir, slot, mut files) in self.groups {
             let configs: Vec<&String> = files
                 .iter()
@@ -197,12 +274,22 @@ impl Modules {
                 [one] => (*one).clone(),
                 _ => dir.display().to_string(),
             };
-            any = true;
             files.sort_by_key(|f| precedence(&f.0));
             files.extend(self.given_vars.iter().cloned());
-            let imported = import_hcl(&label, &files, params)?;
-            out.push((slot, format!("{label} (imported)"), imported.text));
+            groups.push((dir, label, files));
+            slots.push(slot);
         }
+        let any = !groups.is_empty();
+        let out = import_groups(&groups, params)?
+            .into_iter()
+            .map(|(g, imported)| {
+                (
+                    slots[g],
+                    format!("{} (imported)", groups[g].1),
+                    imported.text,
+                )
+            })
+            .collect();
         if let (false, Some((name, _))) = (any, self.given_vars.first()) {
             return Err(LoadError {
                 sources: SourceMap::default(),

@@ -21,12 +21,14 @@ mod eval;
 mod hcl;
 mod inputs;
 mod links;
+mod modules;
 mod properties;
 mod refs;
 
 pub use hcl::{looks_like_hcl, looks_like_plan};
 pub use inputs::{
-    Modules, hcl_given_to_plan, import_hcl, is_config_file, is_found_input, is_vars_file, read_dir,
+    Modules, hcl_given_to_plan, import_dir, import_hcl, is_config_file, is_found_input,
+    is_vars_file, read_dir,
 };
 
 use super::{F, Node, Out, V, dur, error_at, kebab};
@@ -35,6 +37,8 @@ use crate::diagnostics::Diagnostic;
 /// One resource of the plan, with the id of its component once it has one.
 struct Res<'a> {
     address: String,
+    /// The address of its module (`module.orders`), empty in the root.
+    module: String,
     ty: String,
     values: &'a Node,
     node: &'a Node,
@@ -61,13 +65,11 @@ const LINKS: &[&str] = &[
 
 /// The managed resources of `module` and its child modules.
 fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
+    let at = module.get("address").and_then(Node::str).unwrap_or("");
     if depth > 32 {
         return;
     }
     for r in module.get("resources").map(Node::items).unwrap_or(&[]) {
-        if r.get("mode").and_then(Node::str) == Some("data") {
-            continue;
-        }
         let ty = r.get("type").and_then(Node::str).unwrap_or("").to_string();
         let address = r
             .get("address")
@@ -77,6 +79,7 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
         let empty: &Node = r;
         out.push(Res {
             address,
+            module: at.to_string(),
             ty,
             values: r.get("values").unwrap_or(empty),
             node: r,
@@ -97,9 +100,66 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
             "give the JSON of `terraform show -json PLANFILE` (a saved plan), not the HCL or the state",
         ));
     };
-    out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into());
+    let region = root
+        .at(&[
+            "configuration",
+            "provider_config",
+            "aws",
+            "expressions",
+            "region",
+            "constant_value",
+        ])
+        .filter(|n| n.str().is_some_and(|s| !s.is_empty()));
+    match region {
+        None => out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into()),
+        Some(_) => out.notes.push("TODO: regions: the provider's region is the region of every component; add its failover settings.".into()),
+    }
     read_resources(root, out);
+    if let Some(n) = region {
+        let at = out.src("configuration.provider_config.aws.region", n);
+        provider_region(out, n.str().unwrap_or_default(), &at);
+    }
     Ok(())
+}
+
+/// The provider's region `r` (read `at`) as the region of every component
+/// the input manages (not data sources): a global table's first region,
+/// every other component's only one.
+pub(super) fn provider_region(out: &mut Out, r: &str, at: &str) {
+    if !out.regions.iter().any(|(x, _)| x == r) {
+        out.regions.insert(0, (r.to_string(), at.to_string()));
+    }
+    for c in out
+        .comps
+        .iter_mut()
+        .filter(|c| !c.from.starts_with("data source"))
+    {
+        c.notes
+            .retain(|n| !n.starts_with("TODO: add the provider's own region"));
+        match c.fields.iter_mut().find(|f| f.key == "regions") {
+            Some(F {
+                val: V::List(rs),
+                comment,
+                ..
+            }) => {
+                if !rs.iter().any(|x| x == r) {
+                    rs.insert(0, r.to_string());
+                    *comment = Some(format!(
+                        "{at} (the provider's region, first) and {}",
+                        comment.clone().unwrap_or_default()
+                    ));
+                }
+            }
+            _ => c.fields.insert(
+                0,
+                F::new(
+                    "regions",
+                    V::List(vec![r.to_string()]),
+                    Some(format!("{at}: the provider's region")),
+                ),
+            ),
+        }
+    }
 }
 
 /// Reads the resources of a plan-shaped tree (a plan, or the tree
@@ -132,19 +192,60 @@ fn read_resources(root: &Node, out: &mut Out) {
             _ => {}
         }
     }
+    // A redrive-allow policy needs every queue's dead letter.
+    for r in res.iter().filter(|r| r.ty == "aws_sqs_queue") {
+        if let Some(id) = &r.id {
+            let cx = Ctx {
+                res: &res,
+                ix: &ix,
+                r,
+            };
+            properties::redrive_allow(&cx, out, id);
+        }
+    }
+}
+
+/// The id a resource's name gives: the name, or, when resources of that
+/// name are in several modules, the module path and the name
+/// (`module.orders.aws_sqs_queue.this` → `orders.this`); a root resource
+/// keeps its name.
+fn names(res: &[Res]) -> Vec<String> {
+    let name = |r: &Res| {
+        r.node
+            .get("name")
+            .and_then(Node::str)
+            .unwrap_or(&r.address)
+            .to_string()
+    };
+    let mut modules: std::collections::BTreeMap<String, std::collections::BTreeSet<&str>> =
+        Default::default();
+    for r in res {
+        modules
+            .entry(name(r))
+            .or_default()
+            .insert(r.module.as_str());
+    }
+    res.iter()
+        .map(|r| {
+            let n = name(r);
+            if r.module.is_empty() || modules[&n].len() < 2 {
+                return n;
+            }
+            let path: Vec<&str> = r.module.split('.').filter(|p| *p != "module").collect();
+            format!("{}.{n}", path.join("."))
+        })
+        .collect()
 }
 
 /// First pass: a component for every resource type in [`READ`], an
 /// unsupported entry for every type neither read nor a link.
 fn components(res: &mut [Res], out: &mut Out) {
-    for r in res.iter_mut() {
-        let name = r
-            .node
-            .get("name")
-            .and_then(Node::str)
-            .unwrap_or(&r.address)
-            .to_string();
-        if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
+    let names = names(res);
+    for (r, name) in res.iter_mut().zip(names) {
+        let data = r.node.get("mode").and_then(Node::str) == Some("data");
+        if data {
+            data_source(r, &name, out);
+        } else if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
             r.id = Some(out.add(&kebab(&name), kind, from));
@@ -153,6 +254,34 @@ fn components(res: &mut [Res], out: &mut Out) {
             out.unsupported(format!("{} ({})", r.address, r.ty), src);
         }
     }
+}
+
+/// A data source of a type read here: a placeholder component of the
+/// generic kind, with a TODO, since what it describes is managed elsewhere
+/// and its settings cannot be seen; other data sources are no components.
+fn data_source(r: &mut Res, name: &str, out: &mut Out) {
+    const GENERIC: &[(&str, &str)] = &[
+        ("aws_sqs_queue", "queue"),
+        ("aws_sns_topic", "topic"),
+        ("aws_lambda_function", "function"),
+        ("aws_dynamodb_table", "store"),
+        ("aws_kinesis_stream", "stream"),
+        ("aws_cloudwatch_event_rule", "topic"),
+        ("aws_sfn_state_machine", "workflow"),
+    ];
+    let Some((_, kind)) = GENERIC.iter().find(|(t, _)| *t == r.ty) else {
+        return;
+    };
+    let from = format!("data source {}, {}", r.ty, out.src(&r.address, r.node));
+    let id = out.add(&kebab(name), kind, from);
+    out.note(
+        &id,
+        format!(
+            "TODO: `{}` is a data source: it is managed elsewhere and its settings are not in this configuration; set its kind (`{}` is read as `{}`) and settings here or in an overlay, or import the configuration that manages it",
+            r.address, r.ty, READ.iter().find(|(t, _)| *t == r.ty).map_or(*kind, |k| k.1)
+        ),
+    );
+    r.id = Some(id);
 }
 
 /// The kind of a read resource: its type's default unless its values say

@@ -1,6 +1,6 @@
 //! The settings of the components read from a plan: an SQS queue's
-//! timeouts, deduplication and redrive policy, a DynamoDB table's TTL and
-//! replicas.
+//! timeouts, deduplication, redrive and redrive-allow policies, a DynamoDB
+//! table's TTL, stream and replicas.
 
 use super::Ctx;
 use super::refs::first;
@@ -121,6 +121,19 @@ pub(super) fn dynamodb_table(cx: &Ctx, out: &mut Out, id: &str) {
             "TODO: retention and expiry (application | physical-ttl): the plan sets no TTL".into(),
         ),
     }
+    if let Some(n) = cx.v("stream_enabled").filter(|n| n.boolean() == Some(true)) {
+        let view = cx
+            .v("stream_view_type")
+            .and_then(Node::text)
+            .unwrap_or_default();
+        out.note(
+            id,
+            format!(
+                "stream enabled ({view}, {}): an event source mapping that reads it makes the component `{id}-stream` (24 h retention)",
+                out.src(&cx.path("stream_enabled"), n)
+            ),
+        );
+    }
     let replicas = cx.v("replica").map(Node::items).unwrap_or(&[]);
     if replicas.is_empty() {
         return;
@@ -155,4 +168,63 @@ pub(super) fn dynamodb_table(cx: &Ctx, out: &mut Out, id: &str) {
             Some("every replica accepts writes".into()),
         ),
     );
+}
+
+/// A dead-letter queue's `redrive_allow_policy` (a JSON string), read once
+/// every queue's `dead_letter` is known: with one source queue, and a
+/// permission other than `denyAll`, `redrive: {to: source, mode: manual}`
+/// with TODOs, as for a template's `RedriveAllowPolicy`.
+pub(super) fn redrive_allow(cx: &Ctx, out: &mut Out, id: &str) {
+    let Some(n) = cx.v("redrive_allow_policy") else {
+        return;
+    };
+    let Some(policy) = n
+        .str()
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(s).ok())
+    else {
+        return;
+    };
+    let perm = policy
+        .get("redrivePermission")
+        .and_then(|p| p.as_str())
+        .unwrap_or("allowAll")
+        .to_string();
+    let at = out.src(&cx.path("redrive_allow_policy"), n);
+    if perm == "denyAll" {
+        let note = format!(
+            "redrive_allow_policy denyAll: no queue may use this one as its dead-letter queue ({at})"
+        );
+        return out.note(id, note);
+    }
+    let sources: Vec<String> = out
+        .comps
+        .iter()
+        .filter(|c| {
+            c.fields.iter().any(|f| match (&f.key[..], &f.val) {
+                ("dead_letter", V::Map(x)) => x
+                    .iter()
+                    .any(|t| t.key == "to" && matches!(&t.val, V::S(to) if to == id)),
+                _ => false,
+            })
+        })
+        .map(|c| c.id.clone())
+        .collect();
+    match sources.as_slice() {
+        [src] => {
+            let to = F::new(
+                "to",
+                V::S(src.clone()),
+                Some(format!("{at}: {perm} lets messages move back to their source")),
+            );
+            let mode = F::new(
+                "mode",
+                V::S("manual".into()),
+                Some("TODO: manual or automatic? the configuration cannot tell".into()),
+            );
+            let todo = "TODO: add `within` (how late redrives happen) and `max_times`";
+            out.set(id, F::new("redrive", V::Map(vec![to, mode]), Some(todo.into())));
+        }
+        [] => out.note(id, format!("redrive_allow_policy {perm}: no queue read here uses this one as its dead-letter queue ({at})")),
+        many => out.note(id, format!("TODO: redrive: redrive_allow_policy {perm} and several sources ({}); declare the redrive you perform ({at})", many.join(", "))),
+    }
 }

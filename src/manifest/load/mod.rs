@@ -164,7 +164,7 @@ pub fn parse_merging(
                     defaults.extend(crate::import::defaults::marked(text, &node));
                 }
                 // A finding on an imported value points at its template line.
-                crate::import::origin::relocate(&mut sources.files[file as usize], &mut node);
+                crate::import::origin::relocate(&mut sources, file, &mut node);
                 nodes.push((file, imported, node));
             }
             Err(d) => errors.push(d),
