@@ -540,7 +540,7 @@ fn scheduler_schedule_and_pipe() {
     assert!(text.contains("      - to: settlement-pipe  # from Resources.SettlementPipe.Properties.Source (scheduler-pipe.yaml:33)\n"), "{text}");
     assert!(text.contains("    kind: lambda-async  # AWS::Lambda::Function, from Resources.SettleFunction (scheduler-pipe.yaml:39)\n"), "{text}");
     assert!(text.contains("    # InvocationType FIRE_AND_FORGET (from Resources.SettlementPipe.Properties.TargetParameters.LambdaFunctionParameters.InvocationType (scheduler-pipe.yaml:37)): the pipe deletes the source message"), "{text}");
-    // 5m + 1d = 1d 5m against keys kept 1d.
+    // 5m + 1d + 6h (async event queue, F024) = 1d 6h 5m against keys kept 1d.
     let (f, code) = check(&["scheduler-pipe.yaml", "scheduler-pipe.overlay.yaml"]);
     assert_eq!(
         f,
