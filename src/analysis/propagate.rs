@@ -357,7 +357,7 @@ impl Run<'_> {
         let src = &self.states[s];
         let Some(h) = src.h else { return };
         let src_enq = src.enq;
-        let (src_key, src_comp, src_layered) = (src.key, src.comp, src.orig_layered);
+        let (src_key, src_layered) = (src.key, src.orig_layered);
         let moved = advance(
             Clocks {
                 age: h,
@@ -375,71 +375,8 @@ impl Run<'_> {
                 k
             }
         };
-        let class_after = |c: Class| {
-            if c == Class::Same && !em.passes_key {
-                Class::Lost
-            } else {
-                c
-            }
-        };
-        let mut arriving: Vec<(Class, Dup)> = Vec::new();
-        for class in CLASSES {
-            if let Some(d) = &src.dups[class as usize] {
-                let nc = class_after(class);
-                let mut d2 = d.clone();
-                let dm = advance(
-                    Clocks {
-                        age: d.age,
-                        enq: d.enq,
-                    },
-                    em.delay,
-                    em.hold,
-                    em.keeps_clock,
-                );
-                (d2.age, d2.enq) = (dm.to.age, dm.to.enq);
-                if nc == Class::Lost && class == Class::Same {
-                    d2.lost_at = Some(e);
-                }
-                d2.back = DupBack::Carried {
-                    state: s,
-                    class,
-                    via: Via::Edge(ix(e)),
-                };
-                arriving.push((nc, d2));
-            }
-        }
-        if let Some(birth) = em.birth {
-            let class = class_after(self.class_of(src_key, src_comp));
-            arriving.push((
-                class,
-                Dup {
-                    age: nh,
-                    enq: moved.to.enq,
-                    birth,
-                    born_at: BornAt::Edge(e),
-                    born_after_layer: src_layered,
-                    lost_at: (class == Class::Lost && src_key == KeyStatus::Carried).then_some(e),
-                    bypass: Bypass::default(),
-                    back: DupBack::Born {
-                        state: s,
-                        via: Via::Edge(ix(e)),
-                    },
-                },
-            ));
-        }
-        // A transport's dedup window acts on what is sent into it.
-        let send_layer = match (
-            em.ty,
-            em.dedup_id,
-            &self.model.nodes[em.to].transport_window,
-        ) {
-            (LinkType::SendsTo, Some(id), Some(l)) if id != DedupId::None => {
-                let mut l = l.clone();
-                l.content = id == DedupId::Content;
-                Some(l)
-            }
-            _ => self.name_layer(em),
-        };
+        let arriving = self.arriving(s, e, &moved);
+        let send_layer = self.send_layer(em);
         let dst = &mut self.states[t];
         let first_copy = dst.h.is_none();
         if dst.h.is_none_or(|x| nh > x) {
@@ -475,6 +412,86 @@ impl Run<'_> {
     /// The execution-name window a start along `em` meets: a start named
     /// by the key into a workflow that dedups by name. An event-source
     /// mapping's invocations get no start idempotency (F030).
+    /// The duplicates that cross edge `e` from state `s`: those the state
+    /// carries, moved by the edge's clocks, and the one the edge gives
+    /// birth to. A key the edge does not pass is lost on the way.
+    fn arriving(&self, s: usize, e: usize, moved: &Moved) -> Vec<(Class, Dup)> {
+        let em = &self.model.edges[e];
+        let src = &self.states[s];
+        let class_after = |c: Class| {
+            if c == Class::Same && !em.passes_key {
+                Class::Lost
+            } else {
+                c
+            }
+        };
+        let mut arriving: Vec<(Class, Dup)> = Vec::new();
+        for class in CLASSES {
+            if let Some(d) = &src.dups[class as usize] {
+                let nc = class_after(class);
+                let mut d2 = d.clone();
+                let dm = advance(
+                    Clocks {
+                        age: d.age,
+                        enq: d.enq,
+                    },
+                    em.delay,
+                    em.hold,
+                    em.keeps_clock,
+                );
+                (d2.age, d2.enq) = (dm.to.age, dm.to.enq);
+                if nc == Class::Lost && class == Class::Same {
+                    d2.lost_at = Some(e);
+                }
+                d2.back = DupBack::Carried {
+                    state: s,
+                    class,
+                    via: Via::Edge(ix(e)),
+                };
+                arriving.push((nc, d2));
+            }
+        }
+        if let Some(birth) = em.birth {
+            let (src_key, src_layered) = (src.key, src.orig_layered);
+            let class = class_after(self.class_of(src_key, src.comp));
+            arriving.push((
+                class,
+                Dup {
+                    age: moved.to.age,
+                    enq: moved.to.enq,
+                    birth,
+                    born_at: BornAt::Edge(e),
+                    born_after_layer: src_layered,
+                    lost_at: (class == Class::Lost && src_key == KeyStatus::Carried).then_some(e),
+                    bypass: Bypass::default(),
+                    back: DupBack::Born {
+                        state: s,
+                        via: Via::Edge(ix(e)),
+                    },
+                },
+            ));
+        }
+        arriving
+    }
+
+    /// The dedup layer a copy meets on entering the edge's target: a
+    /// transport's window acts on what is sent into it with a dedup id,
+    /// an execution-name window on a start named by the key.
+    fn send_layer(&self, em: &EdgeModel) -> Option<Box<Layer>> {
+        match (
+            em.ty,
+            em.dedup_id,
+            &self.model.nodes[em.to].transport_window,
+        ) {
+            (LinkType::SendsTo, Some(id), Some(l)) if id != DedupId::None => {
+                let mut l = l.clone();
+                l.content = id == DedupId::Content;
+                Some(l)
+            }
+            _ => self.name_layer(em),
+        }
+    }
+
     fn name_layer(&self, em: &EdgeModel) -> Option<Box<Layer>> {
         let polled = em.ty == LinkType::DeliversTo
             && matches!(
