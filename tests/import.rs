@@ -1,36 +1,9 @@
 //! `import` and `check` on infrastructure files: each fixture is imported,
 //! then checked with a small overlay, and the findings are asserted exactly.
 
-use assert_cmd::Command;
-
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("replay-audit").unwrap();
-    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/import"));
-    c
-}
-
-type Found = (String, String, String);
-
-/// (code, component, intent) of every finding, and the exit code.
-fn check(args: &[&str]) -> (Vec<Found>, i32) {
-    let o = bin()
-        .arg("check")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    let v: serde_json::Value =
-        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
-    let s = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_string();
-    let f = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (s(&f["code"]), s(&f["component"]), s(&f["intent"])))
-        .collect();
-    (f, o.status.code().unwrap())
-}
+#[path = "common/imports.rs"]
+mod imports;
+use imports::{bin, check, t};
 
 fn import(args: &[&str]) -> (String, String, i32) {
     let o = bin().arg("import").args(args).output().unwrap();
@@ -39,10 +12,6 @@ fn import(args: &[&str]) -> (String, String, i32) {
         String::from_utf8(o.stderr).unwrap(),
         o.status.code().unwrap(),
     )
-}
-
-fn t(code: &str, comp: &str, intent: &str) -> Found {
-    (code.into(), comp.into(), intent.into())
 }
 
 #[test]

@@ -6,37 +6,9 @@
 
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-
-fn bin() -> Command {
-    let mut c = Command::cargo_bin("replay-audit").unwrap();
-    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/import"));
-    c.env("NO_COLOR", "1");
-    c
-}
-
-type Found = (String, String, String);
-
-/// (code, component, intent) of every finding, and the exit code.
-fn check(args: &[&str]) -> (Vec<Found>, i32) {
-    let o = bin()
-        .arg("check")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    let v: serde_json::Value =
-        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
-    let s = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_string();
-    let f = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (s(&f["code"]), s(&f["component"]), s(&f["intent"])))
-        .collect();
-    (f, o.status.code().unwrap())
-}
+#[path = "common/imports.rs"]
+mod imports;
+use imports::{bin, check, t};
 
 /// `file:line:column` of every finding of `check ARGS`.
 fn locations(args: &[&str]) -> Vec<String> {
@@ -71,10 +43,6 @@ fn run(args: &[&str]) -> (String, String, i32) {
         String::from_utf8(o.stderr).unwrap(),
         o.status.code().unwrap(),
     )
-}
-
-fn t(code: &str, comp: &str, intent: &str) -> Found {
-    (code.into(), comp.into(), intent.into())
 }
 
 fn snapshot(name: &str, args: &[&str]) {

@@ -4,6 +4,7 @@ pub mod examples;
 pub mod load;
 pub mod model;
 pub mod reference;
+pub mod spanned;
 pub mod validate;
 pub mod vocabulary;
 pub mod yaml;

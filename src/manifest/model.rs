@@ -9,77 +9,7 @@
 use crate::diagnostics::{Loc, SourceMap};
 use crate::time::Dur;
 
-/// A value and where it was written.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sp<T> {
-    pub value: T,
-    pub loc: Loc,
-}
-
-impl<T: Default> Default for Sp<T> {
-    fn default() -> Self {
-        Sp {
-            value: T::default(),
-            loc: Loc::default(),
-        }
-    }
-}
-
-impl<T> Sp<T> {
-    pub fn new(value: T, loc: Loc) -> Self {
-        Sp { value, loc }
-    }
-}
-
-/// A reference to a component: its id as written (what `Deref` gives, so
-/// `r.value` and `r.loc` read as on any [`Sp`]), and the index of the
-/// component in the sorted manifest once [`crate::manifest::check`] has
-/// resolved it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Ref {
-    pub id: Sp<String>,
-    index: u32,
-}
-
-impl Ref {
-    const UNRESOLVED: u32 = u32::MAX;
-
-    /// A reference not resolved yet.
-    pub fn new(id: Sp<String>) -> Self {
-        Ref {
-            id,
-            index: Self::UNRESOLVED,
-        }
-    }
-
-    /// The index of the component it names; `None` until resolved, and for
-    /// an id no component has.
-    pub fn index(&self) -> Option<usize> {
-        (self.index != Self::UNRESOLVED).then_some(self.index as usize)
-    }
-
-    /// Records the index found for the id (`None`: no such component).
-    pub fn resolve(&mut self, index: Option<usize>) {
-        self.index = index
-            .and_then(|i| u32::try_from(i).ok())
-            .filter(|&i| i != Self::UNRESOLVED)
-            .unwrap_or(Self::UNRESOLVED);
-    }
-}
-
-impl std::ops::Deref for Ref {
-    type Target = Sp<String>;
-
-    fn deref(&self) -> &Sp<String> {
-        &self.id
-    }
-}
-
-impl std::fmt::Display for Ref {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.id.value.fmt(f)
-    }
-}
+pub use super::spanned::{Ref, Sp};
 
 /// A field of a component or a link that is stored in its [`Settings`].
 pub trait SettingField: Copy + Eq + 'static {
