@@ -292,7 +292,7 @@ fn markdown_escapes_manifest_strings() {
 #[test]
 fn junit_escapes_and_round_trips() {
     let (map, findings) = nasty();
-    let xml = junit::render(&map, &[], &findings);
+    let xml = junit::render(&map, &findings);
     assert!(!xml.contains("<script"), "{xml}");
     assert!(!xml.contains("]]>"), "{xml}");
     let report = quick_junit::Report::deserialize_from_str(&xml).expect("well-formed JUnit XML");
@@ -367,7 +367,6 @@ fn junit_marks_waived_findings_skipped() {
     let (map, findings) = nasty();
     let xml = junit::render_with(
         &map,
-        &["other"],
         &findings,
         &[Some("accepted: PAY-12"), None, Some("known")],
     );

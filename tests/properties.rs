@@ -289,11 +289,10 @@ proptest! {
         let m = load_one(&a);
         let an = analysis::analyse(&m);
         let findings = rules::check(&an);
-        let intents: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
         let _ = report::table::render(&m.sources, &findings, false);
         let _ = report::json::render(&m.sources, &findings);
         let _ = report::sarif::render_with(&m.sources, &findings, Some(&m), &[]);
-        let _ = report::junit::render(&m.sources, &intents, &findings);
+        let _ = report::junit::render(&m.sources, &findings);
         let _ = report::github::render(&m.sources, &findings);
         let _ = report::markdown::render_with(&m.sources, &findings, Some(&m));
         let review = report::review::build(&an, &findings);

@@ -28,20 +28,15 @@ pub const NO_INTENT: &str = "(no intent)";
 /// a value is shown as `\n`, so no line of a value starts a line of the
 /// output.
 ///
-/// JUnit XML of the findings, failing at errors; `intents` are kept for
-/// callers that name the manifest's intents (a clean intent has no case).
-pub fn render(map: &SourceMap, intents: &[&str], findings: &[Finding]) -> String {
-    render_with(map, intents, findings, &[])
+/// JUnit XML of the findings, failing at errors (a clean intent has no
+/// case).
+pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
+    render_with(map, findings, &[])
 }
 
 /// As [`render`]; `waived`: per finding, in the same order, `Some(reason)`
 /// for a finding a waiver covers (shorter or empty: the rest are not).
-pub fn render_with(
-    map: &SourceMap,
-    _intents: &[&str],
-    findings: &[Finding],
-    waived: &[Option<&str>],
-) -> String {
+pub fn render_with(map: &SourceMap, findings: &[Finding], waived: &[Option<&str>]) -> String {
     to_text(&report(suites(map, findings, waived, Severity::Error)))
 }
 
