@@ -132,6 +132,29 @@ impl Validator<'_> {
             for r in &i.replays {
                 self.reference(&r.enters_at, &format!("{p}.replays `{}`.enters_at", r.name));
             }
+            self.business_assigned(&i.key, &p);
+        }
+    }
+
+    /// A field declared business-assigned must be one of the key's fields:
+    /// otherwise it exempts nothing, and a typo would go unnoticed.
+    fn business_assigned(&mut self, key: &crate::manifest::model::Key, p: &str) {
+        let Some(ba) = &key.business_assigned else {
+            return;
+        };
+        let fields: &[String] = key.fields.as_ref().map_or(&[], |f| &f.value);
+        for name in ba.value.iter().filter(|n| !fields.contains(n)) {
+            let help =
+                crate::diagnostics::did_you_mean(name, fields.iter().map(String::as_str), || {
+                    "list only fields of `key.fields` here".into()
+                });
+            self.errs.push(
+                Diagnostic::at(
+                    ba.loc,
+                    format!("{p}.key.business_assigned: `{name}` is not a key field"),
+                )
+                .help(help),
+            );
         }
     }
 
@@ -285,5 +308,27 @@ intents:
             "{text}"
         );
         assert!(text.contains("did you mean `api`?"), "{text}");
+    }
+
+    #[test]
+    fn a_business_assigned_field_must_be_a_key_field() {
+        let e = from_str(
+            "version: 1
+components:
+  api: { kind: service }
+intents:
+  pay:
+    origin: api
+    key: { fields: [messageId, order_id], business_assigned: [mesageId] }
+",
+        )
+        .unwrap_err();
+        let text = e.render(false);
+        assert!(
+            text.contains("intents.pay.key.business_assigned: `mesageId` is not a key field"),
+            "{text}"
+        );
+        assert!(text.contains("did you mean `messageId`?"), "{text}");
+        assert!(text.contains(":7:62"), "{text}");
     }
 }
