@@ -1,10 +1,12 @@
 //! What every rule reads, computed once per run: the analysis, the
 //! policy's options, the first intent reaching each component, and each
 //! component's effective values (written, else the catalog default, with
-//! where the value comes from).
+//! where the value comes from). Rules read effective values here only, so
+//! each is computed once whatever the number of rules reading it.
 
 use crate::analysis::Analysis;
-use crate::analysis::effective::{self as eff, Eff};
+use crate::analysis::effective as eff;
+pub use crate::analysis::effective::{Eff, Origin};
 use crate::catalog::{Generic, Kind};
 use crate::manifest::model::{Component, Delivery, Expiry, Manifest};
 use crate::time::Dur;
@@ -17,12 +19,20 @@ pub struct Values {
     pub retention: Option<Eff<Dur>>,
     pub visibility_timeout: Option<Eff<Dur>>,
     pub timeout: Option<Eff<Dur>>,
+    pub dedup_window: Option<Eff<Dur>>,
+    /// What a transport deduplicates within (`queue`, `message-group`).
+    pub dedup_scope: Option<Eff<String>>,
+    /// Where a store's records are visible.
     pub scope: Option<Eff<String>>,
+    /// Where a provider recognises a key (`global`, `region`, `zone`).
+    pub key_scope: Option<Eff<String>>,
     pub expiry: Option<Eff<Expiry>>,
     pub delivery: Eff<Delivery>,
     pub accepts_key: bool,
     pub lookup_by_reference: bool,
     pub content_based_dedup: Option<Eff<bool>>,
+    /// As a dead-letter queue, a moved message keeps its enqueue time.
+    pub dlq_keeps_enqueue_time: bool,
 }
 
 impl Values {
@@ -32,13 +42,24 @@ impl Values {
             retention: eff::dur(c, "retention"),
             visibility_timeout: eff::dur(c, "visibility_timeout"),
             timeout: eff::dur(c, "timeout"),
+            dedup_window: eff::dur(c, "dedup_window"),
+            dedup_scope: eff::dedup_scope(c),
             scope: eff::scope(c),
+            key_scope: eff::key_scope(c),
             expiry: eff::expiry(c),
             delivery: eff::delivery(c),
             accepts_key: eff::boolean(c, "accepts_key").is_some_and(|x| x.value),
             lookup_by_reference: eff::boolean(c, "lookup_by_reference").is_some_and(|x| x.value),
             content_based_dedup: eff::boolean(c, "content_based_dedup"),
+            dlq_keeps_enqueue_time: eff::boolean(c, "dlq_keeps_enqueue_time")
+                .is_some_and(|x| x.value),
         }
+    }
+
+    /// Whether the platform fixes `field` for this kind (the SQS FIFO
+    /// five-minute dedup window): a written value cannot change it.
+    pub fn fixed(&self, field: &str) -> bool {
+        self.kind.fields.get(field).is_some_and(|f| f.fixed)
     }
 }
 
@@ -72,6 +93,13 @@ impl<'a> Ctx<'a> {
     /// id, in component order.
     pub fn reached(&self) -> impl Iterator<Item = (usize, &'a str)> + '_ {
         (0..self.m.components.len()).filter_map(|c| Some((c, self.reached_by(c)?)))
+    }
+
+    /// Every component, in component order, with the first intent reaching
+    /// it (`None` where none does): what configuration rules, which need no
+    /// intent, iterate over.
+    pub fn components(&self) -> impl Iterator<Item = (usize, Option<&'a str>)> + '_ {
+        (0..self.m.components.len()).map(|c| (c, self.reached_by(c)))
     }
 
     /// The generic class of component `c`.

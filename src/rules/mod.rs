@@ -14,6 +14,7 @@ mod limits;
 mod mechanics;
 mod regions;
 mod registry;
+mod surviving;
 mod topic;
 mod windows;
 pub use context::{Ctx, Values};

@@ -2,22 +2,17 @@
 //! key is minted per attempt or downstream of where the copy is born (page
 //! `docs/rules/RH020.md`).
 
-use crate::analysis::{Analysis, BornAt, Class, Dup, IntentResult, Step};
-use crate::manifest::model::Intent;
+use crate::analysis::{BornAt, Class};
+use crate::rules::surviving::Surviving;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let (a, m) = (ctx.a, ctx.m);
-    for r in &a.intents {
-        let intent = &m.intents[r.intent];
-        let origin = intent.origin.index().unwrap_or(0);
-        for (&effect, list) in &r.surviving {
-            for (class, dup, steps) in list {
-                if matches!(class, Class::Fresh | Class::Unminted) && dup.bypass.fresh_key.is_some()
-                {
-                    let path = IntentResult::path_ids(m, origin, steps);
-                    finding(a, intent, effect, dup, path, steps, out);
-                }
+    for r in &ctx.a.intents {
+        for (class, copy) in Surviving::of(ctx.a, r) {
+            if matches!(class, Class::Fresh | Class::Unminted)
+                && copy.dup.bypass.fresh_key.is_some()
+            {
+                finding(&copy, out);
             }
         }
     }
@@ -25,15 +20,8 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 
 /// RH020: a copy that carries a new key because the key is minted per
 /// attempt or downstream of where the copy is born.
-fn finding(
-    a: &Analysis,
-    intent: &Intent,
-    effect: usize,
-    dup: &Dup,
-    path: Vec<String>,
-    steps: &[Step],
-    out: &mut Vec<Finding>,
-) {
+fn finding(copy: &Surviving, out: &mut Vec<Finding>) {
+    let (a, intent, effect, dup) = (copy.a, copy.intent, copy.effect, copy.dup);
     let m = a.manifest;
     let eid = &m.components[effect].id;
     let layer = &m.components[dup.bypass.fresh_key.unwrap_or(effect)].id;
@@ -78,17 +66,13 @@ fn finding(
             minted.value
         )
     };
-    let mut f = Finding::new(
-        Code::RH020,
-        format!(
-            "{} on {born} carries a new key because {why}; `{layer}` sees a new request and `{eid}` happens twice",
-            dup.birth.describe()
-        ),
-    )
-    .intent(&intent.id)
-    .component(&minted.value)
-    .at(loc);
-    f.path = path;
-    f.steps = steps.to_vec();
-    out.push(f);
+    let message = format!(
+        "{} on {born} carries a new key because {why}; `{layer}` sees a new request and `{eid}` happens twice",
+        dup.birth.describe()
+    );
+    out.push(
+        copy.finding(Code::RH020, message)
+            .component(&minted.value)
+            .at(loc),
+    );
 }

@@ -9,22 +9,17 @@
 
 use std::collections::BTreeSet;
 
-use crate::analysis::{Analysis, Class, Dup, IntentResult, Step};
+use crate::analysis::{Analysis, Class, IntentResult};
 use crate::manifest::model::{Intent, LinkType};
+use crate::rules::surviving::Surviving;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let (a, m) = (ctx.a, ctx.m);
-    for r in &a.intents {
-        let intent = &m.intents[r.intent];
-        let origin = intent.origin.index().unwrap_or(0);
+    for r in &ctx.a.intents {
         let mut reported = BTreeSet::new();
-        for (&effect, list) in &r.surviving {
-            for (class, dup, steps) in list {
-                if *class == Class::Lost && dup.bypass.lost_key.is_some() {
-                    let path = IntentResult::path_ids(m, origin, steps);
-                    reported.extend(finding(a, intent, effect, dup, path, steps, out));
-                }
+        for (class, copy) in Surviving::of(ctx.a, r) {
+            if class == Class::Lost && copy.dup.bypass.lost_key.is_some() {
+                reported.extend(finding(&copy, out));
             }
         }
         unpassed(ctx, r, &reported, out);
@@ -93,15 +88,8 @@ fn unpassed(ctx: &Ctx, r: &IntentResult, reported: &BTreeSet<usize>, out: &mut V
 }
 
 /// RH021: a link on the way that does not pass the key.
-fn finding(
-    a: &Analysis,
-    intent: &Intent,
-    effect: usize,
-    dup: &Dup,
-    path: Vec<String>,
-    steps: &[Step],
-    out: &mut Vec<Finding>,
-) -> Option<usize> {
+fn finding(copy: &Surviving, out: &mut Vec<Finding>) -> Option<usize> {
+    let (a, effect, dup) = (copy.a, copy.effect, copy.dup);
     let m = a.manifest;
     let eid = &m.components[effect].id;
     let (layer, lost_at) = dup.bypass.lost_key.unwrap_or((effect, None));
@@ -119,19 +107,15 @@ fn finding(
         ),
         None => (m.components[effect].loc, "a link".to_string()),
     };
-    let mut f = Finding::new(
-        Code::RH021,
-        format!(
-            "{link} does not pass the key, so `{}` cannot recognise {} and `{eid}` happens twice",
-            m.components[layer].id,
-            dup.birth.describe()
-        ),
-    )
-    .intent(&intent.id)
-    .component(&m.components[edge.map_or(effect, |e| e.to)].id)
-    .at(loc);
-    f.path = path;
-    f.steps = steps.to_vec();
-    out.push(f);
+    let message = format!(
+        "{link} does not pass the key, so `{}` cannot recognise {} and `{eid}` happens twice",
+        m.components[layer].id,
+        dup.birth.describe()
+    );
+    out.push(
+        copy.finding(Code::RH021, message)
+            .component(&m.components[edge.map_or(effect, |e| e.to)].id)
+            .at(loc),
+    );
     edge_ix
 }

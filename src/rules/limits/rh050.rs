@@ -2,8 +2,7 @@
 //! documents (page `docs/rules/RH050.md`); an MRSC global table's
 //! topology is checked in `mrsc.rs`.
 
-use crate::analysis::effective as eff;
-use crate::catalog::{catalog, toml_dur};
+use crate::catalog::{Kind, catalog, toml_dur};
 use crate::diagnostics::Loc;
 use crate::manifest::model::{Component, Sp};
 use crate::rules::{Code, Ctx, Finding};
@@ -12,7 +11,7 @@ use crate::time::Dur;
 /// RH050: values outside what the platform documents.
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let m = ctx.m;
-    for comp in &m.components {
+    for (comp, v) in m.components.iter().zip(&ctx.values) {
         let written: [(&str, Option<(Dur, Loc)>); 6] = [
             ("visibility_timeout", dur(comp.visibility_timeout())),
             ("retention", dur(comp.retention())),
@@ -25,14 +24,14 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             ),
         ];
         for (field, value) in written {
-            if let Some((v, loc)) = value {
-                limit(comp, field, v, loc, out);
+            if let Some((value, loc)) = value {
+                limit(comp, v.kind, field, value, loc, out);
             }
         }
         if let Some(dl) = &comp.dead_letter
             && let Some(n) = dl.after_receives()
         {
-            limit(comp, "max_receives", Dur::Secs(n.value), n.loc, out);
+            limit(comp, v.kind, "max_receives", Dur::Secs(n.value), n.loc, out);
         }
         super::mrsc::emit(comp, out);
     }
@@ -42,8 +41,7 @@ fn dur(sp: Option<&Sp<Dur>>) -> Option<(Dur, Loc)> {
     sp.map(|s| (s.value, s.loc))
 }
 
-fn limit(comp: &Component, field: &str, v: Dur, loc: Loc, out: &mut Vec<Finding>) {
-    let kind = eff::kind_of(comp);
+fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut Vec<Finding>) {
     let Some(fact) = kind.fields.get(field) else {
         return;
     };

@@ -4,7 +4,6 @@
 //! content hashing (F012).
 
 use crate::analysis::Analysis;
-use crate::analysis::effective as eff;
 use crate::catalog::Flag;
 use crate::manifest::model::{DedupId, LinkType};
 use crate::rules::{Code, Ctx, Finding};
@@ -13,16 +12,19 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let explicit = explicit_ids(ctx.a);
     for (c, intent) in ctx.reached() {
         if !explicit[c] {
-            component(ctx.a, c, intent, out);
+            component(ctx, c, intent, out);
         }
     }
 }
 
 /// RH031: content-based dedup hashes the body only.
-fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
-    let comp = &a.manifest.components[c];
-    if eff::kind_of(comp).has_flag(Flag::ContentDedupBodyOnly)
-        && let Some(cbd) = eff::boolean(comp, "content_based_dedup").filter(|b| b.value)
+fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
+    let comp = &ctx.m.components[c];
+    if ctx.values[c].kind.has_flag(Flag::ContentDedupBodyOnly)
+        && let Some(cbd) = ctx.values[c]
+            .content_based_dedup
+            .as_ref()
+            .filter(|b| b.value)
         && let Some(attrs) = comp.message_attributes().filter(|a| !a.value.is_empty())
     {
         out.push(

@@ -3,8 +3,6 @@
 //! each record's expiry itself (catalog flag `checks_record_expiry`,
 //! Powertools, F040-F042), whatever `expiry` an imported table declares.
 
-use crate::analysis::Analysis;
-use crate::analysis::effective as eff;
 use crate::catalog::Flag;
 use crate::manifest::model::{Expiry, Guard};
 use crate::rules::{Code, Ctx, Finding};
@@ -12,17 +10,21 @@ use crate::rules::{Code, Ctx, Finding};
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (c, intent) in ctx.reached() {
         if let Some(g) = &ctx.m.components[c].dedup {
-            guard(ctx.a, g, intent, out);
+            guard(ctx, g, intent, out);
         }
     }
 }
 
 /// RH032: validity left to physical TTL deletion.
-fn guard(a: &Analysis, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
-    if let Some(store) = a.manifest.target(&guard.store)
-        && !eff::kind_of(store).has_flag(Flag::ChecksRecordExpiry)
-        && let Some(exp) = eff::expiry(store).filter(|e| e.value == Expiry::PhysicalTtl)
+fn guard(ctx: &Ctx, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
+    if let Some(s) = guard.store.index()
+        && !ctx.values[s].kind.has_flag(Flag::ChecksRecordExpiry)
+        && let Some(exp) = ctx.values[s]
+            .expiry
+            .as_ref()
+            .filter(|e| e.value == Expiry::PhysicalTtl)
     {
+        let store = &ctx.m.components[s];
         out.push(
             Finding::new(
                 Code::RH032,

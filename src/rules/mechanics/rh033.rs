@@ -2,8 +2,7 @@
 //! after a claim with nothing to resolve a crash between the effect and the
 //! completion record (page `docs/rules/RH033.md`).
 
-use crate::analysis::effective as eff;
-use crate::analysis::{Analysis, IntentResult};
+use crate::analysis::IntentResult;
 use crate::catalog::Generic;
 use crate::manifest::model::Manifest;
 use crate::rules::{Code, Ctx, Finding};
@@ -11,7 +10,7 @@ use crate::rules::{Code, Ctx, Finding};
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let performers = performers(ctx.m);
     for r in &ctx.a.intents {
-        intent(ctx.a, r, &performers, out);
+        intent(ctx, r, &performers, out);
     }
 }
 
@@ -36,8 +35,8 @@ fn performers(m: &Manifest) -> Vec<Vec<usize>> {
 
 /// RH033: an external effect performed after a claim, with nothing to
 /// resolve a crash between the effect and the completion record.
-fn intent(a: &Analysis, r: &IntentResult, performers: &[Vec<usize>], out: &mut Vec<Finding>) {
-    let m = a.manifest;
+fn intent(ctx: &Ctx, r: &IntentResult, performers: &[Vec<usize>], out: &mut Vec<Finding>) {
+    let (a, m) = (ctx.a, ctx.m);
     let intent = &m.intents[r.intent];
     for e in &intent.effects {
         let Some(ec) = e.index() else {
@@ -55,9 +54,8 @@ fn intent(a: &Analysis, r: &IntentResult, performers: &[Vec<usize>], out: &mut V
             let Some(link) = performer.effects.iter().find(|l| l.to.value == ext.id) else {
                 continue;
             };
-            let provider_dedups =
-                eff::boolean(ext, "accepts_key").is_some_and(|x| x.value) && link.passes_key();
-            let lookup = eff::boolean(ext, "lookup_by_reference").is_some_and(|x| x.value);
+            let provider_dedups = ctx.values[ec].accepts_key && link.passes_key();
+            let lookup = ctx.values[ec].lookup_by_reference;
             let reconciled = ext.reconciliation().is_some_and(|x| x.value != "none");
             if provider_dedups || lookup || reconciled {
                 continue;

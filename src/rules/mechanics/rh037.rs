@@ -3,17 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::analysis::Analysis;
-use crate::analysis::effective as eff;
 use crate::catalog::Flag;
 use crate::catalog::Generic;
-use crate::manifest::model::Manifest;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let step_of = retried_steps(ctx.m);
+    let step_of = retried_steps(ctx);
     for (c, intent) in ctx.reached() {
-        component(ctx.a, c, step_of.get(&c), intent, out);
+        component(ctx, c, step_of.get(&c), intent, out);
     }
 }
 
@@ -28,10 +25,10 @@ fn attempts(l: &crate::manifest::model::Link) -> Option<u64> {
 
 /// For RH037, the steps: what a workflow calls with retries, mapped to the
 /// workflow's id (the first such workflow in component order).
-fn retried_steps(m: &Manifest) -> BTreeMap<usize, &str> {
+fn retried_steps<'a>(ctx: &Ctx<'a>) -> BTreeMap<usize, &'a str> {
     let mut step_of = BTreeMap::new();
-    for w in &m.components {
-        if eff::kind_of(w).generic != Generic::Workflow {
+    for (w, v) in ctx.m.components.iter().zip(&ctx.values) {
+        if v.kind.generic != Generic::Workflow {
             continue;
         }
         for l in &w.calls {
@@ -47,15 +44,9 @@ fn retried_steps(m: &Manifest) -> BTreeMap<usize, &str> {
 /// workflow kind whose steps run at least once, or a step a workflow calls
 /// with retries (`retried_by`, the workflow's id), or any workflow's own
 /// retried call to a provider.
-fn component(
-    a: &Analysis,
-    c: usize,
-    retried_by: Option<&&str>,
-    intent: &str,
-    out: &mut Vec<Finding>,
-) {
-    let comp = &a.manifest.components[c];
-    let kind = eff::kind_of(comp);
+fn component(ctx: &Ctx, c: usize, retried_by: Option<&&str>, intent: &str, out: &mut Vec<Finding>) {
+    let comp = &ctx.m.components[c];
+    let kind = ctx.values[c].kind;
     let how = if kind.has_flag(Flag::StepsAtLeastOnce)
         || (kind.generic == Generic::Workflow && kind.delivery.as_deref() == Some("at-least-once"))
     {
@@ -71,7 +62,7 @@ fn component(
         let Some(t) = l.to.index() else {
             continue;
         };
-        if a.model.nodes[t].generic != Generic::External || l.passes_key() {
+        if ctx.generic(t) != Generic::External || l.passes_key() {
             continue;
         }
         // A workflow that calls the provider itself with retries (a Task

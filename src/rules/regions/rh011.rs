@@ -2,7 +2,6 @@
 //! replicates asynchronously, so each region can accept the first claim of
 //! a key (page `docs/rules/RH011.md`).
 
-use crate::analysis::effective::Origin;
 use crate::manifest::model::{Mode, Replication};
 use crate::rules::{Code, Ctx, Finding};
 
@@ -30,10 +29,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             }
             let g = &m.components[c];
             let store = &m.components[gm.layer.component];
-            let loc = match gm.replication.origin {
-                Origin::Manifest(l) => l,
-                _ => store.kind.loc,
-            };
+            let loc = gm.replication.loc().unwrap_or(store.kind.loc);
             let regions: Vec<&str> = shared.iter().map(|s| &***s).collect();
             out.push(
                 Finding::new(

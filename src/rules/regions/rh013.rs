@@ -1,28 +1,26 @@
 //! RH013 scope-narrower-than-replay: a dedup scope narrower than where
 //! copies arrive (page `docs/rules/RH013.md`).
 
-use crate::analysis::Analysis;
-use crate::analysis::effective as eff;
 use crate::catalog::Flag;
 use crate::manifest::model::Delivery;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (c, intent) in ctx.reached() {
-        component(ctx.a, c, intent, out);
+        component(ctx, c, intent, out);
     }
     super::scopes::zones(ctx, out);
 }
 
 /// RH013: scopes narrower than where copies arrive (the guard's store
 /// scope, session-scoped producer dedup, region-scoped exactly-once).
-fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
-    let m = a.manifest;
+fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
+    let (a, m) = (ctx.a, ctx.m);
     let comp = &m.components[c];
     let node = &a.model.nodes[c];
     if let Some(gm) = &node.guard {
         let store = &m.components[gm.layer.component];
-        if let Some(scope) = eff::scope(store)
+        if let Some(scope) = &ctx.values[gm.layer.component].scope
             && matches!(
                 scope.value.as_str(),
                 "process" | "instance" | "zone" | "host"
@@ -43,11 +41,11 @@ fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
         }
     }
     for l in &comp.sends_to {
-        let Some(t) = m.target(&l.to) else {
+        let Some(ti) = l.to.index() else {
             continue;
         };
-        let tk = eff::kind_of(t);
-        if tk.has_flag(Flag::SessionScopedDedup)
+        let t = &m.components[ti];
+        if ctx.values[ti].kind.has_flag(Flag::SessionScopedDedup)
             && l.retry
                 .as_ref()
                 .and_then(|r| r.attempts.as_ref())
@@ -67,8 +65,8 @@ fn component(a: &Analysis, c: usize, intent: &str, out: &mut Vec<Finding>) {
             );
         }
     }
-    if eff::kind_of(comp).has_flag(Flag::RegionScopedExactlyOnce)
-        && eff::delivery(comp).value == Delivery::ExactlyOnce
+    if ctx.values[c].kind.has_flag(Flag::RegionScopedExactlyOnce)
+        && ctx.values[c].delivery.value == Delivery::ExactlyOnce
     {
         let consumers_regions: usize = comp
             .delivers_to

@@ -1,30 +1,28 @@
 //! RH014 dead-letter-retention-not-longer: a dead-letter queue that keeps
-//! messages no longer than its source (page `docs/rules/RH014.md`).
+//! messages no longer than its source (page `docs/rules/RH014.md`). A
+//! configuration rule: it runs on every component, reached by an intent
+//! or not, so an imported template alone is checked.
 
-use crate::analysis::Analysis;
-use crate::analysis::effective as eff;
 use crate::catalog::Flag;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    // A configuration rule: it needs no intent, so an imported template
-    // alone is checked; the finding names the first intent reaching the
-    // component where there is one.
-    for c in 0..ctx.m.components.len() {
-        component(ctx.a, c, ctx.reached_by(c), out);
+    for (c, intent) in ctx.components() {
+        component(ctx, c, intent, out);
     }
 }
 
 /// RH014: a standard queue's DLQ that keeps messages no longer than the source.
-fn component(a: &Analysis, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
-    let m = a.manifest;
+fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
+    let m = ctx.m;
     let comp = &m.components[c];
-    if eff::kind_of(comp).has_flag(Flag::DlqKeepsEnqueueTime)
+    if ctx.values[c].kind.has_flag(Flag::DlqKeepsEnqueueTime)
         && let Some(dl) = &comp.dead_letter
-        && let Some(dlq) = m.target(&dl.to)
-        && let (Some(src), Some(dst)) = (eff::dur(comp, "retention"), eff::dur(dlq, "retention"))
+        && let Some(d) = dl.to.index()
+        && let (Some(src), Some(dst)) = (&ctx.values[c].retention, &ctx.values[d].retention)
         && dst.value <= src.value
     {
+        let dlq = &m.components[d];
         out.push(
             Finding::new(
                 Code::RH014,

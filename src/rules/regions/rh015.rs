@@ -1,44 +1,42 @@
 //! RH015 visibility-shorter-than-processing: a visibility timeout shorter
-//! than the consumer's processing time (page `docs/rules/RH015.md`).
+//! than the consumer's processing time (page `docs/rules/RH015.md`). A
+//! configuration rule: it runs on every component, reached by an intent
+//! or not, so an imported template alone is checked.
 
-use crate::analysis::Analysis;
-use crate::analysis::effective as eff;
 use crate::catalog::Generic;
 use crate::rules::{Code, Ctx, Finding, Severity};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    // A configuration rule: it needs no intent, so an imported template
-    // alone is checked; the finding names the first intent reaching the
-    // component where there is one.
-    for c in 0..ctx.m.components.len() {
-        component(ctx.a, c, ctx.reached_by(c), out);
+    for (c, intent) in ctx.components() {
+        component(ctx, c, intent, out);
     }
 }
 
 /// RH015: visibility timeout shorter than the consumer's processing time.
-fn component(a: &Analysis, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
-    let m = a.manifest;
+fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
+    let m = ctx.m;
     let comp = &m.components[c];
-    if !a.model.nodes[c].generic.is_transport() {
+    if !ctx.generic(c).is_transport() {
         return;
     }
-    let Some(vis) = eff::dur(comp, "visibility_timeout") else {
+    let Some(vis) = &ctx.values[c].visibility_timeout else {
         return;
     };
     for l in &comp.delivers_to {
-        let Some(consumer) = m.target(&l.to) else {
+        let Some(t) = l.to.index() else {
             continue;
         };
+        let consumer = &m.components[t];
         let processing = l
             .retry
             .as_ref()
             .and_then(|r| r.timeout.as_ref())
             .map(|t| t.value)
-            .or_else(|| eff::dur(consumer, "timeout").map(|t| t.value));
+            .or_else(|| ctx.values[t].timeout.as_ref().map(|t| t.value));
         let Some(p) = processing else { continue };
         let lambda = comp.kind.value.starts_with("sqs-")
-            && eff::kind_of(consumer).vendor == "aws"
-            && a.model.nodes[l.to.index().unwrap_or(c)].generic == Generic::Function;
+            && ctx.values[t].kind.vendor == "aws"
+            && ctx.generic(t) == Generic::Function;
         // F073: Lambda refuses a mapping below one times the function
         // timeout, and AWS asks for at least six times.
         let (severity, problem) = if vis.value < p {

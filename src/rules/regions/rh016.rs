@@ -3,22 +3,20 @@
 //!
 //! A failure record travels on from the stream's dead-letter target through
 //! queues and topics (`sends_to`, `delivers_to`, `dead_letter`); every hop
-//! that keeps it is checked, not only the first.
+//! that keeps it is checked, not only the first. A configuration rule: it
+//! runs on every component, reached by an intent or not, so an imported
+//! template alone is checked.
 
-use crate::analysis::Analysis;
-use crate::analysis::effective::{self as eff, Eff};
 use crate::catalog::Generic;
 use crate::manifest::model::LinkType;
+use crate::rules::context::Eff;
 use crate::rules::{Code, Ctx, Finding};
 use crate::time::Dur;
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    // A configuration rule: it needs no intent, so an imported template
-    // alone is checked; the finding names the first intent reaching the
-    // component where there is one.
-    let keep = keepers(ctx.a);
-    for c in 0..ctx.m.components.len() {
-        component(ctx.a, &keep, c, ctx.reached_by(c), out);
+    let keep = keepers(ctx);
+    for (c, intent) in ctx.components() {
+        component(ctx, &keep, c, intent, out);
     }
 }
 
@@ -26,16 +24,21 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 type Keeper = Option<(Eff<Dur>, usize)>;
 
 /// Whether a failure record passes through component `c` (a queue or topic).
-fn carries(a: &Analysis, c: usize) -> bool {
-    matches!(a.model.nodes[c].generic, Generic::Queue | Generic::Topic)
+fn carries(ctx: &Ctx, c: usize) -> bool {
+    matches!(ctx.generic(c), Generic::Queue | Generic::Topic)
+}
+
+/// A component's own retention, as a keeper of failure records.
+fn own(ctx: &Ctx, c: usize) -> Keeper {
+    ctx.values[c].retention.clone().map(|r| (r, c))
 }
 
 /// For each queue or topic, the hop reachable from it through queues and
 /// topics (itself included) that keeps a record longest. One iterative
 /// depth-first search with memo, so linear in the graph; a link back into
 /// a hop still being searched adds nothing that hop does not count itself.
-fn keepers(a: &Analysis) -> Vec<Keeper> {
-    let m = a.manifest;
+fn keepers(ctx: &Ctx) -> Vec<Keeper> {
+    let m = ctx.m;
     let n = m.components.len();
     let mut best: Vec<Keeper> = vec![None; n];
     let mut seen = vec![false; n];
@@ -48,16 +51,16 @@ fn keepers(a: &Analysis) -> Vec<Keeper> {
                 matches!(
                     l.ty,
                     LinkType::SendsTo | LinkType::DeliversTo | LinkType::DeadLetter
-                ) && l.to.index().is_some_and(|t| carries(a, t))
+                ) && l.to.index().is_some_and(|t| carries(ctx, t))
             })
             .map(|(i, l)| (k + i + 1, l.to.index().unwrap_or(c)))
     };
-    for root in (0..n).filter(|&c| carries(a, c)) {
+    for root in (0..n).filter(|&c| carries(ctx, c)) {
         if seen[root] {
             continue;
         }
         seen[root] = true;
-        best[root] = eff::dur(&m.components[root], "retention").map(|r| (r, root));
+        best[root] = own(ctx, root);
         let mut stack = vec![(root, 0usize)];
         while let Some(&(c, k)) = stack.last() {
             match next(c, k) {
@@ -65,7 +68,7 @@ fn keepers(a: &Analysis) -> Vec<Keeper> {
                     stack.last_mut().expect("not empty").1 = k2;
                     if !seen[t] {
                         seen[t] = true;
-                        best[t] = eff::dur(&m.components[t], "retention").map(|r| (r, t));
+                        best[t] = own(ctx, t);
                         stack.push((t, 0));
                     } else {
                         best[c] = longer(best[c].clone(), best[t].clone());
@@ -93,22 +96,14 @@ fn longer(x: Keeper, y: Keeper) -> Keeper {
 
 /// RH016: a failure record that only points into a stream outlives the
 /// stream's data at some hop of its way.
-fn component(
-    a: &Analysis,
-    keep: &[Keeper],
-    c: usize,
-    intent: Option<&str>,
-    out: &mut Vec<Finding>,
-) {
-    let m = a.manifest;
+fn component(ctx: &Ctx, keep: &[Keeper], c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
+    let m = ctx.m;
     let comp = &m.components[c];
-    if a.model.nodes[c].generic == Generic::Stream
+    if ctx.generic(c) == Generic::Stream
         && let Some(dl) = &comp.dead_letter
         && let Some(d) = dl.to.index()
-        && let Some(data) = eff::dur(comp, "retention")
-        && let Some((pointer, h)) = keep[d]
-            .clone()
-            .or_else(|| eff::dur(&m.components[d], "retention").map(|r| (r, d)))
+        && let Some(data) = &ctx.values[c].retention
+        && let Some((pointer, h)) = keep[d].clone().or_else(|| own(ctx, d))
         && pointer.value > data.value
     {
         let dest = &m.components[d];

@@ -5,8 +5,6 @@
 //! F013). A narrow scope is harmless until copies can arrive from a second
 //! Region (the sender runs in several, so a failover path exists).
 
-use crate::analysis::Analysis;
-use crate::analysis::effective as eff;
 use crate::catalog::Generic;
 use crate::rules::{Code, Ctx, Finding};
 
@@ -21,9 +19,13 @@ pub(super) fn regions(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         let names = regions.join(", ");
-        for (t, l) in keyed_providers(a, c) {
+        for (t, l) in keyed_providers(ctx, c) {
             let target = &ctx.m.components[t];
-            let Some(scope) = eff::key_scope(target).filter(|s| s.value == "region") else {
+            let Some(scope) = ctx.values[t]
+                .key_scope
+                .as_ref()
+                .filter(|s| s.value == "region")
+            else {
                 continue;
             };
             out.push(
@@ -64,10 +66,10 @@ fn windows(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         let comp = &m.components[only];
-        let Some(window) = eff::dur(comp, "dedup_window") else {
+        let Some(window) = &ctx.values[only].dedup_window else {
             continue;
         };
-        let per = eff::dedup_scope(comp).map_or_else(
+        let per = ctx.values[only].dedup_scope.as_ref().map_or_else(
             || "queue".to_string(),
             |s| format!("{}{}", s.value, s.provenance()),
         );
@@ -93,9 +95,13 @@ fn windows(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// another zone's endpoint even within one Region.
 pub(super) fn zones(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (c, intent) in ctx.reached() {
-        for (t, l) in keyed_providers(ctx.a, c) {
+        for (t, l) in keyed_providers(ctx, c) {
             let target = &ctx.m.components[t];
-            if let Some(scope) = eff::key_scope(target).filter(|s| s.value == "zone") {
+            if let Some(scope) = ctx.values[t]
+                .key_scope
+                .as_ref()
+                .filter(|s| s.value == "zone")
+            {
                 out.push(
                     Finding::new(
                         Code::RH013,
@@ -118,14 +124,14 @@ pub(super) fn zones(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// The external providers component `c` passes the key to, with the link's
 /// location.
 fn keyed_providers<'a>(
-    a: &'a Analysis,
+    ctx: &'a Ctx,
     c: usize,
 ) -> impl Iterator<Item = (usize, crate::diagnostics::Loc)> + 'a {
-    let comp = &a.manifest.components[c];
+    let comp = &ctx.m.components[c];
     comp.effects
         .iter()
         .chain(comp.calls.iter())
         .filter(|l| l.passes_key())
         .filter_map(|l| Some((l.to.index()?, l.loc)))
-        .filter(|&(t, _)| a.model.nodes[t].generic == Generic::External)
+        .filter(|&(t, _)| ctx.generic(t) == Generic::External)
 }

@@ -12,8 +12,9 @@ pub(crate) mod rh006;
 
 use std::collections::BTreeSet;
 
-use crate::analysis::{Analysis, IntentResult, Step};
-use crate::rules::{Ctx, Finding, Margin};
+use crate::analysis::{Analysis, IntentResult, LayerReach, Step, window_loc};
+use crate::rules::surviving::Surviving;
+use crate::rules::{Code, Ctx, Finding, Margin};
 use crate::time::Dur;
 
 /// The default margin policy: 10 % of the horizon or 5 minutes, whichever
@@ -38,24 +39,23 @@ pub(super) fn assumptions(steps: &[Step]) -> Vec<String> {
 /// RH001–RH005 for every intent.
 pub(crate) fn horizons(ctx: &Ctx, out: &mut Vec<Finding>) {
     for r in &ctx.a.intents {
-        intent(ctx.a, r, ctx.options.margin, out);
+        intent(ctx, r, out);
     }
 }
 
-fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>) {
+fn intent(ctx: &Ctx, r: &IntentResult, out: &mut Vec<Finding>) {
+    let a = ctx.a;
     let mut covered = true;
     let mut rh001_layers = BTreeSet::new();
     let mut all_assumptions = BTreeSet::new();
-    for (&effect, list) in &r.surviving {
-        for (_, dup, steps) in list {
-            covered = false;
-            let assumed = assumptions(steps);
-            all_assumptions.extend(assumed.iter().cloned());
-            if dup.age.is_unbounded() {
-                rh003::emit(a, r, effect, dup, steps, assumed, out);
-            } else if let Some(layer) = rh001::emit(a, r, effect, dup, steps, assumed, out) {
-                rh001_layers.insert(layer);
-            }
+    for (_, mut copy) in Surviving::of(a, r) {
+        covered = false;
+        copy.assumed = assumptions(copy.steps);
+        all_assumptions.extend(copy.assumed.iter().cloned());
+        if copy.dup.age.is_unbounded() {
+            rh003::emit(&copy, out);
+        } else if let Some(layer) = rh001::emit(&copy, out) {
+            rh001_layers.insert(layer);
         }
     }
     for l in r.layers.values() {
@@ -65,14 +65,33 @@ fn intent(a: &Analysis, r: &IntentResult, policy: Margin, out: &mut Vec<Finding>
                 rh002::emit(a, r, l, reach, out);
             }
         } else {
-            rh004::emit(a, r, l, reach, policy, out);
+            rh004::emit(ctx, r, l, reach, out);
         }
     }
     rh005::emit(a, r, all_assumptions, out);
 }
 
-pub(super) fn path_to(a: &Analysis, r: &IntentResult, c: usize, origin: usize) -> Vec<String> {
-    r.path_ids_to(a, c, origin)
+/// The finding for a layer a copy reaches at age `reach` (RH002, RH004):
+/// placed at the layer's window, with the path from the origin to it.
+pub(super) fn at_layer(
+    a: &Analysis,
+    r: &IntentResult,
+    l: &LayerReach,
+    reach: Dur,
+    code: Code,
+    message: String,
+) -> Finding {
+    let m = a.manifest;
+    let intent = &m.intents[r.intent];
+    let origin = intent.origin.index().unwrap_or(0);
+    let mut f = Finding::new(code, message)
+        .intent(&intent.id)
+        .component(&m.components[l.layer.component].id)
+        .horizon(reach)
+        .window(l.layer.window.value)
+        .at(window_loc(m, &l.layer));
+    f.path = r.path_ids_to(a, l.at, origin);
+    f
 }
 
 #[cfg(test)]

@@ -1,40 +1,27 @@
 //! RH003 unbounded-replay-horizon: a copy that can reach an effect at any
 //! age (page `docs/rules/RH003.md`).
 
-use crate::analysis::{Analysis, Dup, IntentResult, Step};
+use crate::analysis::{Analysis, IntentResult, Step};
+use crate::rules::surviving::Surviving;
 use crate::rules::{Code, Finding};
 
 /// RH003: a copy that can reach an effect at any age.
-pub(super) fn emit(
-    a: &Analysis,
-    r: &IntentResult,
-    effect: usize,
-    dup: &Dup,
-    steps: &[Step],
-    assumed: Vec<String>,
-    out: &mut Vec<Finding>,
-) {
+pub(super) fn emit(copy: &Surviving, out: &mut Vec<Finding>) {
+    let (a, r, steps) = (copy.a, copy.r, copy.steps);
     let m = a.manifest;
-    let intent = &m.intents[r.intent];
-    let origin = intent.origin.index().unwrap_or(0);
-    let eid = &m.components[effect].id;
-    let mut f = Finding::new(
-        Code::RH003,
-        format!(
-            "{} can reach `{eid}` at any age: nothing bounds how late it arrives ({}), and no layer with unbounded retention covers the effect",
-            dup.birth.describe(),
-            unbounded_reason(a, r, steps)
-        ),
-    )
-    .intent(&intent.id)
-    .component(eid)
-    .at(unbounded_loc(a, r, steps).unwrap_or(m.components[effect].loc));
-    f.path = IntentResult::path_ids(m, origin, steps);
+    let eid = &m.components[copy.effect].id;
+    let message = format!(
+        "{} can reach `{eid}` at any age: nothing bounds how late it arrives ({}), and no layer with unbounded retention covers the effect",
+        copy.dup.birth.describe(),
+        unbounded_reason(a, r, steps)
+    );
+    let mut f = copy
+        .finding(Code::RH003, message)
+        .component(eid)
+        .at(unbounded_loc(a, r, steps).unwrap_or(m.components[copy.effect].loc));
     if let Some(e) = r.unbounded_cycle {
         show_cycle(a, e, &mut f.path);
     }
-    f.steps = steps.to_vec();
-    f.assumptions = assumed;
     out.push(f);
 }
 

@@ -6,7 +6,6 @@
 //! redrive whose declared `within` the cap cuts short is recorded per
 //! intent (`IntentResult::redrive_caps`), and this rule reports it.
 
-use crate::analysis::effective as eff;
 use crate::rules::{Code, Ctx, Finding};
 
 /// RH006: for each intent, each redrive whose `within` outlasts the
@@ -19,8 +18,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             let em = &a.model.edges[e];
             let dlq = &m.components[em.from];
             let within = dlq.redrive.as_deref().and_then(|l| l.within());
-            let keeps = eff::boolean(dlq, "dlq_keeps_enqueue_time").is_some_and(|k| k.value);
-            let clock = if keeps {
+            let clock = if ctx.values[em.from].dlq_keeps_enqueue_time {
                 "it keeps each message's original enqueue time, F004"
             } else {
                 "its retention counts from the move, F005"
