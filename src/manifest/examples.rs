@@ -94,6 +94,11 @@ const CHOSEN: &[(&str, &str, &str)] = &[
         "{ rpo: 5m, restored_with: [payout-ledger] }",
     ),
     ("component", "unique", "[settlement_id]"),
+    (
+        "component",
+        "uses",
+        "[amount, currency, destination_account]",
+    ),
     ("component", "key_window", "31d"),
     ("component", "dedup_window", "5m"),
     ("guard", "store", "payout-keys"),

@@ -502,6 +502,7 @@ settings! {
     witness: Witness = "witness" => Text(String),
     lookup_by_reference: LookupByReference = "lookup_by_reference" => Bool(bool),
     reconciliation: Reconciliation = "reconciliation" => Text(String),
+    uses: Uses = "uses" => List(Vec<String>),
 }
 
 impl Component {

@@ -58,12 +58,14 @@ const STORE: &[&str] = &[
     "scope",
     "backup",
     "unique",
+    "uses",
 ];
 const EXTERNAL: &[&str] = &[
     "accepts_key",
     "key_window",
     "lookup_by_reference",
     "reconciliation",
+    "uses",
 ];
 
 /// The component fields a generic kind uses, in the vocabulary's order

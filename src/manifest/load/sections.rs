@@ -386,7 +386,7 @@ impl Reader {
             | F::AcceptsKey
             | F::LookupByReference
             | F::DlqKeepsEnqueueTime => self.boolean(n, p).map(Setting::Bool),
-            F::MessageAttributes | F::Unique => self.string_list(n, p).map(Setting::List),
+            F::MessageAttributes | F::Unique | F::Uses => self.string_list(n, p).map(Setting::List),
             F::Delivery => self.choice(n, p).map(Setting::Delivery),
             F::Expiry => self.choice(n, p).map(Setting::Expiry),
             F::Replication => self.choice(n, p).map(Setting::Replication),

@@ -6,6 +6,10 @@
 //! Only such layers can return a stored result for a reused key, so the
 //! rule is quiet on a path with none: a transport window or a unique
 //! constraint refuses a copy, it does not answer it.
+//!
+//! Where an effect declares the fields it `uses`, the rule asks that the
+//! fingerprint or the key bind each of them, and nothing more; otherwise it
+//! can only tell that a fingerprint equal to the key binds nothing.
 
 use crate::analysis::{IntentResult, LayerType};
 use crate::manifest::model::Intent;
@@ -18,12 +22,53 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         if !answers_reused_keys(r) {
             continue;
         }
-        if let Some(message) = problem(intent) {
-            let loc = intent.fingerprint.as_ref().map_or(intent.loc, |f| f.loc);
+        let Some(fp) = &intent.fingerprint else {
+            out.push(
+                Finding::new(
+                    Code::RH023,
+                    format!(
+                        "`{}` declares no fingerprint: nothing says which fields a reused key must match, so a changed amount or destination goes unnoticed",
+                        intent.id
+                    ),
+                )
+                .intent(&intent.id)
+                .at(intent.loc),
+            );
+            continue;
+        };
+        let bound = sorted(fp.value.iter().chain(key_fields(intent)));
+        let mut declared = false;
+        for e in intent.effects.iter().filter_map(|e| e.index()) {
+            let comp = &m.components[e];
+            let Some(uses) = comp.uses() else { continue };
+            declared = true;
+            let missing: Vec<&str> = sorted(uses.value.iter())
+                .into_iter()
+                .filter(|u| bound.binary_search(u).is_err())
+                .collect();
+            if !missing.is_empty() {
+                out.push(
+                    Finding::new(
+                        Code::RH023,
+                        format!(
+                            "the fingerprint of `{}` leaves out {}, which `{}` uses: a reused key with another {} gets the first request's stored result",
+                            intent.id,
+                            listed(&missing),
+                            comp.id,
+                            missing.join(" or ")
+                        ),
+                    )
+                    .intent(&intent.id)
+                    .component(&comp.id)
+                    .at(fp.loc),
+                );
+            }
+        }
+        if !declared && let Some(message) = equals_key(intent) {
             out.push(
                 Finding::new(Code::RH023, message)
                     .intent(&intent.id)
-                    .at(loc),
+                    .at(fp.loc),
             );
         }
     }
@@ -37,27 +82,37 @@ fn answers_reused_keys(r: &IntentResult) -> bool {
         .any(|l| matches!(l.layer.ty, LayerType::GuardStore | LayerType::ProviderKey))
 }
 
-/// What is wrong with the intent's fingerprint: none declared, or exactly
-/// the key's fields (which binds nothing the key does not already say).
-fn problem(intent: &Intent) -> Option<String> {
-    let Some(fp) = &intent.fingerprint else {
-        return Some(format!(
-            "`{}` declares no fingerprint: nothing says which fields a reused key must match, so a changed amount or destination goes unnoticed",
-            intent.id
-        ));
-    };
+fn key_fields(intent: &Intent) -> impl Iterator<Item = &String> {
+    intent.key.fields.iter().flat_map(|k| k.value.iter())
+}
+
+/// The names, sorted and without repeats.
+fn sorted<'a>(names: impl Iterator<Item = &'a String>) -> Vec<&'a str> {
+    let mut v: Vec<&str> = names.map(String::as_str).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn listed(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|f| format!("`{f}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A fingerprint that is exactly the key's fields binds nothing the key
+/// does not already say.
+fn equals_key(intent: &Intent) -> Option<String> {
+    let fp = intent.fingerprint.as_ref()?;
     let key = intent.key.fields.as_ref()?;
-    let mut a: Vec<&str> = fp.value.iter().map(String::as_str).collect();
-    let mut b: Vec<&str> = key.value.iter().map(String::as_str).collect();
-    a.sort_unstable();
-    a.dedup();
-    b.sort_unstable();
-    b.dedup();
-    (a == b).then(|| {
+    let b = sorted(key.value.iter());
+    (sorted(fp.value.iter()) == b).then(|| {
         format!(
             "the fingerprint of `{}` is exactly its key fields ({}): it binds nothing the key does not already say, so a reused key with another amount or destination gets the first request's result",
             intent.id,
-            b.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+            listed(&b)
         )
     })
 }
