@@ -21,7 +21,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             Finding::new(
                 Code::RH051,
                 format!(
-                    "the `retry` on `{}`'s subscription to `{}` does not apply: SNS delivers to an AWS-managed endpoint (a queue, a function, a stream) by its fixed policy{policy} (only HTTP/S subscriptions take a delivery policy, F016), and the horizon uses it",
+                    "the `retry` on `{}`'s subscription to `{}` does not apply: SNS delivers to an AWS-managed endpoint (a queue, a function, a stream) by its fixed policy{policy}; only HTTP/S subscriptions take a delivery policy (F016), so the horizon uses the fixed one",
                     topic.id, target.id
                 ),
             )
