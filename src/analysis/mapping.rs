@@ -53,7 +53,7 @@ mod tests {
         assert_eq!(
             why.0.unwrap(),
             vec![
-                "the mapping retries a failing batch while its records are in the stream (F027): the retries (1m30s) end with the record, within 1d, and add nothing"
+                "the mapping retries a failing batch while its records are in the stream (F027): the retries (1m 30s) end with the record, within 1d, and add nothing"
                     .to_string()
             ]
         );
