@@ -162,3 +162,94 @@ fn a_capped_redrive_promise_is_rh006_and_no_rh005() {
         )]
     );
 }
+
+/// The step texts of `node`'s `role` row, in path order.
+fn step_texts(a: &replay_audit::Analysis, node: &str, role: &str) -> Vec<String> {
+    rows(a, None, Some(node))
+        .into_iter()
+        .find(|r| r.role == role)
+        .unwrap_or_else(|| panic!("{node} {role} row"))
+        .steps
+        .iter()
+        .map(|s| s.why.clone())
+        .collect()
+}
+
+#[test]
+fn a_stream_mapping_retries_within_the_record_life() {
+    let m = fixture("stream-mapping.yaml");
+    let a = analyse(&m);
+    let steps = step_texts(&a, "counter", "guard");
+    assert_eq!(
+        steps[1],
+        "delivers_to: retry 4 attempts: (30s + 0s) + (30s + 0s) + (30s + 0s) = 1m 30s; the mapping retries a failing batch while its records are in the stream (F027): the retries (1m 30s) end with the record, within 1d, and add nothing; at-least-once delivery: retention 1d (kinesis default, F021)"
+    );
+    // Every mapping is a birth point of duplicates (F026, F022): an
+    // at-least-once redelivery, with or without declared retries.
+    let births: Vec<_> = a
+        .model
+        .edges
+        .iter()
+        .filter(|e| e.ty == replay_audit::manifest::model::LinkType::DeliversTo)
+        .map(|e| (m.components[e.to].id.as_str(), e.birth))
+        .collect();
+    use replay_audit::analysis::Birth::Redelivery;
+    assert_eq!(
+        births,
+        vec![
+            ("counter", Some(Redelivery)),
+            ("auditor", Some(Redelivery)),
+            ("projector", Some(Redelivery))
+        ]
+    );
+}
+
+#[test]
+fn a_mapping_into_lambda_is_at_least_once_whatever_the_source_says() {
+    // F026: the mapping processes records at least once even when the
+    // queue is declared exactly-once.
+    let m = manifest::from_str(
+        "version: 1\ncomponents:\n  q: { kind: queue, delivery: exactly-once, retention: 1h, delivers_to: [f] }\n  f: { kind: lambda-event-source }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let a = analyse(&m);
+    assert_eq!(
+        a.model.edges[0].birth,
+        Some(replay_audit::analysis::Birth::Redelivery)
+    );
+    assert_eq!(a.model.edges[0].delay, replay_audit::time::Dur::Secs(3_600));
+}
+
+#[test]
+fn each_sns_step_names_what_bounds_it() {
+    let m = fixture("RH051-quiet-http-endpoint.yaml");
+    let a = analyse(&m);
+    assert_eq!(
+        step_texts(&a, "partner-hook", "guard")[1],
+        "delivers_to: retry 4 attempts: 3 × (0s + 30s) = 1m 30s; the retries and the HTTP/S delivery policy cap 1h compose to the smaller, 1m 30s; at-least-once delivery: HTTP/S endpoint: retries end by 1h (sns-standard default, F016)"
+    );
+    let m = fixture("RH051-fires-managed-endpoint.yaml");
+    let a = analyse(&m);
+    assert_eq!(
+        step_texts(&a, "audit-worker", "guard")[1],
+        "delivers_to: retry 3 attempts: 2 × (0s + 20s) = 40s; the declared retry does not apply: SNS delivers to an AWS-managed endpoint by its fixed policy, 23d (F016); at-least-once delivery: delivery retried for up to max_event_age 23d (sns-standard default, F016)"
+    );
+    let found: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH051")
+        .map(|f| (f.message, f.loc.map(|l| (l.line, l.col))))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (
+                "the `retry` on `order-events`'s subscription to `audit-queue` does not apply: SNS delivers to an AWS-managed endpoint (a queue, a function, a stream) by its fixed policy, 23d (sns-standard default, F016); only HTTP/S subscriptions take a delivery policy (F016), so the horizon uses the fixed one".to_string(),
+                Some((35, 9))
+            ),
+            (
+                "the `retry` on `order-events`'s subscription to `notifier` does not apply: SNS delivers to an AWS-managed endpoint (a queue, a function, a stream) by its fixed policy, 23d (sns-standard default, F016); only HTTP/S subscriptions take a delivery policy (F016), so the horizon uses the fixed one".to_string(),
+                Some((36, 9))
+            ),
+        ]
+    );
+}

@@ -278,6 +278,56 @@ fn with_redrive_cycle(
     a
 }
 
+/// The position of component `target` among those of `roles` (but
+/// `except`), as a generated link names it.
+fn index_among(a: &Arch, roles: &str, except: Option<usize>, target: usize) -> u8 {
+    (0..a.comps.len())
+        .filter(|&i| roles.contains(role(&a.comps[i])) && Some(i) != except)
+        .position(|i| i == target)
+        .unwrap() as u8
+}
+
+/// Adds a producer sending to a stream of `retention` (seconds) that an
+/// event-source mapping with `retry` polls into a function, which sends on
+/// to one of the existing transports (`onward`); the first intent starts
+/// at the producer. The mapping's retries happen while the record is in
+/// the stream (F027), which the oracle applies on its own.
+fn with_stream_mapping(mut a: Arch, mut retry: Retry, retention: u64, onward: u8) -> Arch {
+    let n = a.comps.len();
+    let (p, st, f) = (n, n + 1, n + 2);
+    a.comps.push(Comp::default()); // service
+    a.comps.push(Comp {
+        kind: 5, // stream
+        retention: Some(retention),
+        ..Comp::default()
+    });
+    a.comps.push(Comp {
+        kind: 1, // function
+        ..Comp::default()
+    });
+    retry.attempts = retry.attempts.max(1);
+    let to_stream = index_among(&a, "T", Some(p), st);
+    a.comps[p].links.push(Link {
+        ty: 0,
+        to: to_stream,
+        ..Link::default()
+    });
+    let to_f = index_among(&a, "P", Some(st), f);
+    a.comps[st].links.push(Link {
+        ty: 0,
+        to: to_f,
+        retry: Some(retry),
+        ..Link::default()
+    });
+    a.comps[f].links.push(Link {
+        ty: 0,
+        to: onward,
+        ..Link::default()
+    });
+    a.intents[0].origin = index_among(&a, "P", None, p);
+    a
+}
+
 // ------------------------------------------------------------ properties
 
 proptest! {
@@ -426,6 +476,8 @@ proptest! {
             arch_with(0..=0, 6),
             (arch_with(0..=0, 3), proptest::option::of(0u8..3), proptest::option::of(dur()), any::<u8>(), any::<bool>())
                 .prop_map(|(a, m, w, d, std)| with_redrive_cycle(a, m, w, d, std)),
+            (arch_with(0..=0, 3), retry(), 1u64..1_209_600, any::<u8>())
+                .prop_map(|(a, r, ret, o)| with_stream_mapping(a, r, ret, o)),
         ]
     ) {
         let m = load_one(&a);

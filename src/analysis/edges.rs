@@ -129,12 +129,16 @@ pub(super) fn edge_model(
         hold: None,
         keeps_clock: false,
         named_start: link.name_from_key().is_some_and(|n| n.value),
+        policy_not_applied: false,
     };
     let mut retried = false;
     if let Some(r) = &link.retry {
         retried = add_retry(&mut em, link, r, ca, assumed, why);
     }
-    let after = em.delay;
+    // A stream mapping retries while the record is still in the stream, so
+    // none of its retries come after the message left (`mapping`).
+    let polls_stream = super::mapping::polls_stream(link.ty, nodes[a].generic, nodes[b].generic);
+    let after = if polls_stream { Dur::ZERO } else { em.delay };
     match link.ty {
         LinkType::SendsTo => add_send(&mut em, link, cb),
         LinkType::DeliversTo | LinkType::DeadLetter => {
@@ -270,18 +274,24 @@ fn add_delivery(
     // bounds: the two compose to the smaller, they do not add (F016, F017,
     // F019).
     let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
-    if push && matches!(nb.generic, Generic::Service | Generic::External) {
-        http_policy(em, link, ca, &mut span, &mut span_why, why);
+    let http = matches!(nb.generic, Generic::Service | Generic::External);
+    let mut cap = "max_event_age";
+    if push && http && http_policy(em, link, ca, &mut span, &mut span_why, why) {
+        cap = "the HTTP/S delivery policy cap";
     }
-    if push && (link.retry.is_some() || em.delay > Dur::ZERO) {
+    if push && !http && managed_policy(em, link, ca, span, why) {
+        em.delay = span;
+    } else if push && (link.retry.is_some() || em.delay > Dur::ZERO) {
         let retries = em.delay;
         em.delay = retries.min(span);
         why.add(|| {
             format!(
-                "the retries and max_event_age {span} compose to the smaller, {}",
+                "the retries and {cap} {span} compose to the smaller, {}",
                 retries.min(span)
             )
         });
+    } else if super::mapping::polls_stream(link.ty, na.generic, nb.generic) {
+        em.delay = super::mapping::stream_delay(em.delay, span, why);
     } else {
         em.delay = em.delay.add(span);
     }
@@ -307,7 +317,7 @@ fn add_delivery(
 /// AWS-managed endpoint) by the subscription's own delivery policy, 3
 /// retries 20 s apart by default and at most 3,600 s in all (F016), instead
 /// of the 23-day policy of AWS-managed endpoints. Topics whose kind
-/// documents no HTTP/S policy are left as they are.
+/// documents no HTTP/S policy are left as they are (returns false).
 fn http_policy(
     em: &mut EdgeModel,
     link: &Link,
@@ -315,9 +325,9 @@ fn http_policy(
     span: &mut Dur,
     span_why: &mut String,
     why: &mut Why,
-) {
+) -> bool {
     let Some(cap) = eff::dur(ca, "http_max_event_age") else {
-        return;
+        return false;
     };
     *span = cap.value;
     if why.wanted() {
@@ -339,6 +349,29 @@ fn http_policy(
             )
         });
     }
+    true
+}
+
+/// A delivery policy (`retry`) on a subscription of a topic whose kind
+/// documents an HTTP/S policy (SNS) to an AWS-managed endpoint (a queue, a
+/// function, a stream): only HTTP/S policies can be customised, so the
+/// fixed 23-day policy `span` applies and the declared one bounds nothing
+/// (F016). Returns whether it set the policy aside.
+fn managed_policy(
+    em: &mut EdgeModel,
+    link: &Link,
+    ca: &Component,
+    span: Dur,
+    why: &mut Why,
+) -> bool {
+    if link.retry.is_none() || eff::dur(ca, "http_max_event_age").is_none() {
+        return false;
+    }
+    em.policy_not_applied = true;
+    why.add(|| {
+        format!("the declared retry does not apply: SNS delivers to an AWS-managed endpoint by its fixed policy, {span} (F016)")
+    });
+    true
 }
 
 /// `redrive` out of a dead-letter queue (`ca`): within the declared time,

@@ -51,6 +51,7 @@ mod edges;
 pub mod effective;
 mod intent;
 pub mod long_path;
+mod mapping;
 pub mod model;
 mod paths;
 mod propagate;

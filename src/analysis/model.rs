@@ -76,6 +76,9 @@ pub struct EdgeModel {
     /// The start carries an execution name made from the key, which a
     /// workflow that dedups by name recognises (`name_from_key`).
     pub named_start: bool,
+    /// A delivery policy declared where the platform applies a fixed one
+    /// (SNS to an AWS-managed endpoint, F016): the horizon ignores it.
+    pub policy_not_applied: bool,
 }
 
 /// An operational assumption an edge's delay rests on (RH005 lists them).

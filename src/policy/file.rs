@@ -545,7 +545,7 @@ mod tests {
         .iter()
         .map(|c| err(&waiver(c)))
         .collect();
-        let many = "did you mean one of `RH001`, `RH010`, `RH011`, `RH012`, `RH013` (or 6 more)? `replay-audit rules` lists every rule";
+        let many = "did you mean one of `RH001`, `RH010`, `RH011`, `RH012`, `RH013` (or 7 more)? `replay-audit rules` lists every rule";
         assert_eq!(
             got,
             [
@@ -562,7 +562,7 @@ mod tests {
     fn severity_keys_are_exact_too() {
         assert_eq!(
             err("[severity]\nrh005 = \"off\"\nRH5 = \"off\"\n"),
-            "replay-audit.toml:2:1: error: `[severity]`: no rule `rh005`; help: did you mean `RH005`?\nreplay-audit.toml:3:1: error: `[severity]`: no rule `RH5`; help: did you mean one of `RH005`, `RH015`, `RH025`, `RH035`, `RH050`? `replay-audit rules` lists every rule"
+            "replay-audit.toml:2:1: error: `[severity]`: no rule `rh005`; help: did you mean `RH005`?\nreplay-audit.toml:3:1: error: `[severity]`: no rule `RH5`; help: did you mean one of `RH005`, `RH015`, `RH025`, `RH035`, `RH050` (or 1 more)? `replay-audit rules` lists every rule"
         );
     }
 

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use replay_audit::analysis::Model;
+use replay_audit::catalog::Generic;
 use replay_audit::manifest::Manifest;
 use replay_audit::manifest::model::LinkType;
 use replay_audit::time::Dur;
@@ -19,7 +20,9 @@ use replay_audit::time::Dur;
 /// the sum of the cycle's `max_times` times; a cycle that a copy can go
 /// round without a redrive, or with a redrive that has no `max_times`,
 /// makes every age in it unbounded. A store's horizon is that of the
-/// guards that claim in it.
+/// guards that claim in it. A delivery from a stream into a function (an
+/// event-source mapping) ends by the record's enqueue + the stream's
+/// retention, whatever retries the link declares (F027).
 pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
     let n = model.nodes.len();
     // reach[u][v]: v reachable from u (u reaches itself).
@@ -129,7 +132,14 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
             }
             let mut next = age.add(em.delay);
             if let Some(h) = em.hold {
-                next = next.min(enq.add(h.retention).add(h.after));
+                // A mapping that polls a stream retries while the record is
+                // still in it (F027): nothing comes after it left.
+                let after = if polls_stream(model, em) {
+                    Dur::ZERO
+                } else {
+                    h.after
+                };
+                next = next.min(enq.add(h.retention).add(after));
             }
             let next_enq = if em.keeps_clock { enq } else { next };
             walk(
@@ -175,4 +185,11 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
         }
     }
     best
+}
+
+/// A delivery from a stream into a function: an event-source mapping.
+fn polls_stream(model: &Model, em: &replay_audit::analysis::model::EdgeModel) -> bool {
+    em.ty == LinkType::DeliversTo
+        && model.nodes[em.from].generic == Generic::Stream
+        && model.nodes[em.to].generic == Generic::Function
 }

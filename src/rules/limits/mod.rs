@@ -2,3 +2,4 @@
 
 mod mrsc;
 pub(crate) mod rh050;
+pub(crate) mod rh051;
