@@ -15,6 +15,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let Command::Import {
         format,
         file,
+        more,
         parameters,
         var_files,
     } = &cli.command
@@ -33,6 +34,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         let imported =
             terraform_config(file, var_files, &params, &limits).map_err(engine::Error::from)?;
         return finish(&imported);
+    }
+    if !more.is_empty() {
+        return templates(file, more, format, &params, &limits);
     }
     if !var_files.is_empty() {
         return Err(engine::Error::usage(
@@ -59,6 +63,43 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     }
     let imported =
         import::import_text(format, &name, &text, &params, &limits).map_err(engine::Error::from)?;
+    finish(&imported)
+}
+
+/// Several templates imported together (`import cloudformation A B`).
+fn templates(
+    file: &Path,
+    more: &[PathBuf],
+    format: Format,
+    params: &[(String, String)],
+    limits: &Limits,
+) -> anyhow::Result<u8> {
+    if format != Format::CloudFormation {
+        return Err(engine::Error::usage(
+            format!("`import {}` reads one file", command(format)),
+            "several files are read together by `import cloudformation`; give the others to `check`",
+        )
+        .into());
+    }
+    let mut files = Vec::new();
+    for path in std::iter::once(file).chain(more.iter().map(PathBuf::as_path)) {
+        let text = import::read_file(path, limits).map_err(engine::Error::from)?;
+        let name = path.display().to_string();
+        if let Some(found) = import::detect(&text, limits).filter(|f| *f != format) {
+            return Err(engine::Error::usage(
+                echo(&format!(
+                    "`{name}` is {}, not {}",
+                    a(found.name()),
+                    a(format.name())
+                )),
+                "give only CloudFormation templates to `import cloudformation`",
+            )
+            .into());
+        }
+        files.push((name, text));
+    }
+    let imported = import::cloudformation::import_stacks(&files, params, limits)
+        .map_err(engine::Error::from)?;
     finish(&imported)
 }
 

@@ -101,12 +101,17 @@ impl Out {
 
     /// `# from PATH (file:line)`.
     pub fn src(&self, path: &str, node: &Node) -> String {
-        let file = self.files.get(node.loc.file as usize).unwrap_or(&self.file);
+        let file = self.input(node.loc.file);
         if node.loc.line > 0 {
             format!("from {path} ({file}:{})", node.loc.line)
         } else {
             format!("from {path} ({file})")
         }
+    }
+
+    /// The input file of `Loc::file` number `file`.
+    pub fn input(&self, file: u32) -> &str {
+        self.files.get(file as usize).unwrap_or(&self.file)
     }
 
     pub fn comp(&mut self, id: &str) -> Option<&mut OutComp> {
