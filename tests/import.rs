@@ -886,3 +886,34 @@ fn several_templates_parameters_and_unresolved_imports() {
     assert_eq!(code, 2);
     assert!(err.contains("`import asyncapi` reads one file"), "{err}");
 }
+
+/// A pipe whose source is a table's stream (`!GetAtt T.StreamArn`) reads
+/// the `<table>-stream` component, as a mapping does: the table itself
+/// delivers nothing (`check` refused that output), and the stream's 24 h
+/// bounds the horizon (arithmetic in the overlay).
+#[test]
+fn pipe_from_a_table_stream_reads_the_stream() {
+    let (text, _, code) = import(&["cloudformation", "pipe-ddb-stream.yaml"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains(
+            "  scores-table-stream:\n    kind: stream  # DynamoDB stream of Resources.ScoresTable\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("    delivers_to:\n      - to: scores-pipe  # from Resources.ScoresPipe.Properties.Source (pipe-ddb-stream.yaml:26)\n        retry:\n          attempts: 3  #"), "{text}");
+    let table =
+        &text[text.find("  scores-table:\n").unwrap()..text.find("  scores-pipe:\n").unwrap()];
+    assert!(!table.contains("delivers_to"), "{table}");
+    assert_eq!(
+        check(&["pipe-ddb-stream.yaml", "pipe-ddb-stream.overlay.yaml"]),
+        (
+            vec![
+                t("RH041", "scores-table-stream", "score-update"),
+                t("RH001", "processed-scores", "score-update"),
+                t("RH040", "-", "score-update")
+            ],
+            1
+        )
+    );
+}
