@@ -83,6 +83,9 @@ pub struct Out {
     pub regions: Vec<(String, String)>,
     pub unsupported: Vec<(String, String)>,
     pub notes: Vec<String>,
+    /// Position in `comps` by id: lookups stay constant-time however many
+    /// templates one output holds.
+    index: std::collections::HashMap<String, usize>,
 }
 
 impl Out {
@@ -96,6 +99,7 @@ impl Out {
             regions: Vec::new(),
             unsupported: Vec::new(),
             notes: Vec::new(),
+            index: std::collections::HashMap::new(),
         }
     }
 
@@ -115,11 +119,12 @@ impl Out {
     }
 
     pub fn comp(&mut self, id: &str) -> Option<&mut OutComp> {
-        self.comps.iter_mut().find(|c| c.id == id)
+        let i = *self.index.get(id)?;
+        self.comps.get_mut(i)
     }
 
     pub fn has(&self, id: &str) -> bool {
-        self.comps.iter().any(|c| c.id == id)
+        self.index.contains_key(id)
     }
 
     /// Adds a component (a second one with the same id gets a suffix).
@@ -133,6 +138,7 @@ impl Out {
             );
             n += 1;
         }
+        self.index.insert(id.clone(), self.comps.len());
         self.comps.push(OutComp {
             id: id.clone(),
             kind: kind.to_string(),
