@@ -917,3 +917,23 @@ fn pipe_from_a_table_stream_reads_the_stream() {
         )
     );
 }
+
+/// SAM's `AWS::Serverless::SimpleTable` is a DynamoDB table (no TTL: a
+/// TODO asks for its retention), so an overlay can make it a dedup store
+/// by id alone (arithmetic in the overlay).
+#[test]
+fn sam_simple_table_is_a_dynamodb_table() {
+    let (text, err, code) = import(&["cloudformation", "sam-simple-table.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("  keys:\n    kind: dynamodb-table  # AWS::Serverless::SimpleTable, from Resources.Keys (sam-simple-table.yaml:30)\n    # TODO: retention and expiry (application | physical-ttl): the template sets no TTL\n"), "{text}");
+    assert_eq!(
+        check(&["sam-simple-table.yaml", "sam-simple-table.overlay.yaml"]),
+        (
+            vec![
+                t("RH001", "keys", "place-order"),
+                t("RH040", "-", "place-order")
+            ],
+            1
+        )
+    );
+}

@@ -30,13 +30,13 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         ImportFormat::Terraform => Format::Terraform,
         ImportFormat::Asyncapi => Format::AsyncApi,
     };
+    if !more.is_empty() {
+        return templates(file, more, format, &params, &limits);
+    }
     if format == Format::Terraform && (file.is_dir() || terraform::is_config_file(file)) {
         let imported =
             terraform_config(file, var_files, &params, &limits).map_err(engine::Error::from)?;
         return finish(&imported);
-    }
-    if !more.is_empty() {
-        return templates(file, more, format, &params, &limits);
     }
     if !var_files.is_empty() {
         return Err(engine::Error::usage(
@@ -75,9 +75,13 @@ fn templates(
     limits: &Limits,
 ) -> anyhow::Result<u8> {
     if format != Format::CloudFormation {
+        let help = match format {
+            Format::AsyncApi => "import each document on its own, or give them all to `check`",
+            _ => "give their folder (`import terraform DIR`), or give the files to `check`",
+        };
         return Err(engine::Error::usage(
             format!("`import {}` reads one file", command(format)),
-            "several files are read together by `import cloudformation`; give the others to `check`",
+            help,
         )
         .into());
     }

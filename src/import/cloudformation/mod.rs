@@ -193,7 +193,8 @@ fn kind(cf: &Cf, ty: &str, r: &Node) -> Option<&'static str> {
             }
         }
         "AWS::Lambda::Function" | "AWS::Serverless::Function" => "function",
-        "AWS::DynamoDB::Table" => "dynamodb-table",
+        // SAM's SimpleTable is a table without TTL, streams or indexes.
+        "AWS::DynamoDB::Table" | "AWS::Serverless::SimpleTable" => "dynamodb-table",
         "AWS::DynamoDB::GlobalTable" => "dynamodb-global-table",
         "AWS::Kinesis::Stream" => "kinesis",
         "AWS::Events::Rule" => "eventbridge",
@@ -238,7 +239,9 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
             "AWS::SNS::Topic" => sns::topic(cf, out, &id, r, &base),
             "AWS::Lambda::Function" => lambda::function(cf, out, &id, r, &base),
             "AWS::Serverless::Function" => sam::function(cf, out, &id, lid, r, fn_hint),
-            "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" => {
+            "AWS::DynamoDB::Table"
+            | "AWS::DynamoDB::GlobalTable"
+            | "AWS::Serverless::SimpleTable" => {
                 dynamodb::table(cf, out, &id, lid, r, ty == "AWS::DynamoDB::GlobalTable")
             }
             "AWS::Kinesis::Stream" => {
