@@ -300,6 +300,10 @@ pub enum Command {
         #[arg(value_enum)]
         format: ImportFormat,
         file: PathBuf,
+        /// More CloudFormation templates, imported with FILE as one
+        /// architecture (stacks linked by Export/ImportValue and ARNs).
+        #[arg(value_name = "MORE")]
+        more: Vec<PathBuf>,
         /// Template parameter value (CloudFormation), KEY=VALUE; repeatable.
         /// `--var` is the same for a Terraform variable.
         #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]

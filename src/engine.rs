@@ -171,6 +171,9 @@ fn texts_of(
     let mut texts = Vec::with_capacity(raw.len());
     // `.tf` and `.tfvars` files are imported together, one module per folder.
     let mut terraform = import::terraform::Modules::default();
+    // Templates are imported together, stacks linked by their exports.
+    let mut stacks: Vec<(String, String)> = Vec::new();
+    let mut stacks_slot = None;
     for (name, text, origin) in raw {
         let path = Path::new(&name);
         if import::terraform::Modules::wants(path) {
@@ -183,6 +186,10 @@ fn texts_of(
             continue;
         }
         match format {
+            Some(import::Format::CloudFormation) => {
+                stacks_slot.get_or_insert(texts.len());
+                stacks.push((name, text));
+            }
             Some(format) => {
                 let imported =
                     import::import_text(format, &name, &text, &inputs.parameters, limits)?;
@@ -206,8 +213,20 @@ fn texts_of(
         eprintln!("{note}");
     }
     if errors.is_empty() {
-        let modules = terraform.import(&inputs.parameters)?;
-        for (slot, name, text) in modules.into_iter().rev() {
+        let mut deferred = terraform.import(&inputs.parameters)?;
+        if let Some(slot) = stacks_slot {
+            let imported =
+                import::cloudformation::import_stacks(&stacks, &inputs.parameters, limits)?;
+            let label = stacks.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>();
+            deferred.push((
+                slot,
+                format!("{}{}", label.join(", "), import::origin::IMPORTED),
+                imported.text,
+            ));
+            // Stable: at one slot, Terraform modules come before the templates.
+            deferred.sort_by_key(|(slot, _, _)| *slot);
+        }
+        for (slot, name, text) in deferred.into_iter().rev() {
             let imported = true;
             texts.insert(
                 slot,

@@ -705,3 +705,54 @@ fn asyncapi_sns_delivery_policies_and_kafka_compaction() {
     let h = String::from_utf8(o.stdout).unwrap();
     assert!(h.contains("horizon 10m, window 5m"), "{h}");
 }
+
+/// A pipe whose source is a table's stream (`!GetAtt T.StreamArn`) reads
+/// the `<table>-stream` component, as a mapping does: the table itself
+/// delivers nothing (`check` refused that output), and the stream's 24 h
+/// bounds the horizon (arithmetic in the overlay).
+#[test]
+fn pipe_from_a_table_stream_reads_the_stream() {
+    let (text, _, code) = import(&["cloudformation", "pipe-ddb-stream.yaml"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains(
+            "  scores-table-stream:\n    kind: stream  # DynamoDB stream of Resources.ScoresTable\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("    delivers_to:\n      - to: scores-pipe  # from Resources.ScoresPipe.Properties.Source (pipe-ddb-stream.yaml:26)\n        retry:\n          attempts: 3  #"), "{text}");
+    let table =
+        &text[text.find("  scores-table:\n").unwrap()..text.find("  scores-pipe:\n").unwrap()];
+    assert!(!table.contains("delivers_to"), "{table}");
+    assert_eq!(
+        check(&["pipe-ddb-stream.yaml", "pipe-ddb-stream.overlay.yaml"]),
+        (
+            vec![
+                t("RH041", "scores-table-stream", "score-update"),
+                t("RH001", "processed-scores", "score-update"),
+                t("RH040", "-", "score-update")
+            ],
+            1
+        )
+    );
+}
+
+/// SAM's `AWS::Serverless::SimpleTable` is a DynamoDB table (no TTL: a
+/// TODO asks for its retention), so an overlay can make it a dedup store
+/// by id alone (arithmetic in the overlay).
+#[test]
+fn sam_simple_table_is_a_dynamodb_table() {
+    let (text, err, code) = import(&["cloudformation", "sam-simple-table.yaml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("  keys:\n    kind: dynamodb-table  # AWS::Serverless::SimpleTable, from Resources.Keys (sam-simple-table.yaml:30)\n    # TODO: retention and expiry (application | physical-ttl): the template sets no TTL\n"), "{text}");
+    assert_eq!(
+        check(&["sam-simple-table.yaml", "sam-simple-table.overlay.yaml"]),
+        (
+            vec![
+                t("RH001", "keys", "place-order"),
+                t("RH040", "-", "place-order")
+            ],
+            1
+        )
+    );
+}

@@ -15,6 +15,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let Command::Import {
         format,
         file,
+        more,
         parameters,
         var_files,
     } = &cli.command
@@ -29,6 +30,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         ImportFormat::Terraform => Format::Terraform,
         ImportFormat::Asyncapi => Format::AsyncApi,
     };
+    if !more.is_empty() {
+        return templates(file, more, format, &params, &limits);
+    }
     if format == Format::Terraform && (file.is_dir() || terraform::is_config_file(file)) {
         let imported =
             terraform_config(file, var_files, &params, &limits).map_err(engine::Error::from)?;
@@ -59,6 +63,47 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     }
     let imported =
         import::import_text(format, &name, &text, &params, &limits).map_err(engine::Error::from)?;
+    finish(&imported)
+}
+
+/// Several templates imported together (`import cloudformation A B`).
+fn templates(
+    file: &Path,
+    more: &[PathBuf],
+    format: Format,
+    params: &[(String, String)],
+    limits: &Limits,
+) -> anyhow::Result<u8> {
+    if format != Format::CloudFormation {
+        let help = match format {
+            Format::AsyncApi => "import each document on its own, or give them all to `check`",
+            _ => "give their folder (`import terraform DIR`), or give the files to `check`",
+        };
+        return Err(engine::Error::usage(
+            format!("`import {}` reads one file", command(format)),
+            help,
+        )
+        .into());
+    }
+    let mut files = Vec::new();
+    for path in std::iter::once(file).chain(more.iter().map(PathBuf::as_path)) {
+        let text = import::read_file(path, limits).map_err(engine::Error::from)?;
+        let name = path.display().to_string();
+        if let Some(found) = import::detect(&text, limits).filter(|f| *f != format) {
+            return Err(engine::Error::usage(
+                echo(&format!(
+                    "`{name}` is {}, not {}",
+                    a(found.name()),
+                    a(format.name())
+                )),
+                "give only CloudFormation templates to `import cloudformation`",
+            )
+            .into());
+        }
+        files.push((name, text));
+    }
+    let imported = import::cloudformation::import_stacks(&files, params, limits)
+        .map_err(engine::Error::from)?;
     finish(&imported)
 }
 

@@ -83,6 +83,9 @@ pub struct Out {
     pub regions: Vec<(String, String)>,
     pub unsupported: Vec<(String, String)>,
     pub notes: Vec<String>,
+    /// Position in `comps` by id: lookups stay constant-time however many
+    /// templates one output holds.
+    index: std::collections::HashMap<String, usize>,
 }
 
 impl Out {
@@ -96,12 +99,13 @@ impl Out {
             regions: Vec::new(),
             unsupported: Vec::new(),
             notes: Vec::new(),
+            index: std::collections::HashMap::new(),
         }
     }
 
     /// `# from PATH (file:line)`.
     pub fn src(&self, path: &str, node: &Node) -> String {
-        let file = self.files.get(node.loc.file as usize).unwrap_or(&self.file);
+        let file = self.input(node.loc.file);
         if node.loc.line > 0 {
             format!("from {path} ({file}:{})", node.loc.line)
         } else {
@@ -109,12 +113,18 @@ impl Out {
         }
     }
 
+    /// The input file of `Loc::file` number `file`.
+    pub fn input(&self, file: u32) -> &str {
+        self.files.get(file as usize).unwrap_or(&self.file)
+    }
+
     pub fn comp(&mut self, id: &str) -> Option<&mut OutComp> {
-        self.comps.iter_mut().find(|c| c.id == id)
+        let i = *self.index.get(id)?;
+        self.comps.get_mut(i)
     }
 
     pub fn has(&self, id: &str) -> bool {
-        self.comps.iter().any(|c| c.id == id)
+        self.index.contains_key(id)
     }
 
     /// Adds a component (a second one with the same id gets a suffix).
@@ -128,6 +138,7 @@ impl Out {
             );
             n += 1;
         }
+        self.index.insert(id.clone(), self.comps.len());
         self.comps.push(OutComp {
             id: id.clone(),
             kind: kind.to_string(),

@@ -102,6 +102,7 @@ mod tests {
             resources: Vec::new(),
             ids: BTreeMap::new(),
             limits: &limits,
+            links: &super::super::intrinsics::NO_LINKS,
         };
         assert_eq!(cf.condition(name, 0), None);
         cf.undecided(name)

@@ -34,7 +34,7 @@ pub(super) fn read(cf: &Cf, out: &Out, n: &Node, path: &str) -> Result<(Node, St
             "TODO: the definition is at `{text}`, not a local file ({at}): retries not imported"
         ));
     }
-    let file = local(&out.file, &text)
+    let file = local(out.input(n.loc.file), &text)
         .map_err(|why| format!("TODO: the definition file `{text}` is not read: {why} ({at})"))?;
     let body = crate::files::read(&file, crate::files::Origin::Found, cf.limits.max_file_bytes)
         .map_err(|d| {

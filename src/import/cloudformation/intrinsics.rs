@@ -27,7 +27,42 @@ pub(super) struct Cf<'a> {
     pub(super) ids: BTreeMap<String, String>,
     /// The limits for files the template names (state machine definitions).
     pub(super) limits: &'a crate::manifest::Limits,
+    /// What the other templates imported with this one export and name.
+    pub(super) links: &'a Links,
 }
+
+/// The resources of other templates this one may refer to, by key (the
+/// logical id and its template, `Queue (in a.yaml)`: never a logical id,
+/// which is alphanumeric): exports by name, and resources by the physical
+/// name an ARN ends with.
+#[derive(Debug, Default)]
+pub(super) struct Links {
+    /// Export name → (key, attribute of the exported `GetAtt`).
+    pub(super) exports: BTreeMap<String, (String, Option<String>)>,
+    /// Physical name (`QueueName`, `TableName`, ...) → keys.
+    pub(super) names: BTreeMap<String, Vec<String>>,
+    /// Key → (resource type, component id).
+    pub(super) keys: BTreeMap<String, (String, String)>,
+}
+
+/// No other template.
+pub(super) static NO_LINKS: Links = Links {
+    exports: BTreeMap::new(),
+    names: BTreeMap::new(),
+    keys: BTreeMap::new(),
+};
+
+/// The properties a resource's physical name is read from, for a match
+/// with the last part of an ARN or URL.
+pub(super) const NAME_PROPERTIES: [&str; 7] = [
+    "QueueName",
+    "FunctionName",
+    "TopicName",
+    "TableName",
+    "Name",
+    "StateMachineName",
+    "StreamName",
+];
 
 const MAX_EVAL_DEPTH: usize = 48;
 
@@ -65,6 +100,15 @@ pub(super) fn parameters(
     root: &Node,
     params: &[(String, String)],
 ) -> Result<BTreeMap<String, Node>, Diagnostic> {
+    match undeclared(&[root], params) {
+        Some(d) => Err(d),
+        None => Ok(values(root, params)),
+    }
+}
+
+/// The values of the parameters `root` declares: `--parameter` wins, then
+/// `Default`; a parameter without either has none.
+pub(super) fn values(root: &Node, params: &[(String, String)]) -> BTreeMap<String, Node> {
     let mut pvals = BTreeMap::new();
     for (name, p) in root.get("Parameters").map(Node::entries).unwrap_or(&[]) {
         let value = if let Some((_, v)) = params.iter().find(|(k, _)| k == name) {
@@ -76,28 +120,39 @@ pub(super) fn parameters(
         };
         pvals.insert(name.clone(), list_parameter(p, value));
     }
-    for (k, _) in params {
-        if root.at(&["Parameters", k]).is_none() {
-            let known: Vec<&str> = root
-                .get("Parameters")
-                .map(Node::entries)
-                .unwrap_or(&[])
-                .iter()
-                .map(|(k, _)| k.as_str())
-                .collect();
-            let help = match crate::diagnostics::suggest(k, known.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None if known.is_empty() => "the template declares no parameters".to_string(),
-                None => format!("the template's parameters are: {}", known.join(", ")),
-            };
-            return Err(Diagnostic::new(
-                None,
-                format!("`--parameter {k}=...`: the template has no parameter `{k}`"),
-            )
-            .help(help));
-        }
-    }
-    Ok(pvals)
+    pvals
+}
+
+/// The error for the first `--parameter` that none of `roots` declares
+/// (several templates: each takes the parameters it declares).
+pub(super) fn undeclared(roots: &[&Node], params: &[(String, String)]) -> Option<Diagnostic> {
+    let declared = |root: &Node, k: &str| root.at(&["Parameters", k]).is_some();
+    let (k, _) = params
+        .iter()
+        .find(|(k, _)| !roots.iter().any(|r| declared(r, k)))?;
+    let known: Vec<&str> = roots
+        .iter()
+        .flat_map(|r| r.get("Parameters").map(Node::entries).unwrap_or(&[]))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let (what, none) = if roots.len() == 1 {
+        ("the template has no", "the template declares no parameters")
+    } else {
+        ("no template has a", "the templates declare no parameters")
+    };
+    let help = match crate::diagnostics::suggest(k, known.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None if known.is_empty() => none.to_string(),
+        None if roots.len() == 1 => format!("the template's parameters are: {}", known.join(", ")),
+        None => format!("the templates' parameters are: {}", known.join(", ")),
+    };
+    Some(
+        Diagnostic::new(
+            None,
+            format!("`--parameter {k}=...`: {what} parameter `{k}`"),
+        )
+        .help(help),
+    )
 }
 
 /// The value of a `CommaDelimitedList` or `List<...>` parameter as a list:
@@ -166,6 +221,7 @@ impl<'a> Cf<'a> {
             }
             "Fn::FindInMap" => self.find_in_map(&arg, d),
             "Fn::Base64" => self.eval_d(&arg, d + 1),
+            "Fn::ImportValue" => self.import_value(&arg, d),
             _ => Ev::Unknown(format!("{f} {}", arg.brief())),
         }
     }
@@ -215,6 +271,16 @@ impl<'a> Cf<'a> {
             _ => return Ev::Unknown(arg.brief()),
         };
         Ev::Res(res, att)
+    }
+
+    /// `ImportValue`: the resource another template given with this one
+    /// exports under that name, else known only at deployment.
+    fn import_value(&self, arg: &Node, d: usize) -> Ev {
+        let name = self.lit_at(arg, d).and_then(|n| n.text());
+        match name.and_then(|n| self.links.exports.get(&n)) {
+            Some((key, att)) => Ev::Res(key.clone(), att.clone()),
+            None => Ev::Unknown(format!("Fn::ImportValue {}", arg.brief())),
+        }
     }
 
     fn join(&self, arg: &Node, d: usize) -> Ev {
@@ -419,11 +485,20 @@ impl<'a> Cf<'a> {
         }
     }
 
+    /// The type of a resource of this template, or of another's by key.
     pub(super) fn ty(&self, id: &str) -> Option<&str> {
         self.resources
             .iter()
             .find(|(r, _, _)| r == id)
             .map(|(_, t, _)| t.as_str())
+            .or_else(|| self.links.keys.get(id).map(|(t, _)| t.as_str()))
+    }
+
+    /// The component of a resource of this template, or of another's by key.
+    pub(super) fn id(&self, res: &str) -> Option<&String> {
+        self.ids
+            .get(res)
+            .or_else(|| self.links.keys.get(res).map(|(_, c)| c))
     }
 
     /// The logical id a value points at: `Ref`/`GetAtt`, `${X.Arn}`, or an
@@ -446,15 +521,7 @@ impl<'a> Cf<'a> {
                 }
                 let name = text.rsplit([':', '/']).next().unwrap_or(&text);
                 for (id, _, res) in &self.resources {
-                    for p in [
-                        "QueueName",
-                        "FunctionName",
-                        "TopicName",
-                        "TableName",
-                        "Name",
-                        "StateMachineName",
-                        "StreamName",
-                    ] {
+                    for p in NAME_PROPERTIES {
                         if let Some(v) = res
                             .at(&["Properties", p])
                             .and_then(|v| self.lit(v))
@@ -464,6 +531,9 @@ impl<'a> Cf<'a> {
                             return Ok((id.clone(), None));
                         }
                     }
+                }
+                if let Some(found) = super::stacks::named(self.links, &text) {
+                    return Ok(found);
                 }
                 Err(format!("`{text}` names no resource of this template"))
             }

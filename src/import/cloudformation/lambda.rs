@@ -60,9 +60,9 @@ pub(super) fn event_invoke_config(
     fn_hint: &mut Invocations,
 ) {
     let base = format!("Resources.{lid}.Properties");
-    match r.at(&["Properties", "FunctionName"]).map(|n| cf.target(n)) {
-        Some(Ok((f, _))) if cf.ids.contains_key(&f) => {
-            let fid = cf.ids[&f].clone();
+    let func = r.at(&["Properties", "FunctionName"]);
+    match func.map(|n| cf.target(n).map(|(f, _)| cf.id(&f).cloned())) {
+        Some(Ok(Some(fid))) => {
             invoke_config(cf, out, &fid, r.get("Properties").unwrap_or(r), &base);
             async_config(fn_hint, &fid);
         }
@@ -88,14 +88,15 @@ pub(super) fn esm(cf: &Cf, out: &mut Out, lid: &str, r: &Node, fn_hint: &mut Inv
         return;
     };
     let source = props.get("EventSourceArn").map(|n| (cf.target(n), n));
-    let func = props.get("FunctionName").map(|n| (cf.target(n), n));
+    let func = props
+        .get("FunctionName")
+        .map(|n| cf.target(n).map(|(f, _)| cf.id(&f).cloned()));
     match (source, func) {
-        (Some((Ok((s, att)), sn)), Some((Ok((f, _)), _))) if cf.ids.contains_key(&f) => {
+        (Some((Ok((s, att)), sn)), Some(Ok(Some(fid)))) => {
             let Some(sid) = source_component(cf, out, &s, att.as_deref()) else {
                 out.unsupported(format!("Resources.{lid} (EventSourceMapping): source {s} is not read"), out.src(&base, r));
                 return;
             };
-            let fid = cf.ids[&f].clone();
             mapped(fn_hint, &fid);
             let to_src = out.src(&format!("{base}.FunctionName"), props.get("FunctionName").unwrap_or(sn));
             mapping_link(cf, out, &sid, &fid, props, &base, to_src);
@@ -115,7 +116,7 @@ pub(super) fn source_component(
     res: &str,
     att: Option<&str>,
 ) -> Option<String> {
-    let id = cf.ids.get(res)?.clone();
+    let id = cf.id(res)?.clone();
     if matches!(
         cf.ty(res),
         Some("AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable")

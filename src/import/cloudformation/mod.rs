@@ -23,6 +23,7 @@ mod sam;
 mod schedules;
 mod sns;
 mod sqs;
+mod stacks;
 mod state_machines;
 
 use std::collections::BTreeMap;
@@ -30,6 +31,7 @@ use std::collections::BTreeMap;
 use super::{F, Node, Out, V, Value, dur, error_at, kebab};
 use crate::diagnostics::Diagnostic;
 use intrinsics::Cf;
+pub use stacks::import_stacks;
 
 /// Reads a template into `out`.
 pub fn import(
@@ -38,6 +40,26 @@ pub fn import(
     limits: &crate::manifest::Limits,
     out: &mut Out,
 ) -> Result<(), Diagnostic> {
+    let params = intrinsics::parameters(root, params)?;
+    let mut cf = open(root, params, limits, &intrinsics::NO_LINKS)?;
+    missing_parameters(&cf, out, "");
+    out.notes.push(REGIONS_TODO.into());
+    components(&mut cf, out, &|id| id.to_string());
+    let mut invoked = invocation::Invocations::new();
+    properties(&cf, out, &mut invoked);
+    invocation::resolve(out, invoked);
+    Ok(())
+}
+
+const REGIONS_TODO: &str = "TODO: regions: a stack deploys to one region; add `regions:` to components that run in several.";
+
+/// The template at `root` ready to read: its parameter values and resources.
+fn open<'a>(
+    root: &'a Node,
+    params: BTreeMap<String, Node>,
+    limits: &'a crate::manifest::Limits,
+    links: &'a intrinsics::Links,
+) -> Result<Cf<'a>, Diagnostic> {
     let Value::Map(_) = root.value else {
         return Err(error_at(
             root,
@@ -59,41 +81,61 @@ pub fn import(
             "write `Resources:` followed by `LogicalId: {Type: ..., Properties: ...}`",
         ));
     };
-    let mut cf = Cf {
+    let resources = res
+        .iter()
+        .map(|(id, r)| {
+            let ty = r.get("Type").and_then(Node::str).unwrap_or("").to_string();
+            (id.clone(), ty, r)
+        })
+        .collect();
+    Ok(Cf {
         root,
-        params: intrinsics::parameters(root, params)?,
-        resources: Vec::new(),
+        params,
+        resources,
         ids: BTreeMap::new(),
         limits,
-    };
-    for (id, r) in res {
-        let ty = r.get("Type").and_then(Node::str).unwrap_or("").to_string();
-        cf.resources.push((id.clone(), ty, r));
-    }
-    let mut missing_params: Vec<String> = Vec::new();
-    for (name, _) in root.get("Parameters").map(Node::entries).unwrap_or(&[]) {
-        if !cf.params.contains_key(name) {
-            missing_params.push(name.clone());
-        }
-    }
-    if !missing_params.is_empty() {
+        links,
+    })
+}
+
+/// A note naming the parameters without a value (`of` names the template
+/// when several are read).
+fn missing_parameters(cf: &Cf, out: &mut Out, of: &str) {
+    let missing: Vec<&str> = cf
+        .root
+        .get("Parameters")
+        .map(Node::entries)
+        .unwrap_or(&[])
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| !cf.params.contains_key(*name))
+        .collect();
+    if !missing.is_empty() {
         out.notes.push(format!(
-            "TODO: parameters without a default and not given with --parameter: {} (values that use them are left out)",
-            missing_params.join(", ")
+            "TODO: parameters{of} without a default and not given with --parameter: {} (values that use them are left out)",
+            missing.join(", ")
         ));
     }
-    out.notes.push("TODO: regions: a stack deploys to one region; add `regions:` to components that run in several.".into());
+}
 
-    components(&mut cf, out);
-    let mut invoked = invocation::Invocations::new();
-    properties(&cf, out, &mut invoked);
-    invocation::resolve(out, invoked);
-    Ok(())
+/// The component ids pass 1 will give (before any `-2` suffix), for the
+/// ids several templates share.
+fn component_ids(cf: &Cf) -> Vec<String> {
+    cf.resources
+        .iter()
+        .filter(|(_, _, r)| {
+            r.get("Condition")
+                .and_then(Node::str)
+                .is_none_or(|c| cf.condition(c, 0) != Some(false))
+        })
+        .filter(|(_, ty, r)| kind(cf, ty, r).is_some())
+        .map(|(lid, _, _)| kebab(lid))
+        .collect()
 }
 
 /// Pass 1: a component for every resource this importer reads, unless its
-/// condition is false.
-fn components(cf: &mut Cf, out: &mut Out) {
+/// condition is false; `name` turns the kebab-case logical id into the id.
+fn components(cf: &mut Cf, out: &mut Out, name: &dyn Fn(&str) -> String) {
     for (lid, ty, r) in &cf.resources {
         if let Some(c) = r.get("Condition").and_then(Node::str) {
             match cf.condition(c, 0) {
@@ -112,18 +154,29 @@ fn components(cf: &mut Cf, out: &mut Out) {
         }
         let from = out.src(&format!("Resources.{lid}"), r.get("Type").unwrap_or(r));
         let from = format!("{ty}, {from}");
-        let Some(kind) = kind(cf, out, lid, ty, r) else {
+        let Some(kind) = kind(cf, ty, r) else {
+            if !LINKING.contains(&ty.as_str()) {
+                let at = out.src(&format!("Resources.{lid}"), r);
+                out.unsupported(format!("Resources.{lid} ({ty})"), at);
+            }
             continue;
         };
-        let id = out.add(&kebab(lid), kind, from);
+        let id = out.add(&name(&kebab(lid)), kind, from);
         cf.ids.insert(lid.clone(), id);
     }
 }
 
-/// The component kind of a resource; none for the resources that only
-/// link others (read in pass 2) and for those this importer does not read
-/// (listed as unsupported).
-fn kind(cf: &Cf, out: &mut Out, lid: &str, ty: &str, r: &Node) -> Option<&'static str> {
+/// The resources that only link others (read in pass 2).
+const LINKING: [&str; 4] = [
+    "AWS::Lambda::EventSourceMapping",
+    "AWS::Lambda::EventInvokeConfig",
+    "AWS::Events::Connection",
+    "AWS::SNS::Subscription",
+];
+
+/// The component kind of a resource; none for the [`LINKING`] resources and
+/// for those this importer does not read.
+fn kind(cf: &Cf, ty: &str, r: &Node) -> Option<&'static str> {
     let kind = match ty {
         "AWS::SQS::Queue" => {
             if prop(cf, r, "FifoQueue").and_then(|n| n.boolean()) == Some(true) {
@@ -140,7 +193,8 @@ fn kind(cf: &Cf, out: &mut Out, lid: &str, ty: &str, r: &Node) -> Option<&'stati
             }
         }
         "AWS::Lambda::Function" | "AWS::Serverless::Function" => "function",
-        "AWS::DynamoDB::Table" => "dynamodb-table",
+        // SAM's SimpleTable is a table without TTL, streams or indexes.
+        "AWS::DynamoDB::Table" | "AWS::Serverless::SimpleTable" => "dynamodb-table",
         "AWS::DynamoDB::GlobalTable" => "dynamodb-global-table",
         "AWS::Kinesis::Stream" => "kinesis",
         "AWS::Events::Rule" => "eventbridge",
@@ -159,17 +213,7 @@ fn kind(cf: &Cf, out: &mut Out, lid: &str, ty: &str, r: &Node) -> Option<&'stati
         "AWS::Events::ApiDestination" => "external",
         "AWS::Scheduler::Schedule" => "topic",
         "AWS::Pipes::Pipe" => "service",
-        "AWS::Lambda::EventSourceMapping"
-        | "AWS::Lambda::EventInvokeConfig"
-        | "AWS::Events::Connection"
-        | "AWS::SNS::Subscription" => return None,
-        _ => {
-            out.unsupported(
-                format!("Resources.{lid} ({ty})"),
-                out.src(&format!("Resources.{lid}"), r),
-            );
-            return None;
-        }
+        _ => return None,
     };
     Some(kind)
 }
@@ -195,7 +239,9 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
             "AWS::SNS::Topic" => sns::topic(cf, out, &id, r, &base),
             "AWS::Lambda::Function" => lambda::function(cf, out, &id, r, &base),
             "AWS::Serverless::Function" => sam::function(cf, out, &id, lid, r, fn_hint),
-            "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" => {
+            "AWS::DynamoDB::Table"
+            | "AWS::DynamoDB::GlobalTable"
+            | "AWS::Serverless::SimpleTable" => {
                 dynamodb::table(cf, out, &id, lid, r, ty == "AWS::DynamoDB::GlobalTable")
             }
             "AWS::Kinesis::Stream" => {
@@ -285,7 +331,7 @@ fn link_target(
     what: &str,
 ) -> Option<String> {
     match cf.target(n) {
-        Ok((r, _)) => match cf.ids.get(&r) {
+        Ok((r, _)) => match cf.id(&r) {
             Some(id) => Some(id.clone()),
             None => {
                 out.note(

@@ -158,9 +158,9 @@ fn sns_event(cf: &Cf, out: &mut Out, id: &str, e: &Event, fn_hint: &mut Invocati
         ref ppath,
         ..
     } = e;
-    match props.get("Topic").map(|t| (cf.target(t), t)) {
-        Some((Ok((t, _)), tn)) if cf.ids.contains_key(&t) => {
-            let tid = cf.ids[&t].clone();
+    let topic = |t: &Node| cf.target(t).map(|(t, _)| cf.id(&t).cloned());
+    match props.get("Topic").map(|t| (topic(t), t)) {
+        Some((Ok(Some(tid)), tn)) => {
             let c = out.src(&format!("{ppath}.Topic"), tn);
             out.push_link(
                 &tid,

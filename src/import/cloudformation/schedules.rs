@@ -8,6 +8,7 @@
 
 use super::eventbridge::retry_policy;
 use super::intrinsics::Cf;
+use super::lambda::source_component;
 use super::{F, Node, Out, V, dead_letter, dur, link_target};
 
 const UNVERIFIED: &str = "UNVERIFIED: EventBridge Scheduler and Pipes retry failed invocations (not in the platform-facts reference)";
@@ -69,8 +70,12 @@ pub(super) fn schedule(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
 /// source's retry settings and dead letter), the pipe calls its target.
 pub(super) fn pipe(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
     let p = |k: &str| r.at(&["Properties", k]);
+    // A table's stream (`!GetAtt T.StreamArn`) is the `<table>-stream`
+    // component, as for a mapping: the stream's retention bounds the pipe.
     if let Some(s) = p("Source")
-        && let Some(sid) = link_target(cf, out, id, s, &format!("{base}.Source"), "source")
+        && link_target(cf, out, id, s, &format!("{base}.Source"), "source").is_some()
+        && let Ok((res, att)) = cf.target(s)
+        && let Some(sid) = source_component(cf, out, &res, att.as_deref())
     {
         let mut link = vec![F::new(
             "to",

@@ -38,11 +38,12 @@ pub(super) fn topic(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
 /// An `AWS::SNS::Subscription`: a `delivers_to` link on its topic.
 pub(super) fn subscription_resource(cf: &Cf, out: &mut Out, lid: &str, r: &Node) {
     let base = format!("Resources.{lid}.Properties");
-    let topic = r.at(&["Properties", "TopicArn"]).map(|n| cf.target(n));
+    let topic = r
+        .at(&["Properties", "TopicArn"])
+        .map(|n| cf.target(n).map(|(t, _)| cf.id(&t).cloned()));
     let endpoint = r.at(&["Properties", "Endpoint"]);
     match (topic, endpoint) {
-        (Some(Ok((t, _))), Some(e)) if cf.ids.contains_key(&t) => {
-            let tid = cf.ids[&t].clone();
+        (Some(Ok(Some(tid))), Some(e)) => {
             subscription(cf, out, &tid, e, &format!("{base}.Endpoint"));
             if let Some(dlq) = r.at(&["Properties", "RedrivePolicy", "deadLetterTargetArn"]) {
                 dead_letter(

@@ -247,7 +247,7 @@ fn component(cf: &Cf, subs: &BTreeMap<String, Node>, t: &Node) -> Option<String>
             _ => None,
         }
     })?;
-    cf.ids.get(&resolved).cloned()
+    cf.id(&resolved).cloned()
 }
 
 /// The `calls` link of a Task state (`name` at `spath`), or none (with a
