@@ -24,6 +24,8 @@ mod links;
 mod modules;
 mod properties;
 mod refs;
+mod schedules;
+mod subscriptions;
 
 pub use hcl::{looks_like_hcl, looks_like_plan};
 pub use inputs::{
@@ -54,6 +56,8 @@ const READ: &[(&str, &str)] = &[
     ("aws_kinesis_stream", "kinesis"),
     ("aws_cloudwatch_event_rule", "eventbridge"),
     ("aws_sfn_state_machine", "step-functions-standard"),
+    ("aws_scheduler_schedule", "topic"),
+    ("aws_pipes_pipe", "service"),
 ];
 /// The resource types that only link components.
 const LINKS: &[&str] = &[
@@ -61,6 +65,8 @@ const LINKS: &[&str] = &[
     "aws_lambda_function_event_invoke_config",
     "aws_sns_topic_subscription",
     "aws_cloudwatch_event_target",
+    "aws_sqs_queue_redrive_policy",
+    "aws_sqs_queue_redrive_allow_policy",
 ];
 
 /// The managed resources of `module` and its child modules.
@@ -123,8 +129,8 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
 }
 
 /// The provider's region `r` (read `at`) as the region of every component
-/// the input manages (not data sources): a global table's first region,
-/// every other component's only one.
+/// the input manages (not data sources, nor endpoints outside AWS): a
+/// global table's first region, every other component's only one.
 pub(super) fn provider_region(out: &mut Out, r: &str, at: &str) {
     if !out.regions.iter().any(|(x, _)| x == r) {
         out.regions.insert(0, (r.to_string(), at.to_string()));
@@ -132,7 +138,7 @@ pub(super) fn provider_region(out: &mut Out, r: &str, at: &str) {
     for c in out
         .comps
         .iter_mut()
-        .filter(|c| !c.from.starts_with("data source"))
+        .filter(|c| !c.from.starts_with("data source") && c.kind != "external")
     {
         c.notes
             .retain(|n| !n.starts_with("TODO: add the provider's own region"));
@@ -187,20 +193,29 @@ fn read_resources(root: &Node, out: &mut Out) {
             ("aws_dynamodb_table", Some(id)) => properties::dynamodb_table(&cx, out, &id),
             ("aws_lambda_event_source_mapping", _) => links::event_source_mapping(&cx, out),
             ("aws_lambda_function_event_invoke_config", _) => links::event_invoke_config(&cx, out),
-            ("aws_sns_topic_subscription", _) => links::sns_subscription(&cx, out),
+            ("aws_sns_topic_subscription", _) => subscriptions::sns_subscription(&cx, out),
             ("aws_cloudwatch_event_target", _) => links::event_target(&cx, out),
+            ("aws_scheduler_schedule", Some(id)) => schedules::schedule(&cx, out, &id),
+            ("aws_pipes_pipe", Some(id)) => schedules::pipe(&cx, out, &id),
+            ("aws_sqs_queue_redrive_policy", _) => subscriptions::queue_redrive_policy(&cx, out),
             _ => {}
         }
     }
     // A redrive-allow policy needs every queue's dead letter.
-    for r in res.iter().filter(|r| r.ty == "aws_sqs_queue") {
-        if let Some(id) = &r.id {
-            let cx = Ctx {
-                res: &res,
-                ix: &ix,
-                r,
-            };
-            properties::redrive_allow(&cx, out, id);
+    for r in &res {
+        let cx = Ctx {
+            res: &res,
+            ix: &ix,
+            r,
+        };
+        let queue = match r.ty.as_str() {
+            "aws_sqs_queue" => r.id.clone(),
+            "aws_sqs_queue_redrive_allow_policy" => subscriptions::queue_of(&cx),
+            _ => continue,
+        };
+        match queue {
+            Some(id) => properties::redrive_allow(&cx, out, &id),
+            None => cx.unsupported(out, "queue not in this plan"),
         }
     }
 }
