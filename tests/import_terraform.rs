@@ -558,3 +558,132 @@ fn standalone_redrive_resources_read_as_the_inline_attributes() {
         ]
     );
 }
+
+#[test]
+fn provider_alias_sets_the_region_of_its_resources() {
+    snapshot(
+        "terraform-provider-alias",
+        &["import", "terraform", "terraform-provider-alias"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-provider-alias"]);
+    assert!(text.contains("  us-west-2: {}  # from provider \"aws\" alias \"west\" region (terraform-provider-alias/main.tf:18)"), "{text}");
+    assert!(text.contains("    regions: [us-west-2]  # from provider \"aws\" alias \"west\" region (terraform-provider-alias/main.tf:18) (`provider = aws.west`): the provider's region\n    visibility_timeout: 3m"), "{text}");
+    assert!(text.contains("  refund-keys:\n    kind: dynamodb-table  # aws_dynamodb_table, from aws_dynamodb_table.refund_keys (terraform-provider-alias/main.tf:21)\n    regions: [eu-west-1]  # from provider \"aws\" region (terraform-provider-alias/main.tf:13)"), "{text}");
+    let args = ["terraform-provider-alias"];
+    assert_eq!(
+        check(&args),
+        (
+            vec![
+                // The guard runs in us-west-2, its store only in eu-west-1.
+                t("RH010", "refund-worker", "refund"),
+                t("RH040", "-", "refund")
+            ],
+            1
+        )
+    );
+    // A plan: the resource's provider_config_key and the provider_config.
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.json");
+    std::fs::write(&plan, r#"{"format_version": "1.2", "planned_values": {"root_module": {"resources": [
+      {"address": "aws_sqs_queue.a", "mode": "managed", "type": "aws_sqs_queue", "name": "a", "values": {"name": "a"}},
+      {"address": "aws_sqs_queue.b", "mode": "managed", "type": "aws_sqs_queue", "name": "b", "values": {"name": "b"}}]}},
+      "configuration": {"provider_config": {
+        "aws": {"name": "aws", "expressions": {"region": {"constant_value": "eu-west-1"}}},
+        "aws.west": {"name": "aws", "alias": "west", "expressions": {"region": {"constant_value": "us-west-2"}}}},
+        "root_module": {"resources": [{"address": "aws_sqs_queue.b", "provider_config_key": "aws.west", "expressions": {}}]}}}"#).unwrap();
+    let (text, err, code) = run(&["import", "terraform", plan.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let p = plan.display();
+    assert!(text.contains(&format!("  a:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.a ({p}:2)\n    regions: [eu-west-1]  # from configuration.provider_config.aws.region ({p}:5)")), "{text}");
+    assert!(text.contains(&format!("  b:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.b ({p}:3)\n    regions: [us-west-2]  # from configuration.provider_config.aws.west.region ({p}:6) (`provider = aws.west`)")), "{text}");
+    // An alias whose region is not set: a TODO on the resource.
+    let tf = dir.path().join("main.tf");
+    std::fs::write(&tf, "provider \"aws\" {\n  region = \"eu-west-1\"\n}\nresource \"aws_sqs_queue\" \"q\" {\n  provider = aws.east\n}\n").unwrap();
+    let (text, _, _) = run(&["import", "terraform", tf.to_str().unwrap()]);
+    assert!(text.contains("    # TODO: regions: `provider = aws.east`, a provider whose region this input does not set\n"), "{text}");
+    assert!(!text.contains("    regions:"), "{text}");
+}
+
+#[test]
+fn module_outputs_link_the_resources_they_name() {
+    snapshot(
+        "terraform-module-outputs",
+        &["import", "terraform", "terraform-module-outputs"],
+    );
+    let (text, _, _) = run(&["import", "terraform", "terraform-module-outputs"]);
+    // module.orders.queue_arn -> output "queue_arn" -> aws_sqs_queue.this.
+    assert!(text.contains("  orders.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.orders.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    delivers_to:\n      - to: worker  # from aws_lambda_event_source_mapping.orders.function_name (terraform-module-outputs/main.tf:48)\n"), "{text}");
+    // module.refunds.queue_url names the queue the redrive policy is for.
+    assert!(text.contains("  refunds.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.refunds.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    dead_letter:\n      to: refunds-dlq  # from aws_sqs_queue_redrive_policy.refunds.redrive_policy (terraform-module-outputs/main.tf:35) deadLetterTargetArn\n      after_receives: 3"), "{text}");
+    let (_, err, _) = run(&["import", "terraform", "terraform-module-outputs"]);
+    assert_eq!(err, "");
+    assert_eq!(
+        check(&["terraform-module-outputs"]),
+        (
+            vec![
+                t("RH038", "bank-rail", "seller-payout"),
+                t("RH015", "refunds.this", "seller-payout"),
+                t("RH040", "-", "seller-payout"),
+            ],
+            1
+        )
+    );
+}
+
+#[test]
+fn root_modules_given_together_namespace_the_names_they_share() {
+    let expected = vec![
+        t("RH040", "-", "seller-payout"),
+        // 30 s visibility below the settle function's 60 s timeout (F073).
+        t("RH015", "payments.this", "seller-payout"),
+        t("RH038", "bank-rail", "seller-payout"),
+    ];
+    assert_eq!(check(&["terraform-roots"]), (expected, 1));
+    let (f, code) = check(&[
+        "terraform-roots/orders",
+        "terraform-roots/payments",
+        "terraform-roots/overlay.yaml",
+    ]);
+    assert_eq!((f.len(), code), (3, 1));
+    // One root alone keeps the plain names.
+    let (text, _, _) = run(&["import", "terraform", "terraform-roots/payments"]);
+    assert!(text.contains("\n  this:\n"), "{text}");
+    assert!(!text.contains("several root modules"), "{text}");
+    // Together: `this` in both roots gets the folder; `worker` and
+    // `settle` are each one root's, and keep their names; the region both
+    // providers name is declared once.
+    let o = bin()
+        .args(["check", "terraform-roots", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("defined twice"));
+    let dir = tempfile::tempdir().unwrap();
+    for (d, name) in [("x", "this"), ("y", "this")] {
+        let p = dir.path().join(d);
+        std::fs::create_dir(&p).unwrap();
+        std::fs::write(p.join("main.tf"), format!("resource \"aws_sqs_queue\" \"{name}\" {{}}\nresource \"aws_sns_topic\" \"{d}_only\" {{}}\n")).unwrap();
+    }
+    let (text, err, code) = run(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}{text}");
+}
+
+#[test]
+fn tf_json_files_say_how_to_give_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let j = dir.path().join("main.tf.json");
+    std::fs::write(&j, "{\"resource\": {\"aws_sqs_queue\": {\"q\": {}}}}\n").unwrap();
+    for args in [
+        vec!["import", "terraform", j.to_str().unwrap()],
+        vec!["check", j.to_str().unwrap()],
+        vec!["check", dir.path().to_str().unwrap()],
+    ] {
+        let (_, err, code) = run(&args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("is Terraform configuration in JSON syntax (.tf.json), which is not read")
+                && err.contains("in a .tf file")
+                && err.contains("terraform show -json tfplan > plan.json"),
+            "{err}"
+        );
+    }
+}
