@@ -38,7 +38,11 @@ pub(super) fn schedule(cx: &Ctx, out: &mut Out, id: &str) {
     };
     let arn = t.get("arn");
     let Some(to) = cx.find_id("target", arn) else {
-        return cx.unsupported(out, "target not in this plan");
+        let at = out.src(&cx.path("target"), t);
+        return out.note(
+            id,
+            format!("TODO: delivers_to a target not in this configuration ({at})"),
+        );
     };
     let mut link = vec![F::new(
         "to",
