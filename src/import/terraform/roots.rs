@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::rc::Rc;
 
 use crate::import::{Node, kebab};
 
@@ -13,8 +14,9 @@ use crate::import::{Node, kebab};
 pub(super) struct Namespace {
     /// The root's folder name, in kebab case.
     pub prefix: String,
-    /// The resource names used by more than one root.
-    pub taken: BTreeSet<String>,
+    /// The resource names used by more than one root (one set shared by
+    /// every root's namespace).
+    pub taken: Rc<BTreeSet<String>>,
 }
 
 /// The namespace of each root (its folder and plan-shaped tree); none
@@ -33,11 +35,13 @@ pub(super) fn namespaces(roots: &[(&Path, &Node)]) -> Vec<Option<Namespace>> {
             *users.entry(n).or_default() += 1;
         }
     }
-    let taken: BTreeSet<String> = users
-        .into_iter()
-        .filter(|(_, n)| *n > 1)
-        .map(|(k, _)| k)
-        .collect();
+    let taken: Rc<BTreeSet<String>> = Rc::new(
+        users
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(k, _)| k)
+            .collect(),
+    );
     let short = |p: &Path| {
         kebab(
             &p.file_name()
@@ -45,19 +49,23 @@ pub(super) fn namespaces(roots: &[(&Path, &Node)]) -> Vec<Option<Namespace>> {
         )
     };
     let shorts: Vec<String> = roots.iter().map(|(p, _)| short(p)).collect();
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in &shorts {
+        *count.entry(s).or_default() += 1;
+    }
     roots
         .iter()
         .zip(&shorts)
         .map(|((p, _), s)| {
             // Two roots in folders of the same name: the whole path.
-            let unique = shorts.iter().filter(|x| *x == s).count() == 1;
+            let unique = count[s.as_str()] == 1;
             let prefix = match unique {
                 true => s.clone(),
                 false => kebab(&p.display().to_string()),
             };
             Some(Namespace {
                 prefix,
-                taken: taken.clone(),
+                taken: Rc::clone(&taken),
             })
         })
         .collect()
