@@ -18,6 +18,7 @@ use hcl::Value as HVal;
 
 use super::eval::{self, Scan};
 use super::hcl::{Attr, Block, Body};
+use super::nodes::{node, provider_key, refs_node};
 use crate::diagnostics::Loc;
 use crate::import::{Node, Value};
 
@@ -38,6 +39,12 @@ pub(super) struct Read {
     pub notes: Vec<String>,
     /// The `aws` provider's region and where it is set.
     pub region: Option<(String, String)>,
+    /// The aliased `aws` providers' regions: (`aws.ALIAS`, region, place).
+    pub aliases: Vec<(String, String, String)>,
+    /// The module's `output` blocks, as the plan's configuration lists
+    /// them: `{NAME: {expression: {references}}}`, names with the module's
+    /// address.
+    pub outputs: Vec<(String, Node)>,
     /// The module's `module` blocks.
     pub calls: Vec<Call>,
 }
@@ -84,6 +91,7 @@ pub(super) fn read(
     }
     st.locals(blocks());
     let region = st.region(blocks(), files);
+    let aliases = st.aliases(blocks(), files);
     let resources: Vec<&Block> = blocks()
         .filter(|b| matches!(b.ident.as_str(), "resource" | "data") && b.labels.len() == 2)
         .collect();
@@ -92,11 +100,17 @@ pub(super) fn read(
         .filter(|b| b.ident == "module")
         .map(|b| st.call(b, files))
         .collect();
+    let outputs = blocks()
+        .filter(|b| b.ident == "output" && b.labels.len() == 1)
+        .filter_map(|b| st.output(b))
+        .collect();
     Read {
         planned,
         config,
         notes: st.notes,
         region,
+        aliases,
+        outputs,
         calls,
     }
 }
@@ -309,6 +323,47 @@ impl State {
         }
     }
 
+    /// The regions of the aliased `aws` providers (`alias = "west"`), as
+    /// (`aws.west`, region, place); an alias without a literal region is
+    /// left out.
+    fn aliases<'a>(
+        &mut self,
+        blocks: impl Iterator<Item = &'a Block>,
+        files: &[(String, Body, bool)],
+    ) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        for b in
+            blocks.filter(|b| b.ident == "provider" && b.labels.first().is_some_and(|l| l == "aws"))
+        {
+            let Some(HVal::String(alias)) = b.body.attr("alias").and_then(|a| {
+                let s = self.scan(&a.expr);
+                self.eval(&a.expr, &s)
+            }) else {
+                continue;
+            };
+            let Some(a) = b.body.attr("region") else {
+                continue;
+            };
+            let s = self.scan(&a.expr);
+            if let Some(HVal::String(r)) = self.eval(&a.expr, &s) {
+                out.push((format!("aws.{alias}"), r, place(files, a.loc)));
+            }
+        }
+        out
+    }
+
+    /// An `output` block as the plan's configuration lists it, its
+    /// references qualified with the module's address.
+    fn output(&self, b: &Block) -> Option<(String, Node)> {
+        let a = b.body.attr("value")?;
+        let refs = self.qualify(&self.scan(&a.expr).refs);
+        let e = Node::new(
+            Value::Map(vec![("expression".into(), refs_node(&refs, a.loc))]),
+            b.loc,
+        );
+        Some((format!("{}{}", self.prefix, b.labels[0]), e))
+    }
+
     /// The value of every local that can be known, as `local.X`, in
     /// dependency order.
     fn locals<'a>(&mut self, blocks: impl Iterator<Item = &'a Block>) {
@@ -430,13 +485,16 @@ impl State {
             ]),
             loc,
         );
-        let config = Node::new(
-            Value::Map(vec![
-                ("address".into(), s(&self.full(b))),
-                ("expressions".into(), Node::new(Value::Map(exprs), loc)),
-            ]),
-            loc,
-        );
+        let mut config = vec![
+            ("address".into(), s(&self.full(b))),
+            ("expressions".into(), Node::new(Value::Map(exprs), loc)),
+        ];
+        // The root's aliased providers only: a called module's are the
+        // caller's, passed by `providers`, which is not read.
+        if let Some(key) = provider_key(b).filter(|_| self.prefix.is_empty()) {
+            config.push(("provider_config_key".into(), s(&key)));
+        }
+        let config = Node::new(Value::Map(config), loc);
         (planned, config)
     }
 
@@ -530,37 +588,4 @@ fn address(b: &Block) -> String {
 /// What stands for an attribute only apply knows.
 fn placeholder(address: &str, attr: &str) -> String {
     format!("(known after apply: {address}.{attr})")
-}
-
-/// `{references: [...]}` as the plan's configuration writes it.
-fn refs_node(refs: &[String], loc: Loc) -> Node {
-    let items = refs
-        .iter()
-        .map(|r| Node::new(Value::Str(r.clone()), loc))
-        .collect();
-    Node::new(
-        Value::Map(vec![(
-            "references".into(),
-            Node::new(Value::Seq(items), loc),
-        )]),
-        loc,
-    )
-}
-
-/// An evaluated value as an input node at `loc`. Values are built from
-/// the parsed (depth-bounded) expressions and the locals' levels, so the
-/// recursion is bounded.
-fn node(v: &HVal, loc: Loc) -> Node {
-    let value = match v {
-        HVal::Null => Value::Null,
-        HVal::Bool(b) => Value::Bool(*b),
-        HVal::Number(n) => match n.as_i64() {
-            Some(i) => Value::Int(i),
-            None => Value::Float(n.as_f64().unwrap_or(0.0)),
-        },
-        HVal::String(s) => Value::Str(s.clone()),
-        HVal::Array(a) => Value::Seq(a.iter().map(|x| node(x, loc)).collect()),
-        HVal::Object(o) => Value::Map(o.iter().map(|(k, x)| (k.clone(), node(x, loc))).collect()),
-    };
-    Node::new(value, loc)
 }

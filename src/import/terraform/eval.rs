@@ -147,7 +147,8 @@ fn reference(
     let name = match (root.as_str(), attr(0), attr(1)) {
         (r @ ("var" | "local"), Some(a), _) => format!("{r}.{a}"),
         ("data", Some(t), Some(n)) => format!("data.{t}.{n}"),
-        ("module", Some(m), _) => format!("module.{m}"),
+        ("module", Some(m), Some(o)) => format!("module.{m}.{o}"),
+        ("module", Some(m), None) => format!("module.{m}"),
         (t, Some(n), _) if t.contains('_') => format!("{t}.{n}"),
         _ => return opaque(s),
     };

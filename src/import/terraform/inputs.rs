@@ -5,15 +5,24 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{hcl, modules};
+use super::{hcl, modules, roots};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::files::Origin;
 use crate::import::{Format, Imported, Out};
 use crate::manifest::{Limits, LoadError};
 
-/// A `.tf` file (Terraform configuration in HCL).
+/// A `.tf` file (Terraform configuration in HCL), or a `.tf.json` file
+/// (the same in Terraform's JSON syntax, which is refused with a way to
+/// convert it).
 pub fn is_config_file(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "tf")
+    path.extension().is_some_and(|e| e == "tf") || is_json_config(path)
+}
+
+/// A `.tf.json` file.
+fn is_json_config(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with(".tf.json"))
 }
 
 /// A `.tfvars` file (variable values).
@@ -142,6 +151,10 @@ fn import_groups(
         for (name, text) in files {
             input += text.len();
             let file = sources.add(name.clone(), text.clone());
+            if is_json_config(Path::new(name)) {
+                errors.push(json_syntax(name));
+                continue;
+            }
             if hcl::looks_like_plan(text) {
                 errors.push(plan_given_to_hcl(name));
                 continue;
@@ -166,8 +179,20 @@ fn import_groups(
     let budget = input.saturating_mul(16).max(1 << 20);
     let names: Vec<String> = sources.files.iter().map(|f| f.path.clone()).collect();
     let mut out_list = Vec::new();
-    for root in modules::roots(&folders) {
-        let tree = modules::read(&folders, root, params, budget);
+    let roots = modules::roots(&folders);
+    let trees: Vec<modules::Tree> = roots
+        .iter()
+        .map(|r| modules::read(&folders, *r, params, budget))
+        .collect();
+    let spaces = roots::namespaces(
+        &roots
+            .iter()
+            .zip(&trees)
+            .map(|(r, t)| (folders[*r].dir.as_path(), &t.root))
+            .collect::<Vec<_>>(),
+    );
+    let mut declared = std::collections::BTreeSet::new();
+    for ((root, tree), ns) in roots.into_iter().zip(trees).zip(spaces) {
         let label = &groups[root].1;
         let mut out = Out::new(label, Format::TerraformHcl);
         out.files = names.clone();
@@ -185,13 +210,34 @@ fn import_groups(
             Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}), the region of every component; add the failover settings of `regions.{r}`."),
             None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
         });
+        if !tree.aliases.is_empty() {
+            let each: Vec<String> = tree
+                .aliases
+                .iter()
+                .map(|(k, r, at)| format!("`{k}` in `{r}` ({at})"))
+                .collect();
+            out.notes.push(format!("TODO: regions: a resource with `provider = aws.ALIAS` runs in its provider's region: {}.", each.join(", ")));
+        }
         out.notes.extend(tree.notes);
-        super::read_resources(&tree.root, &mut out);
+        if let Some(ns) = ns.as_ref().filter(|n| !n.taken.is_empty()) {
+            out.notes.push(format!("several root modules are imported together: the id of a resource whose name another root uses too starts with `{}.`", ns.prefix));
+        }
+        let aliased = super::read_resources(&tree.root, &mut out, ns.as_ref());
         if let Some((r, at)) = &tree.region {
             let at = format!("from provider \"aws\" region ({at})");
-            super::provider_region(&mut out, r, &at);
+            super::provider_region(&mut out, r, &at, &aliased);
         }
+        super::alias_regions(&mut out, &aliased, |_, key| {
+            let (_, r, at) = tree.aliases.iter().find(|a| a.0 == key)?;
+            let alias = key.trim_start_matches("aws.");
+            Some((
+                r.clone(),
+                format!("from provider \"aws\" alias \"{alias}\" region ({at})"),
+            ))
+        });
         crate::import::placeholders::declare_missing(&mut out);
+        // A region another root's skeleton declares is declared once.
+        out.regions.retain(|(r, _)| declared.insert(r.clone()));
         out_list.push((
             root,
             Imported {
@@ -201,6 +247,15 @@ fn import_groups(
         ));
     }
     Ok(out_list)
+}
+
+/// The error for a `.tf.json` file: not read, and how to give its content.
+fn json_syntax(name: &str) -> Diagnostic {
+    Diagnostic::new(
+        None,
+        format!("`{name}` is Terraform configuration in JSON syntax (.tf.json), which is not read"),
+    )
+    .help("give the same blocks as HCL in a .tf file, or import a plan of the configuration: `terraform plan -out=tfplan && terraform show -json tfplan > plan.json`, then `replay-audit import terraform plan.json`")
 }
 
 fn plan_given_to_hcl(name: &str) -> Diagnostic {

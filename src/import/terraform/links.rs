@@ -1,6 +1,6 @@
 //! The plan resources that wire components together: Lambda event source
-//! mappings and asynchronous invoke configs, SNS subscriptions and
-//! EventBridge targets.
+//! mappings and asynchronous invoke configs, EventBridge targets (SNS
+//! subscriptions are in `subscriptions`).
 
 use super::Ctx;
 use super::refs::first;
@@ -140,20 +140,6 @@ pub(super) fn event_invoke_config(cx: &Ctx, out: &mut Out) {
                 None,
             ),
         );
-    }
-}
-
-/// An `aws_sns_topic_subscription`: a `delivers_to` link from the topic to
-/// the endpoint.
-pub(super) fn sns_subscription(cx: &Ctx, out: &mut Out) {
-    let t = cx.find_id("topic_arn", cx.v("topic_arn"));
-    let e = cx.find_id("endpoint", cx.v("endpoint"));
-    match (t, e) {
-        (Some(t), Some(e)) => {
-            let c = out.src(&cx.path("endpoint"), cx.v("endpoint").unwrap_or(cx.r.node));
-            out.push_link(&t, "delivers_to", vec![F::new("to", V::S(e), Some(c))]);
-        }
-        _ => cx.unsupported(out, "topic or endpoint not in this plan"),
     }
 }
 

@@ -22,8 +22,12 @@ mod hcl;
 mod inputs;
 mod links;
 mod modules;
+mod nodes;
 mod properties;
 mod refs;
+mod roots;
+mod schedules;
+mod subscriptions;
 
 pub use hcl::{looks_like_hcl, looks_like_plan};
 pub use inputs::{
@@ -54,6 +58,8 @@ const READ: &[(&str, &str)] = &[
     ("aws_kinesis_stream", "kinesis"),
     ("aws_cloudwatch_event_rule", "eventbridge"),
     ("aws_sfn_state_machine", "step-functions-standard"),
+    ("aws_scheduler_schedule", "topic"),
+    ("aws_pipes_pipe", "service"),
 ];
 /// The resource types that only link components.
 const LINKS: &[&str] = &[
@@ -61,6 +67,8 @@ const LINKS: &[&str] = &[
     "aws_lambda_function_event_invoke_config",
     "aws_sns_topic_subscription",
     "aws_cloudwatch_event_target",
+    "aws_sqs_queue_redrive_policy",
+    "aws_sqs_queue_redrive_allow_policy",
 ];
 
 /// The managed resources of `module` and its child modules.
@@ -114,63 +122,107 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
         None => out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into()),
         Some(_) => out.notes.push("TODO: regions: the provider's region is the region of every component; add its failover settings.".into()),
     }
-    read_resources(root, out);
+    let aliased = read_resources(root, out, None);
     if let Some(n) = region {
         let at = out.src("configuration.provider_config.aws.region", n);
-        provider_region(out, n.str().unwrap_or_default(), &at);
+        provider_region(out, n.str().unwrap_or_default(), &at, &aliased);
     }
+    alias_regions(out, &aliased, |out, key| {
+        let n = root
+            .at(&[
+                "configuration",
+                "provider_config",
+                key,
+                "expressions",
+                "region",
+            ])?
+            .get("constant_value")?;
+        let at = out.src(&format!("configuration.provider_config.{key}.region"), n);
+        Some((n.text()?, at))
+    });
     Ok(())
 }
 
+/// The components whose resource names a provider other than the default
+/// one (`provider = aws.west`), with that provider's key.
+pub(super) type Aliased = std::collections::BTreeMap<String, String>;
+
 /// The provider's region `r` (read `at`) as the region of every component
-/// the input manages (not data sources): a global table's first region,
-/// every other component's only one.
-pub(super) fn provider_region(out: &mut Out, r: &str, at: &str) {
+/// the input manages (not data sources, nor endpoints outside AWS) but those
+/// of an `aliased` provider: a global table's first region, every other
+/// component's only one.
+pub(super) fn provider_region(out: &mut Out, r: &str, at: &str, aliased: &Aliased) {
     if !out.regions.iter().any(|(x, _)| x == r) {
         out.regions.insert(0, (r.to_string(), at.to_string()));
     }
-    for c in out
-        .comps
-        .iter_mut()
-        .filter(|c| !c.from.starts_with("data source"))
-    {
-        c.notes
-            .retain(|n| !n.starts_with("TODO: add the provider's own region"));
-        match c.fields.iter_mut().find(|f| f.key == "regions") {
-            Some(F {
-                val: V::List(rs),
-                comment,
-                ..
-            }) => {
-                if !rs.iter().any(|x| x == r) {
-                    rs.insert(0, r.to_string());
-                    *comment = Some(format!(
-                        "{at} (the provider's region, first) and {}",
-                        comment.clone().unwrap_or_default()
-                    ));
+    for c in out.comps.iter_mut().filter(|c| {
+        !c.from.starts_with("data source") && c.kind != "external" && !aliased.contains_key(&c.id)
+    }) {
+        set_region(c, r, at);
+    }
+}
+
+/// The region of each component of an `aliased` provider: `region_of`
+/// gives the provider's region and where it is set, or a TODO says it is
+/// unknown.
+pub(super) fn alias_regions(
+    out: &mut Out,
+    aliased: &Aliased,
+    region_of: impl Fn(&Out, &str) -> Option<(String, String)>,
+) {
+    for (id, key) in aliased {
+        match region_of(out, key) {
+            Some((r, at)) => {
+                out.region(&r, at.clone());
+                if let Some(c) = out.comp(id) {
+                    set_region(c, &r, &format!("{at} (`provider = {key}`)"));
                 }
             }
-            _ => c.fields.insert(
-                0,
-                F::new(
-                    "regions",
-                    V::List(vec![r.to_string()]),
-                    Some(format!("{at}: the provider's region")),
-                ),
-            ),
+            None => out.note(id, format!("TODO: regions: `provider = {key}`, a provider whose region this input does not set")),
         }
     }
 }
 
+/// Region `r` (read `at`) first among component `c`'s regions.
+fn set_region(c: &mut super::OutComp, r: &str, at: &str) {
+    c.notes
+        .retain(|n| !n.starts_with("TODO: add the provider's own region"));
+    match c.fields.iter_mut().find(|f| f.key == "regions") {
+        Some(F {
+            val: V::List(rs),
+            comment,
+            ..
+        }) => {
+            if !rs.iter().any(|x| x == r) {
+                rs.insert(0, r.to_string());
+                *comment = Some(format!(
+                    "{at} (the provider's region, first) and {}",
+                    comment.clone().unwrap_or_default()
+                ));
+            }
+        }
+        _ => c.fields.insert(
+            0,
+            F::new(
+                "regions",
+                V::List(vec![r.to_string()]),
+                Some(format!("{at}: the provider's region")),
+            ),
+        ),
+    }
+}
+
 /// Reads the resources of a plan-shaped tree (a plan, or the tree
-/// [`config`] makes of a configuration) into `out`.
-fn read_resources(root: &Node, out: &mut Out) {
+/// [`config`] makes of a configuration) into `out`; returns the components
+/// of aliased providers.
+/// `ns` namespaces the ids of one root among several.
+fn read_resources(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Aliased {
     let Some(module) = root.at(&["planned_values", "root_module"]) else {
-        return;
+        return Aliased::new();
     };
     let mut res = Vec::new();
     collect(module, &mut res, 0);
-    components(&mut res, out);
+    components(&mut res, out, ns);
     let ix = refs::Index::new(&res, root);
     for r in &res {
         let cx = Ctx {
@@ -187,29 +239,46 @@ fn read_resources(root: &Node, out: &mut Out) {
             ("aws_dynamodb_table", Some(id)) => properties::dynamodb_table(&cx, out, &id),
             ("aws_lambda_event_source_mapping", _) => links::event_source_mapping(&cx, out),
             ("aws_lambda_function_event_invoke_config", _) => links::event_invoke_config(&cx, out),
-            ("aws_sns_topic_subscription", _) => links::sns_subscription(&cx, out),
+            ("aws_sns_topic_subscription", _) => subscriptions::sns_subscription(&cx, out),
             ("aws_cloudwatch_event_target", _) => links::event_target(&cx, out),
+            ("aws_scheduler_schedule", Some(id)) => schedules::schedule(&cx, out, &id),
+            ("aws_pipes_pipe", Some(id)) => schedules::pipe(&cx, out, &id),
+            ("aws_sqs_queue_redrive_policy", _) => subscriptions::queue_redrive_policy(&cx, out),
             _ => {}
         }
     }
     // A redrive-allow policy needs every queue's dead letter.
-    for r in res.iter().filter(|r| r.ty == "aws_sqs_queue") {
-        if let Some(id) = &r.id {
-            let cx = Ctx {
-                res: &res,
-                ix: &ix,
-                r,
-            };
-            properties::redrive_allow(&cx, out, id);
+    for r in &res {
+        let cx = Ctx {
+            res: &res,
+            ix: &ix,
+            r,
+        };
+        let queue = match r.ty.as_str() {
+            "aws_sqs_queue" => r.id.clone(),
+            "aws_sqs_queue_redrive_allow_policy" => subscriptions::queue_of(&cx),
+            _ => continue,
+        };
+        match queue {
+            Some(id) => properties::redrive_allow(&cx, out, &id),
+            None => cx.unsupported(out, "queue not in this plan"),
         }
     }
+    res.iter()
+        .filter_map(|r| {
+            let managed = r.node.get("mode").and_then(Node::str) != Some("data");
+            let key = ix.provider(&r.address).filter(|k| *k != "aws" && managed)?;
+            Some((r.id.clone()?, key.to_string()))
+        })
+        .collect()
 }
 
 /// The id a resource's name gives: the name, or, when resources of that
 /// name are in several modules, the module path and the name
 /// (`module.orders.aws_sqs_queue.this` → `orders.this`); a root resource
-/// keeps its name.
-fn names(res: &[Res]) -> Vec<String> {
+/// keeps its name. Among several roots (`ns`), a name another root uses
+/// too gets the root's folder name first (`payments.this`).
+fn names(res: &[Res], ns: Option<&roots::Namespace>) -> Vec<String> {
     let name = |r: &Res| {
         r.node
             .get("name")
@@ -225,22 +294,28 @@ fn names(res: &[Res]) -> Vec<String> {
             .or_default()
             .insert(r.module.as_str());
     }
+    let local = |r: &Res, n: String| {
+        if r.module.is_empty() || modules[&n].len() < 2 {
+            return n;
+        }
+        let path: Vec<&str> = r.module.split('.').filter(|p| *p != "module").collect();
+        format!("{}.{n}", path.join("."))
+    };
     res.iter()
         .map(|r| {
             let n = name(r);
-            if r.module.is_empty() || modules[&n].len() < 2 {
-                return n;
+            match ns {
+                Some(ns) if ns.taken.contains(&n) => format!("{}.{}", ns.prefix, local(r, n)),
+                _ => local(r, n),
             }
-            let path: Vec<&str> = r.module.split('.').filter(|p| *p != "module").collect();
-            format!("{}.{n}", path.join("."))
         })
         .collect()
 }
 
 /// First pass: a component for every resource type in [`READ`], an
 /// unsupported entry for every type neither read nor a link.
-fn components(res: &mut [Res], out: &mut Out) {
-    let names = names(res);
+fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
+    let names = names(res, ns);
     for (r, name) in res.iter_mut().zip(names) {
         let data = r.node.get("mode").and_then(Node::str) == Some("data");
         if data {

@@ -114,6 +114,8 @@ pub(super) struct Tree {
     pub root: Node,
     pub notes: Vec<String>,
     pub region: Option<(String, String)>,
+    /// The root's aliased `aws` providers: (`aws.ALIAS`, region, place).
+    pub aliases: Vec<(String, String, String)>,
     /// The folders read (the root first).
     pub read: Vec<usize>,
 }
@@ -136,12 +138,15 @@ pub(super) fn read(
     let mut config = Vec::new();
     let mut read = vec![root];
     let region = first.region.clone();
+    let aliases = first.aliases.clone();
+    let mut outputs = Vec::new();
     let mut queue = std::collections::VecDeque::from([(root, String::new(), first, 0usize)]);
     let mut instances = 1;
     let mut planned_root = None;
     while let Some((i, prefix, r, depth)) = queue.pop_front() {
         notes.extend(r.notes);
         config.extend(r.config);
+        outputs.extend(r.outputs);
         match planned_root {
             None => planned_root = Some(r.planned),
             Some(_) => children.push((prefix.trim_end_matches('.').to_string(), r.planned)),
@@ -165,17 +170,24 @@ pub(super) fn read(
         }
     }
     Tree {
-        root: tree(planned_root.unwrap_or_default(), children, config),
+        root: tree(planned_root.unwrap_or_default(), children, config, outputs),
         notes,
         region,
+        aliases,
         read,
     }
 }
 
 /// The plan-shaped tree of a root module's resources (`planned`,
 /// `config`) and the modules it calls (their address and planned
-/// resources; their configuration is in `config`, by full address).
-fn tree(planned: Vec<Node>, children: Vec<(String, Vec<Node>)>, config: Vec<Node>) -> Node {
+/// resources; their configuration is in `config`, by full address, and
+/// their outputs in `outputs`, by full name).
+fn tree(
+    planned: Vec<Node>,
+    children: Vec<(String, Vec<Node>)>,
+    config: Vec<Node>,
+    outputs: Vec<(String, Node)>,
+) -> Node {
     let seq = |items: Vec<Node>| Node::new(Value::Seq(items), Loc::default());
     let s = |t: String| Node::new(Value::Str(t), Loc::default());
     let children = children
@@ -195,7 +207,13 @@ fn tree(planned: Vec<Node>, children: Vec<(String, Vec<Node>)>, config: Vec<Node
         ),
         (
             "configuration",
-            map(vec![("root_module", map(vec![("resources", seq(config))]))]),
+            map(vec![(
+                "root_module",
+                map(vec![
+                    ("resources", seq(config)),
+                    ("outputs", Node::new(Value::Map(outputs), Loc::default())),
+                ]),
+            )]),
         ),
     ])
 }

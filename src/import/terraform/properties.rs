@@ -42,7 +42,7 @@ pub(super) fn sqs_queue(cx: &Ctx, out: &mut Out, id: &str) {
 
 /// The queue's `redrive_policy` (a JSON string): its dead-letter target
 /// and receive count.
-fn redrive_policy(cx: &Ctx, out: &mut Out, id: &str) {
+pub(super) fn redrive_policy(cx: &Ctx, out: &mut Out, id: &str) {
     let r = cx.r;
     let policy = cx
         .v("redrive_policy")

@@ -25,19 +25,39 @@ pub(super) struct Index<'a> {
     by_name: BTreeMap<String, usize>,
     /// The first resource with this address, with and without its index.
     by_address: BTreeMap<String, usize>,
+    /// Module outputs by full name (`module.queue.arn`), with the
+    /// references of their value, as addresses.
+    outputs: BTreeMap<String, Vec<String>>,
+    /// The provider of each root resource that names one
+    /// (`provider_config_key`), by address.
+    providers: BTreeMap<String, String>,
+}
+
+/// At most this many output lookups resolve one reference (outputs that
+/// refer to outputs of modules they call).
+const OUTPUT_LOOKUPS: usize = 64;
+
+/// Configuration expressions, outputs and providers of a plan's modules.
+#[derive(Default)]
+struct Config<'a> {
+    exprs: BTreeMap<String, &'a Node>,
+    outputs: BTreeMap<String, Vec<String>>,
+    providers: BTreeMap<String, String>,
 }
 
 impl<'a> Index<'a> {
     pub(super) fn new(res: &[Res], root: &'a Node) -> Index<'a> {
-        let mut config = BTreeMap::new();
+        let mut config = Config::default();
         if let Some(m) = root.at(&["configuration", "root_module"]) {
             walk(m, "", &mut config, 0);
         }
         let mut ix = Index {
-            config,
+            config: config.exprs,
             by_value: BTreeMap::new(),
             by_name: BTreeMap::new(),
             by_address: BTreeMap::new(),
+            outputs: config.outputs,
+            providers: config.providers,
         };
         for (i, r) in res.iter().enumerate() {
             ix.by_address.entry(r.address.clone()).or_insert(i);
@@ -80,23 +100,47 @@ impl<'a> Index<'a> {
                 return Some(i);
             }
         }
-        for reference in self.config_refs(from, attr) {
-            let target = reference
-                .trim_end_matches(".arn")
-                .trim_end_matches(".stream_arn")
-                .trim_end_matches(".function_name")
-                .trim_end_matches(".name");
-            if let Some(&i) = self.by_address.get(target) {
+        let mut lookups = OUTPUT_LOOKUPS;
+        self.config_refs(from, attr)
+            .iter()
+            .find_map(|r| self.target(r, &mut lookups))
+    }
+
+    /// The resource a reference names: directly, or through the module
+    /// output it names (at most `lookups` outputs followed in all).
+    fn target(&self, reference: &str, lookups: &mut usize) -> Option<usize> {
+        let t = reference
+            .trim_end_matches(".arn")
+            .trim_end_matches(".stream_arn")
+            .trim_end_matches(".function_name")
+            .trim_end_matches(".name");
+        if let Some(&i) = self.by_address.get(t) {
+            return Some(i);
+        }
+        let refs = self.outputs.get(reference)?;
+        for r in refs {
+            if *lookups == 0 {
+                return None;
+            }
+            *lookups -= 1;
+            if let Some(i) = self.target(r, lookups) {
                 return Some(i);
             }
         }
         None
     }
+
+    /// The provider a root resource names (`aws.west`), if any.
+    pub(super) fn provider(&self, address: &str) -> Option<&str> {
+        let base = address.split('[').next().unwrap_or(address);
+        self.providers.get(base).map(String::as_str)
+    }
 }
 
-/// Collects the resources' expressions of `module` and the modules it
-/// calls, whose resources' addresses carry `prefix`.
-fn walk<'a>(module: &'a Node, prefix: &str, out: &mut BTreeMap<String, &'a Node>, depth: usize) {
+/// Collects the resources' expressions and the outputs of `module` and
+/// the modules it calls, whose addresses carry `prefix`; the providers of
+/// the root's resources.
+fn walk<'a>(module: &'a Node, prefix: &str, out: &mut Config<'a>, depth: usize) {
     if depth > 32 {
         return;
     }
@@ -105,9 +149,21 @@ fn walk<'a>(module: &'a Node, prefix: &str, out: &mut BTreeMap<String, &'a Node>
             "{prefix}{}",
             r.get("address").and_then(Node::str).unwrap_or("")
         );
-        if let Some(e) = r.get("expressions") {
-            out.entry(a).or_insert(e);
+        let key = r.get("provider_config_key").and_then(Node::str);
+        if let Some(k) = key.filter(|_| depth == 0) {
+            out.providers.entry(a.clone()).or_insert(k.to_string());
         }
+        if let Some(e) = r.get("expressions") {
+            out.exprs.entry(a).or_insert(e);
+        }
+    }
+    for (name, o) in module.get("outputs").map(Node::entries).unwrap_or(&[]) {
+        let mut refs = Vec::new();
+        if let Some(e) = o.get("expression") {
+            refs_in(e, &mut refs, 0);
+        }
+        let refs = refs.into_iter().map(|r| format!("{prefix}{r}")).collect();
+        out.outputs.entry(format!("{prefix}{name}")).or_insert(refs);
     }
     for (name, call) in module.get("module_calls").map(Node::entries).unwrap_or(&[]) {
         if let Some(m) = call.get("module") {
