@@ -10,32 +10,15 @@
 
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+#[path = "common/policy.rs"]
+mod policy;
+use policy::run;
 use serde_json::{Value, json};
 
 const SOUND: &str = include_str!("../fixtures/sound-payouts.yaml");
 const PAYOUTS: &str = include_str!("../examples/payouts.yaml");
 const NONE: &str = "policy: no replay-audit.toml found; the defaults apply";
 const NEVER: &str = "waiver #1 (RH005) never expires; add expires = YYYY-MM-DD, the last day it holds (require_expiry = true makes this an error)";
-
-struct Run {
-    code: i32,
-    stdout: String,
-}
-
-fn run(dir: &Path, args: &[&str]) -> Run {
-    let out = cargo_bin_cmd!("replay-audit")
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("REPLAY_AUDIT_TODAY", "2026-12-01")
-        .output()
-        .expect("runs");
-    Run {
-        code: out.status.code().expect("exit code"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-    }
-}
 
 /// `repo/.git/`, `repo/org/a/m.yaml` (sound) with `org/a/replay-audit.toml`
 /// waiving RH005 without `expires`, and `repo/org/b.yaml` (payouts) with no

@@ -8,31 +8,12 @@
 
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+#[path = "common/policy.rs"]
+mod policy;
+use policy::run;
 use serde_json::Value;
 
 const SOUND: &str = include_str!("../fixtures/sound-payouts.yaml");
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(dir: &Path, args: &[&str]) -> Run {
-    let out = cargo_bin_cmd!("replay-audit")
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("REPLAY_AUDIT_TODAY", "2026-12-01")
-        .output()
-        .expect("runs");
-    Run {
-        code: out.status.code().expect("exit code"),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
 
 /// A repository: `repo/.git/`, `repo/arch/sub/m.yaml`, and a policy at
 /// the root waiving RH005.

@@ -7,7 +7,8 @@
 //! - `search`: where it is found ([`locate`]: upward from the manifests to
 //!   the repository root);
 //! - `file`: reading the policy file, its error messages, and `raw`: its
-//!   raw shape, read section by section;
+//!   raw shape, read section by section; `rule_codes`: the rule codes and
+//!   names it accepts, and its "did you mean";
 //! - `waiver`: waivers, their globs and the index that matches them;
 //! - `baseline`: baseline files;
 //! - `date`: dates and "today" for waiver expiry.
@@ -16,6 +17,7 @@ mod baseline;
 mod date;
 mod file;
 mod raw;
+mod rule_codes;
 mod search;
 mod waiver;
 

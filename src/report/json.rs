@@ -16,12 +16,8 @@ pub struct JsonFinding {
     pub name: &'static str,
     pub severity: &'static str,
     pub message: String,
-    pub intent: Option<String>,
-    pub component: Option<String>,
-    pub horizon_seconds: Option<u64>,
-    pub window_seconds: Option<u64>,
-    pub path: Vec<String>,
-    pub assumptions: Vec<String>,
+    #[serde(flatten)]
+    pub values: FindingValues,
     pub location: Option<Location>,
     /// The live waiver covering it, or null.
     pub waived: Option<Waived>,
@@ -36,15 +32,35 @@ impl JsonFinding {
             name: f.rule.name,
             severity: f.severity.name(),
             message: f.message.clone(),
+            values: FindingValues::of(f),
+            location: f.loc.map(|l| map.location(l)),
+            waived: f.waived.clone(),
+            baselined: f.baselined,
+        }
+    }
+}
+
+/// A finding's own values, in this order: the fields of a JSON finding
+/// between `message` and `location`, and SARIF's result `properties`.
+#[derive(Debug, Default, Serialize)]
+pub struct FindingValues {
+    pub intent: Option<String>,
+    pub component: Option<String>,
+    pub horizon_seconds: Option<u64>,
+    pub window_seconds: Option<u64>,
+    pub path: Vec<String>,
+    pub assumptions: Vec<String>,
+}
+
+impl FindingValues {
+    pub fn of(f: &Finding) -> FindingValues {
+        FindingValues {
             intent: f.intent.clone(),
             component: f.component.clone(),
             horizon_seconds: f.horizon.and_then(|h| h.secs()),
             window_seconds: f.window.and_then(|w| w.secs()),
             path: f.path.clone(),
             assumptions: f.assumptions.clone(),
-            location: f.loc.map(|l| map.location(l)),
-            waived: f.waived.clone(),
-            baselined: f.baselined,
         }
     }
 }

@@ -199,15 +199,7 @@ pub struct Suppression {
 }
 
 /// replay-audit's own values, as in `--format json`.
-#[derive(Debug, Default, Serialize)]
-pub struct Properties {
-    pub intent: Option<String>,
-    pub component: Option<String>,
-    pub horizon_seconds: Option<u64>,
-    pub window_seconds: Option<u64>,
-    pub path: Vec<String>,
-    pub assumptions: Vec<String>,
-}
+pub type Properties = crate::report::json::FindingValues;
 
 pub fn level(s: Severity) -> &'static str {
     match s {
@@ -421,14 +413,7 @@ fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding) -> SarifResult {
             })
             .into_iter()
             .collect(),
-        properties: Properties {
-            intent: f.intent.clone(),
-            component: f.component.clone(),
-            horizon_seconds: f.horizon.and_then(|h| h.secs()),
-            window_seconds: f.window.and_then(|w| w.secs()),
-            path: f.path.clone(),
-            assumptions: f.assumptions.clone(),
-        },
+        properties: Properties::of(f),
     }
 }
 
