@@ -8,6 +8,7 @@ pub mod spanned;
 pub mod validate;
 pub mod vocabulary;
 pub mod yaml;
+pub mod yaml_events;
 pub mod yaml_errors;
 
 use std::path::PathBuf;
