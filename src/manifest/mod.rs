@@ -8,8 +8,8 @@ pub mod spanned;
 pub mod validate;
 pub mod vocabulary;
 pub mod yaml;
-pub mod yaml_events;
 pub mod yaml_errors;
+pub mod yaml_events;
 
 use std::path::PathBuf;
 

@@ -219,44 +219,56 @@ enum Open {
 #[derive(Default)]
 struct Keys {
     entries: Vec<(Node, Node)>,
-    /// The keys of a large mapping (a section of thousands of ids), to find
-    /// a duplicate without a scan per key.
-    seen: Option<crate::hash::IdSet<String>>,
+    /// The keys of a large mapping, to find a duplicate without a scan
+    /// per key.
+    seen: Option<KeySet>,
 }
 
 /// Mappings with more entries than this are checked by hash.
 const SCAN_KEYS: usize = 16;
 
-impl Keys {
-    /// A key the fast reader accepts: a string, not `<<`, not written
-    /// before in this mapping. Others (numbers, null, containers, merge
-    /// keys, duplicates) are left to serde-saphyr.
+/// The keys of a mapping read entry by entry (the top level, a section):
+/// only the keys are kept, for the duplicate check.
+#[derive(Default)]
+struct KeySet(crate::hash::IdSet<String>);
+
+impl KeySet {
     fn check(&mut self, key: &Node) -> Read<()> {
-        let Value::Str(k) = &key.value else {
-            return Err(Bail);
-        };
-        if k == "<<" {
-            return Err(Bail);
+        let k = plain_key(key)?;
+        if self.0.insert(k.to_owned()) {
+            Ok(())
+        } else {
+            Err(Bail)
         }
+    }
+}
+
+/// A key the fast reader accepts: a string, not `<<`. Others (numbers,
+/// null, containers, merge keys) are left to serde-saphyr, as duplicates
+/// are.
+fn plain_key(key: &Node) -> Read<&str> {
+    match &key.value {
+        Value::Str(k) if k != "<<" => Ok(k),
+        _ => Err(Bail),
+    }
+}
+
+impl Keys {
+    fn check(&mut self, key: &Node) -> Read<()> {
         if let Some(seen) = &mut self.seen {
-            return if seen.insert(k.clone()) {
-                Ok(())
-            } else {
-                Err(Bail)
-            };
+            return seen.check(key);
         }
+        let k = plain_key(key)?;
         let same = |(e, _): &(Node, Node)| matches!(&e.value, Value::Str(s) if s == k);
         if self.entries.iter().any(same) {
             return Err(Bail);
         }
         if self.entries.len() >= SCAN_KEYS {
-            let mut seen: crate::hash::IdSet<String> = crate::hash::IdSet::default();
+            let mut seen = KeySet::default();
             for (e, _) in &self.entries {
-                if let Value::Str(s) = &e.value {
-                    seen.insert(s.clone());
-                }
+                seen.check(e)?;
             }
-            seen.insert(k.clone());
+            seen.check(key)?;
             self.seen = Some(seen);
         }
         Ok(())
@@ -327,7 +339,10 @@ fn number(t: &str) -> Read<Option<Value>> {
         let v: i64 = unsigned.parse().map_err(|_| Bail)?;
         return Ok(Some(Value::Int(if negative { -v } else { v })));
     }
-    if matches!(unsigned, ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF") {
+    if matches!(
+        unsigned,
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF"
+    ) {
         return Err(Bail);
     }
     match t.parse::<f64>() {
@@ -372,7 +387,7 @@ pub fn stream(
         sink(Piece::Document(&doc));
         return Ok(());
     }
-    let mut top = Keys::default();
+    let mut top = KeySet::default();
     loop {
         let next = ev.expect()?;
         if matches!(next.0, Event::MappingEnd) {
@@ -396,17 +411,13 @@ pub fn stream(
                 sink(Piece::Field(&key, &value));
             }
         }
-        top.entries.push((key, Node {
-            value: Value::Null,
-            loc: Loc::default(),
-        }));
     }
     ev.finish()
 }
 
 /// The entries of a section, each handed over and dropped once read.
 fn section(ev: &mut Events, sink: &mut dyn FnMut(Piece)) -> Read<()> {
-    let mut keys = Keys::default();
+    let mut keys = KeySet::default();
     loop {
         let next = ev.expect()?;
         if matches!(next.0, Event::MappingEnd) {
@@ -417,11 +428,6 @@ fn section(ev: &mut Events, sink: &mut dyn FnMut(Piece)) -> Read<()> {
         let first = ev.expect()?;
         let value = ev.node_from(first)?;
         sink(Piece::Entry(&key, &value));
-        // Only the key is kept, for the duplicate check.
-        keys.entries.push((key, Node {
-            value: Value::Null,
-            loc: Loc::default(),
-        }));
     }
 }
 
@@ -517,7 +523,11 @@ mod tests {
     fn every_fixture_bails_or_matches_serde_saphyr() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = Vec::new();
-        let mut dirs = vec![root.join("fixtures"), root.join("tests"), root.join("examples")];
+        let mut dirs = vec![
+            root.join("fixtures"),
+            root.join("tests"),
+            root.join("examples"),
+        ];
         while let Some(d) = dirs.pop() {
             for e in std::fs::read_dir(&d).unwrap().flatten() {
                 let p = e.path();
@@ -540,7 +550,11 @@ mod tests {
                 assert_eq!(Some(p), pieces(&text, false), "{}", f.display());
             }
         }
-        assert!(files.len() > 50 && fast * 2 > files.len(), "{fast} of {}", files.len());
+        assert!(
+            files.len() > 50 && fast * 2 > files.len(),
+            "{fast} of {}",
+            files.len()
+        );
     }
 
     #[test]
