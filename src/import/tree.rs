@@ -234,17 +234,15 @@ pub(crate) fn from_json(v: serde_json::Value, file: u32) -> Node {
     Node::new(value, loc)
 }
 
+/// The manifest reader's error ([`crate::manifest::yaml::yaml_error`]), so
+/// an exceeded limit reads the same here, with a label at its place and a
+/// help on every error.
 fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, len: usize) -> Diagnostic {
-    let loc = e.location().filter(|l| l.line() > 0).map(|l| Loc {
-        file,
-        line: l.line() as u32,
-        col: l.column() as u32,
-    });
-    // The manifest reader's words, so an exceeded limit reads the same here.
-    let (message, help) = crate::manifest::yaml_errors::describe(e, &limits.budget(len), len);
-    let help = help.unwrap_or_else(|| "fix the syntax at this place".into());
-    let mut d = Diagnostic::new(loc, format!("invalid YAML: {message}")).help(help);
-    if loc.is_some() {
+    let mut d = crate::manifest::yaml::yaml_error(e, file, limits, len);
+    if d.help.is_none() {
+        d = d.help("fix the syntax at this place");
+    }
+    if d.loc.is_some() {
         d = d.label("here");
     }
     d

@@ -9,6 +9,7 @@ pub mod validate;
 pub mod vocabulary;
 pub mod yaml;
 pub mod yaml_errors;
+pub mod yaml_events;
 
 use std::path::PathBuf;
 

@@ -180,11 +180,16 @@ pub fn with_parser_stack<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R, Dia
 
 /// Parses one YAML document of file `file`, with a stack large enough for
 /// the deepest nesting the budget lets through.
+/// The event reader ([`super::yaml_events`]) reads it when it can;
+/// serde-saphyr reads what it leaves.
 pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
+    if let Ok(node) = super::yaml_events::parse(text, file, limits) {
+        return Ok(node);
+    }
     with_parser_stack(|| parse_here(text, file, limits))?
 }
 
-fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
+pub(super) fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
     let raw: Spanned<Value> = serde_saphyr::from_str_with_options(text, limits.options(text.len()))
         .map_err(|e| yaml_error(&e, file, limits, text.len()))?;
     let mut node = Node {

@@ -11,6 +11,7 @@ use crate::files::Origin;
 use crate::manifest::model::*;
 use crate::manifest::vocabulary::{self, Obj};
 use crate::manifest::yaml::{self, Limits, Node, Piece, Value};
+use crate::manifest::yaml_events;
 
 /// Manifest files named by the user: files as given, folders walked for
 /// `*.yaml` / `*.yml` (sorted, without following symbolic links).
@@ -116,16 +117,28 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
     let mut out = Collected::default();
     for (path, text) in texts {
         let file = sources.add(path, text);
+        let text = &sources.files[file as usize].text;
         let mut doc = Doc::new(file);
         let mut read = Collected::default();
         let before = r.errors.len();
-        let parsed = yaml::stream(
-            &sources.files[file as usize].text,
-            file,
-            limits,
-            SECTIONS,
-            &mut |p| r.piece(p, &mut doc, &mut read),
-        );
+        let fast = yaml::with_parser_stack(|| {
+            yaml_events::stream(text, file, limits, SECTIONS, &mut |p| {
+                r.piece(p, &mut doc, &mut read)
+            })
+        });
+        let parsed = if let Ok(Ok(())) = fast {
+            Ok(())
+        } else {
+            // What the event reader leaves (anchors, tags, errors, ...):
+            // forget what it read of this file and let serde-saphyr read it.
+            r.errors.truncate(before);
+            r.ids.retain(|_, (loc, _)| loc.file != file);
+            doc = Doc::new(file);
+            read = Collected::default();
+            yaml::stream(text, file, limits, SECTIONS, &mut |p| {
+                r.piece(p, &mut doc, &mut read)
+            })
+        };
         match parsed {
             Ok(()) => {
                 r.end_doc(&doc);

@@ -1,0 +1,573 @@
+//! The fast reader: manifest YAML straight from granit-parser's events.
+//!
+//! serde-saphyr parses with granit-parser too, then replays every event
+//! through its deserializer and a serde visitor; on a large manifest that
+//! layer costs more than the parse itself. This module reads the events
+//! directly into the same [`Node`]s, in one pass, without recursion (an
+//! explicit stack), with locations taken from the events' marks exactly as
+//! serde-saphyr takes them (line, column + 1).
+//!
+//! It reads the YAML manifests are made of: mappings, sequences and
+//! untagged scalars, typed by serde-saphyr's rules (YAML 1.1 booleans,
+//! decimal integers, floats). Anything else it leaves to serde-saphyr by
+//! returning [`Bail`]: an anchor or alias, a tag, a merge key, a duplicate
+//! or non-string key, a number written in a rarer form (radix, `_`, `+`,
+//! leading zero, non-finite), several documents, a scanner error, and every
+//! budget the fast reader would pass. The caller then parses the text again
+//! with serde-saphyr, which reads what remains and words every error and
+//! limit as before: errors, their locations and the budget counts come from
+//! one place, so they cannot drift. Input that bails is read twice; both
+//! passes are linear and bounded by the same budget.
+
+use std::borrow::Cow;
+
+use granit_parser::{Event, Parser, ScalarStyle, Span, StrInput};
+
+use super::yaml::{Limits, Node, Piece, Value};
+use crate::diagnostics::Loc;
+
+/// The fast reader met something it leaves to serde-saphyr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bail;
+
+type Read<T> = Result<T, Bail>;
+
+/// Events of one document, counted against the budget serde-saphyr would
+/// enforce (without aliases, each count only grows with the text).
+struct Events<'t> {
+    parser: Parser<'t, StrInput<'t>>,
+    file: u32,
+    budget: serde_saphyr::Budget,
+    events: usize,
+    nodes: usize,
+    scalar_bytes: usize,
+    depth: usize,
+    documents: usize,
+}
+
+impl<'t> Events<'t> {
+    fn new(text: &'t str, file: u32, limits: &Limits) -> Read<Self> {
+        let budget = limits.budget(text.len());
+        if text.len() > limits.max_file_bytes as usize {
+            return Err(Bail);
+        }
+        // serde-saphyr's parser options for this budget.
+        let options = granit_parser::options! {
+            simple_key_max_lookahead: budget.simple_key_max_lookahead,
+            flow_nesting_limit: budget.flow_nesting_limit,
+            block_nesting_limit: granit_parser::Options::default()
+                .block_nesting_limit
+                .max(budget.max_depth.saturating_add(1)),
+            emit_comments: false,
+        };
+        Ok(Events {
+            parser: Parser::with_options(StrInput::new(text), options),
+            file,
+            budget,
+            events: 0,
+            nodes: 0,
+            scalar_bytes: 0,
+            depth: 0,
+            documents: 0,
+        })
+    }
+
+    fn loc(&self, span: &Span) -> Loc {
+        Loc {
+            file: self.file,
+            line: span.start.line() as u32,
+            col: span.start.col() as u32 + 1,
+        }
+    }
+
+    /// The next content event (a node's start or end, or `None` at the end
+    /// of the stream), after checking it against the budget.
+    fn next(&mut self) -> Read<Option<(Event<'t>, Loc)>> {
+        loop {
+            let Some(item) = self.parser.next() else {
+                return Ok(None);
+            };
+            let (event, span) = item.map_err(|_| Bail)?;
+            self.events += 1;
+            if self.events > self.budget.max_events {
+                return Err(Bail);
+            }
+            match &event {
+                Event::StreamStart | Event::DocumentEnd => continue,
+                Event::StreamEnd => return Ok(None),
+                Event::DocumentStart(_, version) => {
+                    self.documents += 1;
+                    if self.documents > 1 || version.is_some() {
+                        return Err(Bail);
+                    }
+                    continue;
+                }
+                Event::Scalar(value, _, anchor, tag) => {
+                    if *anchor != 0 || tag.is_some() {
+                        return Err(Bail);
+                    }
+                    self.scalar_bytes += value.len();
+                    self.node()?;
+                }
+                Event::SequenceStart(_, anchor, tag) | Event::MappingStart(_, anchor, tag) => {
+                    if *anchor != 0 || tag.is_some() {
+                        return Err(Bail);
+                    }
+                    self.node()?;
+                    self.depth += 1;
+                    if self.depth > self.budget.max_depth {
+                        return Err(Bail);
+                    }
+                }
+                Event::SequenceEnd | Event::MappingEnd => self.depth -= 1,
+                _ => return Err(Bail),
+            }
+            let loc = self.loc(&span);
+            return Ok(Some((event, loc)));
+        }
+    }
+
+    fn node(&mut self) -> Read<()> {
+        self.nodes += 1;
+        if self.nodes > self.budget.max_nodes
+            || self.scalar_bytes > self.budget.max_total_scalar_bytes
+        {
+            return Err(Bail);
+        }
+        Ok(())
+    }
+
+    /// The next event, which must exist (the parser ends every node it
+    /// starts; a truncated stream is left to serde-saphyr).
+    fn expect(&mut self) -> Read<(Event<'t>, Loc)> {
+        self.next()?.ok_or(Bail)
+    }
+
+    /// The node that `first` starts, read to its end.
+    fn node_from(&mut self, first: (Event<'t>, Loc)) -> Read<Node> {
+        let mut stack: Vec<Open> = Vec::new();
+        let mut event = first;
+        loop {
+            let (ev, loc) = event;
+            let done = match ev {
+                Event::Scalar(text, style, ..) => Node {
+                    value: scalar(text, style)?,
+                    loc,
+                },
+                Event::SequenceStart(..) => {
+                    stack.push(Open::Seq(loc, Vec::new()));
+                    event = self.expect()?;
+                    continue;
+                }
+                Event::MappingStart(..) => {
+                    stack.push(Open::Map(loc, Keys::default(), None));
+                    event = self.expect()?;
+                    continue;
+                }
+                Event::SequenceEnd => match stack.pop() {
+                    Some(Open::Seq(loc, mut items)) => {
+                        items.shrink_to_fit();
+                        Node {
+                            value: Value::Seq(items),
+                            loc,
+                        }
+                    }
+                    _ => return Err(Bail),
+                },
+                Event::MappingEnd => match stack.pop() {
+                    Some(Open::Map(loc, keys, None)) => Node {
+                        value: Value::Map(keys.into_entries()),
+                        loc,
+                    },
+                    _ => return Err(Bail),
+                },
+                _ => return Err(Bail),
+            };
+            match stack.last_mut() {
+                None => return Ok(done),
+                Some(Open::Seq(_, items)) => items.push(done),
+                Some(Open::Map(_, keys, pending)) => match pending.take() {
+                    None => {
+                        keys.check(&done)?;
+                        *pending = Some(done);
+                    }
+                    Some(key) => keys.entries.push((key, done)),
+                },
+            }
+            event = self.expect()?;
+        }
+    }
+
+    /// After the document's root: the stream must end (a second document
+    /// is left to serde-saphyr, which refuses it in its words).
+    fn finish(&mut self) -> Read<()> {
+        match self.next()? {
+            None => Ok(()),
+            Some(_) => Err(Bail),
+        }
+    }
+}
+
+/// A collection being read.
+enum Open {
+    Seq(Loc, Vec<Node>),
+    /// A mapping, with the key whose value is being read.
+    Map(Loc, Keys, Option<Node>),
+}
+
+/// The entries of a mapping, with the check serde-saphyr makes on keys.
+#[derive(Default)]
+struct Keys {
+    entries: Vec<(Node, Node)>,
+    /// The keys of a large mapping, to find a duplicate without a scan
+    /// per key.
+    seen: Option<KeySet>,
+}
+
+/// Mappings with more entries than this are checked by hash.
+const SCAN_KEYS: usize = 16;
+
+/// The keys of a mapping read entry by entry (the top level, a section):
+/// only the keys are kept, for the duplicate check.
+#[derive(Default)]
+struct KeySet(crate::hash::IdSet<String>);
+
+impl KeySet {
+    fn check(&mut self, key: &Node) -> Read<()> {
+        let k = plain_key(key)?;
+        if self.0.insert(k.to_owned()) {
+            Ok(())
+        } else {
+            Err(Bail)
+        }
+    }
+}
+
+/// A key the fast reader accepts: a string, not `<<`. Others (numbers,
+/// null, containers, merge keys) are left to serde-saphyr, as duplicates
+/// are.
+fn plain_key(key: &Node) -> Read<&str> {
+    match &key.value {
+        Value::Str(k) if k != "<<" => Ok(k),
+        _ => Err(Bail),
+    }
+}
+
+impl Keys {
+    fn check(&mut self, key: &Node) -> Read<()> {
+        if let Some(seen) = &mut self.seen {
+            return seen.check(key);
+        }
+        let k = plain_key(key)?;
+        let same = |(e, _): &(Node, Node)| matches!(&e.value, Value::Str(s) if s == k);
+        if self.entries.iter().any(same) {
+            return Err(Bail);
+        }
+        if self.entries.len() >= SCAN_KEYS {
+            let mut seen = KeySet::default();
+            for (e, _) in &self.entries {
+                seen.check(e)?;
+            }
+            seen.check(key)?;
+            self.seen = Some(seen);
+        }
+        Ok(())
+    }
+
+    fn into_entries(mut self) -> Vec<(Node, Node)> {
+        self.entries.shrink_to_fit();
+        self.entries
+    }
+}
+
+/// An untagged scalar's value by serde-saphyr's rules for an untyped
+/// target (`deserialize_any`): null, YAML 1.1 booleans, decimal integers,
+/// finite floats, else text. Quoted and block scalars are text.
+fn scalar(text: Cow<str>, style: ScalarStyle) -> Read<Value> {
+    if style != ScalarStyle::Plain {
+        return Ok(Value::Str(text.into_owned()));
+    }
+    let t: &str = &text;
+    if matches!(t, "" | "~" | "null" | "Null" | "NULL") {
+        return Ok(Value::Null);
+    }
+    if let Some(b) = yaml11_bool(t) {
+        return Ok(Value::Bool(b));
+    }
+    if let Some(v) = number(t)? {
+        return Ok(v);
+    }
+    Ok(Value::Str(text.into_owned()))
+}
+
+/// serde-saphyr's YAML 1.1 booleans (`strict_booleans` is off).
+fn yaml11_bool(t: &str) -> Option<bool> {
+    let is = |w: &[&str]| w.iter().any(|x| t.eq_ignore_ascii_case(x));
+    if is(&["true", "yes", "y", "on"]) {
+        Some(true)
+    } else if is(&["false", "no", "n", "off"]) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// A plain scalar read as a number, `None` for text; the rarer spellings
+/// (and anything whose reading depends on serde-saphyr's finer rules) bail.
+fn number(t: &str) -> Read<Option<Value>> {
+    // Padding is trimmed by serde-saphyr before typing; plain scalars
+    // rarely carry any.
+    if t.trim_matches([' ', '\t', '\r', '\n']) != t {
+        return Err(Bail);
+    }
+    let negative = t.starts_with('-');
+    let unsigned = t.strip_prefix('-').unwrap_or(t);
+    let first = unsigned.bytes().next();
+    let digit_first = first.is_some_and(|b| b.is_ascii_digit());
+    let radix = ["0x", "0X", "0o", "0O", "0b", "0B"]
+        .iter()
+        .any(|p| unsigned.starts_with(p));
+    if t.starts_with('+') || radix || (digit_first && t.contains('_')) {
+        return Err(Bail);
+    }
+    if digit_first && unsigned.bytes().all(|b| b.is_ascii_digit()) {
+        // Leading zeros and values near the 64-bit range follow rules of
+        // their own (floats, or "integer too large").
+        if (unsigned.len() > 1 && unsigned.starts_with('0')) || unsigned.len() > 18 {
+            return Err(Bail);
+        }
+        let v: i64 = unsigned.parse().map_err(|_| Bail)?;
+        return Ok(Some(Value::Int(if negative { -v } else { v })));
+    }
+    if matches!(
+        unsigned,
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF"
+    ) {
+        return Err(Bail);
+    }
+    match t.parse::<f64>() {
+        Ok(f) if f.is_finite() => Ok(Some(Value::Float(f))),
+        Ok(_) => Err(Bail),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The whole document as one tree, as [`super::yaml::parse`] gives it.
+/// An empty stream is left to serde-saphyr (which gives its null a place
+/// of its own).
+pub fn parse(text: &str, file: u32, limits: &Limits) -> Read<Node> {
+    let mut ev = Events::new(text, file, limits)?;
+    let first = ev.expect()?;
+    let root = ev.node_from(first)?;
+    ev.finish()?;
+    Ok(root)
+}
+
+/// The document piece by piece, as [`super::yaml::stream`] hands it over:
+/// the entries of the top-level `sections` one at a time. On [`Bail`] the
+/// sink may have seen some pieces of the document already; the caller
+/// discards what it read of them.
+pub fn stream(
+    text: &str,
+    file: u32,
+    limits: &Limits,
+    sections: &[&str],
+    sink: &mut dyn FnMut(Piece),
+) -> Read<()> {
+    let mut ev = Events::new(text, file, limits)?;
+    let first = ev.expect()?;
+    if !matches!(first.0, Event::MappingStart(..)) {
+        let mut doc = ev.node_from(first)?;
+        ev.finish()?;
+        doc.loc = Loc {
+            file,
+            line: 1,
+            col: 1,
+        };
+        sink(Piece::Document(&doc));
+        return Ok(());
+    }
+    let mut top = KeySet::default();
+    loop {
+        let next = ev.expect()?;
+        if matches!(next.0, Event::MappingEnd) {
+            break;
+        }
+        let key = ev.node_from(next)?;
+        top.check(&key)?;
+        let value = ev.expect()?;
+        let streamed = matches!(&key.value, Value::Str(s) if sections.contains(&s.as_str()));
+        match value.0 {
+            Event::MappingStart(..) if streamed => {
+                sink(Piece::Section(&key));
+                section(&mut ev, sink)?;
+            }
+            _ => {
+                let mut value = ev.node_from(value)?;
+                if streamed {
+                    // A section that is not a mapping is placed at its key.
+                    value.loc = key.loc;
+                }
+                sink(Piece::Field(&key, &value));
+            }
+        }
+    }
+    ev.finish()
+}
+
+/// The entries of a section, each handed over and dropped once read.
+fn section(ev: &mut Events, sink: &mut dyn FnMut(Piece)) -> Read<()> {
+    let mut keys = KeySet::default();
+    loop {
+        let next = ev.expect()?;
+        if matches!(next.0, Event::MappingEnd) {
+            return Ok(());
+        }
+        let key = ev.node_from(next)?;
+        keys.check(&key)?;
+        let first = ev.expect()?;
+        let value = ev.node_from(first)?;
+        sink(Piece::Entry(&key, &value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::yaml;
+
+    /// The fast reader either bails or gives serde-saphyr's tree exactly.
+    fn same_as_saphyr(text: &str) -> bool {
+        let limits = Limits::default();
+        let Ok(fast) = parse(text, 3, &limits) else {
+            return false;
+        };
+        let slow = yaml::with_parser_stack(|| yaml::parse_here(text, 3, &limits))
+            .unwrap()
+            .expect("the fast reader accepted what serde-saphyr refuses");
+        assert_eq!(fast, slow, "{text}");
+        true
+    }
+
+    /// The pieces `stream` gives, as text, from either reader.
+    fn pieces(text: &str, fast: bool) -> Option<Vec<String>> {
+        let limits = Limits::default();
+        let sections = ["components", "intents"];
+        let mut out = Vec::new();
+        let mut sink = |p: Piece| out.push(format!("{p:?}"));
+        if fast {
+            stream(text, 2, &limits, &sections, &mut sink).ok()?;
+        } else {
+            yaml::stream(text, 2, &limits, &sections, &mut sink).ok()?;
+        }
+        Some(out)
+    }
+
+    const SNIPPETS: &[&str] = &[
+        "a: 1\nb: -2\nc: 1.5\nd: -.5\ne: 5.\nf: 1e5\ng: 30d\nh: ~\ni:\nj: null\nk: yes\nl: N\nm: Off\n",
+        "a: '1'\nb: \"x\\ty\"\nc: |\n  lit\n  two\nd: >\n  fold\n  ed\n",
+        "a: [1, x, {b: c}, [], {}]\nb: {c: [d, e], f: }\n",
+        "a: 0x1f\n",
+        "a: 1_000\n",
+        "a: +5\n",
+        "a: 0127\n",
+        "a: 99999999999999999999\n",
+        "a: -99999999999999999999\n",
+        "a: .inf\n",
+        "a: nan\n",
+        "a: inf\n",
+        "a: &x 1\nb: *x\n",
+        "a: !Ref b\n",
+        "a: !!str 1\n",
+        "<<: {a: 1}\n",
+        "a: 1\na: 2\n",
+        "1: a\n",
+        "? [a]\n: b\n",
+        "a: 1\n---\nb: 2\n",
+        "",
+        "# only a comment\n",
+        "- a\n- b\n",
+        "just text\n",
+        "a: [1, 2\nb: 3",
+        "a: \"unterminated\n",
+        "\u{feff}a: 1\n",
+        "%YAML 1.2\n---\na: 1\n",
+        "---\na: 1\n...\n",
+        "components:\n  q: {kind: sqs}\n  r:\n    kind: lambda\nversion: 1\nintents: []\n",
+        "components: null\nintents: x\n",
+        "components:\n  a: 1\n  a: 2\n",
+        "a:\tb\n",
+        "a: 'x' # c\nb: y # d\n",
+        "a: -\n",
+        "a: 0\nb: -0\nc: 0.0\nd: 1.0e+3\n",
+        "a: 123456789012345678\n",
+        "a: 1234567890123456789\n",
+    ];
+
+    #[test]
+    fn snippets_bail_or_match_serde_saphyr() {
+        let mut fast = 0;
+        for text in SNIPPETS {
+            if same_as_saphyr(text) {
+                fast += 1;
+            }
+            if let Some(f) = pieces(text, true) {
+                assert_eq!(Some(f), pieces(text, false), "{text}");
+            }
+        }
+        // The plain manifests above are read by the fast reader.
+        assert!(fast >= 12, "{fast}");
+    }
+
+    #[test]
+    fn every_fixture_bails_or_matches_serde_saphyr() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        let mut dirs = vec![
+            root.join("fixtures"),
+            root.join("tests"),
+            root.join("examples"),
+        ];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                    files.push(p);
+                }
+            }
+        }
+        let mut fast = 0;
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else {
+                continue;
+            };
+            if same_as_saphyr(&text) {
+                fast += 1;
+            }
+            if let Some(p) = pieces(&text, true) {
+                assert_eq!(Some(p), pieces(&text, false), "{}", f.display());
+            }
+        }
+        assert!(
+            files.len() > 50 && fast * 2 > files.len(),
+            "{fast} of {}",
+            files.len()
+        );
+    }
+
+    #[test]
+    fn budgets_and_depth_bail() {
+        let limits = Limits::default();
+        let deep: String = (0..60).map(|i| format!("{}a:\n", " ".repeat(i))).collect();
+        assert_eq!(parse(&deep, 0, &limits), Err(Bail));
+        let flow = "[".repeat(200_000);
+        assert_eq!(parse(&flow, 0, &limits), Err(Bail));
+        let tight = Limits {
+            max_file_bytes: 4,
+            ..Limits::default()
+        };
+        assert_eq!(parse("a: 1\n", 0, &tight), Err(Bail));
+    }
+}
