@@ -309,10 +309,13 @@ impl Link {
     }
 
     /// Whether the key travels on this link: as written, else the link
-    /// type's default.
+    /// type's default; a start named by the key carries it as the
+    /// execution name (`name_from_key`).
     pub fn passes_key(&self) -> bool {
-        self.passes_key_written()
-            .map_or(self.ty.passes_key_by_default(), |p| p.value)
+        self.name_from_key().is_some_and(|n| n.value)
+            || self
+                .passes_key_written()
+                .map_or(self.ty.passes_key_by_default(), |p| p.value)
     }
 }
 

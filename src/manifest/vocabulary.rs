@@ -579,6 +579,7 @@ const DELIVERS_TO: &[FieldDef] = &[
     LINK_RETRY,
     f("max_record_age", POSITIVE, Opt, Catalog, "the oldest record still delivered"),
     NAME_FROM_KEY,
+    f("passes_key", Type::Bool, Opt, Fixed("true"), "the key reaches the target's own dedup: a message carries the request, but an HTTP endpoint (an EventBridge API destination) recognises the key only in the header the delivery sets: `false` where it sets none"),
 ];
 
 #[rustfmt::skip]

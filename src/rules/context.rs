@@ -4,14 +4,14 @@
 //! where the value comes from). Rules read effective values here only, so
 //! each is computed once whatever the number of rules reading it.
 
-use crate::analysis::Analysis;
 use crate::analysis::effective as eff;
 pub use crate::analysis::effective::{Eff, Origin};
+use crate::analysis::{Analysis, IntentResult};
 use crate::catalog::{Generic, Kind};
 use crate::manifest::model::{Component, Delivery, Expiry, Manifest};
 use crate::time::Dur;
 
-use super::Options;
+use super::{Finding, Options};
 
 /// One component's effective values, as the rules read them.
 pub struct Values {
@@ -100,6 +100,30 @@ impl<'a> Ctx<'a> {
     /// intent, iterate over.
     pub fn components(&self) -> impl Iterator<Item = (usize, Option<&'a str>)> + '_ {
         (0..self.m.components.len()).map(|c| (c, self.reached_by(c)))
+    }
+
+    /// Runs `rule` on each intent's result, in manifest order: the emit of
+    /// a rule that reads one intent at a time.
+    pub fn per_intent(
+        &self,
+        out: &mut Vec<Finding>,
+        rule: fn(&Analysis, &IntentResult, &mut Vec<Finding>),
+    ) {
+        for r in &self.a.intents {
+            rule(self.a, r, out);
+        }
+    }
+
+    /// Runs `rule` on every component with the first intent reaching it
+    /// ([`Ctx::components`]): the emit of a configuration rule.
+    pub fn per_component(
+        &self,
+        out: &mut Vec<Finding>,
+        rule: fn(&Ctx, usize, Option<&str>, &mut Vec<Finding>),
+    ) {
+        for (c, intent) in self.components() {
+            rule(self, c, intent, out);
+        }
     }
 
     /// The generic class of component `c`.

@@ -81,7 +81,9 @@ use serde::Serialize;
 
 use crate::analysis::{Analysis, Step};
 use crate::diagnostics::Loc;
+use crate::manifest::model::Component;
 use crate::time::Dur;
+use context::Eff;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -247,6 +249,13 @@ impl Finding {
     pub fn component(mut self, id: &str) -> Self {
         self.component = Some(id.to_string());
         self
+    }
+
+    /// About component `comp`, located where `value` is written, else at
+    /// the component's kind (a catalog default has no line of its own).
+    pub fn on_value<T>(self, comp: &Component, value: &Eff<T>) -> Self {
+        let loc = value.loc().unwrap_or(comp.kind.loc);
+        self.component(&comp.id).at(loc)
     }
 
     pub fn at(mut self, loc: Loc) -> Self {

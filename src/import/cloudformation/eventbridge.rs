@@ -142,12 +142,22 @@ fn event_target(
         );
     }
     let to = link_target(cf, out, rule, arn, &format!("{path}.Arn"), "delivers_to")?;
-    idempotency_header(cf, out, &to, t, path);
+    let passed = idempotency_header(cf, out, &to, t, path);
     let mut link = vec![F::new(
         "to",
         V::S(to.clone()),
         Some(out.src(&format!("{path}.Arn"), arn)),
     )];
+    // An HTTP endpoint finds the key only in a header the target sets.
+    let api = cf
+        .target(arn)
+        .ok()
+        .and_then(|(r, _)| cf.ty(&r).map(str::to_owned));
+    if api.as_deref() == Some("AWS::Events::ApiDestination") && !passed {
+        let c =
+            "no Idempotency-Key header in the target's HttpParameters: the endpoint is sent no key";
+        link.push(F::new("passes_key", V::S("false".into()), Some(c.into())));
+    }
     retry_policy(cf, out, rule, t, path, &mut link);
     if !link.iter().any(|f| f.key == "max_record_age") {
         link.push(F::new(
@@ -178,8 +188,8 @@ fn event_target(
 }
 
 /// An `Idempotency-Key` header among the target's `HttpParameters`: the
-/// key reaches the destination `to` (a note on it).
-fn idempotency_header(cf: &Cf, out: &mut Out, to: &str, t: &Node, path: &str) {
+/// key reaches the destination `to` (a note on it); whether there is one.
+fn idempotency_header(cf: &Cf, out: &mut Out, to: &str, t: &Node, path: &str) -> bool {
     let headers = t
         .at(&["HttpParameters", "HeaderParameters"])
         .map(Node::entries)
@@ -188,8 +198,9 @@ fn idempotency_header(cf: &Cf, out: &mut Out, to: &str, t: &Node, path: &str) {
         .iter()
         .find(|(k, _)| k.eq_ignore_ascii_case("idempotency-key"))
     else {
-        return;
+        return false;
     };
     let value = cf.lit(v).map_or_else(|| v.brief(), |n| n.brief());
     out.note(to, format!("the rule sends header {name}: {value} ({}): the key is passed; TODO: `accepts_key: true` and `key_window` if the endpoint deduplicates by it", out.src(&format!("{path}.HttpParameters.HeaderParameters.{name}"), v)));
+    true
 }

@@ -16,9 +16,7 @@ pub const FAILURE_MODES: &[&str] = &[
 ];
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for r in &ctx.a.intents {
-        intent(ctx.a, r, out);
-    }
+    ctx.per_intent(out, intent);
 }
 
 /// RH040: failure injections the intent has not run.

@@ -1,7 +1,9 @@
 //! RH021 key-not-propagated: a link on the way that does not pass the key
 //! (page `docs/rules/RH021.md`). Two ways: a copy that survives to the
 //! effect because the key was lost on the way (from the analysis), and any
-//! `calls`/`effects` link downstream of the key's minting into a dependency
+//! `calls`/`effects` link (or a `delivers_to` written `passes_key: false`,
+//! an EventBridge API destination without an `Idempotency-Key` header)
+//! downstream of the key's minting into a dependency
 //! that takes a key (a provider with `accepts_key`, or a guard) without
 //! passing it, even when an upstream guard stops every duplicate: after a
 //! crash between the effect and the guard's completion the dependency's
@@ -45,8 +47,8 @@ fn keyed(a: &Analysis, r: &IntentResult, intent: &Intent) -> BTreeSet<usize> {
     seen
 }
 
-/// RH021 for the links no surviving copy shows: a `calls` or `effects`
-/// link from a keyed component into a dependency that takes a key, not
+/// RH021 for the links no surviving copy shows: a `calls`, `effects` or
+/// `delivers_to` link from a keyed component into a dependency that takes a key, not
 /// passing it.
 fn unpassed(ctx: &Ctx, r: &IntentResult, reported: &BTreeSet<usize>, out: &mut Vec<Finding>) {
     let (a, m) = (ctx.a, ctx.m);
@@ -63,7 +65,10 @@ fn unpassed(ctx: &Ctx, r: &IntentResult, reported: &BTreeSet<usize>, out: &mut V
                 continue;
             };
             if em.passes_key
-                || !matches!(em.ty, LinkType::Calls | LinkType::Effects)
+                || !matches!(
+                    em.ty,
+                    LinkType::Calls | LinkType::Effects | LinkType::DeliversTo
+                )
                 || reported.contains(&e)
             {
                 continue;

@@ -35,8 +35,7 @@ fn guard(ctx: &Ctx, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
                 ),
             )
             .intent(intent)
-            .component(&store.id)
-            .at(exp.loc().unwrap_or(store.kind.loc)),
+            .on_value(store, exp),
         );
     }
 }

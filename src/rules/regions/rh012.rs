@@ -5,9 +5,7 @@ use crate::analysis::{Analysis, IntentResult};
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for r in &ctx.a.intents {
-        intent(ctx.a, r, out);
-    }
+    ctx.per_intent(out, intent);
 }
 
 /// RH012: the dedup store recovers to a worse point than the ledger it protects.

@@ -35,8 +35,7 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
                     ),
                 )
                 .intent(intent)
-                .component(&store.id)
-                .at(scope.loc().unwrap_or(store.kind.loc)),
+                .on_value(store, scope),
             );
         }
     }

@@ -7,9 +7,7 @@ use crate::catalog::Flag;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for (c, intent) in ctx.components() {
-        component(ctx, c, intent, out);
-    }
+    ctx.per_component(out, component);
 }
 
 /// RH014: a standard queue's DLQ that keeps messages no longer than the source.
@@ -37,8 +35,7 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
                 ),
             )
             .maybe_intent(intent)
-            .component(&dlq.id)
-            .at(dst.loc().unwrap_or(dlq.kind.loc)),
+            .on_value(dlq, dst),
         );
     }
 }

@@ -7,9 +7,7 @@ use crate::catalog::Generic;
 use crate::rules::{Code, Ctx, Finding, Severity};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for (c, intent) in ctx.components() {
-        component(ctx, c, intent, out);
-    }
+    ctx.per_component(out, component);
 }
 
 /// RH015: visibility timeout shorter than the consumer's processing time.
@@ -71,8 +69,7 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
             ),
         )
         .maybe_intent(intent)
-        .component(&comp.id)
-        .at(vis.loc().unwrap_or(comp.kind.loc));
+        .on_value(comp, vis);
         f.severity = severity;
         out.push(f);
     }

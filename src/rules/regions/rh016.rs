@@ -128,8 +128,7 @@ fn component(ctx: &Ctx, keep: &[Keeper], c: usize, intent: Option<&str>, out: &m
                 ),
             )
             .maybe_intent(intent)
-            .component(&holder.id)
-            .at(pointer.loc().unwrap_or(holder.kind.loc)),
+            .on_value(holder, &pointer),
         );
     }
 }
