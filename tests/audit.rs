@@ -114,8 +114,8 @@ fn codes(m: &Manifest) -> Vec<(&'static str, Option<String>)> {
 }
 
 /// #17 "configuration rules run without intents": the fires fixtures of
-/// RH014, RH016 and RH050 with their intents removed still report them
-/// (RH015's fixtures declare no intent at all).
+/// RH014, RH016, RH050 and RH051 with their intents removed still report
+/// them (RH015's fixtures declare no intent at all).
 #[test]
 fn configuration_rules_fire_without_intents() {
     for (file, code, component) in [
