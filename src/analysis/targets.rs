@@ -31,6 +31,11 @@ pub(super) fn add_target(
         && let Some(age) = eff::dur(cb, "max_event_age")
     {
         em.delay = em.delay.add(age.value);
+        // The event waits in the function's queue after it left the
+        // transport: the transport's retention does not end that wait.
+        if let Some(hold) = em.hold.as_mut() {
+            hold.after = hold.after.add(age.value);
+        }
         em.birth = Some(Birth::Redelivery);
         why.add(|| {
             format!(

@@ -10,24 +10,25 @@ use crate::rules::{Code, Ctx, Finding};
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let (a, m) = (ctx.a, ctx.m);
     for em in a.model.edges.iter().filter(|e| e.policy_not_applied) {
-        let Some(intent) = ctx.reached_by(em.from) else {
-            continue;
-        };
+        // A configuration rule: the policy is set aside whether or not an
+        // intent reaches the topic.
+        let intent = ctx.reached_by(em.from);
         let (topic, target) = (&m.components[em.from], &m.components[em.to]);
         let policy = eff::dur(topic, "max_event_age")
             .map(|d| format!(", {}{}", d.value, d.provenance()))
             .unwrap_or_default();
-        out.push(
-            Finding::new(
+        let f = Finding::new(
                 Code::RH051,
                 format!(
                     "the `retry` on `{}`'s subscription to `{}` does not apply: SNS delivers to an AWS-managed endpoint (a queue, a function, a stream) by its fixed policy{policy}; only HTTP/S subscriptions take a delivery policy (F016), so the horizon uses the fixed one",
                     topic.id, target.id
                 ),
             )
-            .intent(intent)
             .component(&topic.id)
-            .at(em.loc),
-        );
+            .at(em.loc);
+        out.push(match intent {
+            Some(i) => f.intent(i),
+            None => f,
+        });
     }
 }
