@@ -20,6 +20,8 @@ pub struct Values {
     pub visibility_timeout: Option<Eff<Dur>>,
     pub timeout: Option<Eff<Dur>>,
     pub dedup_window: Option<Eff<Dur>>,
+    /// How long a topic or bus keeps trying to deliver an event.
+    pub max_event_age: Option<Eff<Dur>>,
     /// What a transport deduplicates within (`queue`, `message-group`).
     pub dedup_scope: Option<Eff<String>>,
     /// Where a store's records are visible.
@@ -43,6 +45,7 @@ impl Values {
             visibility_timeout: eff::dur(c, "visibility_timeout"),
             timeout: eff::dur(c, "timeout"),
             dedup_window: eff::dur(c, "dedup_window"),
+            max_event_age: eff::dur(c, "max_event_age"),
             dedup_scope: eff::dedup_scope(c),
             scope: eff::scope(c),
             key_scope: eff::key_scope(c),

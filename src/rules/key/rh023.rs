@@ -75,11 +75,12 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 }
 
 /// Whether a layer on the intent's way can return a stored result for a
-/// reused key.
+/// reused key: a key-based layer that a copy carrying the key reaches (a
+/// provider the key is never passed to answers nothing by it).
 fn answers_reused_keys(r: &IntentResult) -> bool {
-    r.layers
-        .values()
-        .any(|l| matches!(l.layer.ty, LayerType::GuardStore | LayerType::ProviderKey))
+    r.layers.values().any(|l| {
+        matches!(l.layer.ty, LayerType::GuardStore | LayerType::ProviderKey) && l.reach.is_some()
+    })
 }
 
 fn key_fields(intent: &Intent) -> impl Iterator<Item = &String> {

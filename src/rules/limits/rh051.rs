@@ -3,7 +3,6 @@
 //! AWS-managed endpoints by its 23-day policy, and only HTTP/S
 //! subscriptions take a policy of their own (F016).
 
-use crate::analysis::effective as eff;
 use crate::rules::{Code, Ctx, Finding};
 
 /// RH051: each subscription whose declared `retry` the analysis set aside.
@@ -14,7 +13,9 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         // intent reaches the topic.
         let intent = ctx.reached_by(em.from);
         let (topic, target) = (&m.components[em.from], &m.components[em.to]);
-        let policy = eff::dur(topic, "max_event_age")
+        let policy = ctx.values[em.from]
+            .max_event_age
+            .as_ref()
             .map(|d| format!(", {}{}", d.value, d.provenance()))
             .unwrap_or_default();
         let f = Finding::new(
