@@ -145,7 +145,7 @@ pub(super) fn table_stream(cf: &Cf, out: &mut Out, res: &str, id: &str) -> Strin
         .resources
         .iter()
         .find(|(r, _, _)| r == res)
-        .and_then(|(_, _, n)| Some((*n, n.at(&["Properties", "StreamSpecification"]))));
+        .map(|(_, _, n)| (*n, n.at(&["Properties", "StreamSpecification"])));
     let c = match spec {
         Some((_, Some(s))) => Some(out.src(
             &format!("Resources.{res}.Properties.StreamSpecification"),
