@@ -52,6 +52,17 @@ impl Format {
             Format::AsyncApi => "AsyncAPI document",
         }
     }
+
+    /// The name of several inputs of this format read as one architecture
+    /// (the header of a multi-file import).
+    pub fn plural(self) -> &'static str {
+        match self {
+            Format::CloudFormation => "CloudFormation templates",
+            Format::Terraform => "Terraform plans",
+            Format::TerraformHcl => "Terraform configuration",
+            Format::AsyncApi => "AsyncAPI documents",
+        }
+    }
 }
 
 /// The result of an import: manifest text and what was left out.

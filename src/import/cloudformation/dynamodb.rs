@@ -1,5 +1,5 @@
-//! DynamoDB tables and global tables: TTL expiry, and for a global table
-//! its replica regions, replication and write mode.
+//! DynamoDB tables and global tables: TTL expiry, the table's stream, and
+//! for a global table its replica regions, replication and write mode.
 
 use super::intrinsics::Cf;
 use super::{F, Node, Out, V};
@@ -120,4 +120,40 @@ fn global_table(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
             ),
         );
     }
+}
+
+/// The stream component of table `res` (component `id`), `<id>-stream`,
+/// added the first time a mapping or pipe reads it: the table `sends_to`
+/// it, so an intent that starts at the table reaches the stream's readers.
+/// Its retention is not in the platform facts, so none is written: a TODO
+/// asks for it, and until then the analysis states its assumption (RH041).
+pub(super) fn table_stream(cf: &Cf, out: &mut Out, res: &str, id: &str) -> String {
+    let sid = format!("{id}-stream");
+    if out.has(&sid) {
+        return sid;
+    }
+    out.add(
+        &sid,
+        "stream",
+        format!("DynamoDB stream of Resources.{res}"),
+    );
+    out.note(
+        &sid,
+        "TODO: retention: how long the stream keeps a record (not in the platform facts); until it is declared the analysis assumes one (RH041)".into(),
+    );
+    let spec = cf
+        .resources
+        .iter()
+        .find(|(r, _, _)| r == res)
+        .map(|(_, _, n)| (*n, n.at(&["Properties", "StreamSpecification"])));
+    let c = match spec {
+        Some((_, Some(s))) => Some(out.src(
+            &format!("Resources.{res}.Properties.StreamSpecification"),
+            s,
+        )),
+        Some((n, None)) => Some(out.src(&format!("Resources.{res}"), n)),
+        None => None,
+    };
+    out.push_link(id, "sends_to", vec![F::new("to", V::S(sid.clone()), c)]);
+    sid
 }

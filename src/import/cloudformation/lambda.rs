@@ -122,20 +122,7 @@ pub(super) fn source_component(
         Some("AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable")
     ) || att == Some("StreamArn")
     {
-        let sid = format!("{id}-stream");
-        if !out.has(&sid) {
-            let from = format!("DynamoDB stream of Resources.{res}");
-            out.add(&sid, "stream", from);
-            out.set(
-                &sid,
-                F::new(
-                    "retention",
-                    V::S("24h".into()),
-                    Some("DynamoDB Streams keep records for 24 hours (UNVERIFIED: not in the platform facts)".into()),
-                ),
-            );
-        }
-        return Some(sid);
+        return Some(super::dynamodb::table_stream(cf, out, res, &id));
     }
     Some(id)
 }

@@ -2,7 +2,9 @@
 //! retry of a `calls` link to the resource it invokes, through Parallel
 //! branches and Map iterators; an `sqs:sendMessage` task is a `sends_to`
 //! the queue, and a Catch that leads to one makes that queue a dead letter
-//! the workflow writes (a new message, not one SQS moves).
+//! the workflow writes (a new message, not one SQS moves); a DynamoDB
+//! `putItem`/`updateItem`/`deleteItem` task calls the table its
+//! `TableName` names.
 
 use std::collections::BTreeMap;
 
@@ -250,6 +252,22 @@ fn component(cf: &Cf, subs: &BTreeMap<String, Node>, t: &Node) -> Option<String>
     cf.id(&resolved).cloned()
 }
 
+/// The Step Functions DynamoDB integrations that write an item.
+const DYNAMODB_WRITES: [&str; 3] = ["putItem", "updateItem", "deleteItem"];
+
+/// The DynamoDB write a Task state performs (`dynamodb:putItem`), if any:
+/// its `TableName` names the table the workflow calls.
+fn dynamodb_write(cf: &Cf, st: &Node) -> Option<String> {
+    let resource = st
+        .get("Resource")
+        .and_then(|n| cf.lit(n))
+        .and_then(|n| n.text())?;
+    let action = resource.strip_prefix("arn:aws:states:::dynamodb:")?;
+    DYNAMODB_WRITES
+        .contains(&action)
+        .then(|| format!("dynamodb:{action}"))
+}
+
 /// The `calls` link of a Task state (`name` at `spath`), or none (with a
 /// note) when it calls something outside the template.
 fn task_call(
@@ -261,9 +279,15 @@ fn task_call(
     spath: &str,
     subs: &BTreeMap<String, Node>,
 ) -> Option<(String, Vec<F>)> {
+    let write = dynamodb_write(cf, st);
+    let named = if write.is_some() {
+        "TableName"
+    } else {
+        "FunctionName"
+    };
     let target = st
-        .at(&["Parameters", "FunctionName"])
-        .or_else(|| st.at(&["Arguments", "FunctionName"]))
+        .at(&["Parameters", named])
+        .or_else(|| st.at(&["Arguments", named]))
         .or_else(|| st.get("Resource"));
     let to = target.and_then(|t| component(cf, subs, t));
     let retriers = st.get("Retry").map(Node::items).unwrap_or(&[]);
@@ -282,7 +306,11 @@ fn task_call(
         );
         return None;
     };
-    let mut link = vec![F::new("to", V::S(to.clone()), Some(out.src(spath, st)))];
+    let at = match write {
+        Some(w) => format!("{}: task {name} writes the table ({w})", out.src(spath, st)),
+        None => out.src(spath, st),
+    };
+    let mut link = vec![F::new("to", V::S(to.clone()), Some(at))];
     if let Some((i, r)) = best {
         let rp = format!("{spath}.Retry[{i}]");
         link.push(retry(out, r, &rp));

@@ -129,7 +129,7 @@ pub(super) fn dynamodb_table(cx: &Ctx, out: &mut Out, id: &str) {
         out.note(
             id,
             format!(
-                "stream enabled ({view}, {}): an event source mapping that reads it makes the component `{id}-stream` (24 h retention)",
+                "stream enabled ({view}, {}): a mapping or pipe that reads it makes the component `{id}-stream`, which this table `sends_to`",
                 out.src(&cx.path("stream_enabled"), n)
             ),
         );

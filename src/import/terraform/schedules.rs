@@ -114,7 +114,7 @@ const STREAM_PARAMETERS: [&str; 2] = ["kinesis_stream_parameters", "dynamodb_str
 /// source's retry settings and dead letter), the pipe calls its target.
 pub(super) fn pipe(cx: &Ctx, out: &mut Out, id: &str) {
     let sp = first(cx.v("source_parameters"));
-    match cx.find_id("source", cx.v("source")) {
+    match super::links::source_id(cx, out, "source") {
         Some(sid) => {
             let at = out.src(&cx.path("source"), cx.v("source").unwrap_or(cx.r.node));
             let mut link = vec![F::new("to", V::S(id.to_string()), Some(at))];
