@@ -687,3 +687,39 @@ fn tf_json_files_say_how_to_give_them() {
         );
     }
 }
+
+#[test]
+fn plans_given_together_namespace_the_names_they_share() {
+    let dir = "terraform-plans";
+    let files = [
+        "terraform-plans/orders.json",
+        "terraform-plans/payments.json",
+        "terraform-plans/overlay.yaml",
+    ];
+    let expected = vec![
+        // 30 s visibility below the settle function's 60 s timeout (F073).
+        t("RH015", "payments.this", "seller-payout"),
+        t("RH038", "bank-rail", "seller-payout"),
+        t("RH040", "-", "seller-payout"),
+    ];
+    assert_eq!(check(&files), (expected, 1), "{dir}");
+    // The finding points at the plan's own line.
+    assert_eq!(
+        locations(&files)[0],
+        "terraform-plans/payments.json:15:1"
+    );
+    // The skeletons, one per plan, as `check` reads them.
+    let read = |f: &str| {
+        let p = format!("fixtures/import/{f}");
+        (p.clone(), std::fs::read_to_string(p).unwrap())
+    };
+    let plans = [read(files[0]), read(files[1])];
+    let limits = replay_audit::manifest::Limits::default();
+    let each = replay_audit::import::terraform::import_plans(&plans, &[], &limits).unwrap();
+    let text: Vec<String> = each.iter().map(|(n, t)| format!("=== {n}\n{t}")).collect();
+    insta::assert_snapshot!("terraform-plans", text.join("\n"));
+    // One plan alone keeps its plain names.
+    let (text, _, _) = run(&["import", "terraform", "terraform-plans/orders.json"]);
+    assert!(text.contains("\n  this:\n"), "{text}");
+    assert!(!text.contains("several plans"), "{text}");
+}

@@ -23,6 +23,7 @@ mod inputs;
 mod links;
 mod modules;
 mod nodes;
+mod plans;
 mod properties;
 mod refs;
 mod roots;
@@ -30,6 +31,7 @@ mod schedules;
 mod subscriptions;
 
 pub use hcl::{looks_like_hcl, looks_like_plan};
+pub use plans::import_plans;
 pub use inputs::{
     Modules, hcl_given_to_plan, import_dir, import_hcl, is_config_file, is_found_input,
     is_vars_file, read_dir,
@@ -101,6 +103,11 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
 
 /// Reads a plan into `out`.
 pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
+    import_in(root, out, None)
+}
+
+/// Reads a plan into `out`; `ns` namespaces its ids among several plans.
+fn import_in(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Result<(), Diagnostic> {
     if root.at(&["planned_values", "root_module"]).is_none() {
         return Err(error_at(
             root,
@@ -122,7 +129,7 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
         None => out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into()),
         Some(_) => out.notes.push("TODO: regions: the provider's region is the region of every component; add its failover settings.".into()),
     }
-    let aliased = read_resources(root, out, None);
+    let aliased = read_resources(root, out, ns);
     if let Some(n) = region {
         let at = out.src("configuration.provider_config.aws.region", n);
         provider_region(out, n.str().unwrap_or_default(), &at, &aliased);
