@@ -704,10 +704,7 @@ fn plans_given_together_namespace_the_names_they_share() {
     ];
     assert_eq!(check(&files), (expected, 1), "{dir}");
     // The finding points at the plan's own line.
-    assert_eq!(
-        locations(&files)[0],
-        "terraform-plans/payments.json:15:1"
-    );
+    assert_eq!(locations(&files)[0], "terraform-plans/payments.json:15:1");
     // The skeletons, one per plan, as `check` reads them.
     let read = |f: &str| {
         let p = format!("fixtures/import/{f}");
@@ -722,4 +719,61 @@ fn plans_given_together_namespace_the_names_they_share() {
     let (text, _, _) = run(&["import", "terraform", "terraform-plans/orders.json"]);
     assert!(text.contains("\n  this:\n"), "{text}");
     assert!(!text.contains("several plans"), "{text}");
+}
+
+#[test]
+fn module_calls_pass_their_providers() {
+    snapshot(
+        "terraform-module-providers",
+        &["import", "terraform", "terraform-module-providers"],
+    );
+    let args = ["terraform-module-providers"];
+    assert_eq!(
+        check(&args),
+        (
+            vec![
+                // The module's worker runs in us-west-2 (aws.west), its
+                // store only in eu-west-1.
+                t("RH010", "refund-worker", "refund"),
+                t("RH040", "-", "refund")
+            ],
+            1
+        )
+    );
+    // Passed on through a module that calls another one, under another
+    // name, or inherited without `providers`; a module given the default
+    // `aws` stays in the default region.
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, t: &str| {
+        let p = dir.path().join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, t).unwrap();
+    };
+    w(
+        "root/main.tf",
+        "provider \"aws\" {\n  region = \"eu-west-1\"\n}\nprovider \"aws\" {\n  alias  = \"west\"\n  region = \"us-west-2\"\n}\nmodule \"mid\" {\n  source    = \"../mid\"\n  providers = { aws = aws.west }\n}\nmodule \"home\" {\n  source    = \"../leaf\"\n  providers = { aws = aws }\n}\n",
+    );
+    w(
+        "mid/main.tf",
+        "module \"leaf\" {\n  source    = \"../leaf\"\n  providers = { aws.far = aws }\n}\nmodule \"plain\" {\n  source = \"../plain\"\n}\n",
+    );
+    w(
+        "leaf/main.tf",
+        "resource \"aws_sqs_queue\" \"q\" {\n  provider = aws.far\n}\n",
+    );
+    w("plain/main.tf", "resource \"aws_sns_topic\" \"t\" {}\n");
+    let root = dir.path().join("root");
+    let (text, err, code) = run(&["import", "terraform", root.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""), "{text}");
+    let region = |id: &str| {
+        let at = text
+            .find(&format!("\n  {id}:\n"))
+            .unwrap_or_else(|| panic!("{id}: {text}"));
+        let line = text[at..].lines().nth(3).unwrap_or("").trim().to_string();
+        line.split("  #").next().unwrap().to_string()
+    };
+    assert_eq!(region("mid.leaf.q"), "regions: [us-west-2]", "{text}");
+    assert_eq!(region("home.q"), "regions: [eu-west-1]", "{text}");
+    // Without `providers`, the caller's default `aws` (here aws.west).
+    assert_eq!(region("t"), "regions: [us-west-2]", "{text}");
 }

@@ -18,7 +18,7 @@ use hcl::Value as HVal;
 
 use super::eval::{self, Scan};
 use super::hcl::{Attr, Block, Body};
-use super::nodes::{node, provider_key, refs_node};
+use super::nodes::{self, Passed, node, refs_node};
 use crate::diagnostics::Loc;
 use crate::import::{Node, Value};
 
@@ -57,6 +57,8 @@ pub(super) struct Call {
     pub source: Option<String>,
     pub note: String,
     pub args: BTreeMap<String, HVal>,
+    /// The providers it passes, as the root names them.
+    pub providers: Passed,
 }
 
 /// Which module a configuration is: the root (`args` is `None`: variables
@@ -65,6 +67,8 @@ pub(super) struct Call {
 pub(super) struct Instance {
     pub prefix: String,
     pub args: Option<BTreeMap<String, HVal>>,
+    /// The providers its caller passed (`providers = {...}`).
+    pub providers: Passed,
 }
 
 /// `files` are parsed bodies: (file name, body, is a `.tfvars` file), in
@@ -82,6 +86,7 @@ pub(super) fn read(
         notes: Vec::new(),
         ctx: eval::context(),
         prefix: module.prefix.clone(),
+        providers: module.providers.clone(),
     };
     let configs: Vec<&Body> = files.iter().filter(|f| !f.2).map(|f| &f.1).collect();
     let blocks = || configs.iter().flat_map(|b| b.blocks.iter());
@@ -149,6 +154,8 @@ struct State {
     ctx: hcl::eval::Context<'static>,
     /// The module address of the resources (`module.NAME.`, or empty).
     prefix: String,
+    /// The providers the module's caller passed.
+    providers: Passed,
 }
 
 impl State {
@@ -276,6 +283,7 @@ impl State {
             source,
             note: module_note(b, files),
             args,
+            providers: nodes::passed(b, &self.providers),
         }
     }
 
@@ -489,9 +497,8 @@ impl State {
             ("address".into(), s(&self.full(b))),
             ("expressions".into(), Node::new(Value::Map(exprs), loc)),
         ];
-        // The root's aliased providers only: a called module's are the
-        // caller's, passed by `providers`, which is not read.
-        if let Some(key) = provider_key(b).filter(|_| self.prefix.is_empty()) {
+        // A called module's providers are those its caller passes.
+        if let Some(key) = nodes::provider_of(b, self.prefix.is_empty(), &self.providers) {
             config.push(("provider_config_key".into(), s(&key)));
         }
         let config = Node::new(Value::Map(config), loc);

@@ -31,11 +31,11 @@ mod schedules;
 mod subscriptions;
 
 pub use hcl::{looks_like_hcl, looks_like_plan};
-pub use plans::import_plans;
 pub use inputs::{
     Modules, hcl_given_to_plan, import_dir, import_hcl, is_config_file, is_found_input,
     is_vars_file, read_dir,
 };
+pub use plans::import_plans;
 
 use super::{F, Node, Out, V, dur, error_at, kebab};
 use crate::diagnostics::Diagnostic;

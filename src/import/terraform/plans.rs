@@ -39,7 +39,10 @@ pub fn import_plans(
     }
     let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
     // The namespace of a plan is its file name without `.json`.
-    let stems: Vec<PathBuf> = names.iter().map(|n| Path::new(n).with_extension("")).collect();
+    let stems: Vec<PathBuf> = names
+        .iter()
+        .map(|n| Path::new(n).with_extension(""))
+        .collect();
     let mut imported = Vec::with_capacity(files.len());
     if errors.is_empty() {
         let keyed: Vec<_> = stems.iter().map(PathBuf::as_path).zip(&trees).collect();
