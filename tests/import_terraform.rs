@@ -777,3 +777,54 @@ fn module_calls_pass_their_providers() {
     // Without `providers`, the caller's default `aws` (here aws.west).
     assert_eq!(region("t"), "regions: [us-west-2]", "{text}");
 }
+
+#[test]
+fn literal_arns_link_roots_given_together() {
+    let expected = vec![
+        t("RH040", "-", "order-payout"),
+        // 30 s visibility below the worker's 60 s timeout (F073).
+        t("RH015", "orders", "order-payout"),
+        t("RH038", "bank-rail", "order-payout"),
+    ];
+    assert_eq!(check(&["terraform-cross-roots"]), (expected, 1));
+    assert_eq!(
+        locations(&["terraform-cross-roots"])[1],
+        "terraform-cross-roots/queues/main.tf:12:1"
+    );
+    // The skeletons: the queue's `delivers_to` is in the queues root's,
+    // from the mapping of the workers root; no placeholder for either.
+    let mut modules = replay_audit::import::terraform::Modules::default();
+    for f in ["queues/main.tf", "workers/main.tf"] {
+        let p = format!("fixtures/import/terraform-cross-roots/{f}");
+        let text = std::fs::read_to_string(&p).unwrap();
+        modules.add(
+            std::path::Path::new(&p),
+            replay_audit::files::Origin::Given,
+            text,
+            0,
+        );
+    }
+    let each = modules.import(&[]).unwrap();
+    let text: Vec<String> = each.iter().map(|(_, n, t)| format!("=== {n}\n{t}")).collect();
+    let text = text.join("\n");
+    assert!(!text.contains("not described in"), "{text}");
+    assert!(!text.contains("not imported"), "{text}");
+    insta::assert_snapshot!("terraform-cross-roots", text);
+    // The same across plans, by a queue URL.
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |name: &str, res: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, format!(r#"{{"format_version": "1.2", "planned_values": {{"root_module": {{"resources": [{res}]}}}}}}"#)).unwrap();
+        p.display().to_string()
+    };
+    let a = plan("a.json", r#"{"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue", "name": "q", "values": {"name": "jobs", "visibility_timeout_seconds": 30}}"#);
+    let b = plan("b.json", r#"{"address": "aws_lambda_function.f", "mode": "managed", "type": "aws_lambda_function", "name": "f", "values": {"function_name": "job-runner", "timeout": 60}},
+      {"address": "aws_lambda_event_source_mapping.m", "mode": "managed", "type": "aws_lambda_event_source_mapping", "name": "m", "values": {"event_source_arn": "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", "function_name": "job-runner"}}"#);
+    let (f, code) = check(&[&a, &b]);
+    // 30 s visibility below the 60 s timeout (F073); no intent is declared.
+    assert_eq!((f, code), (vec![t("RH015", "q", "-")], 1));
+    // A name of another service does not link: a topic named `jobs`.
+    let c = plan("c.json", r#"{"address": "aws_sns_topic.q", "mode": "managed", "type": "aws_sns_topic", "name": "t", "values": {"name": "jobs"}}"#);
+    let (f, code) = check(&[&c, &b]);
+    assert_eq!((f, code), (vec![], 0));
+}

@@ -138,9 +138,15 @@ fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
 }
 
 /// `file:line` of a place.
+/// `file:line` of `loc`, in the one of `files` (numbered among every
+/// input, not only this folder's) that holds it.
 fn place(files: &[(String, Body, bool)], loc: Loc) -> String {
-    let file = files.get(loc.file as usize).map_or("?", |f| f.0.as_str());
-    format!("{file}:{}", loc.line)
+    let first = |b: &Body| {
+        let a = b.attrs.first().map(|a| a.loc.file);
+        a.or_else(|| b.blocks.first().map(|x| x.loc.file))
+    };
+    let file = files.iter().find(|f| first(&f.1) == Some(loc.file));
+    format!("{}:{}", file.map_or("?", |f| f.0.as_str()), loc.line)
 }
 
 struct State {

@@ -16,6 +16,7 @@
 //! resources that wire components together, [`refs`] to find the resource
 //! a value points at.
 
+mod across;
 mod config;
 mod eval;
 mod hcl;
@@ -41,6 +42,7 @@ use super::{F, Node, Out, V, dur, error_at, kebab};
 use crate::diagnostics::Diagnostic;
 
 /// One resource of the plan, with the id of its component once it has one.
+#[derive(Clone)]
 struct Res<'a> {
     address: String,
     /// The address of its module (`module.orders`), empty in the root.
@@ -49,6 +51,9 @@ struct Res<'a> {
     values: &'a Node,
     node: &'a Node,
     id: Option<String>,
+    /// A resource of another root (or plan) given together, which this
+    /// one's literal ARNs and names may point at ([`across`]).
+    foreign: bool,
 }
 
 /// The resource types that become components, with their default kind.
@@ -94,6 +99,7 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
             values: r.get("values").unwrap_or(empty),
             node: r,
             id: None,
+            foreign: false,
         });
     }
     for m in module.get("child_modules").map(Node::items).unwrap_or(&[]) {
@@ -108,6 +114,15 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
 
 /// Reads a plan into `out`; `ns` namespaces its ids among several plans.
 fn import_in(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Result<(), Diagnostic> {
+    let region = plan_start(root, out)?;
+    let aliased = read_resources(root, out, ns);
+    plan_regions(root, out, region, &aliased);
+    Ok(())
+}
+
+/// Whether `root` is a plan, with the region TODO of `out`; the
+/// provider's region, if the plan sets it.
+fn plan_start<'a>(root: &'a Node, out: &mut Out) -> Result<Option<&'a Node>, Diagnostic> {
     if root.at(&["planned_values", "root_module"]).is_none() {
         return Err(error_at(
             root,
@@ -129,12 +144,17 @@ fn import_in(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Resul
         None => out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into()),
         Some(_) => out.notes.push("TODO: regions: the provider's region is the region of every component; add its failover settings.".into()),
     }
-    let aliased = read_resources(root, out, ns);
+    Ok(region)
+}
+
+/// The regions of a plan's components: the provider's `region`, and the
+/// aliased providers' of the `aliased` ones.
+fn plan_regions(root: &Node, out: &mut Out, region: Option<&Node>, aliased: &Aliased) {
     if let Some(n) = region {
         let at = out.src("configuration.provider_config.aws.region", n);
-        provider_region(out, n.str().unwrap_or_default(), &at, &aliased);
+        provider_region(out, n.str().unwrap_or_default(), &at, aliased);
     }
-    alias_regions(out, &aliased, |out, key| {
+    alias_regions(out, aliased, |out, key| {
         let n = root
             .at(&[
                 "configuration",
@@ -147,7 +167,6 @@ fn import_in(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Resul
         let at = out.src(&format!("configuration.provider_config.{key}.region"), n);
         Some((n.text()?, at))
     });
-    Ok(())
 }
 
 /// The components whose resource names a provider other than the default
@@ -224,16 +243,29 @@ fn set_region(c: &mut super::OutComp, r: &str, at: &str) {
 /// of aliased providers.
 /// `ns` namespaces the ids of one root among several.
 fn read_resources(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Aliased {
-    let Some(module) = root.at(&["planned_values", "root_module"]) else {
-        return Aliased::new();
-    };
+    let res = prepare(root, out, ns);
+    read_links(root, &res, out)
+}
+
+/// The first pass over a plan-shaped tree: its resources, with a
+/// component in `out` for each one read.
+fn prepare<'a>(root: &'a Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Vec<Res<'a>> {
     let mut res = Vec::new();
-    collect(module, &mut res, 0);
+    if let Some(module) = root.at(&["planned_values", "root_module"]) {
+        collect(module, &mut res, 0);
+    }
     components(&mut res, out, ns);
-    let ix = refs::Index::new(&res, root);
-    for r in &res {
+    res
+}
+
+/// The second pass: the settings of each component and the resources
+/// that link them; `res` may end with other roots' resources, which are
+/// looked up but not read.
+fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
+    let ix = refs::Index::new(res, root);
+    for r in res.iter().filter(|r| !r.foreign) {
         let cx = Ctx {
-            res: &res,
+            res,
             ix: &ix,
             r,
         };
@@ -255,9 +287,9 @@ fn read_resources(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> 
         }
     }
     // A redrive-allow policy needs every queue's dead letter.
-    for r in &res {
+    for r in res.iter().filter(|r| !r.foreign) {
         let cx = Ctx {
-            res: &res,
+            res,
             ix: &ix,
             r,
         };
@@ -272,6 +304,7 @@ fn read_resources(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> 
         }
     }
     res.iter()
+        .filter(|r| !r.foreign)
         .filter_map(|r| {
             let managed = r.node.get("mode").and_then(Node::str) != Some("data");
             let key = ix.provider(&r.address).filter(|k| *k != "aws" && managed)?;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::roots;
 use crate::diagnostics::SourceMap;
-use crate::import::{Format, Out, origin, placeholders};
+use crate::import::{Format, Node, Out, origin};
 use crate::manifest::{Limits, LoadError};
 
 /// The plans `files` (name, JSON text) imported: (name, manifest text),
@@ -47,18 +47,34 @@ pub fn import_plans(
     if errors.is_empty() {
         let keyed: Vec<_> = stems.iter().map(PathBuf::as_path).zip(&trees).collect();
         let spaces = roots::namespaces(&keyed);
-        let mut declared = std::collections::BTreeSet::new();
-        for ((tree, name), ns) in trees.iter().zip(&names).zip(spaces) {
+        let mut outs = Vec::with_capacity(trees.len());
+        let mut regions = Vec::with_capacity(trees.len());
+        for ((tree, name), ns) in trees.iter().zip(&names).zip(&spaces) {
             let mut out = Out::new(name, Format::Terraform);
             out.files = names.clone();
             if let Some(ns) = ns.as_ref().filter(|n| !n.taken.is_empty()) {
                 out.notes.push(format!("several plans are imported together: the id of a resource whose name another plan uses too starts with `{}.`", ns.prefix));
             }
-            if let Err(d) = super::import_in(tree, &mut out, ns.as_ref()) {
-                errors.push(d);
-                continue;
+            match super::plan_start(tree, &mut out) {
+                Ok(r) => regions.push(r),
+                Err(d) => errors.push(d),
             }
-            placeholders::declare_missing(&mut out);
+            outs.push(out);
+        }
+        if !errors.is_empty() {
+            return Err(LoadError {
+                sources,
+                diagnostics: errors,
+            });
+        }
+        let nodes: Vec<&Node> = trees.iter().collect();
+        let aliased = super::across::read(&nodes, &mut outs, &spaces);
+        for (((tree, out), region), aliased) in trees.iter().zip(&mut outs).zip(regions).zip(&aliased) {
+            super::plan_regions(tree, out, region, aliased);
+        }
+        super::across::declare_missing(&mut outs);
+        let mut declared = std::collections::BTreeSet::new();
+        for (name, mut out) in names.iter().zip(outs) {
             // A region another plan's skeleton declares is declared once.
             out.regions.retain(|(r, _)| declared.insert(r.clone()));
             imported.push((named(name), out.render()));
