@@ -18,7 +18,7 @@ use hcl::Value as HVal;
 
 use super::eval::{self, Scan};
 use super::hcl::{Attr, Block, Body};
-use super::nodes::{self, Passed, node, refs_node};
+use super::nodes::{self, Passed, node, place, refs_node};
 use crate::diagnostics::Loc;
 use crate::import::{Node, Value};
 
@@ -138,17 +138,6 @@ fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
 }
 
 /// `file:line` of a place.
-/// `file:line` of `loc`, in the one of `files` (numbered among every
-/// input, not only this folder's) that holds it.
-fn place(files: &[(String, Body, bool)], loc: Loc) -> String {
-    let first = |b: &Body| {
-        let a = b.attrs.first().map(|a| a.loc.file);
-        a.or_else(|| b.blocks.first().map(|x| x.loc.file))
-    };
-    let file = files.iter().find(|f| first(&f.1) == Some(loc.file));
-    format!("{}:{}", file.map_or("?", |f| f.0.as_str()), loc.line)
-}
-
 struct State {
     /// Every known value and its weight, by reference (`var.X`,
     /// `local.X`, `TYPE.NAME.ATTR`).

@@ -1,13 +1,13 @@
 //! Pieces of the plan-shaped tree a configuration is turned into: an
 //! evaluated value as an input node, a `{references}` expression, and the
 //! provider a resource runs with (its own, or the one its module's caller
-//! passed in `providers`).
+//! passed in `providers`), and the `file:line` of a place in a folder.
 
 use std::collections::BTreeMap;
 
 use hcl::Value as HVal;
 
-use super::hcl::Block;
+use super::hcl::{Block, Body};
 use crate::diagnostics::Loc;
 use crate::import::{Node, Value};
 
@@ -110,4 +110,15 @@ pub(super) fn node(v: &HVal, loc: Loc) -> Node {
         HVal::Object(o) => Value::Map(o.iter().map(|(k, x)| (k.clone(), node(x, loc))).collect()),
     };
     Node::new(value, loc)
+}
+
+/// `file:line` of `loc`, in the one of `files` (numbered among every
+/// input, not only this folder's) that holds it.
+pub(super) fn place(files: &[(String, Body, bool)], loc: Loc) -> String {
+    let first = |b: &Body| {
+        let a = b.attrs.first().map(|a| a.loc.file);
+        a.or_else(|| b.blocks.first().map(|x| x.loc.file))
+    };
+    let file = files.iter().find(|f| first(&f.1) == Some(loc.file));
+    format!("{}:{}", file.map_or("?", |f| f.0.as_str()), loc.line)
 }
