@@ -805,7 +805,10 @@ fn literal_arns_link_roots_given_together() {
         );
     }
     let each = modules.import(&[]).unwrap();
-    let text: Vec<String> = each.iter().map(|(_, n, t)| format!("=== {n}\n{t}")).collect();
+    let text: Vec<String> = each
+        .iter()
+        .map(|(_, n, t)| format!("=== {n}\n{t}"))
+        .collect();
     let text = text.join("\n");
     assert!(!text.contains("not described in"), "{text}");
     assert!(!text.contains("not imported"), "{text}");
@@ -817,14 +820,56 @@ fn literal_arns_link_roots_given_together() {
         std::fs::write(&p, format!(r#"{{"format_version": "1.2", "planned_values": {{"root_module": {{"resources": [{res}]}}}}}}"#)).unwrap();
         p.display().to_string()
     };
-    let a = plan("a.json", r#"{"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue", "name": "q", "values": {"name": "jobs", "visibility_timeout_seconds": 30}}"#);
-    let b = plan("b.json", r#"{"address": "aws_lambda_function.f", "mode": "managed", "type": "aws_lambda_function", "name": "f", "values": {"function_name": "job-runner", "timeout": 60}},
-      {"address": "aws_lambda_event_source_mapping.m", "mode": "managed", "type": "aws_lambda_event_source_mapping", "name": "m", "values": {"event_source_arn": "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", "function_name": "job-runner"}}"#);
+    let a = plan(
+        "a.json",
+        r#"{"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue", "name": "q", "values": {"name": "jobs", "visibility_timeout_seconds": 30}}"#,
+    );
+    let b = plan(
+        "b.json",
+        r#"{"address": "aws_lambda_function.f", "mode": "managed", "type": "aws_lambda_function", "name": "f", "values": {"function_name": "job-runner", "timeout": 60}},
+      {"address": "aws_lambda_event_source_mapping.m", "mode": "managed", "type": "aws_lambda_event_source_mapping", "name": "m", "values": {"event_source_arn": "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", "function_name": "job-runner"}}"#,
+    );
     let (f, code) = check(&[&a, &b]);
     // 30 s visibility below the 60 s timeout (F073); no intent is declared.
     assert_eq!((f, code), (vec![t("RH015", "q", "-")], 1));
     // A name of another service does not link: a topic named `jobs`.
-    let c = plan("c.json", r#"{"address": "aws_sns_topic.q", "mode": "managed", "type": "aws_sns_topic", "name": "t", "values": {"name": "jobs"}}"#);
+    let c = plan(
+        "c.json",
+        r#"{"address": "aws_sns_topic.q", "mode": "managed", "type": "aws_sns_topic", "name": "t", "values": {"name": "jobs"}}"#,
+    );
     let (f, code) = check(&[&c, &b]);
     assert_eq!((f, code), (vec![], 0));
+}
+
+#[test]
+fn an_example_calling_its_module_upwards_reads_it() {
+    let here = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/import/terraform-upward-source"
+    );
+    let o = bin()
+        .current_dir(here)
+        .args(["import", "terraform", "examples/basic"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains(
+            "# TODO: module.queue.aws_sqs_queue.this is repeated by `count` (./main.tf:13)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("    visibility_timeout: 30s  # from module.queue.aws_sqs_queue.this.visibility_timeout_seconds (./main.tf:15)"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let skeleton = dir.path().join("basic.yaml");
+    std::fs::write(&skeleton, &text).unwrap();
+    let overlay = format!("{here}/overlay.yaml");
+    let (f, code) = check(&[skeleton.to_str().unwrap(), &overlay]);
+    let expected = vec![
+        // 30 s visibility below the consumer's 60 s timeout (F073).
+        t("RH015", "this", "job"),
+        t("RH038", "consumer", "job"),
+        t("RH040", "-", "job"),
+    ];
+    assert_eq!((f, code), (expected, 1));
 }

@@ -175,7 +175,9 @@ fn merge(out: &mut Out, kind: Option<String>, c: OutComp) {
                     mine.extend(items);
                 }
             }
-            (val, None) => own.fields.push(crate::import::F::new(&f.key, val, f.comment)),
+            (val, None) => own
+                .fields
+                .push(crate::import::F::new(&f.key, val, f.comment)),
             _ => {}
         }
     }

@@ -553,9 +553,8 @@ impl State {
         for b in res.iter().filter(|b| b.ident == "resource") {
             if let Some(a) = b.body.attr("count").or(b.body.attr("for_each")) {
                 self.notes.push(format!(
-                    "TODO: {}.{} is repeated by `{}` ({}): one component stands for every instance",
-                    b.labels[0],
-                    b.labels[1],
+                    "TODO: {} is repeated by `{}` ({}): one component stands for every instance",
+                    self.full(b),
                     a.key,
                     place(files, a.loc)
                 ));

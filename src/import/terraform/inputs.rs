@@ -121,11 +121,16 @@ pub fn import_dir(
         let calls = modules::local_calls(&groups[next].0, &groups[next].2);
         next += 1;
         for d in calls {
-            let link = std::fs::symlink_metadata(&d).map_or(true, |m| m.is_symlink());
+            // `source = "../../"` from `examples/x` is the current folder.
+            let here = match d.as_os_str().is_empty() {
+                true => Path::new("."),
+                false => d.as_path(),
+            };
+            let link = std::fs::symlink_metadata(here).map_or(true, |m| m.is_symlink());
             if link || groups.iter().any(|g| modules::normal(&g.0) == d) {
                 continue;
             }
-            if let Ok(files) = read_dir(&d, limits) {
+            if let Ok(files) = read_dir(here, limits) {
                 groups.push((d.clone(), d.display().to_string(), files));
             }
         }
@@ -193,7 +198,13 @@ fn import_groups(
     );
     let mut outs = Vec::with_capacity(roots.len());
     for ((root, tree), ns) in roots.iter().zip(&trees).zip(&spaces) {
-        outs.push(root_out(&groups[*root].1, &names, &folders, tree, ns.as_ref()));
+        outs.push(root_out(
+            &groups[*root].1,
+            &names,
+            &folders,
+            tree,
+            ns.as_ref(),
+        ));
     }
     let nodes: Vec<&crate::import::Node> = trees.iter().map(|t| &t.root).collect();
     let aliased = super::across::read(&nodes, &mut outs, &spaces);

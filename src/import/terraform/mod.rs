@@ -264,11 +264,7 @@ fn prepare<'a>(root: &'a Node, out: &mut Out, ns: Option<&roots::Namespace>) -> 
 fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
     let ix = refs::Index::new(res, root);
     for r in res.iter().filter(|r| !r.foreign) {
-        let cx = Ctx {
-            res,
-            ix: &ix,
-            r,
-        };
+        let cx = Ctx { res, ix: &ix, r };
         match (r.ty.as_str(), r.id.clone()) {
             ("aws_sqs_queue", Some(id)) => properties::sqs_queue(&cx, out, &id),
             ("aws_lambda_function", Some(id)) => cx.set_dur(out, &id, "timeout", "timeout", 1),
@@ -288,11 +284,7 @@ fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
     }
     // A redrive-allow policy needs every queue's dead letter.
     for r in res.iter().filter(|r| !r.foreign) {
-        let cx = Ctx {
-            res,
-            ix: &ix,
-            r,
-        };
+        let cx = Ctx { res, ix: &ix, r };
         let queue = match r.ty.as_str() {
             "aws_sqs_queue" => r.id.clone(),
             "aws_sqs_queue_redrive_allow_policy" => subscriptions::queue_of(&cx),

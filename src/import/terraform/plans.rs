@@ -69,7 +69,9 @@ pub fn import_plans(
         }
         let nodes: Vec<&Node> = trees.iter().collect();
         let aliased = super::across::read(&nodes, &mut outs, &spaces);
-        for (((tree, out), region), aliased) in trees.iter().zip(&mut outs).zip(regions).zip(&aliased) {
+        for (((tree, out), region), aliased) in
+            trees.iter().zip(&mut outs).zip(regions).zip(&aliased)
+        {
             super::plan_regions(tree, out, region, aliased);
         }
         super::across::declare_missing(&mut outs);
