@@ -174,6 +174,9 @@ fn texts_of(
     // Templates are imported together, stacks linked by their exports.
     let mut stacks: Vec<(String, String)> = Vec::new();
     let mut stacks_slot = None;
+    // Plans are imported together, their shared names namespaced.
+    let mut plans: Vec<(String, String)> = Vec::new();
+    let mut plans_slot = None;
     for (name, text, origin) in raw {
         let path = Path::new(&name);
         if import::terraform::Modules::wants(path) {
@@ -189,6 +192,10 @@ fn texts_of(
             Some(import::Format::CloudFormation) => {
                 stacks_slot.get_or_insert(texts.len());
                 stacks.push((name, text));
+            }
+            Some(import::Format::Terraform) => {
+                plans_slot.get_or_insert(texts.len());
+                plans.push((name, text));
             }
             Some(format) => {
                 let imported =
@@ -214,6 +221,11 @@ fn texts_of(
     }
     if errors.is_empty() {
         let mut deferred = terraform.import(&inputs.parameters)?;
+        if let Some(slot) = plans_slot {
+            let each = import::terraform::import_plans(&plans, &inputs.parameters, limits)?;
+            deferred.extend(each.into_iter().map(|(name, text)| (slot, name, text)));
+            deferred.sort_by_key(|(slot, _, _)| *slot);
+        }
         if let Some(slot) = stacks_slot {
             let imported =
                 import::cloudformation::import_stacks(&stacks, &inputs.parameters, limits)?;

@@ -687,3 +687,189 @@ fn tf_json_files_say_how_to_give_them() {
         );
     }
 }
+
+#[test]
+fn plans_given_together_namespace_the_names_they_share() {
+    let dir = "terraform-plans";
+    let files = [
+        "terraform-plans/orders.json",
+        "terraform-plans/payments.json",
+        "terraform-plans/overlay.yaml",
+    ];
+    let expected = vec![
+        // 30 s visibility below the settle function's 60 s timeout (F073).
+        t("RH015", "payments.this", "seller-payout"),
+        t("RH038", "bank-rail", "seller-payout"),
+        t("RH040", "-", "seller-payout"),
+    ];
+    assert_eq!(check(&files), (expected, 1), "{dir}");
+    // The finding points at the plan's own line.
+    assert_eq!(locations(&files)[0], "terraform-plans/payments.json:15:1");
+    // The skeletons, one per plan, as `check` reads them.
+    let read = |f: &str| {
+        let p = format!("fixtures/import/{f}");
+        (p.clone(), std::fs::read_to_string(p).unwrap())
+    };
+    let plans = [read(files[0]), read(files[1])];
+    let limits = replay_audit::manifest::Limits::default();
+    let each = replay_audit::import::terraform::import_plans(&plans, &[], &limits).unwrap();
+    let text: Vec<String> = each.iter().map(|(n, t)| format!("=== {n}\n{t}")).collect();
+    insta::assert_snapshot!("terraform-plans", text.join("\n"));
+    // One plan alone keeps its plain names.
+    let (text, _, _) = run(&["import", "terraform", "terraform-plans/orders.json"]);
+    assert!(text.contains("\n  this:\n"), "{text}");
+    assert!(!text.contains("several plans"), "{text}");
+}
+
+#[test]
+fn module_calls_pass_their_providers() {
+    snapshot(
+        "terraform-module-providers",
+        &["import", "terraform", "terraform-module-providers"],
+    );
+    let args = ["terraform-module-providers"];
+    assert_eq!(
+        check(&args),
+        (
+            vec![
+                // The module's worker runs in us-west-2 (aws.west), its
+                // store only in eu-west-1.
+                t("RH010", "refund-worker", "refund"),
+                t("RH040", "-", "refund")
+            ],
+            1
+        )
+    );
+    // Passed on through a module that calls another one, under another
+    // name, or inherited without `providers`; a module given the default
+    // `aws` stays in the default region.
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, t: &str| {
+        let p = dir.path().join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, t).unwrap();
+    };
+    w(
+        "root/main.tf",
+        "provider \"aws\" {\n  region = \"eu-west-1\"\n}\nprovider \"aws\" {\n  alias  = \"west\"\n  region = \"us-west-2\"\n}\nmodule \"mid\" {\n  source    = \"../mid\"\n  providers = { aws = aws.west }\n}\nmodule \"home\" {\n  source    = \"../leaf\"\n  providers = { aws = aws }\n}\n",
+    );
+    w(
+        "mid/main.tf",
+        "module \"leaf\" {\n  source    = \"../leaf\"\n  providers = { aws.far = aws }\n}\nmodule \"plain\" {\n  source = \"../plain\"\n}\n",
+    );
+    w(
+        "leaf/main.tf",
+        "resource \"aws_sqs_queue\" \"q\" {\n  provider = aws.far\n}\n",
+    );
+    w("plain/main.tf", "resource \"aws_sns_topic\" \"t\" {}\n");
+    let root = dir.path().join("root");
+    let (text, err, code) = run(&["import", "terraform", root.to_str().unwrap()]);
+    assert_eq!((code, err.as_str()), (0, ""), "{text}");
+    let region = |id: &str| {
+        let at = text
+            .find(&format!("\n  {id}:\n"))
+            .unwrap_or_else(|| panic!("{id}: {text}"));
+        let line = text[at..].lines().nth(3).unwrap_or("").trim().to_string();
+        line.split("  #").next().unwrap().to_string()
+    };
+    assert_eq!(region("mid.leaf.q"), "regions: [us-west-2]", "{text}");
+    assert_eq!(region("home.q"), "regions: [eu-west-1]", "{text}");
+    // Without `providers`, the caller's default `aws` (here aws.west).
+    assert_eq!(region("t"), "regions: [us-west-2]", "{text}");
+}
+
+#[test]
+fn literal_arns_link_roots_given_together() {
+    let expected = vec![
+        t("RH040", "-", "order-payout"),
+        // 30 s visibility below the worker's 60 s timeout (F073).
+        t("RH015", "orders", "order-payout"),
+        t("RH038", "bank-rail", "order-payout"),
+    ];
+    assert_eq!(check(&["terraform-cross-roots"]), (expected, 1));
+    assert_eq!(
+        locations(&["terraform-cross-roots"])[1],
+        "terraform-cross-roots/queues/main.tf:12:1"
+    );
+    // The skeletons: the queue's `delivers_to` is in the queues root's,
+    // from the mapping of the workers root; no placeholder for either.
+    let mut modules = replay_audit::import::terraform::Modules::default();
+    for f in ["queues/main.tf", "workers/main.tf"] {
+        let p = format!("fixtures/import/terraform-cross-roots/{f}");
+        let text = std::fs::read_to_string(&p).unwrap();
+        modules.add(
+            std::path::Path::new(&p),
+            replay_audit::files::Origin::Given,
+            text,
+            0,
+        );
+    }
+    let each = modules.import(&[]).unwrap();
+    let text: Vec<String> = each
+        .iter()
+        .map(|(_, n, t)| format!("=== {n}\n{t}"))
+        .collect();
+    let text = text.join("\n");
+    assert!(!text.contains("not described in"), "{text}");
+    assert!(!text.contains("not imported"), "{text}");
+    insta::assert_snapshot!("terraform-cross-roots", text);
+    // The same across plans, by a queue URL.
+    let dir = tempfile::tempdir().unwrap();
+    let plan = |name: &str, res: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, format!(r#"{{"format_version": "1.2", "planned_values": {{"root_module": {{"resources": [{res}]}}}}}}"#)).unwrap();
+        p.display().to_string()
+    };
+    let a = plan(
+        "a.json",
+        r#"{"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue", "name": "q", "values": {"name": "jobs", "visibility_timeout_seconds": 30}}"#,
+    );
+    let b = plan(
+        "b.json",
+        r#"{"address": "aws_lambda_function.f", "mode": "managed", "type": "aws_lambda_function", "name": "f", "values": {"function_name": "job-runner", "timeout": 60}},
+      {"address": "aws_lambda_event_source_mapping.m", "mode": "managed", "type": "aws_lambda_event_source_mapping", "name": "m", "values": {"event_source_arn": "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", "function_name": "job-runner"}}"#,
+    );
+    let (f, code) = check(&[&a, &b]);
+    // 30 s visibility below the 60 s timeout (F073); no intent is declared.
+    assert_eq!((f, code), (vec![t("RH015", "q", "-")], 1));
+    // A name of another service does not link: a topic named `jobs`.
+    let c = plan(
+        "c.json",
+        r#"{"address": "aws_sns_topic.q", "mode": "managed", "type": "aws_sns_topic", "name": "t", "values": {"name": "jobs"}}"#,
+    );
+    let (f, code) = check(&[&c, &b]);
+    assert_eq!((f, code), (vec![], 0));
+}
+
+#[test]
+fn an_example_calling_its_module_upwards_reads_it() {
+    let here = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/import/terraform-upward-source"
+    );
+    let o = bin()
+        .current_dir(here)
+        .args(["import", "terraform", "examples/basic"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains(
+            "# TODO: module.queue.aws_sqs_queue.this is repeated by `count` (./main.tf:13)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("    visibility_timeout: 30s  # from module.queue.aws_sqs_queue.this.visibility_timeout_seconds (./main.tf:15)"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let skeleton = dir.path().join("basic.yaml");
+    std::fs::write(&skeleton, &text).unwrap();
+    let overlay = format!("{here}/overlay.yaml");
+    let (f, code) = check(&[skeleton.to_str().unwrap(), &overlay]);
+    let expected = vec![
+        // 30 s visibility below the consumer's 60 s timeout (F073).
+        t("RH015", "this", "job"),
+        t("RH038", "consumer", "job"),
+        t("RH040", "-", "job"),
+    ];
+    assert_eq!((f, code), (expected, 1));
+}

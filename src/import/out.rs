@@ -172,6 +172,19 @@ impl Out {
         }
     }
 
+    /// Takes the components `drop` says out of the output, keeping the
+    /// others' order.
+    pub fn remove(&mut self, drop: impl Fn(&OutComp) -> bool) -> Vec<OutComp> {
+        let (gone, kept) = std::mem::take(&mut self.comps)
+            .into_iter()
+            .partition(|c| drop(c));
+        self.comps = kept;
+        self.index = (self.comps.iter().enumerate())
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect();
+        gone
+    }
+
     pub fn note(&mut self, id: &str, note: String) {
         if let Some(c) = self.comp(id) {
             c.notes.push(note);

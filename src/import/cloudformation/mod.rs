@@ -31,6 +31,7 @@ use std::collections::BTreeMap;
 use super::{F, Node, Out, V, Value, dur, error_at, kebab};
 use crate::diagnostics::Diagnostic;
 use intrinsics::Cf;
+pub(crate) use stacks::arn_parts;
 pub use stacks::import_stacks;
 
 /// Reads a template into `out`.

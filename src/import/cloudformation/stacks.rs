@@ -256,7 +256,7 @@ pub(super) fn named(links: &Links, text: &str) -> Option<(String, Option<String>
 
 /// (service, resource name, attribute) of an ARN or SQS URL; a plain name
 /// has no service.
-fn arn_parts(text: &str) -> (Option<&str>, &str, Option<String>) {
+pub(crate) fn arn_parts(text: &str) -> (Option<&str>, &str, Option<String>) {
     if let Some(rest) = text.strip_prefix("arn:") {
         let parts: Vec<&str> = rest.splitn(5, ':').collect();
         if let [_, service, _, _, resource] = parts.as_slice() {

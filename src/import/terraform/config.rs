@@ -18,7 +18,7 @@ use hcl::Value as HVal;
 
 use super::eval::{self, Scan};
 use super::hcl::{Attr, Block, Body};
-use super::nodes::{node, provider_key, refs_node};
+use super::nodes::{self, Passed, node, place, refs_node};
 use crate::diagnostics::Loc;
 use crate::import::{Node, Value};
 
@@ -57,6 +57,8 @@ pub(super) struct Call {
     pub source: Option<String>,
     pub note: String,
     pub args: BTreeMap<String, HVal>,
+    /// The providers it passes, as the root names them.
+    pub providers: Passed,
 }
 
 /// Which module a configuration is: the root (`args` is `None`: variables
@@ -65,6 +67,8 @@ pub(super) struct Call {
 pub(super) struct Instance {
     pub prefix: String,
     pub args: Option<BTreeMap<String, HVal>>,
+    /// The providers its caller passed (`providers = {...}`).
+    pub providers: Passed,
 }
 
 /// `files` are parsed bodies: (file name, body, is a `.tfvars` file), in
@@ -82,6 +86,7 @@ pub(super) fn read(
         notes: Vec::new(),
         ctx: eval::context(),
         prefix: module.prefix.clone(),
+        providers: module.providers.clone(),
     };
     let configs: Vec<&Body> = files.iter().filter(|f| !f.2).map(|f| &f.1).collect();
     let blocks = || configs.iter().flat_map(|b| b.blocks.iter());
@@ -133,11 +138,6 @@ fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
 }
 
 /// `file:line` of a place.
-fn place(files: &[(String, Body, bool)], loc: Loc) -> String {
-    let file = files.get(loc.file as usize).map_or("?", |f| f.0.as_str());
-    format!("{file}:{}", loc.line)
-}
-
 struct State {
     /// Every known value and its weight, by reference (`var.X`,
     /// `local.X`, `TYPE.NAME.ATTR`).
@@ -149,6 +149,8 @@ struct State {
     ctx: hcl::eval::Context<'static>,
     /// The module address of the resources (`module.NAME.`, or empty).
     prefix: String,
+    /// The providers the module's caller passed.
+    providers: Passed,
 }
 
 impl State {
@@ -276,6 +278,7 @@ impl State {
             source,
             note: module_note(b, files),
             args,
+            providers: nodes::passed(b, &self.providers),
         }
     }
 
@@ -489,9 +492,8 @@ impl State {
             ("address".into(), s(&self.full(b))),
             ("expressions".into(), Node::new(Value::Map(exprs), loc)),
         ];
-        // The root's aliased providers only: a called module's are the
-        // caller's, passed by `providers`, which is not read.
-        if let Some(key) = provider_key(b).filter(|_| self.prefix.is_empty()) {
+        // A called module's providers are those its caller passes.
+        if let Some(key) = nodes::provider_of(b, self.prefix.is_empty(), &self.providers) {
             config.push(("provider_config_key".into(), s(&key)));
         }
         let config = Node::new(Value::Map(config), loc);
@@ -551,9 +553,8 @@ impl State {
         for b in res.iter().filter(|b| b.ident == "resource") {
             if let Some(a) = b.body.attr("count").or(b.body.attr("for_each")) {
                 self.notes.push(format!(
-                    "TODO: {}.{} is repeated by `{}` ({}): one component stands for every instance",
-                    b.labels[0],
-                    b.labels[1],
+                    "TODO: {} is repeated by `{}` ({}): one component stands for every instance",
+                    self.full(b),
                     a.key,
                     place(files, a.loc)
                 ));

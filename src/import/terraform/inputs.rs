@@ -121,11 +121,16 @@ pub fn import_dir(
         let calls = modules::local_calls(&groups[next].0, &groups[next].2);
         next += 1;
         for d in calls {
-            let link = std::fs::symlink_metadata(&d).map_or(true, |m| m.is_symlink());
+            // `source = "../../"` from `examples/x` is the current folder.
+            let here = match d.as_os_str().is_empty() {
+                true => Path::new("."),
+                false => d.as_path(),
+            };
+            let link = std::fs::symlink_metadata(here).map_or(true, |m| m.is_symlink());
             if link || groups.iter().any(|g| modules::normal(&g.0) == d) {
                 continue;
             }
-            if let Ok(files) = read_dir(&d, limits) {
+            if let Ok(files) = read_dir(here, limits) {
                 groups.push((d.clone(), d.display().to_string(), files));
             }
         }
@@ -191,43 +196,24 @@ fn import_groups(
             .map(|(r, t)| (folders[*r].dir.as_path(), &t.root))
             .collect::<Vec<_>>(),
     );
-    let mut declared = std::collections::BTreeSet::new();
-    for ((root, tree), ns) in roots.into_iter().zip(trees).zip(spaces) {
-        let label = &groups[root].1;
-        let mut out = Out::new(label, Format::TerraformHcl);
-        out.files = names.clone();
-        // Several files: named in the header, so that `check` points into each.
-        let configs: Vec<&String> = tree
-            .read
-            .iter()
-            .flat_map(|i| folders[*i].files.iter().filter(|f| !f.2).map(|f| &f.0))
-            .collect();
-        if configs.len() > 1 || configs.first().is_some_and(|n| *n != label) {
-            out.notes
-                .extend(configs.iter().map(|n| format!("input file: {n}")));
-        }
-        out.notes.push(match &tree.region {
-            Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}), the region of every component; add the failover settings of `regions.{r}`."),
-            None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
-        });
-        if !tree.aliases.is_empty() {
-            let each: Vec<String> = tree
-                .aliases
-                .iter()
-                .map(|(k, r, at)| format!("`{k}` in `{r}` ({at})"))
-                .collect();
-            out.notes.push(format!("TODO: regions: a resource with `provider = aws.ALIAS` runs in its provider's region: {}.", each.join(", ")));
-        }
-        out.notes.extend(tree.notes);
-        if let Some(ns) = ns.as_ref().filter(|n| !n.taken.is_empty()) {
-            out.notes.push(format!("several root modules are imported together: the id of a resource whose name another root uses too starts with `{}.`", ns.prefix));
-        }
-        let aliased = super::read_resources(&tree.root, &mut out, ns.as_ref());
+    let mut outs = Vec::with_capacity(roots.len());
+    for ((root, tree), ns) in roots.iter().zip(&trees).zip(&spaces) {
+        outs.push(root_out(
+            &groups[*root].1,
+            &names,
+            &folders,
+            tree,
+            ns.as_ref(),
+        ));
+    }
+    let nodes: Vec<&crate::import::Node> = trees.iter().map(|t| &t.root).collect();
+    let aliased = super::across::read(&nodes, &mut outs, &spaces);
+    for ((out, tree), aliased) in outs.iter_mut().zip(&trees).zip(&aliased) {
         if let Some((r, at)) = &tree.region {
             let at = format!("from provider \"aws\" region ({at})");
-            super::provider_region(&mut out, r, &at, &aliased);
+            super::provider_region(out, r, &at, aliased);
         }
-        super::alias_regions(&mut out, &aliased, |_, key| {
+        super::alias_regions(out, aliased, |_, key| {
             let (_, r, at) = tree.aliases.iter().find(|a| a.0 == key)?;
             let alias = key.trim_start_matches("aws.");
             Some((
@@ -235,7 +221,10 @@ fn import_groups(
                 format!("from provider \"aws\" alias \"{alias}\" region ({at})"),
             ))
         });
-        crate::import::placeholders::declare_missing(&mut out);
+    }
+    super::across::declare_missing(&mut outs);
+    let mut declared = std::collections::BTreeSet::new();
+    for (root, mut out) in roots.into_iter().zip(outs) {
         // A region another root's skeleton declares is declared once.
         out.regions.retain(|(r, _)| declared.insert(r.clone()));
         out_list.push((
@@ -247,6 +236,46 @@ fn import_groups(
         ));
     }
     Ok(out_list)
+}
+
+/// The output of root `tree` (named `label`) before its resources are
+/// read: the input files it read, its region TODOs and notes.
+fn root_out(
+    label: &str,
+    names: &[String],
+    folders: &[modules::Folder],
+    tree: &modules::Tree,
+    ns: Option<&roots::Namespace>,
+) -> Out {
+    let mut out = Out::new(label, Format::TerraformHcl);
+    out.files = names.to_vec();
+    // Several files: named in the header, so that `check` points into each.
+    let configs: Vec<&String> = tree
+        .read
+        .iter()
+        .flat_map(|i| folders[*i].files.iter().filter(|f| !f.2).map(|f| &f.0))
+        .collect();
+    if configs.len() > 1 || configs.first().is_some_and(|n| *n != label) {
+        out.notes
+            .extend(configs.iter().map(|n| format!("input file: {n}")));
+    }
+    out.notes.push(match &tree.region {
+        Some((r, at)) => format!("TODO: regions: the aws provider runs in `{r}` ({at}), the region of every component; add the failover settings of `regions.{r}`."),
+        None => "TODO: regions: the configuration sets no aws provider region; add `regions:` where it matters.".into(),
+    });
+    if !tree.aliases.is_empty() {
+        let each: Vec<String> = tree
+            .aliases
+            .iter()
+            .map(|(k, r, at)| format!("`{k}` in `{r}` ({at})"))
+            .collect();
+        out.notes.push(format!("TODO: regions: a resource with `provider = aws.ALIAS` runs in its provider's region: {}.", each.join(", ")));
+    }
+    out.notes.extend(tree.notes.iter().cloned());
+    if let Some(ns) = ns.filter(|n| !n.taken.is_empty()) {
+        out.notes.push(format!("several root modules are imported together: the id of a resource whose name another root uses too starts with `{}.`", ns.prefix));
+    }
+    out
 }
 
 /// The error for a `.tf.json` file: not read, and how to give its content.

@@ -16,6 +16,7 @@
 //! resources that wire components together, [`refs`] to find the resource
 //! a value points at.
 
+mod across;
 mod config;
 mod eval;
 mod hcl;
@@ -23,6 +24,7 @@ mod inputs;
 mod links;
 mod modules;
 mod nodes;
+mod plans;
 mod properties;
 mod refs;
 mod roots;
@@ -34,11 +36,13 @@ pub use inputs::{
     Modules, hcl_given_to_plan, import_dir, import_hcl, is_config_file, is_found_input,
     is_vars_file, read_dir,
 };
+pub use plans::import_plans;
 
 use super::{F, Node, Out, V, dur, error_at, kebab};
 use crate::diagnostics::Diagnostic;
 
 /// One resource of the plan, with the id of its component once it has one.
+#[derive(Clone)]
 struct Res<'a> {
     address: String,
     /// The address of its module (`module.orders`), empty in the root.
@@ -47,6 +51,9 @@ struct Res<'a> {
     values: &'a Node,
     node: &'a Node,
     id: Option<String>,
+    /// A resource of another root (or plan) given together, which this
+    /// one's literal ARNs and names may point at ([`across`]).
+    foreign: bool,
 }
 
 /// The resource types that become components, with their default kind.
@@ -92,6 +99,7 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
             values: r.get("values").unwrap_or(empty),
             node: r,
             id: None,
+            foreign: false,
         });
     }
     for m in module.get("child_modules").map(Node::items).unwrap_or(&[]) {
@@ -101,6 +109,20 @@ fn collect<'a>(module: &'a Node, out: &mut Vec<Res<'a>>, depth: usize) {
 
 /// Reads a plan into `out`.
 pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
+    import_in(root, out, None)
+}
+
+/// Reads a plan into `out`; `ns` namespaces its ids among several plans.
+fn import_in(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Result<(), Diagnostic> {
+    let region = plan_start(root, out)?;
+    let aliased = read_resources(root, out, ns);
+    plan_regions(root, out, region, &aliased);
+    Ok(())
+}
+
+/// Whether `root` is a plan, with the region TODO of `out`; the
+/// provider's region, if the plan sets it.
+fn plan_start<'a>(root: &'a Node, out: &mut Out) -> Result<Option<&'a Node>, Diagnostic> {
     if root.at(&["planned_values", "root_module"]).is_none() {
         return Err(error_at(
             root,
@@ -122,12 +144,17 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
         None => out.notes.push("TODO: regions: a plan does not say where the provider runs; add `regions:` where it matters.".into()),
         Some(_) => out.notes.push("TODO: regions: the provider's region is the region of every component; add its failover settings.".into()),
     }
-    let aliased = read_resources(root, out, None);
+    Ok(region)
+}
+
+/// The regions of a plan's components: the provider's `region`, and the
+/// aliased providers' of the `aliased` ones.
+fn plan_regions(root: &Node, out: &mut Out, region: Option<&Node>, aliased: &Aliased) {
     if let Some(n) = region {
         let at = out.src("configuration.provider_config.aws.region", n);
-        provider_region(out, n.str().unwrap_or_default(), &at, &aliased);
+        provider_region(out, n.str().unwrap_or_default(), &at, aliased);
     }
-    alias_regions(out, &aliased, |out, key| {
+    alias_regions(out, aliased, |out, key| {
         let n = root
             .at(&[
                 "configuration",
@@ -140,7 +167,6 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
         let at = out.src(&format!("configuration.provider_config.{key}.region"), n);
         Some((n.text()?, at))
     });
-    Ok(())
 }
 
 /// The components whose resource names a provider other than the default
@@ -217,19 +243,28 @@ fn set_region(c: &mut super::OutComp, r: &str, at: &str) {
 /// of aliased providers.
 /// `ns` namespaces the ids of one root among several.
 fn read_resources(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Aliased {
-    let Some(module) = root.at(&["planned_values", "root_module"]) else {
-        return Aliased::new();
-    };
+    let res = prepare(root, out, ns);
+    read_links(root, &res, out)
+}
+
+/// The first pass over a plan-shaped tree: its resources, with a
+/// component in `out` for each one read.
+fn prepare<'a>(root: &'a Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Vec<Res<'a>> {
     let mut res = Vec::new();
-    collect(module, &mut res, 0);
+    if let Some(module) = root.at(&["planned_values", "root_module"]) {
+        collect(module, &mut res, 0);
+    }
     components(&mut res, out, ns);
-    let ix = refs::Index::new(&res, root);
-    for r in &res {
-        let cx = Ctx {
-            res: &res,
-            ix: &ix,
-            r,
-        };
+    res
+}
+
+/// The second pass: the settings of each component and the resources
+/// that link them; `res` may end with other roots' resources, which are
+/// looked up but not read.
+fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
+    let ix = refs::Index::new(res, root);
+    for r in res.iter().filter(|r| !r.foreign) {
+        let cx = Ctx { res, ix: &ix, r };
         match (r.ty.as_str(), r.id.clone()) {
             ("aws_sqs_queue", Some(id)) => properties::sqs_queue(&cx, out, &id),
             ("aws_lambda_function", Some(id)) => cx.set_dur(out, &id, "timeout", "timeout", 1),
@@ -248,12 +283,8 @@ fn read_resources(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> 
         }
     }
     // A redrive-allow policy needs every queue's dead letter.
-    for r in &res {
-        let cx = Ctx {
-            res: &res,
-            ix: &ix,
-            r,
-        };
+    for r in res.iter().filter(|r| !r.foreign) {
+        let cx = Ctx { res, ix: &ix, r };
         let queue = match r.ty.as_str() {
             "aws_sqs_queue" => r.id.clone(),
             "aws_sqs_queue_redrive_allow_policy" => subscriptions::queue_of(&cx),
@@ -265,6 +296,7 @@ fn read_resources(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> 
         }
     }
     res.iter()
+        .filter(|r| !r.foreign)
         .filter_map(|r| {
             let managed = r.node.get("mode").and_then(Node::str) != Some("data");
             let key = ix.provider(&r.address).filter(|k| *k != "aws" && managed)?;

@@ -131,6 +131,7 @@ pub(super) fn read(
     let top = Instance {
         prefix: String::new(),
         args: None,
+        providers: Default::default(),
     };
     let first = config::read(&folders[root].files, params, &top, budget);
     let mut notes = Vec::new();
@@ -164,6 +165,7 @@ pub(super) fn read(
             let module = Instance {
                 prefix: format!("{prefix}module.{}.", call.name),
                 args: Some(call.args),
+                providers: call.providers,
             };
             let child = config::read(&folders[j].files, &[], &module, budget);
             queue.push_back((j, module.prefix, child, depth + 1));

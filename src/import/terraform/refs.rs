@@ -60,22 +60,33 @@ impl<'a> Index<'a> {
             providers: config.providers,
         };
         for (i, r) in res.iter().enumerate() {
+            // Another root's addresses are not this one's to reference.
+            if r.foreign {
+                ix.index_names(r, i);
+                continue;
+            }
             ix.by_address.entry(r.address.clone()).or_insert(i);
             let base = r.address.split('[').next().unwrap_or(&r.address);
             ix.by_address.entry(base.to_string()).or_insert(i);
-            if r.id.is_none() {
-                continue;
-            }
-            for k in NAMING {
-                if let Some(t) = r.values.get(k).and_then(Node::text) {
-                    ix.by_value.entry(t).or_insert(i);
-                }
-            }
-            if let Some(t) = r.values.get("name").and_then(Node::text) {
-                ix.by_name.entry(t).or_insert(i);
-            }
+            ix.index_names(r, i);
         }
         ix
+    }
+
+    /// Resource `i` (`r`) by its ARN, name, URL and id, if it is read;
+    /// a value already taken stays with the first resource.
+    fn index_names(&mut self, r: &Res, i: usize) {
+        if r.id.is_none() {
+            return;
+        }
+        for k in NAMING {
+            if let Some(t) = r.values.get(k).and_then(Node::text) {
+                self.by_value.entry(t).or_insert(i);
+            }
+        }
+        if let Some(t) = r.values.get("name").and_then(Node::text) {
+            self.by_name.entry(t).or_insert(i);
+        }
     }
 
     /// References of `address`'s attribute `attr` in the configuration section.

@@ -71,13 +71,17 @@ pub(super) fn namespaces(roots: &[(&Path, &Node)]) -> Vec<Option<Namespace>> {
         .collect()
 }
 
-/// The names of the resources of `module` and its child modules.
+/// The names of the resources of `module` and its child modules that
+/// become components.
 fn resource_names(module: &Node, out: &mut BTreeSet<String>, depth: usize) {
     if depth > 32 {
         return;
     }
     for r in module.get("resources").map(Node::items).unwrap_or(&[]) {
-        if let Some(n) = r.get("name").and_then(Node::str) {
+        // A resource that only links components has no id to share.
+        let ty = r.get("type").and_then(Node::str).unwrap_or("");
+        let component = super::READ.iter().any(|(t, _)| *t == ty);
+        if let Some(n) = r.get("name").and_then(Node::str).filter(|_| component) {
             out.insert(n.to_string());
         }
     }
