@@ -169,18 +169,11 @@ fn texts_of(
 ) -> Result<Vec<Text>, LoadError> {
     let limits = &inputs.limits;
     let mut texts = Vec::with_capacity(raw.len());
-    // `.tf` and `.tfvars` files are imported together, one module per folder.
-    let mut terraform = import::terraform::Modules::default();
-    // Templates are imported together, stacks linked by their exports.
-    let mut stacks: Vec<(String, String)> = Vec::new();
-    let mut stacks_slot = None;
-    // Plans are imported together, their shared names namespaced.
-    let mut plans: Vec<(String, String)> = Vec::new();
-    let mut plans_slot = None;
+    let mut grouped = Grouped::default();
     for (name, text, origin) in raw {
         let path = Path::new(&name);
         if import::terraform::Modules::wants(path) {
-            terraform.add(path, origin, text, texts.len());
+            grouped.terraform.add(path, origin, text, texts.len());
             continue;
         }
         let format = import::detect_path(path, &text, limits);
@@ -190,12 +183,12 @@ fn texts_of(
         }
         match format {
             Some(import::Format::CloudFormation) => {
-                stacks_slot.get_or_insert(texts.len());
-                stacks.push((name, text));
+                grouped.stacks_slot.get_or_insert(texts.len());
+                grouped.stacks.push((name, text));
             }
             Some(import::Format::Terraform) => {
-                plans_slot.get_or_insert(texts.len());
-                plans.push((name, text));
+                grouped.plans_slot.get_or_insert(texts.len());
+                grouped.plans.push((name, text));
             }
             Some(format) => {
                 let imported =
@@ -220,25 +213,7 @@ fn texts_of(
         eprintln!("{note}");
     }
     if errors.is_empty() {
-        let mut deferred = terraform.import(&inputs.parameters)?;
-        if let Some(slot) = plans_slot {
-            let each = import::terraform::import_plans(&plans, &inputs.parameters, limits)?;
-            deferred.extend(each.into_iter().map(|(name, text)| (slot, name, text)));
-            deferred.sort_by_key(|(slot, _, _)| *slot);
-        }
-        if let Some(slot) = stacks_slot {
-            let imported =
-                import::cloudformation::import_stacks(&stacks, &inputs.parameters, limits)?;
-            let label = stacks.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>();
-            deferred.push((
-                slot,
-                format!("{}{}", label.join(", "), import::origin::IMPORTED),
-                imported.text,
-            ));
-            // Stable: at one slot, Terraform modules come before the templates.
-            deferred.sort_by_key(|(slot, _, _)| *slot);
-        }
-        for (slot, name, text) in deferred.into_iter().rev() {
+        for (slot, name, text) in grouped.import(inputs)?.into_iter().rev() {
             let imported = true;
             texts.insert(
                 slot,
@@ -263,6 +238,49 @@ fn texts_of(
             sources: SourceMap::default(),
             diagnostics: errors,
         })
+    }
+}
+
+/// The inputs imported together rather than one by one, each group kept at
+/// the place (slot) of its first file among the texts.
+#[derive(Default)]
+struct Grouped {
+    /// `.tf` and `.tfvars` files, one module per folder.
+    terraform: import::terraform::Modules,
+    /// Templates, stacks linked by their exports.
+    stacks: Vec<(String, String)>,
+    stacks_slot: Option<usize>,
+    /// Plans, their shared names namespaced.
+    plans: Vec<(String, String)>,
+    plans_slot: Option<usize>,
+}
+
+impl Grouped {
+    /// The imported skeletons as (slot, name, text), sorted by slot (stable:
+    /// at one slot, Terraform modules come before plans and templates).
+    fn import(self, inputs: &Inputs) -> Result<Vec<(usize, String, String)>, LoadError> {
+        let limits = &inputs.limits;
+        let mut deferred = self.terraform.import(&inputs.parameters)?;
+        if let Some(slot) = self.plans_slot {
+            let each = import::terraform::import_plans(&self.plans, &inputs.parameters, limits)?;
+            deferred.extend(each.into_iter().map(|(name, text)| (slot, name, text)));
+        }
+        if let Some(slot) = self.stacks_slot {
+            let imported =
+                import::cloudformation::import_stacks(&self.stacks, &inputs.parameters, limits)?;
+            let label = self
+                .stacks
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>();
+            deferred.push((
+                slot,
+                format!("{}{}", label.join(", "), import::origin::IMPORTED),
+                imported.text,
+            ));
+        }
+        deferred.sort_by_key(|(slot, _, _)| *slot);
+        Ok(deferred)
     }
 }
 
