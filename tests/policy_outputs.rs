@@ -8,8 +8,6 @@
 //! examples/payouts.yaml (RH001 error at `payout-idempotency`, RH005 and
 //! RH040 info).
 
-use std::path::Path;
-
 #[path = "common/policy.rs"]
 mod policy;
 use policy::run;

@@ -6,8 +6,6 @@
 //!
 //! The manifest is fixtures/sound-payouts.yaml: RH005 only (info), exit 0.
 
-use std::path::Path;
-
 #[path = "common/policy.rs"]
 mod policy;
 use policy::run;
