@@ -26,6 +26,7 @@ pub const KINDS: &[(&str, char)] = &[
     ("dynamodb-table", 'S'),
     ("powertools-idempotency", 'S'),
     ("lambda-async", 'P'),
+    ("sns-standard", 'T'),
 ];
 
 /// Number of seconds, or one of the spellings below.
@@ -275,6 +276,9 @@ impl Arch {
             out.push(format!("dedup: {d}"));
         }
         match role(c) {
+            // SNS keeps no backlog: its delivery span is the catalog's
+            // endpoint policy (F016), so none of a queue's fields apply.
+            'T' if k == "sns-standard" => {}
             'T' => {
                 if let Some(r) = c.retention {
                     out.push(format!("retention: {}", dur(clamp(k, "retention", r))));
