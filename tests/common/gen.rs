@@ -49,6 +49,8 @@ pub struct Link {
     /// Index among the components of the fitting role.
     pub to: u8,
     pub retry: Option<Retry>,
+    /// `within` on a redrive; `max_record_age` on a stream's delivery into
+    /// a function (an event-source mapping, F027).
     pub within: Option<u64>,
     pub max_times: Option<u8>,
     pub passes_key: bool,
@@ -225,7 +227,13 @@ impl Arch {
                 'T' => match l.ty % 3 {
                     0 => {
                         if let Some(t) = self.pick("P", Some(i), l.to) {
-                            delivers.push(format!("{{ to: c{t}{retry} }}"));
+                            let age = match (k, kind(&self.comps[t]), l.within) {
+                                ("stream", "function" | "lambda-async", Some(w)) => {
+                                    format!(", max_record_age: {}", dur(w.max(1)))
+                                }
+                                _ => String::new(),
+                            };
+                            delivers.push(format!("{{ to: c{t}{age}{retry} }}"));
                         }
                     }
                     1 => {

@@ -90,11 +90,17 @@ fn index_among(a: &Arch, roles: &str, except: Option<usize>, target: usize) -> u
 }
 
 /// Adds a producer sending to a stream of `retention` (seconds) that an
-/// event-source mapping with `retry` polls into a function, which sends on
+/// event-source mapping with `retry` (and `max_record_age`, when given)
+/// polls into a function, which sends on
 /// to one of the existing transports (`onward`); the first intent starts
 /// at the producer. The mapping's retries happen while the record is in
 /// the stream (F027), which the oracle applies on its own.
-fn with_stream_mapping(mut a: Arch, mut retry: Retry, retention: u64, onward: u8) -> Arch {
+fn with_stream_mapping(
+    mut a: Arch,
+    (mut retry, max_record_age): (Retry, Option<u64>),
+    retention: u64,
+    onward: u8,
+) -> Arch {
     let n = a.comps.len();
     let (p, st, f) = (n, n + 1, n + 2);
     a.comps.push(Comp::default()); // service
@@ -119,6 +125,7 @@ fn with_stream_mapping(mut a: Arch, mut retry: Retry, retention: u64, onward: u8
         ty: 0,
         to: to_f,
         retry: Some(retry),
+        within: max_record_age,
         ..Link::default()
     });
     a.comps[f].links.push(Link {
@@ -192,7 +199,7 @@ proptest! {
             arch_with(0..=0, 6).boxed(),
             (arch_with(0..=0, 3), proptest::option::of(0u8..3), proptest::option::of(dur()), any::<u8>(), any::<bool>())
                 .prop_map(|(a, m, w, d, std)| with_redrive_cycle(a, m, w, d, std)).boxed(),
-            (arch_with(0..=0, 3), retry(), 1u64..1_209_600, any::<u8>())
+            (arch_with(0..=0, 3), (retry(), proptest::option::of(dur())), 1u64..1_209_600, any::<u8>())
                 .prop_map(|(a, r, ret, o)| with_stream_mapping(a, r, ret, o)).boxed(),
             (arch_with(0..=0, 2), [proptest::option::of(retry()), proptest::option::of(retry()), proptest::option::of(retry())], proptest::option::of(dur()), any::<bool>())
                 .prop_map(|(a, r, ret, sns)| with_async_targets(a, r, ret, sns)).boxed(),
