@@ -65,7 +65,8 @@ pub struct Comp {
     pub active_active: bool,
     pub links: Vec<Link>,
     pub retention: Option<u64>,
-    /// `dedup_window` on a transport, `key_window` on an external.
+    /// `dedup_window` on a transport, `key_window` on an external,
+    /// `max_event_age` on an asynchronously invoked Lambda function.
     pub window: Option<u64>,
     pub visibility: Option<u64>,
     pub max_receives: Option<u8>,
@@ -114,18 +115,20 @@ fn kind(c: &Comp) -> &'static str {
     KINDS[c.kind as usize % KINDS.len()].0
 }
 
-/// SQS documents its limits; keep generated values inside them.
+/// SQS and Lambda document their limits; keep generated values inside them.
 fn clamp(kind: &str, field: &str, v: u64) -> u64 {
     if v == UNBOUNDED {
-        return if kind.starts_with("sqs") {
-            1_209_600
-        } else {
-            v
+        return match kind {
+            "lambda-async" => 21_600,
+            k if k.starts_with("sqs") => 1_209_600,
+            _ => v,
         };
     }
     match (kind, field) {
         ("sqs-standard", "retention") => v.clamp(60, 1_209_600),
         ("sqs-standard", "visibility_timeout") => v.min(43_200),
+        // Lambda's maximum event age: 60 s to 6 h (F024).
+        ("lambda-async", "max_event_age") => v.clamp(60, 21_600),
         _ => v,
     }
 }
@@ -315,6 +318,14 @@ impl Arch {
                     "replication: {}",
                     ["none", "async", "sync"][c.replication as usize % 3]
                 ));
+            }
+            'P' if k == "lambda-async" => {
+                if let Some(w) = c.window {
+                    out.push(format!(
+                        "max_event_age: {}",
+                        dur(clamp(k, "max_event_age", w))
+                    ));
+                }
             }
             'E' => {
                 out.push(format!("accepts_key: {}", c.accepts_key));

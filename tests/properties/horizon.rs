@@ -138,16 +138,17 @@ fn with_stream_mapping(
 }
 
 /// Adds a producer publishing to an SNS standard topic (else, with `sns`
-/// false, a generic topic of `retention`) that delivers to a Lambda function invoked asynchronously (with `to_fn` as the declared
-/// subscription policy, which F016 sets aside for an AWS-managed endpoint)
-/// and to a service (an HTTP/S endpoint, `to_http`), its dead-letter queue
-/// an SQS standard queue (also of `retention`) that an event-source mapping polls
-/// into the same function (`from_queue`); the first intent starts at the
-/// producer.
+/// false, a generic topic of `retention`) that delivers to a Lambda
+/// function invoked asynchronously (its `max_event_age` as given, else the
+/// 6 h default, F024; `to_fn` the declared subscription policy, which F016
+/// sets aside for an AWS-managed endpoint) and to a service (an HTTP/S
+/// endpoint, `to_http`); its dead-letter queue is an SQS standard queue
+/// (also of `retention`) that an event-source mapping polls into the same
+/// function (`from_queue`). The first intent starts at the producer.
 fn with_async_targets(
     mut a: Arch,
     [to_fn, to_http, from_queue]: [Option<Retry>; 3],
-    retention: Option<u64>,
+    (retention, max_event_age): (Option<u64>, Option<u64>),
     sns: bool,
 ) -> Arch {
     let n = a.comps.len();
@@ -160,6 +161,7 @@ fn with_async_targets(
     });
     a.comps.push(Comp {
         kind: 12, // lambda-async
+        window: max_event_age,
         ..Comp::default()
     });
     a.comps.push(Comp::default()); // service
@@ -201,7 +203,7 @@ proptest! {
                 .prop_map(|(a, m, w, d, std)| with_redrive_cycle(a, m, w, d, std)).boxed(),
             (arch_with(0..=0, 3), (retry(), proptest::option::of(dur())), 1u64..1_209_600, any::<u8>())
                 .prop_map(|(a, r, ret, o)| with_stream_mapping(a, r, ret, o)).boxed(),
-            (arch_with(0..=0, 2), [proptest::option::of(retry()), proptest::option::of(retry()), proptest::option::of(retry())], proptest::option::of(dur()), any::<bool>())
+            (arch_with(0..=0, 2), [proptest::option::of(retry()), proptest::option::of(retry()), proptest::option::of(retry())], (proptest::option::of(dur()), proptest::option::of(dur())), any::<bool>())
                 .prop_map(|(a, r, ret, sns)| with_async_targets(a, r, ret, sns)).boxed(),
         ]
     ) {
