@@ -14,11 +14,11 @@ use replay_audit::time::Dur;
 /// path (exponential; fine for six components): from the origin at age 0
 /// and from each replay's entry at its `within`, adding each edge's delay
 /// as [`step`] computes it from the manifest (only the graph's shape comes
-/// from the model). Each path carries its message clock: a step out
-/// of a transport ends by the message's enqueue age + the transport's
-/// retention (then the retries after it), and the message keeps its
-/// enqueue age only on a move into a dead-letter queue that keeps it. Inside a cycle a redrive may be taken at most
-/// the sum of the cycle's `max_times` times; a cycle that a copy can go
+/// from the model). Each path carries its message clock: a step out of a
+/// transport ends by the message's enqueue age + the transport's retention
+/// (then what comes after it), and the message keeps its enqueue age only
+/// on a move into a dead-letter queue that keeps it. Inside a cycle a
+/// redrive may be taken at most the sum of the cycle's `max_times` times; a cycle that a copy can go
 /// round without a redrive, or with a redrive that has no `max_times`,
 /// makes every age in it unbounded. A store's horizon is that of the
 /// guards that claim in it.
