@@ -5,15 +5,18 @@
 //! a brute-force walk over every path; a waiver changes nothing but the
 //! waived status; RH043 fires exactly for unreached effects. Cases are few and small so the file runs in seconds.
 
+#[path = "properties/edges.rs"]
+mod edges;
 #[path = "common/gen.rs"]
 mod generate;
+#[path = "properties/horizon.rs"]
+mod horizon;
 #[path = "properties/oracle.rs"]
 mod oracle;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use generate::{Arch, Comp, Intent, KINDS, Link, Replay, Retry, UNBOUNDED};
-use oracle::oracle;
 use proptest::prelude::*;
 use replay_audit::analysis;
 use replay_audit::manifest::{self, Limits, Manifest};
@@ -209,125 +212,6 @@ fn role(c: &Comp) -> char {
     KINDS[c.kind as usize % KINDS.len()].1
 }
 
-/// Adds a producer sending to a queue whose dead-letter queue redrives
-/// back into it (`max_times` and `within` as given; none: unbounded), the
-/// queue delivering to one of the existing consumers; the first intent
-/// starts at the producer.
-fn with_redrive_cycle(
-    mut a: Arch,
-    max_times: Option<u8>,
-    within: Option<u64>,
-    deliver: u8,
-    standard: bool,
-) -> Arch {
-    // A generic queue's DLQ restarts the clock (assumed); an SQS standard
-    // DLQ keeps the enqueue time (F004).
-    let kind = if standard { 9 } else { 3 };
-    let n = a.comps.len();
-    let (p, q, dlq) = (n, n + 1, n + 2);
-    let index_in = |a: &Arch, roles: &str, except: Option<usize>, target: usize| {
-        (0..a.comps.len())
-            .filter(|&i| roles.contains(role(&a.comps[i])) && Some(i) != except)
-            .position(|i| i == target)
-            .unwrap() as u8
-    };
-    a.comps.push(Comp {
-        kind: 0,
-        ..Comp::default()
-    }); // service
-    a.comps.push(Comp {
-        kind,
-        max_receives: Some(2),
-        visibility: Some(30),
-        retention: Some(3_600),
-        ..Comp::default()
-    });
-    a.comps.push(Comp {
-        kind,
-        retention: Some(86_400),
-        ..Comp::default()
-    });
-    let to_q = index_in(&a, "T", Some(p), q);
-    a.comps[p].links.push(Link {
-        ty: 0,
-        to: to_q,
-        ..Link::default()
-    });
-    let to_dlq = index_in(&a, "T", Some(q), dlq);
-    a.comps[q].links.push(Link {
-        ty: 1,
-        to: to_dlq,
-        claim: 2,
-        ..Link::default()
-    });
-    a.comps[q].links.push(Link {
-        ty: 0,
-        to: deliver,
-        ..Link::default()
-    });
-    let back = index_in(&a, "T", None, q);
-    a.comps[dlq].links.push(Link {
-        ty: 2,
-        to: back,
-        within,
-        max_times,
-        ..Link::default()
-    });
-    let origin = index_in(&a, "P", None, p);
-    a.intents[0].origin = origin;
-    a
-}
-
-/// The position of component `target` among those of `roles` (but
-/// `except`), as a generated link names it.
-fn index_among(a: &Arch, roles: &str, except: Option<usize>, target: usize) -> u8 {
-    (0..a.comps.len())
-        .filter(|&i| roles.contains(role(&a.comps[i])) && Some(i) != except)
-        .position(|i| i == target)
-        .unwrap() as u8
-}
-
-/// Adds a producer sending to a stream of `retention` (seconds) that an
-/// event-source mapping with `retry` polls into a function, which sends on
-/// to one of the existing transports (`onward`); the first intent starts
-/// at the producer. The mapping's retries happen while the record is in
-/// the stream (F027), which the oracle applies on its own.
-fn with_stream_mapping(mut a: Arch, mut retry: Retry, retention: u64, onward: u8) -> Arch {
-    let n = a.comps.len();
-    let (p, st, f) = (n, n + 1, n + 2);
-    a.comps.push(Comp::default()); // service
-    a.comps.push(Comp {
-        kind: 5, // stream
-        retention: Some(retention),
-        ..Comp::default()
-    });
-    a.comps.push(Comp {
-        kind: 1, // function
-        ..Comp::default()
-    });
-    retry.attempts = retry.attempts.max(1);
-    let to_stream = index_among(&a, "T", Some(p), st);
-    a.comps[p].links.push(Link {
-        ty: 0,
-        to: to_stream,
-        ..Link::default()
-    });
-    let to_f = index_among(&a, "P", Some(st), f);
-    a.comps[st].links.push(Link {
-        ty: 0,
-        to: to_f,
-        retry: Some(retry),
-        ..Link::default()
-    });
-    a.comps[f].links.push(Link {
-        ty: 0,
-        to: onward,
-        ..Link::default()
-    });
-    a.intents[0].origin = index_among(&a, "P", None, p);
-    a
-}
-
 // ------------------------------------------------------------ properties
 
 proptest! {
@@ -464,39 +348,6 @@ proptest! {
         for (k, h) in &before {
             let now = after.get(k).copied();
             prop_assert!(now.is_some_and(|n| n >= *h), "{:?}: {:?} -> {:?}", k, h, now);
-        }
-    }
-
-    /// On graphs of up to six components without regions, the engine's
-    /// horizon of every reached component is the longest path found by
-    /// brute force.
-    #[test]
-    fn horizon_equals_brute_force(
-        a in prop_oneof![
-            arch_with(0..=0, 6),
-            (arch_with(0..=0, 3), proptest::option::of(0u8..3), proptest::option::of(dur()), any::<u8>(), any::<bool>())
-                .prop_map(|(a, m, w, d, std)| with_redrive_cycle(a, m, w, d, std)),
-            (arch_with(0..=0, 3), retry(), 1u64..1_209_600, any::<u8>())
-                .prop_map(|(a, r, ret, o)| with_stream_mapping(a, r, ret, o)),
-        ]
-    ) {
-        let m = load_one(&a);
-        let an = analysis::analyse(&m);
-        // Without a kept enqueue time every copy's clock equals its age and
-        // the bound is exact; with one, merged paths keep the later age and
-        // the later enqueue age separately, an upper bound.
-        let exact = an.model.edges.iter().all(|e| !e.keeps_clock);
-        for r in &an.intents {
-            let expected = oracle(&m, &an.model, r.intent);
-            if exact {
-                prop_assert_eq!(&r.horizons, &expected, "intent {}\n{}", m.intents[r.intent].id, a.text());
-            } else {
-                let keys: Vec<_> = r.horizons.keys().copied().collect();
-                prop_assert_eq!(keys, expected.keys().copied().collect::<Vec<_>>());
-                for (c, h) in &expected {
-                    prop_assert!(r.horizons.get(c).is_some_and(|x| x >= h), "{c}: {:?} below {h:?}\n{}", r.horizons.get(c), a.text());
-                }
-            }
         }
     }
 

@@ -26,6 +26,7 @@ pub const KINDS: &[(&str, char)] = &[
     ("dynamodb-table", 'S'),
     ("powertools-idempotency", 'S'),
     ("lambda-async", 'P'),
+    ("sns-standard", 'T'),
 ];
 
 /// Number of seconds, or one of the spellings below.
@@ -48,6 +49,8 @@ pub struct Link {
     /// Index among the components of the fitting role.
     pub to: u8,
     pub retry: Option<Retry>,
+    /// `within` on a redrive; `max_record_age` on a stream's delivery into
+    /// a function (an event-source mapping, F027).
     pub within: Option<u64>,
     pub max_times: Option<u8>,
     pub passes_key: bool,
@@ -62,7 +65,8 @@ pub struct Comp {
     pub active_active: bool,
     pub links: Vec<Link>,
     pub retention: Option<u64>,
-    /// `dedup_window` on a transport, `key_window` on an external.
+    /// `dedup_window` on a transport, `key_window` on an external,
+    /// `max_event_age` on an asynchronously invoked Lambda function.
     pub window: Option<u64>,
     pub visibility: Option<u64>,
     pub max_receives: Option<u8>,
@@ -111,18 +115,20 @@ fn kind(c: &Comp) -> &'static str {
     KINDS[c.kind as usize % KINDS.len()].0
 }
 
-/// SQS documents its limits; keep generated values inside them.
+/// SQS and Lambda document their limits; keep generated values inside them.
 fn clamp(kind: &str, field: &str, v: u64) -> u64 {
     if v == UNBOUNDED {
-        return if kind.starts_with("sqs") {
-            1_209_600
-        } else {
-            v
+        return match kind {
+            "lambda-async" => 21_600,
+            k if k.starts_with("sqs") => 1_209_600,
+            _ => v,
         };
     }
     match (kind, field) {
         ("sqs-standard", "retention") => v.clamp(60, 1_209_600),
         ("sqs-standard", "visibility_timeout") => v.min(43_200),
+        // Lambda's maximum event age: 60 s to 6 h (F024).
+        ("lambda-async", "max_event_age") => v.clamp(60, 21_600),
         _ => v,
     }
 }
@@ -224,7 +230,13 @@ impl Arch {
                 'T' => match l.ty % 3 {
                     0 => {
                         if let Some(t) = self.pick("P", Some(i), l.to) {
-                            delivers.push(format!("{{ to: c{t}{retry} }}"));
+                            let age = match (k, kind(&self.comps[t]), l.within) {
+                                ("stream", "function" | "lambda-async", Some(w)) => {
+                                    format!(", max_record_age: {}", dur(w.max(1)))
+                                }
+                                _ => String::new(),
+                            };
+                            delivers.push(format!("{{ to: c{t}{age}{retry} }}"));
                         }
                     }
                     1 => {
@@ -275,6 +287,9 @@ impl Arch {
             out.push(format!("dedup: {d}"));
         }
         match role(c) {
+            // SNS keeps no backlog: its delivery span is the catalog's
+            // endpoint policy (F016), so none of a queue's fields apply.
+            'T' if k == "sns-standard" => {}
             'T' => {
                 if let Some(r) = c.retention {
                     out.push(format!("retention: {}", dur(clamp(k, "retention", r))));
@@ -303,6 +318,14 @@ impl Arch {
                     "replication: {}",
                     ["none", "async", "sync"][c.replication as usize % 3]
                 ));
+            }
+            'P' if k == "lambda-async" => {
+                if let Some(w) = c.window {
+                    out.push(format!(
+                        "max_event_age: {}",
+                        dur(clamp(k, "max_event_age", w))
+                    ));
+                }
             }
             'E' => {
                 out.push(format!("accepts_key: {}", c.accepts_key));

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use super::edges::{Step, step};
 use replay_audit::analysis::Model;
-use replay_audit::catalog::Generic;
 use replay_audit::manifest::Manifest;
 use replay_audit::manifest::model::LinkType;
 use replay_audit::time::Dur;
@@ -13,18 +13,18 @@ use replay_audit::time::Dur;
 /// Longest arrival age of a copy at every component, by walking every
 /// path (exponential; fine for six components): from the origin at age 0
 /// and from each replay's entry at its `within`, adding each edge's delay
-/// as the model states it. Each path carries its message clock: a step out
-/// of a transport ends by the message's enqueue age + the transport's
-/// retention (then the retries after it), and the message keeps its
-/// enqueue age only on a move into a dead-letter queue that keeps it. Inside a cycle a redrive may be taken at most
-/// the sum of the cycle's `max_times` times; a cycle that a copy can go
+/// as [`step`] computes it from the manifest (only the graph's shape comes
+/// from the model). Each path carries its message clock: a step out of a
+/// transport ends by the message's enqueue age + the transport's retention
+/// (then what comes after it), and the message keeps its enqueue age only
+/// on a move into a dead-letter queue that keeps it. Inside a cycle a
+/// redrive may be taken at most the sum of the cycle's `max_times` times; a cycle that a copy can go
 /// round without a redrive, or with a redrive that has no `max_times`,
 /// makes every age in it unbounded. A store's horizon is that of the
-/// guards that claim in it. A delivery from a stream into a function (an
-/// event-source mapping) ends by the record's enqueue + the stream's
-/// retention, whatever retries the link declares (F027).
+/// guards that claim in it.
 pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
     let n = model.nodes.len();
+    let steps = steps(m, model);
     // reach[u][v]: v reachable from u (u reaches itself).
     let mut reach = vec![vec![false; n]; n];
     for (u, row) in reach.iter_mut().enumerate() {
@@ -100,7 +100,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
         (age, enq): (Dur, Dur),
         used: u64,
         depth: usize,
-        model: &Model,
+        (model, steps): (&Model, &[Step]),
         best: &mut BTreeMap<usize, Dur>,
         ctx: &dyn Fn(usize, usize) -> (bool, bool),
         scc_budget: &dyn Fn(usize) -> Option<u64>,
@@ -130,24 +130,18 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
                     None => {}
                 }
             }
-            let mut next = age.add(em.delay);
-            if let Some(h) = em.hold {
-                // A mapping that polls a stream retries while the record is
-                // still in it (F027): nothing comes after it left.
-                let after = if polls_stream(model, em) {
-                    Dur::ZERO
-                } else {
-                    h.after
-                };
-                next = next.min(enq.add(h.retention).add(after));
+            let s = &steps[e];
+            let mut next = age.add(s.delay);
+            if let Some((retention, after)) = s.hold {
+                next = next.min(enq.add(retention).add(after));
             }
-            let next_enq = if em.keeps_clock { enq } else { next };
+            let next_enq = if s.keeps_clock { enq } else { next };
             walk(
                 em.to,
                 (next, next_enq),
                 u,
                 depth + 1,
-                model,
+                (model, steps),
                 best,
                 ctx,
                 scc_budget,
@@ -162,7 +156,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
             (Dur::ZERO, Dur::ZERO),
             0,
             0,
-            model,
+            (model, &steps),
             &mut best,
             &ctx,
             &scc_budget,
@@ -171,7 +165,16 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
     for r in &it.replays {
         if let Some(c) = m.component_index(&r.enters_at.value) {
             let at = r.within.value;
-            walk(c, (at, at), 0, 0, model, &mut best, &ctx, &scc_budget);
+            walk(
+                c,
+                (at, at),
+                0,
+                0,
+                (model, &steps),
+                &mut best,
+                &ctx,
+                &scc_budget,
+            );
         }
     }
     for (g, comp) in m.components.iter().enumerate() {
@@ -187,9 +190,11 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
     best
 }
 
-/// A delivery from a stream into a function: an event-source mapping.
-fn polls_stream(model: &Model, em: &replay_audit::analysis::model::EdgeModel) -> bool {
-    em.ty == LinkType::DeliversTo
-        && model.nodes[em.from].generic == Generic::Stream
-        && model.nodes[em.to].generic == Generic::Function
+/// Every edge's step, computed from the manifest, by edge index.
+pub fn steps(m: &Manifest, model: &Model) -> Vec<Step> {
+    model
+        .edges
+        .iter()
+        .map(|em| step(m, em.from, em.to, em.link))
+        .collect()
 }
