@@ -204,7 +204,7 @@ fn sqs_subscription(
                 out.note(
                     id,
                     format!(
-                        "TODO: event {} (SNS): SqsSubscription has no QueueArn ({at})",
+                        "TODO: event {} (SNS): SqsSubscription has no QueueArn; imported as a direct subscription ({at})",
                         e.name
                     ),
                 );
@@ -216,7 +216,7 @@ fn sqs_subscription(
             };
             let Some(qid) = qid else {
                 let qat = out.src(&format!("{spath}.QueueArn"), qn);
-                out.note(id, format!("TODO: event {} (SNS): the subscription queue is not a queue of this template; declare it and link it to `{id}` ({qat})", e.name));
+                out.note(id, format!("TODO: event {} (SNS): the subscription queue is not a queue of this template; declare it and link it to `{id}`; imported as a direct subscription ({qat})", e.name));
                 return None;
             };
             qid
