@@ -86,23 +86,38 @@ fn links(base: &Node, over: &Node, obj: Obj, many: bool) -> Option<Node> {
         return Some(merged);
     }
     let mut out: Vec<Node> = base_items.into_iter().cloned().collect();
-    // Each imported target's items, so every overlay link is looked up once.
+    // Each imported target's links, so every overlay link is looked up once.
     let mut by_target: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, item) in out.iter().enumerate() {
         if let Some(t) = target(item) {
             by_target.entry(t).or_default().push(i);
         }
     }
+    // The overlay's links to one imported target, folded into one, so each
+    // imported link takes one merge however many the overlay has.
+    let mut folded: Vec<(&[usize], Node)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut added = Vec::new();
     for o in over_items {
-        match target(o).and_then(|t| by_target.get(&t)) {
-            Some(at) => {
-                for &i in at {
-                    merge_item(&mut out[i], o, obj);
-                }
+        let t = target(o).unwrap_or_default();
+        match (by_target.get(&t), at.get(&t)) {
+            (Some(_), Some(&f)) => merge_item(&mut folded[f].1, o, obj),
+            (Some(ix), None) => {
+                at.insert(t, folded.len());
+                folded.push((ix, o.clone()));
             }
-            None => out.push(o.clone()),
+            (None, _) => added.push(o.clone()),
         }
     }
+    for (ix, o) in &folded {
+        // Further imported links to the target take the overlay's known
+        // fields only: their size is bounded, so the work stays linear.
+        let known = known_only(o, obj);
+        for (n, &i) in ix.iter().enumerate() {
+            merge_item(&mut out[i], if n == 0 { o } else { &known }, obj);
+        }
+    }
+    out.append(&mut added);
     Some(Node {
         value: Value::Seq(out),
         loc: base.loc,
@@ -120,42 +135,87 @@ fn merge_item(base: &mut Node, over: &Node, obj: Obj) {
         *base = over.clone();
         return;
     };
+    let nested = |name: &str| {
+        obj.field(name)
+            .is_some_and(|f| matches!(f.ty, Type::Object(_)))
+    };
+    merge_fields(fields, extra, &nested);
+}
+
+/// Merges mapping entries `extra` into `fields`: a key of both takes the
+/// overlay's value, or, where `nested` says so and both are mappings, merges
+/// key by key (all the way down). `to` is the imported link's own.
+fn merge_fields(
+    fields: &mut Vec<(Node, Node)>,
+    extra: &[(Node, Node)],
+    nested: &dyn Fn(&str) -> bool,
+) {
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for (i, (k, _)) in fields.iter().enumerate() {
+        if let Some(name) = k.value.scalar_text() {
+            index.entry(name).or_insert(i);
+        }
+    }
     for (k, v) in extra {
-        let name = k.value.scalar_text();
-        if name.as_deref() == Some("to") {
+        let name = k.value.scalar_text().unwrap_or_default();
+        if name == "to" {
             continue;
         }
-        let nested = name
-            .as_deref()
-            .and_then(|n| obj.field(n))
-            .is_some_and(|f| matches!(f.ty, Type::Object(_)));
-        match fields
-            .iter_mut()
-            .find(|(bk, _)| bk.value.scalar_text() == name)
-        {
-            Some(slot) if nested => merge_map(slot, k, v),
-            Some(slot) => *slot = (k.clone(), v.clone()),
-            None => fields.push((k.clone(), v.clone())),
+        match index.get(&name) {
+            Some(&i) => match (&mut fields[i].1.value, &v.value) {
+                (Value::Map(sub), Value::Map(more)) if nested(&name) => {
+                    merge_fields(sub, more, &|_| true)
+                }
+                _ => fields[i] = (k.clone(), v.clone()),
+            },
+            None => {
+                index.insert(name, fields.len());
+                fields.push((k.clone(), v.clone()));
+            }
         }
     }
 }
 
-/// Merges a nested object key by key (the overlay's values win, mappings
-/// inside merge the same way).
-fn merge_map(slot: &mut (Node, Node), k: &Node, v: &Node) {
-    let (Value::Map(fields), Value::Map(extra)) = (&mut slot.1.value, &v.value) else {
-        *slot = (k.clone(), v.clone());
-        return;
+/// The fields of overlay link `over` that the link object `obj` defines,
+/// with scalar values (a nested object: its known scalar fields).
+fn known_only(over: &Node, obj: Obj) -> Node {
+    let Value::Map(m) = &over.value else {
+        return over.clone();
     };
-    for (ek, ev) in extra {
-        let name = ek.value.scalar_text();
-        match fields
-            .iter_mut()
-            .find(|(bk, _)| bk.value.scalar_text() == name)
-        {
-            Some(s) => merge_map(s, ek, ev),
-            None => fields.push((ek.clone(), ev.clone())),
-        }
+    let scalar = |v: &Node| v.value.scalar_text().is_some();
+    let kept = m
+        .iter()
+        .filter_map(|(k, v)| {
+            let f = obj.field(&k.value.scalar_text()?)?;
+            match (&f.ty, &v.value) {
+                (Type::Object(inner), Value::Map(sub)) => {
+                    let sub: Vec<_> = sub
+                        .iter()
+                        .filter(|(sk, sv)| {
+                            scalar(sv)
+                                && sk
+                                    .value
+                                    .scalar_text()
+                                    .is_some_and(|n| inner.field(&n).is_some())
+                        })
+                        .cloned()
+                        .collect();
+                    Some((
+                        k.clone(),
+                        Node {
+                            value: Value::Map(sub),
+                            loc: v.loc,
+                        },
+                    ))
+                }
+                _ if scalar(v) => Some((k.clone(), v.clone())),
+                _ => None,
+            }
+        })
+        .collect();
+    Node {
+        value: Value::Map(kept),
+        loc: over.loc,
     }
 }
 
@@ -218,6 +278,49 @@ mod tests {
             merged("sends_to: q\n", "sends_to: {to: q, dedup_id: content}\n"),
             "{sends_to: [{to: q, dedup_id: content}]}"
         );
+    }
+
+    #[test]
+    fn several_imported_links_to_one_target_take_the_overlays_known_fields() {
+        assert_eq!(
+            merged(
+                "calls: [{to: a, timeout: 1s}, {to: a, retry: {attempts: 2, backoff: 1s}}]\n",
+                "calls: [{to: a, passes_key: true, odd: [1]}, {to: a, retry: {attempts: 3, odd: 1}}]\n",
+            ),
+            "{calls: [{to: a, timeout: 1s, passes_key: true, odd: [1], retry: {attempts: 3, odd: 1}}, {to: a, retry: {attempts: 3, backoff: 1s}, passes_key: true}]}"
+        );
+    }
+
+    /// Many imported links to one target and an overlay link with many
+    /// fields: each imported link after the first takes a bounded merge.
+    #[test]
+    fn merging_stays_linear() {
+        let n = 20_000;
+        let node = |value| Node {
+            value,
+            loc: Default::default(),
+        };
+        let s = |t: &str| node(Value::Str(t.into()));
+        let link = |extra: Vec<(Node, Node)>| {
+            let mut m = vec![(s("to"), s("a"))];
+            m.extend(extra);
+            node(Value::Map(m))
+        };
+        let base = node(Value::Seq((0..n).map(|_| link(Vec::new())).collect()));
+        let many = (0..n).map(|i| (s(&format!("k{i}")), s("v"))).collect();
+        let over = node(Value::Seq(vec![link(many)]));
+        let mut fields = vec![(s("calls"), base)];
+        let started = std::time::Instant::now();
+        component_field(&mut fields, s("calls"), over);
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
+        let Value::Seq(items) = &fields[0].1.value else {
+            panic!()
+        };
+        let len = |i: &Node| match &i.value {
+            Value::Map(m) => m.len(),
+            _ => 0,
+        };
+        assert_eq!((items.len(), len(&items[0]), len(&items[1])), (n, n + 1, 1));
     }
 
     #[test]
