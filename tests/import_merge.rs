@@ -49,6 +49,9 @@ fn an_overlay_link_keeps_the_imported_task_retry() {
         calls[1].starts_with("  \"payout-flow\" -> \"audit-function\""),
         "{g}"
     );
+    // The merged link is located where the overlay writes it.
+    let (r, _) = run(&["report", SFN[0], SFN[1]]);
+    assert!(r.contains("- `payout-flow` → `pay-function` (calls): passes\\_key: true (the target deduplicates by the key) (`merge/step-functions-links.overlay.yaml:23`)\n"), "{r}");
     // Without the overlay link the importer's `passes_key: false` stands.
     let (f, _) = check(&["step-functions.yaml", "step-functions.overlay.yaml"]);
     assert_eq!(

@@ -12,6 +12,8 @@
 //! stay. So an overlay that adds `passes_key` to a call keeps the `retry`
 //! the template gave it. An overlay cannot remove an imported link: that
 //! is changed in the template, or in a skeleton saved by `import`.
+//! A merged link is located where the overlay writes it (its values keep
+//! their own places, so an imported `retry` still points at the template).
 //!
 //! A value that is not a link (or list of links) on either side is
 //! replaced as before, so the reader reports the overlay's own error.
@@ -135,6 +137,9 @@ fn merge_item(base: &mut Node, over: &Node, obj: Obj) {
         *base = over.clone();
         return;
     };
+    // The overlay is where the link is now written: a finding on the link
+    // points there, one on an imported value at that value's line.
+    base.loc = over.loc;
     let nested = |name: &str| {
         obj.field(name)
             .is_some_and(|f| matches!(f.ty, Type::Object(_)))
