@@ -1,7 +1,8 @@
 //! SAM functions (`AWS::Serverless::Function`): their timeout (also from
 //! `Globals`), dead-letter queue and invoke config, and their `Events`:
-//! queues and streams polled by the function, SNS topics and EventBridge
-//! rules delivering to it.
+//! queues and streams polled by the function, SNS topics (directly, or
+//! through the SQS queue of `SqsSubscription`) and EventBridge rules
+//! delivering to it.
 
 use super::eventbridge::retry_policy;
 use super::intrinsics::Cf;
@@ -92,7 +93,7 @@ pub(super) fn function(
         };
         match e.ty.as_str() {
             "SQS" | "Kinesis" | "DynamoDB" => stream_event(cf, out, id, lid, &e, fn_hint),
-            "SNS" => sns_event(cf, out, id, &e, fn_hint),
+            "SNS" => sns_event(cf, out, id, lid, &e, fn_hint),
             "EventBridgeRule" | "CloudWatchEvent" => rule_event(cf, out, id, lid, &e, fn_hint),
             _ => out.unsupported(
                 format!("{} (event type {})", e.path, e.ty),
@@ -148,8 +149,10 @@ fn stream_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint:
     }
 }
 
-/// An SNS event: the topic delivers to the function, asynchronously.
-fn sns_event(cf: &Cf, out: &mut Out, id: &str, e: &Event, fn_hint: &mut Invocations) {
+/// An SNS event: the topic delivers to the function, asynchronously, or,
+/// with `SqsSubscription`, to an SQS queue the function polls
+/// ([`sqs_subscription`]).
+fn sns_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint: &mut Invocations) {
     let &Event {
         name: ename,
         node: ev,
@@ -158,16 +161,16 @@ fn sns_event(cf: &Cf, out: &mut Out, id: &str, e: &Event, fn_hint: &mut Invocati
         ref ppath,
         ..
     } = e;
+    let through = sqs_subscription(cf, out, id, lid, e, fn_hint);
     let topic = |t: &Node| cf.target(t).map(|(t, _)| cf.id(&t).cloned());
     match props.get("Topic").map(|t| (topic(t), t)) {
         Some((Ok(Some(tid)), tn)) => {
             let c = out.src(&format!("{ppath}.Topic"), tn);
-            out.push_link(
-                &tid,
-                "delivers_to",
-                vec![F::new("to", V::S(id.to_string()), Some(c))],
-            );
-            asynchronous(fn_hint, id);
+            let to = through.clone().unwrap_or_else(|| id.to_string());
+            out.push_link(&tid, "delivers_to", vec![F::new("to", V::S(to), Some(c))]);
+            if through.is_none() {
+                asynchronous(fn_hint, id);
+            }
         }
         _ => out.note(
             id,
@@ -177,6 +180,80 @@ fn sns_event(cf: &Cf, out: &mut Out, id: &str, e: &Event, fn_hint: &mut Invocati
             ),
         ),
     }
+}
+
+/// `SqsSubscription` of an SNS event: `true` makes SAM create a standard
+/// queue `<function><event>Queue` with default settings, an object names
+/// an existing queue (`QueueArn`); either way an event source mapping
+/// polls the queue for the function (`BatchSize`, `Enabled`). The queue
+/// the topic delivers to, or `None` without a subscription queue.
+fn sqs_subscription(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    lid: &str,
+    e: &Event,
+    fn_hint: &mut Invocations,
+) -> Option<String> {
+    let sub = e.props.get("SqsSubscription")?;
+    let spath = format!("{}.SqsSubscription", e.ppath);
+    let at = out.src(&spath, sub);
+    let qid = match &sub.value {
+        Value::Map(_) => {
+            let Some(qn) = sub.get("QueueArn") else {
+                out.note(
+                    id,
+                    format!(
+                        "TODO: event {} (SNS): SqsSubscription has no QueueArn; imported as a direct subscription ({at})",
+                        e.name
+                    ),
+                );
+                return None;
+            };
+            let qid = match cf.target(qn) {
+                Ok((q, _)) if cf.ty(&q) == Some("AWS::SQS::Queue") => cf.id(&q).cloned(),
+                _ => None,
+            };
+            let Some(qid) = qid else {
+                let qat = out.src(&format!("{spath}.QueueArn"), qn);
+                out.note(id, format!("TODO: event {} (SNS): the subscription queue is not a queue of this template; declare it and link it to `{id}`; imported as a direct subscription ({qat})", e.name));
+                return None;
+            };
+            qid
+        }
+        _ => match cf.lit(sub).and_then(|n| n.boolean()) {
+            Some(true) => {
+                let qid = out.add(
+                    &kebab(&format!("{lid}{}Queue", e.name)),
+                    "sqs-standard",
+                    format!("AWS::SQS::Queue SAM creates for the SqsSubscription of event {} of {lid}, {at}", e.name),
+                );
+                out.note(&qid, "SAM creates this queue without settings: its visibility timeout (30s, F002) and retention (4d, F003) are the defaults, and it has no dead-letter queue".to_string());
+                qid
+            }
+            Some(false) => return None,
+            None => {
+                out.note(id, format!("TODO: event {} (SNS): SqsSubscription is known only at deployment; imported as a direct subscription ({at})", e.name));
+                return None;
+            }
+        },
+    };
+    if let Some(n) = sub.get("Enabled")
+        && cf.lit(n).and_then(|x| x.boolean()) == Some(false)
+    {
+        let c = out.src(&format!("{spath}.Enabled"), n);
+        out.note(&qid, format!("the mapping to {id} is disabled: messages wait in the queue until it is enabled, for at most the queue's retention ({c})"));
+    }
+    mapped(fn_hint, id);
+    let to_src = out.src(&format!("{spath} (event of {lid})"), sub);
+    let none = Node::new(Value::Map(Vec::new()), sub.loc);
+    let settings = if matches!(sub.value, Value::Map(_)) {
+        sub
+    } else {
+        &none
+    };
+    mapping_link(cf, out, &qid, id, settings, &spath, to_src);
+    Some(qid)
 }
 
 /// An EventBridge (or CloudWatch Events) rule event: a rule component

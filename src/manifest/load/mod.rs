@@ -198,7 +198,8 @@ pub fn parse_merging(
 }
 
 /// Moves the entries of `section` that extend an imported entry of the same
-/// id into it: overlay fields replace imported fields of the same name, and
+/// id into it: overlay fields replace imported fields of the same name
+/// (links merge by `to`, [`merge::component_field`]), and
 /// an overlay `kind` drops the imported `defaults` (component id, field)
 /// that yield to it ([`crate::import::defaults::yields`]).
 fn merge_section(
@@ -260,14 +261,7 @@ fn merge_section(
                 (Value::Map(fields), Value::Map(extra)) => {
                     crate::import::defaults::drop_yielding(fields, &extra, &id, defaults);
                     for (k, v) in extra {
-                        let name = k.value.scalar_text();
-                        match fields
-                            .iter_mut()
-                            .find(|(bk, _)| bk.value.scalar_text() == name)
-                        {
-                            Some(slot) => *slot = (k, v),
-                            None => fields.push((k, v)),
-                        }
+                        merge::component_field(fields, k, v);
                     }
                 }
                 (_, Value::Null) => {}
@@ -430,6 +424,7 @@ pub(crate) fn is_valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
+mod merge;
 mod reader;
 mod sections;
 
