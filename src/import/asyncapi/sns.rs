@@ -4,7 +4,7 @@
 //! the topic's dead-letter queue.
 
 use super::bindings::Queues;
-use crate::import::{F, Node, Out, V, dur, kebab};
+use crate::import::{F, Node, Out, V, kebab};
 use std::collections::BTreeMap;
 
 /// The component a consumer `endpoint` names: an SQS queue or channel of
@@ -107,61 +107,27 @@ pub(super) fn consumers(
 }
 
 /// The retry of an HTTP/S delivery policy `p` (at `pp`), as an upper
-/// bound: `numRetries` retries, each waiting at most `maxDelayTarget`, and
-/// at most 1h in all (the HTTP/S cap, F016).
+/// bound (F016): [`crate::import::delivery_policy`].
 fn retry(out: &Out, p: &Node, pp: &str) -> Option<F> {
+    use crate::import::delivery_policy::{self as dp, Policy};
     let n = p
         .get("numRetries")
         .and_then(Node::int)
         .filter(|n| *n >= 0)?;
-    let mut fields = vec![F::new(
-        "attempts",
-        V::S((n + 1).to_string()),
-        Some(format!(
-            "{}: {n} retries + the first attempt",
-            out.src(&format!("{pp}.numRetries"), p)
-        )),
-    )];
-    if let Some(max) = p
+    let max_delay = p
         .get("maxDelayTarget")
         .and_then(Node::int)
         .filter(|m| *m >= 0)
-    {
-        let shape = [
-            "minDelayTarget",
-            "numNoDelayRetries",
-            "numMinDelayRetries",
-            "numMaxDelayRetries",
-            "backoffFunction",
-        ]
+        .map(|m| (m, out.src(&format!("{pp}.maxDelayTarget"), p)));
+    let shape = dp::SHAPE_FIELDS
         .iter()
         .filter_map(|k| p.get(k).and_then(Node::text).map(|v| format!("{k} {v}")))
-        .collect::<Vec<_>>();
-        let shape = if shape.is_empty() {
-            String::new()
-        } else {
-            format!(" ({} shape the delays below it)", shape.join(", "))
-        };
-        fields.push(F::new(
-            "backoff",
-            V::S(dur(max as u64)),
-            Some(format!(
-                "{}: every retry waits at most this long, an upper bound{shape}",
-                out.src(&format!("{pp}.maxDelayTarget"), p)
-            )),
-        ));
-        fields.push(F::new(
-            "multiplier",
-            V::S("1".into()),
-            Some("the upper bound does not grow".into()),
-        ));
-    }
-    fields.push(F::new(
-        "max_elapsed",
-        V::S("1h".into()),
-        Some("HTTP/S total retry time is capped at 3,600 s (F016)".into()),
-    ));
-    Some(F::new("retry", V::Map(fields), None))
+        .collect();
+    Some(dp::retry(Policy {
+        retries: (n, out.src(&format!("{pp}.numRetries"), p)),
+        max_delay,
+        shape,
+    }))
 }
 
 /// A consumer's `redrivePolicy` `rp` (at `p`): the topic's dead-letter

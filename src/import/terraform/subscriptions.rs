@@ -9,7 +9,7 @@
 //! subscription retries for at most 3,600 s in all (F016).
 
 use super::{Ctx, properties};
-use crate::import::{F, Node, Out, V, dur};
+use crate::import::{F, Node, Out, V};
 
 /// An `aws_sns_topic_subscription`: a `delivers_to` link from the topic to
 /// the endpoint, with the retry of an HTTP/S delivery policy; the redrive
@@ -83,23 +83,14 @@ fn int(p: &serde_json::Value, k: &str) -> Option<i64> {
 }
 
 /// The retry of an HTTP/S delivery policy `p` (read `at`), as an upper
-/// bound: `numRetries` retries, each waiting at most `maxDelayTarget`, and
-/// at most 1h in all (the HTTP/S cap, F016).
+/// bound (F016): [`crate::import::delivery_policy`].
 fn retry(p: &serde_json::Value, at: &str) -> Option<F> {
+    use crate::import::delivery_policy::{self as dp, Policy};
     let n = int(p, "numRetries").filter(|n| *n >= 0)?;
-    let mut fields = vec![F::new(
-        "attempts",
-        V::S((n + 1).to_string()),
-        Some(format!("{at} numRetries: {n} retries + the first attempt")),
-    )];
-    if let Some(max) = int(p, "maxDelayTarget").filter(|m| *m >= 0) {
-        let shape: Vec<String> = [
-            "minDelayTarget",
-            "numNoDelayRetries",
-            "numMinDelayRetries",
-            "numMaxDelayRetries",
-            "backoffFunction",
-        ]
+    let max_delay = int(p, "maxDelayTarget")
+        .filter(|m| *m >= 0)
+        .map(|m| (m, format!("{at} maxDelayTarget")));
+    let shape = dp::SHAPE_FIELDS
         .iter()
         .filter_map(|k| {
             let v = p.get(*k)?;
@@ -107,29 +98,11 @@ fn retry(p: &serde_json::Value, at: &str) -> Option<F> {
             Some(format!("{k} {}", crate::import::comment_text(&v)))
         })
         .collect();
-        let shape = match shape.is_empty() {
-            true => String::new(),
-            false => format!(" ({} shape the delays below it)", shape.join(", ")),
-        };
-        fields.push(F::new(
-            "backoff",
-            V::S(dur(max as u64)),
-            Some(format!(
-                "{at} maxDelayTarget: every retry waits at most this long, an upper bound{shape}"
-            )),
-        ));
-        fields.push(F::new(
-            "multiplier",
-            V::S("1".into()),
-            Some("the upper bound does not grow".into()),
-        ));
-    }
-    fields.push(F::new(
-        "max_elapsed",
-        V::S("1h".into()),
-        Some("HTTP/S total retry time is capped at 3,600 s (F016)".into()),
-    ));
-    Some(F::new("retry", V::Map(fields), None))
+    Some(dp::retry(Policy {
+        retries: (n, format!("{at} numRetries")),
+        max_delay,
+        shape,
+    }))
 }
 
 /// The subscription's `redrive_policy`: its `deadLetterTargetArn` is the
