@@ -11,6 +11,9 @@ use replay_audit::analysis::Birth;
 use replay_audit::report::horizon::rows;
 use replay_audit::{Manifest, analyse, manifest, rules};
 
+#[path = "common/clock_rows.rs"]
+mod clock_rows;
+
 fn path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
@@ -21,14 +24,6 @@ fn load_text(text: &str) -> Manifest {
 
 fn load(rel: &str) -> Manifest {
     load_text(&std::fs::read_to_string(path(rel)).expect("readable fixture"))
-}
-
-fn seconds(word: &str, name: &str) -> Option<u64> {
-    let v = word
-        .strip_prefix(name)
-        .and_then(|w| w.strip_prefix('='))
-        .unwrap_or_else(|| panic!("`{word}`: expected {name}=…"));
-    (v != "none").then(|| v.parse().expect("seconds"))
 }
 
 /// Items 4 and 6 of #16 with exact seconds: every `# clocks:` row of every
@@ -46,19 +41,7 @@ fn every_audit_fixture_has_its_exact_horizons() {
         let text = std::fs::read_to_string(&file).expect("readable");
         let m = load_text(&text);
         let a = analyse(&m);
-        for rest in text.lines().filter_map(|l| l.strip_prefix("# clocks:")) {
-            let w: Vec<&str> = rest.split_whitespace().collect();
-            let want = (seconds(w[2], "horizon"), seconds(w[3], "window"));
-            let got: Vec<_> = rows(&a, None, Some(w[0]))
-                .into_iter()
-                .filter(|r| r.role == w[1])
-                .map(|r| (r.horizon_seconds, r.window_seconds))
-                .collect();
-            if got != vec![want] {
-                failures.push(format!("{}: {rest}: got {got:?}", file.display()));
-            }
-            checked += 1;
-        }
+        checked += clock_rows::check(&text, &a, &file, &mut failures);
     }
     assert!(checked >= 3, "no `# clocks:` rows under fixtures/audit");
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -10,6 +10,9 @@ use std::path::PathBuf;
 use replay_audit::report::horizon::rows;
 use replay_audit::{analyse, manifest, rules};
 
+#[path = "common/clock_rows.rs"]
+mod clock_rows;
+
 fn fixtures() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/clocks");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -27,14 +30,6 @@ fn load(path: &PathBuf) -> (String, replay_audit::Manifest) {
     (text, m)
 }
 
-fn number(word: &str, name: &str) -> Option<u64> {
-    let v = word
-        .strip_prefix(name)
-        .and_then(|w| w.strip_prefix('='))
-        .unwrap_or_else(|| panic!("`{word}`: expected {name}=…"));
-    (v != "none").then(|| v.parse().expect("seconds"))
-}
-
 #[test]
 fn every_clock_fixture_has_its_exact_horizons_and_findings() {
     let files = fixtures();
@@ -43,25 +38,8 @@ fn every_clock_fixture_has_its_exact_horizons_and_findings() {
     for path in &files {
         let (text, m) = load(path);
         let a = analyse(&m);
-        let mut rows_checked = 0;
+        let rows_checked = clock_rows::check(&text, &a, path, &mut failures);
         for line in text.lines() {
-            if let Some(rest) = line.strip_prefix("# clocks:") {
-                let w: Vec<&str> = rest.split_whitespace().collect();
-                let (node, role) = (w[0], w[1]);
-                let want = (number(w[2], "horizon"), number(w[3], "window"));
-                let got: Vec<_> = rows(&a, None, Some(node))
-                    .into_iter()
-                    .filter(|r| r.role == role)
-                    .map(|r| (r.horizon_seconds, r.window_seconds))
-                    .collect();
-                if got != vec![want] {
-                    failures.push(format!(
-                        "{}: {node} {role}: want {want:?}, got {got:?}",
-                        path.display()
-                    ));
-                }
-                rows_checked += 1;
-            }
             if let Some(rest) = line.strip_prefix("# findings:") {
                 let want: BTreeSet<&str> =
                     rest.split_whitespace().filter(|w| *w != "none").collect();
