@@ -3,16 +3,10 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, t};
-
-fn import(args: &[&str]) -> (String, String, i32) {
-    let o = bin().arg("import").args(args).output().unwrap();
-    (
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-        o.status.code().unwrap(),
-    )
-}
+use imports::{
+    bin, check, check_overlaid, findings, import, import_clean, overlay_of, run, scratch, t,
+    transcript,
+};
 
 #[test]
 fn sqs_dlq_lambda_with_ttl_table() {
@@ -41,18 +35,19 @@ fn sqs_dlq_lambda_with_ttl_table() {
         check(&["sqs-dlq-lambda.yaml"]),
         (vec![t("RH015", "payout-queue", "-")], 0)
     );
-    let (f, code) = check(&["sqs-dlq-lambda.yaml", "sqs-dlq-lambda.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH015", "payout-queue", "seller-payout"),
-            t("RH032", "idempotency-table", "seller-payout"),
-            t("RH001", "idempotency-table", "seller-payout"),
-            t("RH005", "-", "seller-payout"),
-            t("RH040", "-", "seller-payout")
-        ]
+        check_overlaid("sqs-dlq-lambda.yaml"),
+        (
+            vec![
+                t("RH015", "payout-queue", "seller-payout"),
+                t("RH032", "idempotency-table", "seller-payout"),
+                t("RH001", "idempotency-table", "seller-payout"),
+                t("RH005", "-", "seller-payout"),
+                t("RH040", "-", "seller-payout")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -94,15 +89,16 @@ fn fifo_chain_with_content_dedup_and_shared_dlq() {
     // A RedrivePolicy written as a JSON string, pointing at the DLQ by ARN.
     assert!(text.contains("      to: shared-dlq  # from Resources.ShipmentsQueue.Properties.RedrivePolicy.deadLetterTargetArn (fifo-chain.yaml:21)\n"), "{text}");
     assert!(text.contains("TODO: redrive: RedriveAllowPolicy allowAll and several sources (orders-queue, shipments-queue)"), "{text}");
-    let (f, code) = check(&["fifo-chain.yaml", "fifo-chain.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH030", "warehouse", "ship-order"),
-            t("RH040", "-", "ship-order")
-        ]
+        check_overlaid("fifo-chain.yaml"),
+        (
+            vec![
+                t("RH030", "warehouse", "ship-order"),
+                t("RH040", "-", "ship-order")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -118,7 +114,7 @@ fn kinesis_mapping_with_bisect_and_on_failure_destination() {
     // The on-failure destination keeps pointers 4 days; the stream keeps
     // the records they point at 24 hours.
     assert_eq!(
-        check(&["kinesis-bisect.json", "kinesis-bisect.overlay.yaml"]),
+        check_overlaid("kinesis-bisect.json"),
         (
             vec![
                 t("RH016", "failed-records", "count-click"),
@@ -136,16 +132,17 @@ fn two_region_global_table() {
     assert!(text.contains("  us-east-1: {}  # from Resources.PaymentKeys.Properties.Replicas[1].Region (global-table.yaml:15); TODO"), "{text}");
     assert!(text.contains("    replication: async  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14): global tables replicate asynchronously unless MultiRegionConsistency is STRONG (F038)\n    mode: active-active  # from Resources.PaymentKeys.Properties.Replicas (global-table.yaml:14): every replica accepts writes (F038)\n"), "{text}");
     assert!(text.contains("    replication: async  #"), "{text}");
-    let (f, code) = check(&["global-table.yaml", "global-table.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH011", "payment-keys", "charge"),
-            t("RH032", "payment-keys", "charge"),
-            t("RH040", "-", "charge")
-        ]
+        check_overlaid("global-table.yaml"),
+        (
+            vec![
+                t("RH011", "payment-keys", "charge"),
+                t("RH032", "payment-keys", "charge"),
+                t("RH040", "-", "charge")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -154,17 +151,18 @@ fn eventbridge_rule_with_retry_policy() {
     assert!(text.contains("          attempts: 5  # from Resources.InvoiceRule.Properties.Targets[0].RetryPolicy.MaximumRetryAttempts (eventbridge-retry.yaml:11): 4 retries + the first attempt\n"), "{text}");
     assert!(text.contains("        max_record_age: 2h  # from Resources.InvoiceRule.Properties.Targets[0].RetryPolicy.MaximumEventAgeInSeconds (eventbridge-retry.yaml:12)\n"), "{text}");
     assert!(text.contains("      to: invoice-dlq  # from Resources.InvoiceRule.Properties.Targets[0].DeadLetterConfig.Arn (eventbridge-retry.yaml:14)\n"), "{text}");
-    let (f, code) = check(&["eventbridge-retry.yaml", "eventbridge-retry.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            // no RH023: the key never reaches `mail-provider` (RH021), the
-            // only key-based layer, so no layer answers a reused key
-            t("RH021", "mail-provider", "send-invoice"),
-            t("RH040", "-", "send-invoice")
-        ]
+        check_overlaid("eventbridge-retry.yaml"),
+        (
+            vec![
+                // no RH023: the key never reaches `mail-provider` (RH021), the
+                // only key-based layer, so no layer answers a reused key
+                t("RH021", "mail-provider", "send-invoice"),
+                t("RH040", "-", "send-invoice")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -205,7 +203,7 @@ fn terraform_plan_with_child_module() {
         "warning: not imported: aws_iam_role.worker (aws_iam_role)\n"
     );
     assert_eq!(
-        check(&["plan.json", "plan.overlay.yaml"]),
+        check_overlaid("plan.json"),
         (
             vec![
                 // 2m is below 6 × the function timeout 1m (F073)
@@ -220,58 +218,36 @@ fn terraform_plan_with_child_module() {
 
 #[test]
 fn bad_inputs_exit_2_with_locations() {
-    let dir = tempfile::tempdir().unwrap();
-    let yaml = dir.path().join("t.yaml");
-    std::fs::write(
-        &yaml,
+    let (_dir, yaml) = scratch(
+        "t.yaml",
         "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties: [1, 2\n",
-    )
-    .unwrap();
-    let o = bin()
-        .args(["import", "cloudformation"])
-        .arg(&yaml)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    );
+    let (_, err, code) = import(&["cloudformation", &yaml]);
+    assert_eq!(code, 2);
     assert!(
         err.contains("invalid YAML") && err.contains("t.yaml:4:17"),
         "{err}"
     );
-    let json = dir.path().join("plan.json");
-    std::fs::write(
-        &json,
+    let (_dir, json) = scratch(
+        "plan.json",
         "{\n  \"planned_values\": {\n    \"root_module\": [1,,2]\n  }\n}\n",
-    )
-    .unwrap();
-    let o = bin()
-        .args(["import", "terraform"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    );
+    let (_, err, code) = import(&["terraform", &json]);
+    assert_eq!(code, 2);
     assert!(err.contains("plan.json:3:"), "{err}");
     std::fs::write(&json, "{\"format_version\": \"1.2\"}").unwrap();
-    let o = bin()
-        .args(["import", "terraform"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("`planned_values.root_module` is missing"));
-    let o = bin()
-        .args([
-            "--max-file-size",
-            "10",
-            "import",
-            "cloudformation",
-            "fifo-chain.yaml",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("more than the limit of 10 bytes"));
+    let (_, err, code) = import(&["terraform", &json]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`planned_values.root_module` is missing"));
+    let (_, err, code) = run(&[
+        "--max-file-size",
+        "10",
+        "import",
+        "cloudformation",
+        "fifo-chain.yaml",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("more than the limit of 10 bytes"));
 }
 
 #[test]
@@ -282,15 +258,16 @@ fn step_functions_retry_blocks_become_call_retries() {
     assert!(text.contains("      - to: pay-function  # from Resources.PayoutFlow.Properties.Definition.States.Pay (step-functions.yaml:13)\n"), "{text}");
     assert!(text.contains("          attempts: 4  # from Resources.PayoutFlow.Properties.Definition.States.Pay.Retry[0].MaxAttempts (step-functions.yaml:20): 3 retries + the first attempt\n"), "{text}");
     assert!(text.contains("          backoff: 2s  #"), "{text}");
-    let (f, code) = check(&["step-functions.yaml", "step-functions.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH021", "pay-function", "seller-payout"),
-            t("RH041", "payout-flow", "seller-payout")
-        ]
+        check_overlaid("step-functions.yaml"),
+        (
+            vec![
+                t("RH021", "pay-function", "seller-payout"),
+                t("RH041", "payout-flow", "seller-payout")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 #[test]
@@ -337,11 +314,7 @@ fn cloudformation_coverage_snapshots() {
     ] {
         let mut all = vec!["cloudformation"];
         all.extend_from_slice(args);
-        let (text, err, code) = import(&all);
-        insta::assert_snapshot!(
-            format!("cloudformation-{name}"),
-            format!("exit {code}\n--- stderr\n{err}--- stdout\n{text}")
-        );
+        insta::assert_snapshot!(format!("cloudformation-{name}"), transcript(&import(&all)));
     }
 }
 
@@ -360,16 +333,17 @@ fn lambda_async_settings_stay_off_the_mapping_path() {
     assert!(!orders_function.contains("    dead_letter:"), "{text}");
     // 4d + 1d + 4d = 9d against keys kept 9d: RH004, not the RH001 that a
     // 1h asynchronous detour (9d 1h) gave.
-    let (f, code) = check(&["lambda-async-only.yaml", "lambda-async-only.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH004", "order-keys", "place-order"),
-            t("RH005", "-", "place-order"),
-            t("RH040", "-", "place-order")
-        ]
+        check_overlaid("lambda-async-only.yaml"),
+        (
+            vec![
+                t("RH004", "order-keys", "place-order"),
+                t("RH005", "-", "place-order"),
+                t("RH040", "-", "place-order")
+            ],
+            0
+        )
     );
-    assert_eq!(code, 0);
 }
 
 /// The SQS binding's `deadLetterQueue` beside `queue` is a component, so
@@ -381,34 +355,32 @@ fn asyncapi_sqs_dead_letter_queue_is_declared() {
     assert!(text.contains("  refund-requests-dlq:\n    kind: sqs-standard  # SQS dead-letter queue, from channels.refundRequests.bindings.sqs.deadLetterQueue (asyncapi3-sqs-dlq.yaml:20)\n    retention: 14d  # from channels.refundRequests.bindings.sqs.deadLetterQueue.messageRetentionPeriod (asyncapi3-sqs-dlq.yaml:21)\n"), "{text}");
     assert!(text.contains("      to: refund-requests-dlq  # from channels.refundRequests.bindings.sqs.queue.redrivePolicy.deadLetterQueue (asyncapi3-sqs-dlq.yaml:17)\n"), "{text}");
     // 1d in the queue + 2d redrive within + 1d in the queue again = 4d > 1d.
-    let (f, code) = check(&["asyncapi3-sqs-dlq.yaml", "asyncapi3-sqs-dlq.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH001", "refund-keys", "refund"),
-            t("RH033", "card-network", "refund"),
-            t("RH022", "process-refund", "refund"),
-            t("RH023", "-", "refund"),
-            t("RH036", "process-refund", "refund"),
-            t("RH005", "-", "refund"),
-            t("RH040", "-", "refund")
-        ]
+        check_overlaid("asyncapi3-sqs-dlq.yaml"),
+        (
+            vec![
+                t("RH001", "refund-keys", "refund"),
+                t("RH033", "card-network", "refund"),
+                t("RH022", "process-refund", "refund"),
+                t("RH023", "-", "refund"),
+                t("RH036", "process-refund", "refund"),
+                t("RH005", "-", "refund"),
+                t("RH040", "-", "refund")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 /// A dead-letter queue named only by a redrive policy (2.x binding) becomes
 /// a placeholder component with a TODO: the skeleton alone is accepted.
 #[test]
 fn referenced_but_undescribed_ids_become_placeholders() {
-    let dir = tempfile::tempdir().unwrap();
-    let doc = dir.path().join("api.yaml");
-    std::fs::write(
-        &doc,
+    let (_dir, doc) = scratch(
+        "api.yaml",
         "asyncapi: 2.6.0\ninfo: {title: t, version: '1'}\nchannels:\n  jobs:\n    bindings:\n      sqs:\n        queue:\n          name: jobs\n          redrivePolicy:\n            deadLetterQueue: {arn: 'arn:aws:sqs:eu-west-1:1:jobsDead'}\n",
-    )
-    .unwrap();
-    let (text, _, code) = import(&["asyncapi", doc.to_str().unwrap()]);
+    );
+    let (text, _, code) = import(&["asyncapi", &doc]);
     assert_eq!(code, 0);
     assert!(text.contains("      to: jobs-dead  #"), "{text}");
     assert!(
@@ -419,26 +391,16 @@ fn referenced_but_undescribed_ids_become_placeholders() {
         text.contains("    # TODO: `jobs-dead` is referenced by `jobs`; declare its kind"),
         "{text}"
     );
-    assert_eq!(check(&[doc.to_str().unwrap()]), (vec![], 0));
+    assert_eq!(check(&[&doc]), (vec![], 0));
 }
 
 /// A finding on an imported value points at the template line the value
 /// came from, not at the generated text.
 #[test]
 fn findings_on_imported_values_point_at_the_template() {
-    let o = bin()
-        .args([
-            "check",
-            "sqs-dlq-lambda.yaml",
-            "sqs-dlq-lambda.overlay.yaml",
-        ])
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let at: Vec<String> = v["findings"]
-        .as_array()
-        .unwrap()
+    let fixture = "sqs-dlq-lambda.yaml";
+    let at: Vec<String> = findings(&[fixture, &overlay_of(fixture)])
+        .0
         .iter()
         .map(|f| {
             let l = &f["location"];
@@ -469,27 +431,24 @@ fn findings_on_imported_values_point_at_the_template() {
 /// keeps events for its target's 60 s, not the 24 h default.
 #[test]
 fn eventbridge_api_destination_target() {
-    let (text, err, code) = import(&["cloudformation", "eventbridge-api-destination.yaml"]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let text = import_clean(&["cloudformation", "eventbridge-api-destination.yaml"]);
     assert!(text.contains("    kind: external  # AWS::Events::ApiDestination, from Resources.PartnerWebhook (eventbridge-api-destination.yaml:15)\n"), "{text}");
     assert!(text.contains("    retention: 1m  # from Resources.PaymentRule.Properties.Targets[0].RetryPolicy.MaximumEventAgeInSeconds (eventbridge-api-destination.yaml:34)"), "{text}");
     assert!(text.contains("      - to: partner-webhook  # from Resources.PaymentRule.Properties.Targets[0].Arn (eventbridge-api-destination.yaml:27)\n"), "{text}");
     assert!(text.contains("      to: partner-dlq  # from Resources.PaymentRule.Properties.Targets[0].DeadLetterConfig.Arn (eventbridge-api-destination.yaml:36)\n"), "{text}");
     assert!(text.contains("    # the rule sends header Idempotency-Key: $.detail.payment_id (from Resources.PaymentRule.Properties.Targets[0].HttpParameters.HeaderParameters.Idempotency-Key (eventbridge-api-destination.yaml:31)): the key is passed"), "{text}");
     // 1m + 1d + 1m = 1d 2m against the partner's 10m key window.
-    let (f, code) = check(&[
-        "eventbridge-api-destination.yaml",
-        "eventbridge-api-destination.overlay.yaml",
-    ]);
     assert_eq!(
-        f,
-        vec![
-            t("RH001", "partner-webhook", "capture-payment"),
-            t("RH005", "-", "capture-payment"),
-            t("RH040", "-", "capture-payment")
-        ]
+        check_overlaid("eventbridge-api-destination.yaml"),
+        (
+            vec![
+                t("RH001", "partner-webhook", "capture-payment"),
+                t("RH005", "-", "capture-payment"),
+                t("RH040", "-", "capture-payment")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 /// A Scheduler schedule delivers to its target with the template's retry
@@ -497,8 +456,7 @@ fn eventbridge_api_destination_target() {
 /// function, FIRE_AND_FORGET making the function `lambda-async`.
 #[test]
 fn scheduler_schedule_and_pipe() {
-    let (text, err, code) = import(&["cloudformation", "scheduler-pipe.yaml"]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let text = import_clean(&["cloudformation", "scheduler-pipe.yaml"]);
     assert!(text.contains("    kind: topic  # AWS::Scheduler::Schedule, from Resources.NightlySettlement (scheduler-pipe.yaml:9)\n    delivery: at-least-once  # UNVERIFIED:"), "{text}");
     assert!(text.contains("          attempts: 3  # from Resources.NightlySettlement.Properties.Target.RetryPolicy.MaximumRetryAttempts (scheduler-pipe.yaml:19): 2 retries + the first attempt\n"), "{text}");
     assert!(text.contains("      to: schedule-dlq  # from Resources.NightlySettlement.Properties.Target.DeadLetterConfig.Arn (scheduler-pipe.yaml:22)\n"), "{text}");
@@ -510,17 +468,18 @@ fn scheduler_schedule_and_pipe() {
     assert!(text.contains("    kind: lambda-async  # AWS::Lambda::Function, from Resources.SettleFunction (scheduler-pipe.yaml:39)\n"), "{text}");
     assert!(text.contains("    # InvocationType FIRE_AND_FORGET (from Resources.SettlementPipe.Properties.TargetParameters.LambdaFunctionParameters.InvocationType (scheduler-pipe.yaml:37)): the pipe deletes the source message"), "{text}");
     // 5m + 1d + 6h (async event queue, F024) = 1d 6h 5m against keys kept 1d.
-    let (f, code) = check(&["scheduler-pipe.yaml", "scheduler-pipe.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH001", "settlement-keys", "settle-night"),
-            // The fingerprint is the key field alone (#17: RH023).
-            t("RH023", "-", "settle-night"),
-            t("RH040", "-", "settle-night")
-        ]
+        check_overlaid("scheduler-pipe.yaml"),
+        (
+            vec![
+                t("RH001", "settlement-keys", "settle-night"),
+                // The fingerprint is the key field alone (#17: RH023).
+                t("RH023", "-", "settle-night"),
+                t("RH040", "-", "settle-night")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 /// `expiry: physical-ttl` from `TimeToLiveSpecification` is a default: an
@@ -529,21 +488,21 @@ fn scheduler_schedule_and_pipe() {
 /// keeps it.
 #[test]
 fn ttl_expiry_yields_to_an_overlay_kind() {
-    let (text, err, code) = import(&["cloudformation", "ttl-powertools.yaml"]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let text = import_clean(&["cloudformation", "ttl-powertools.yaml"]);
     assert!(text.contains("    expiry: physical-ttl  # default (an overlay's kind with a default of its own replaces it); from Resources.RefundKeys.Properties.TimeToLiveSpecification.Enabled (ttl-powertools.yaml:21): items expire by TTL on `expiration`\n"), "{text}");
     // 0s + 1d (MessageRetentionPeriod) = 1d against the Powertools 1h (F040).
-    let (f, code) = check(&["ttl-powertools.yaml", "ttl-powertools.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            // VisibilityTimeout 60 s is below 6 x the function's Timeout 30 s (F073).
-            t("RH015", "refund-queue", "refund"),
-            t("RH001", "refund-keys", "refund"),
-            t("RH040", "-", "refund")
-        ]
+        check_overlaid("ttl-powertools.yaml"),
+        (
+            vec![
+                // VisibilityTimeout 60 s is below 6 x the function's Timeout 30 s (F073).
+                t("RH015", "refund-queue", "refund"),
+                t("RH001", "refund-keys", "refund"),
+                t("RH040", "-", "refund")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let overlay = dir.join("same.yaml");
@@ -564,24 +523,24 @@ fn ttl_expiry_yields_to_an_overlay_kind() {
 /// name; a condition that cannot be evaluated keeps its resource with a note.
 #[test]
 fn list_parameters_and_undecided_conditions() {
-    let (text, err, code) = import(&["cloudformation", "list-parameters.yaml"]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let text = import_clean(&["cloudformation", "list-parameters.yaml"]);
     assert!(text.contains("    regions: [eu-west-1, us-east-1]  # from Resources.PaymentKeys.Properties.Replicas (list-parameters.yaml:28)\n"), "{text}");
     assert!(text.contains("  us-east-1: {}  # from Resources.PaymentKeys.Properties.Replicas[1].Region (list-parameters.yaml:29); TODO"), "{text}");
     assert!(text.contains("    visibility_timeout: 45s  # from Resources.HomeQueue.Properties.VisibilityTimeout (list-parameters.yaml:35)\n"), "{text}");
     assert!(text.contains("# TODO: HomeQueue is imported, but its condition `InHome` uses `AWS::Region`, known only at deployment: check whether the stack creates it\n"), "{text}");
     assert!(text.contains("# TODO: LoopQueue is imported, but its condition `Loop` refers to itself (Loop → Loop): check whether the stack creates it\n"), "{text}");
     assert!(!text.contains("known only at deployment (from"), "{text}");
-    let (f, code) = check(&["list-parameters.yaml", "list-parameters.overlay.yaml"]);
     assert_eq!(
-        f,
-        vec![
-            t("RH011", "payment-keys", "charge"),
-            t("RH032", "payment-keys", "charge"),
-            t("RH040", "-", "charge")
-        ]
+        check_overlaid("list-parameters.yaml"),
+        (
+            vec![
+                t("RH011", "payment-keys", "charge"),
+                t("RH032", "payment-keys", "charge"),
+                t("RH040", "-", "charge")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
 }
 
 /// A definition in a file beside the template (SAM `DefinitionUri`) is read
@@ -591,8 +550,7 @@ fn list_parameters_and_undecided_conditions() {
 /// template's folder is refused with a note.
 #[test]
 fn state_machine_definition_file_with_catch_to_a_queue() {
-    let (text, err, code) = import(&["cloudformation", "step-functions-file.yaml"]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let text = import_clean(&["cloudformation", "step-functions-file.yaml"]);
     let src = "Resources.RefundFlow.Properties.DefinitionUri[statemachine/refund.asl.json].States";
     assert!(
         text.contains(&format!(
@@ -609,29 +567,20 @@ fn state_machine_definition_file_with_catch_to_a_queue() {
         "{text}"
     );
     assert!(text.contains("    # TODO: the definition file `../outside.asl.json` is not read: it leaves the template's folder (from Resources.EscapingFlow.Properties.DefinitionS3Location (step-functions-file.yaml:18))\n"), "{text}");
-    let (f, code) = check(&[
-        "step-functions-file.yaml",
-        "step-functions-file.overlay.yaml",
-    ]);
     assert_eq!(
-        f,
-        vec![
-            t("RH021", "refund-function", "refund"),
-            t("RH041", "refund-flow", "refund"),
-            t("RH040", "-", "refund")
-        ]
+        check_overlaid("step-functions-file.yaml"),
+        (
+            vec![
+                t("RH021", "refund-function", "refund"),
+                t("RH041", "refund-flow", "refund"),
+                t("RH040", "-", "refund")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
     // 5s + 15s + 45s + min(135s, 60s) = 125s.
-    let o = bin()
-        .args([
-            "horizon",
-            "step-functions-file.yaml",
-            "step-functions-file.overlay.yaml",
-        ])
-        .output()
-        .unwrap();
-    let h = String::from_utf8(o.stdout).unwrap();
+    let fixture = "step-functions-file.yaml";
+    let (h, _, _) = run(&["horizon", fixture, &overlay_of(fixture)]);
     assert!(
         h.contains("retry 5 attempts: (0s + 5s) + (0s + 15s) + (0s + 45s) + (0s + 1m) = 2m 5s"),
         "{h}"
@@ -672,8 +621,7 @@ fn state_machine_definition_file_is_never_read_through_a_link() {
 /// `cleanup.policy: compact` keeps no retention (compaction has no age).
 #[test]
 fn asyncapi_sns_delivery_policies_and_kafka_compaction() {
-    let (text, err, code) = import(&["asyncapi", "asyncapi3-sns-kafka.yaml"]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let text = import_clean(&["asyncapi", "asyncapi3-sns-kafka.yaml"]);
     let c = "operations.publishOrder.bindings.sns.consumers";
     assert!(text.contains(&format!("      - to: fulfilment-queue  # from {c}[0].endpoint (asyncapi3-sns-kafka.yaml:39)\n      - to: partner-hook  # from {c}[1].endpoint (asyncapi3-sns-kafka.yaml:44)\n        retry:\n          attempts: 6  # from {c}[1].deliveryPolicy.numRetries (asyncapi3-sns-kafka.yaml:47): 5 retries + the first attempt\n          backoff: 2m  # from {c}[1].deliveryPolicy.maxDelayTarget (asyncapi3-sns-kafka.yaml:47): every retry waits at most this long, an upper bound (minDelayTarget 20, backoffFunction exponential shape the delays below it)\n          multiplier: 1  # the upper bound does not grow\n          max_elapsed: 1h  # HTTP/S total retry time is capped at 3,600 s (F016)\n        max_record_age: 1h  # https consumer: HTTP/S total retry time is capped at 3,600 s (F016)\n")), "{text}");
     assert!(text.contains(&format!("    dead_letter:\n      to: order-events-dlq  # from {c}[0].redrivePolicy.deadLetterQueue (asyncapi3-sns-kafka.yaml:43): undeliverable messages once the delivery policy is exhausted (F016)\n")), "{text}");
@@ -682,27 +630,18 @@ fn asyncapi_sns_delivery_policies_and_kafka_compaction() {
     assert!(text.contains("  order-log:\n    kind: kafka-topic  # channel, from channels.orderLog (asyncapi3-sns-kafka.yaml:17)\n    # TODO: retention: cleanup.policy compact (from channels.orderLog.bindings.kafka.topicConfiguration.cleanup.policy (asyncapi3-sns-kafka.yaml:23)) keeps the latest record"), "{text}");
     assert!(text.contains("    retention: 1d  # from channels.auditLog.bindings.kafka.topicConfiguration.retention.ms (asyncapi3-sns-kafka.yaml:30) (86400000 ms)\n    # cleanup.policy compact and delete"), "{text}");
     // min(5 x 2m, 1h) = 10m against the partner's 5m key window.
-    let (f, code) = check(&[
-        "asyncapi3-sns-kafka.yaml",
-        "asyncapi3-sns-kafka.overlay.yaml",
-    ]);
     assert_eq!(
-        f,
-        vec![
-            t("RH001", "partner-hook", "notify-partner"),
-            t("RH040", "-", "notify-partner")
-        ]
+        check_overlaid("asyncapi3-sns-kafka.yaml"),
+        (
+            vec![
+                t("RH001", "partner-hook", "notify-partner"),
+                t("RH040", "-", "notify-partner")
+            ],
+            1
+        )
     );
-    assert_eq!(code, 1);
-    let o = bin()
-        .args([
-            "horizon",
-            "asyncapi3-sns-kafka.yaml",
-            "asyncapi3-sns-kafka.overlay.yaml",
-        ])
-        .output()
-        .unwrap();
-    let h = String::from_utf8(o.stdout).unwrap();
+    let fixture = "asyncapi3-sns-kafka.yaml";
+    let (h, _, _) = run(&["horizon", fixture, &overlay_of(fixture)]);
     assert!(h.contains("horizon 10m, window 5m"), "{h}");
 }
 
@@ -730,7 +669,7 @@ fn pipe_from_a_table_stream_reads_the_stream() {
     assert!(!table.contains("delivers_to"), "{table}");
     assert!(table.contains("    sends_to:\n      - to: scores-table-stream  # from Resources.ScoresTable.Properties.StreamSpecification (pipe-ddb-stream.yaml:20)\n"), "{table}");
     assert_eq!(
-        check(&["pipe-ddb-stream.yaml", "pipe-ddb-stream.overlay.yaml"]),
+        check_overlaid("pipe-ddb-stream.yaml"),
         (
             vec![
                 t("RH003", "leaderboard", "score-update"),
@@ -748,11 +687,10 @@ fn pipe_from_a_table_stream_reads_the_stream() {
 /// by id alone (arithmetic in the overlay).
 #[test]
 fn sam_simple_table_is_a_dynamodb_table() {
-    let (text, err, code) = import(&["cloudformation", "sam-simple-table.yaml"]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let text = import_clean(&["cloudformation", "sam-simple-table.yaml"]);
     assert!(text.contains("  keys:\n    kind: dynamodb-table  # AWS::Serverless::SimpleTable, from Resources.Keys (sam-simple-table.yaml:30)\n    # TODO: retention and expiry (application | physical-ttl): the template sets no TTL\n"), "{text}");
     assert_eq!(
-        check(&["sam-simple-table.yaml", "sam-simple-table.overlay.yaml"]),
+        check_overlaid("sam-simple-table.yaml"),
         (
             vec![
                 t("RH001", "keys", "place-order"),

@@ -4,16 +4,7 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, t};
-
-fn import(args: &[&str]) -> (String, String, i32) {
-    let o = bin().arg("import").args(args).output().unwrap();
-    (
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-        o.status.code().unwrap(),
-    )
-}
+use imports::{bin, check, findings, import, t, transcript};
 
 /// The refund queue's ARN, as stack B's deployment would pass it.
 const REFUND_ARN: &str = "RefundQueueArn=arn:aws:sqs:eu-west-1:123456789012:refunds";
@@ -25,17 +16,15 @@ const REFUND_ARN: &str = "RefundQueueArn=arn:aws:sqs:eu-west-1:123456789012:refu
 /// arithmetic of the findings is in `multistack/payouts.overlay.yaml`.
 #[test]
 fn several_templates_link_by_export_and_arn() {
-    let (text, err, code) = import(&[
+    let out = import(&[
         "cloudformation",
         "multistack/orders.yaml",
         "multistack/payments.yaml",
         "--parameter",
         REFUND_ARN,
     ]);
-    insta::assert_snapshot!(
-        "cloudformation-multistack",
-        format!("exit {code}\n--- stderr\n{err}--- stdout\n{text}")
-    );
+    insta::assert_snapshot!("cloudformation-multistack", transcript(&out));
+    let text = out.0;
     assert!(text.contains("    delivers_to:\n      - to: payout-function  # from Resources.PayoutFunction.Properties.Events.Payouts (event of PayoutFunction) (multistack/payments.yaml:27)\n"), "{text}");
     assert!(
         text.contains("      to: orders.dead-letter-queue  #"),
@@ -104,14 +93,8 @@ fn several_templates_link_by_export_and_arn() {
         ])
     );
     // RH015 points into stack A, where the queue's visibility timeout is.
-    let o = bin()
-        .arg("check")
-        .args(&with_arn)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let l = &v["findings"][0]["location"];
+    let (f, _) = findings(&with_arn);
+    let l = &f[0]["location"];
     assert_eq!(
         (l["file"].as_str(), l["line"].as_u64()),
         (Some("multistack/orders.yaml"), Some(32))

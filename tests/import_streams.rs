@@ -6,24 +6,12 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, t};
-
-fn run(args: &[&str]) -> (String, String, i32) {
-    let o = bin().args(args).output().unwrap();
-    (
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-        o.status.code().unwrap(),
-    )
-}
+use imports::{check, findings, run, t};
 
 /// The messages of the findings `check` prints with `code`.
 fn messages(args: &[&str], code: &str) -> Vec<String> {
-    let (out, _, _) = run(&[&["check"], args, &["--format", "json"]].concat());
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    v["findings"]
-        .as_array()
-        .unwrap()
+    findings(args)
+        .0
         .iter()
         .filter(|f| f["code"] == code)
         .map(|f| f["message"].as_str().unwrap().to_string())

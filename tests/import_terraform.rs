@@ -8,58 +8,19 @@ use std::time::{Duration, Instant};
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, t};
+use imports::{bin, check, import, import_clean, locations, run, scratch, t, transcript};
 
-/// `file:line:column` of every finding of `check ARGS`.
-fn locations(args: &[&str]) -> Vec<String> {
-    let o = bin()
-        .arg("check")
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            let l = &f["location"];
-            format!(
-                "{}:{}:{}",
-                l["file"].as_str().unwrap_or("-"),
-                l["line"],
-                l["column"]
-            )
-        })
-        .collect()
-}
-
-/// (stdout, stderr, exit code) of `replay-audit ARGS`.
-fn run(args: &[&str]) -> (String, String, i32) {
-    let o = bin().args(args).output().unwrap();
-    (
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-        o.status.code().unwrap(),
-    )
-}
-
-fn snapshot(name: &str, args: &[&str]) {
-    let (text, err, code) = run(args);
-    insta::assert_snapshot!(
-        name,
-        format!("exit {code}\n--- stderr\n{err}--- stdout\n{text}")
-    );
+/// (stdout, stderr, exit code) of `import terraform PATH`, whose whole
+/// output is the snapshot `NAME` in `tests/snapshots/`.
+fn snapshot(name: &str, path: &str) -> (String, String, i32) {
+    let out = import(&["terraform", path]);
+    insta::assert_snapshot!(name, transcript(&out));
+    out
 }
 
 #[test]
 fn resources_with_literal_values_and_references() {
-    snapshot(
-        "terraform-resources",
-        &["import", "terraform", "terraform-resources/main.tf"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-resources/main.tf"]);
+    let (text, _, _) = snapshot("terraform-resources", "terraform-resources/main.tf");
     // The redrive policy's jsonencode names the DLQ by a reference.
     assert!(text.contains("      to: payout-dlq  # from aws_sqs_queue.payout_requests.redrive_policy (terraform-resources/main.tf:21) deadLetterTargetArn\n"), "{text}");
     let expected = (
@@ -85,11 +46,7 @@ fn resources_with_literal_values_and_references() {
 
 #[test]
 fn variables_tfvars_and_locals() {
-    snapshot(
-        "terraform-variables",
-        &["import", "terraform", "terraform-variables"],
-    );
-    let (text, err, code) = run(&["import", "terraform", "terraform-variables"]);
+    let (text, err, code) = snapshot("terraform-variables", "terraform-variables");
     assert_eq!((code, err.as_str()), (0, ""));
     // 6 × var.worker_timeout (30) = 180 s; 4 days; max_receives 3 from
     // terraform.tfvars over the default 5.
@@ -98,24 +55,15 @@ fn variables_tfvars_and_locals() {
     assert!(text.contains("      after_receives: 3  # from"), "{text}");
     assert!(text.contains("    timeout: 30s  # from aws_lambda_function.worker.timeout (terraform-variables/main.tf:36)\n"), "{text}");
     // --var wins over terraform.tfvars, --var-file too.
-    let (text, _, _) = run(&[
-        "import",
+    let (text, _, _) = import(&[
         "terraform",
         "terraform-variables",
         "--var",
         "max_receives=2",
     ]);
     assert!(text.contains("      after_receives: 2  # from"), "{text}");
-    let dir = tempfile::tempdir().unwrap();
-    let vars = dir.path().join("more.tfvars");
-    std::fs::write(&vars, "max_receives = 7\nworker_timeout = 10\n").unwrap();
-    let (text, _, _) = run(&[
-        "import",
-        "terraform",
-        "terraform-variables",
-        "--var-file",
-        vars.to_str().unwrap(),
-    ]);
+    let (_dir, vars) = scratch("more.tfvars", "max_receives = 7\nworker_timeout = 10\n");
+    let (text, _, _) = import(&["terraform", "terraform-variables", "--var-file", &vars]);
     assert!(text.contains("      after_receives: 7  # from"), "{text}");
     assert!(
         text.contains("    visibility_timeout: 1m  # from"),
@@ -137,32 +85,20 @@ fn variables_tfvars_and_locals() {
         ]
     );
     // A .tfvars file among the paths is a variable file, as `-var-file`.
-    assert_eq!(
-        check(&["terraform-variables", vars.to_str().unwrap()]),
-        (expected, 1)
-    );
+    assert_eq!(check(&["terraform-variables", &vars]), (expected, 1));
 }
 
 #[test]
 fn a_variable_without_value_is_a_todo() {
-    let dir = tempfile::tempdir().unwrap();
-    let tf = dir.path().join("main.tf");
-    std::fs::write(
-        &tf,
+    let (_dir, tf) = scratch(
+        "main.tf",
         "variable \"timeout\" {\n  type = number\n}\nresource \"aws_lambda_function\" \"w\" {\n  function_name = \"w\"\n  timeout = var.timeout\n}\n",
-    )
-    .unwrap();
-    let (text, _, code) = run(&["import", "terraform", tf.to_str().unwrap()]);
+    );
+    let (text, _, code) = import(&["terraform", &tf]);
     assert_eq!(code, 0);
-    assert!(text.contains(&format!("# TODO: variable `timeout` ({}:1) has no value: give `--var timeout=VALUE`, a .tfvars file, or a default\n", tf.display())), "{text}");
+    assert!(text.contains(&format!("# TODO: variable `timeout` ({tf}:1) has no value: give `--var timeout=VALUE`, a .tfvars file, or a default\n")), "{text}");
     assert!(!text.contains("timeout: "), "{text}");
-    let (text, _, _) = run(&[
-        "import",
-        "terraform",
-        tf.to_str().unwrap(),
-        "--var",
-        "timeout=90",
-    ]);
+    let (text, _, _) = import(&["terraform", &tf, "--var", "timeout=90"]);
     assert!(
         text.contains("    timeout: 1m 30s  # from aws_lambda_function.w.timeout"),
         "{text}"
@@ -171,11 +107,7 @@ fn a_variable_without_value_is_a_todo() {
 
 #[test]
 fn module_calls_data_sources_and_count() {
-    snapshot(
-        "terraform-module",
-        &["import", "terraform", "terraform-module"],
-    );
-    let (text, err, _) = run(&["import", "terraform", "terraform-module"]);
+    let (text, err, _) = snapshot("terraform-module", "terraform-module");
     assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
     assert!(
         text.contains(
@@ -202,11 +134,7 @@ fn module_calls_data_sources_and_count() {
 
 #[test]
 fn modules_called_from_the_root_are_namespaced_and_linked() {
-    snapshot(
-        "terraform-modules",
-        &["import", "terraform", "terraform-modules"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-modules"]);
+    let (text, _, _) = snapshot("terraform-modules", "terraform-modules");
     // `this` in two instances of ./queue: two ids, each fed to the root's
     // worker through the `consumer` argument.
     for (m, vis) in [("orders", "6m"), ("payments", "30s")] {
@@ -230,18 +158,14 @@ fn modules_called_from_the_root_are_namespaced_and_linked() {
         ]
     );
     // The module folder alone is a root of its own: no caller, no values.
-    let (text, _, _) = run(&["import", "terraform", "terraform-modules/queue"]);
+    let (text, _, _) = import(&["terraform", "terraform-modules/queue"]);
     assert!(text.contains("  this:\n"), "{text}");
     assert!(text.contains("# TODO: variable `consumer`"), "{text}");
 }
 
 #[test]
 fn provider_region_and_replicas_make_a_global_table() {
-    snapshot(
-        "terraform-global-table",
-        &["import", "terraform", "terraform-global-table"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-global-table"]);
+    let (text, _, _) = snapshot("terraform-global-table", "terraform-global-table");
     assert!(text.contains("regions:\n  eu-west-1: {}  # from provider \"aws\" region (terraform-global-table/main.tf:15); TODO: failover_to, detection, catch_up\n  us-east-1: {}  # from aws_dynamodb_table.payment_keys.replica (terraform-global-table/main.tf:35)"), "{text}");
     assert!(
         text.contains("    kind: dynamodb-global-table  # aws_dynamodb_table"),
@@ -270,11 +194,7 @@ fn provider_region_and_replicas_make_a_global_table() {
 
 #[test]
 fn redrive_allow_policy_gives_a_manual_redrive() {
-    snapshot(
-        "terraform-redrive",
-        &["import", "terraform", "terraform-redrive"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-redrive"]);
+    let (text, _, _) = snapshot("terraform-redrive", "terraform-redrive");
     assert!(text.contains("    redrive:  # TODO: add `within` (how late redrives happen) and `max_times`\n      to: payouts  # from aws_sqs_queue.payouts_dlq.redrive_allow_policy (terraform-redrive/main.tf:17): byQueue lets messages move back to their source\n      mode: manual  # TODO"), "{text}");
     let args = ["terraform-redrive"];
     assert_eq!(
@@ -295,10 +215,11 @@ fn redrive_allow_policy_gives_a_manual_redrive() {
         ]
     );
     // denyAll: a note, no redrive.
-    let dir = tempfile::tempdir().unwrap();
-    let tf = dir.path().join("main.tf");
-    std::fs::write(&tf, "resource \"aws_sqs_queue\" \"d\" {\n  redrive_allow_policy = jsonencode({ redrivePermission = \"denyAll\" })\n}\n").unwrap();
-    let (text, _, _) = run(&["import", "terraform", tf.to_str().unwrap()]);
+    let (_dir, tf) = scratch(
+        "main.tf",
+        "resource \"aws_sqs_queue\" \"d\" {\n  redrive_allow_policy = jsonencode({ redrivePermission = \"denyAll\" })\n}\n",
+    );
+    let (text, _, _) = import(&["terraform", &tf]);
     assert!(
         text.contains("# redrive_allow_policy denyAll: no queue may use this one"),
         "{text}"
@@ -308,10 +229,8 @@ fn redrive_allow_policy_gives_a_manual_redrive() {
 
 #[test]
 fn each_reader_says_what_the_other_reads() {
-    let dir = tempfile::tempdir().unwrap();
-    let hcl = dir.path().join("main.hcl");
-    std::fs::write(&hcl, "# q\nresource \"aws_sqs_queue\" \"q\" {}\n").unwrap();
-    let (_, err, code) = run(&["import", "terraform", hcl.to_str().unwrap()]);
+    let (_dir, hcl) = scratch("main.hcl", "# q\nresource \"aws_sqs_queue\" \"q\" {}\n");
+    let (_, err, code) = import(&["terraform", &hcl]);
     assert_eq!(code, 2);
     assert!(
         err.contains("is Terraform configuration (HCL), not a plan's JSON")
@@ -319,16 +238,11 @@ fn each_reader_says_what_the_other_reads() {
             && err.contains("terraform show -json tfplan > plan.json"),
         "{err}"
     );
-    let plan = dir.path().join("plan.tf");
-    std::fs::write(
-        &plan,
+    let (_dir, plan) = scratch(
+        "plan.tf",
         "{\"format_version\": \"1.2\", \"planned_values\": {}}",
-    )
-    .unwrap();
-    for args in [
-        vec!["import", "terraform", plan.to_str().unwrap()],
-        vec!["check", plan.to_str().unwrap()],
-    ] {
+    );
+    for args in [vec!["import", "terraform", &plan], vec!["check", &plan]] {
         let (_, err, code) = run(&args);
         assert_eq!(code, 2);
         assert!(
@@ -341,15 +255,12 @@ fn each_reader_says_what_the_other_reads() {
 
 #[test]
 fn syntax_errors_have_file_line_column() {
-    let dir = tempfile::tempdir().unwrap();
-    let tf = dir.path().join("main.tf");
-    std::fs::write(
-        &tf,
+    let (dir, tf) = scratch(
+        "main.tf",
         "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n  delay_seconds = \n}\n",
-    )
-    .unwrap();
+    );
     for args in [
-        vec!["import", "terraform", tf.to_str().unwrap()],
+        vec!["import", "terraform", &tf],
         vec!["check", dir.path().to_str().unwrap()],
     ] {
         let (_, err, code) = run(&args);
@@ -359,9 +270,8 @@ fn syntax_errors_have_file_line_column() {
             "{err}"
         );
     }
-    let vars = dir.path().join("x.tfvars");
-    std::fs::write(&vars, "a = 1\n").unwrap();
-    let (_, err, code) = run(&["check", vars.to_str().unwrap()]);
+    let (_dir, vars) = scratch("x.tfvars", "a = 1\n");
+    let (_, err, code) = run(&["check", &vars]);
     assert_eq!(code, 2);
     assert!(
         err.contains("sets Terraform variables, but no .tf file is among the inputs"),
@@ -372,17 +282,10 @@ fn syntax_errors_have_file_line_column() {
 #[cfg(unix)]
 #[test]
 fn links_under_a_folder_are_not_followed() {
-    let dir = tempfile::tempdir().unwrap();
-    let outside = tempfile::tempdir().unwrap();
-    let secret = outside.path().join("secret.tf");
-    std::fs::write(&secret, "resource \"aws_sqs_queue\" \"secret\" {}\n").unwrap();
-    std::fs::write(
-        dir.path().join("main.tf"),
-        "resource \"aws_sqs_queue\" \"q\" {}\n",
-    )
-    .unwrap();
+    let (dir, _) = scratch("main.tf", "resource \"aws_sqs_queue\" \"q\" {}\n");
+    let (_outside, secret) = scratch("secret.tf", "resource \"aws_sqs_queue\" \"secret\" {}\n");
     std::os::unix::fs::symlink(&secret, dir.path().join("link.tf")).unwrap();
-    let (_, err, code) = run(&["import", "terraform", dir.path().to_str().unwrap()]);
+    let (_, err, code) = import(&["terraform", dir.path().to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("is a symbolic link"), "{err}");
     // A folder scan skips links, as it does for YAML.
@@ -440,7 +343,7 @@ fn hostile_hcl_neither_panics_nor_hangs() {
         let tf = dir.path().join(format!("case{i}.tf"));
         std::fs::write(&tf, text).unwrap();
         let start = Instant::now();
-        let (_, err, code) = run(&["import", "terraform", tf.to_str().unwrap()]);
+        let (_, err, code) = import(&["terraform", tf.to_str().unwrap()]);
         let took = start.elapsed();
         assert!(code == 0 || code == 2, "case {i}: exit {code}: {err}");
         assert!(!err.contains("panicked"), "case {i}: {err}");
@@ -450,11 +353,7 @@ fn hostile_hcl_neither_panics_nor_hangs() {
 
 #[test]
 fn scheduler_schedule_and_pipe_as_the_template_gives_them() {
-    snapshot(
-        "terraform-scheduler-pipe",
-        &["import", "terraform", "terraform-scheduler-pipe"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-scheduler-pipe"]);
+    let (text, _, _) = snapshot("terraform-scheduler-pipe", "terraform-scheduler-pipe");
     let at = "aws_scheduler_schedule.nightly_settlement.target";
     assert!(text.contains("    kind: topic  # aws_scheduler_schedule, from aws_scheduler_schedule.nightly_settlement (terraform-scheduler-pipe/main.tf:18)\n    delivery: at-least-once  # UNVERIFIED:"), "{text}");
     assert!(text.contains(&format!("          attempts: 3  # from {at}.retry_policy.maximum_retry_attempts (terraform-scheduler-pipe/main.tf:32): 2 retries + the first attempt\n        max_record_age: 5m  # from {at}.retry_policy.maximum_event_age_in_seconds (terraform-scheduler-pipe/main.tf:33)\n")), "{text}");
@@ -482,11 +381,11 @@ fn scheduler_schedule_and_pipe_as_the_template_gives_them() {
     assert!(h.contains("horizon 1d 6h 5m, window 1d"), "{h}");
     // A stream source: its retries, record age and dead letter on the
     // source's link to the pipe; no retry policy on a schedule is a TODO.
-    let dir = tempfile::tempdir().unwrap();
-    let tf = dir.path().join("main.tf");
-    std::fs::write(&tf, "resource \"aws_kinesis_stream\" \"s\" {\n  name = \"s\"\n}\nresource \"aws_sqs_queue\" \"d\" {\n  name = \"d\"\n}\nresource \"aws_pipes_pipe\" \"p\" {\n  source = aws_kinesis_stream.s.arn\n  target = \"arn:aws:states:eu-west-1:1:stateMachine:x\"\n  source_parameters {\n    kinesis_stream_parameters {\n      maximum_retry_attempts = 4\n      maximum_record_age_in_seconds = 600\n      dead_letter_config {\n        arn = aws_sqs_queue.d.arn\n      }\n    }\n  }\n}\nresource \"aws_scheduler_schedule\" \"n\" {\n  target {\n    arn = aws_sqs_queue.d.arn\n  }\n}\n").unwrap();
-    let (text, err, code) = run(&["import", "terraform", tf.to_str().unwrap()]);
-    assert_eq!((code, err.as_str()), (0, ""));
+    let (_dir, tf) = scratch(
+        "main.tf",
+        "resource \"aws_kinesis_stream\" \"s\" {\n  name = \"s\"\n}\nresource \"aws_sqs_queue\" \"d\" {\n  name = \"d\"\n}\nresource \"aws_pipes_pipe\" \"p\" {\n  source = aws_kinesis_stream.s.arn\n  target = \"arn:aws:states:eu-west-1:1:stateMachine:x\"\n  source_parameters {\n    kinesis_stream_parameters {\n      maximum_retry_attempts = 4\n      maximum_record_age_in_seconds = 600\n      dead_letter_config {\n        arn = aws_sqs_queue.d.arn\n      }\n    }\n  }\n}\nresource \"aws_scheduler_schedule\" \"n\" {\n  target {\n    arn = aws_sqs_queue.d.arn\n  }\n}\n",
+    );
+    let text = import_clean(&["terraform", &tf]);
     assert!(
         text.contains("    delivers_to:\n      - to: p  # from aws_pipes_pipe.p.source"),
         "{text}"
@@ -508,11 +407,7 @@ fn scheduler_schedule_and_pipe_as_the_template_gives_them() {
 
 #[test]
 fn sns_subscription_delivery_and_redrive_policies() {
-    snapshot(
-        "terraform-sns-policies",
-        &["import", "terraform", "terraform-sns-policies"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-sns-policies"]);
+    let (text, _, _) = snapshot("terraform-sns-policies", "terraform-sns-policies");
     let at = "aws_sns_topic_subscription.partner_hook.delivery_policy (terraform-sns-policies/main.tf:48)";
     assert!(text.contains(&format!("      - to: partner-hook  # from aws_sns_topic_subscription.partner_hook.endpoint (terraform-sns-policies/main.tf:47)\n        retry:\n          attempts: 6  # from {at} numRetries: 5 retries + the first attempt\n          backoff: 2m  # from {at} maxDelayTarget: every retry waits at most this long, an upper bound (minDelayTarget 20, backoffFunction exponential shape the delays below it)\n          multiplier: 1  # the upper bound does not grow\n          max_elapsed: 1h  # HTTP/S total retry time is capped at 3,600 s (F016)\n        max_record_age: 1h  # https subscription: HTTP/S total retry time is capped at 3,600 s (F016)\n")), "{text}");
     assert!(text.contains("    dead_letter:\n      to: order-events-dlq  # from aws_sns_topic_subscription.fulfilment.redrive_policy (terraform-sns-policies/main.tf:39) deadLetterTargetArn: undeliverable messages once the delivery policy is exhausted (F016)\n"), "{text}");
@@ -532,14 +427,9 @@ fn sns_subscription_delivery_and_redrive_policies() {
 
 #[test]
 fn standalone_redrive_resources_read_as_the_inline_attributes() {
-    snapshot(
-        "terraform-redrive-resources",
-        &["import", "terraform", "terraform-redrive-resources"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-redrive-resources"]);
+    let (text, err, _) = snapshot("terraform-redrive-resources", "terraform-redrive-resources");
     assert!(text.contains("      to: payouts-dlq  # from aws_sqs_queue_redrive_policy.payouts.redrive_policy (terraform-redrive-resources/main.tf:35) deadLetterTargetArn\n      after_receives: 5  # from aws_sqs_queue_redrive_policy.payouts.redrive_policy (terraform-redrive-resources/main.tf:35) maxReceiveCount\n"), "{text}");
     assert!(text.contains("      to: payouts  # from aws_sqs_queue_redrive_allow_policy.payouts_dlq.redrive_allow_policy (terraform-redrive-resources/main.tf:21): byQueue lets messages move back to their source\n"), "{text}");
-    let (_, err, _) = run(&["import", "terraform", "terraform-redrive-resources"]);
     assert_eq!(err, "");
     let expected = vec![
         t("RH003", "bank-rail", "seller-payout"),
@@ -561,11 +451,7 @@ fn standalone_redrive_resources_read_as_the_inline_attributes() {
 
 #[test]
 fn provider_alias_sets_the_region_of_its_resources() {
-    snapshot(
-        "terraform-provider-alias",
-        &["import", "terraform", "terraform-provider-alias"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-provider-alias"]);
+    let (text, _, _) = snapshot("terraform-provider-alias", "terraform-provider-alias");
     assert!(text.contains("  us-west-2: {}  # from provider \"aws\" alias \"west\" region (terraform-provider-alias/main.tf:18)"), "{text}");
     assert!(text.contains("    regions: [us-west-2]  # from provider \"aws\" alias \"west\" region (terraform-provider-alias/main.tf:18) (`provider = aws.west`): the provider's region\n    visibility_timeout: 3m"), "{text}");
     assert!(text.contains("  refund-keys:\n    kind: dynamodb-table  # aws_dynamodb_table, from aws_dynamodb_table.refund_keys (terraform-provider-alias/main.tf:21)\n    regions: [eu-west-1]  # from provider \"aws\" region (terraform-provider-alias/main.tf:13)"), "{text}");
@@ -582,40 +468,37 @@ fn provider_alias_sets_the_region_of_its_resources() {
         )
     );
     // A plan: the resource's provider_config_key and the provider_config.
-    let dir = tempfile::tempdir().unwrap();
-    let plan = dir.path().join("plan.json");
-    std::fs::write(&plan, r#"{"format_version": "1.2", "planned_values": {"root_module": {"resources": [
+    let (_dir, plan) = scratch(
+        "plan.json",
+        r#"{"format_version": "1.2", "planned_values": {"root_module": {"resources": [
       {"address": "aws_sqs_queue.a", "mode": "managed", "type": "aws_sqs_queue", "name": "a", "values": {"name": "a"}},
       {"address": "aws_sqs_queue.b", "mode": "managed", "type": "aws_sqs_queue", "name": "b", "values": {"name": "b"}}]}},
       "configuration": {"provider_config": {
         "aws": {"name": "aws", "expressions": {"region": {"constant_value": "eu-west-1"}}},
         "aws.west": {"name": "aws", "alias": "west", "expressions": {"region": {"constant_value": "us-west-2"}}}},
-        "root_module": {"resources": [{"address": "aws_sqs_queue.b", "provider_config_key": "aws.west", "expressions": {}}]}}}"#).unwrap();
-    let (text, err, code) = run(&["import", "terraform", plan.to_str().unwrap()]);
-    assert_eq!((code, err.as_str()), (0, ""));
-    let p = plan.display();
+        "root_module": {"resources": [{"address": "aws_sqs_queue.b", "provider_config_key": "aws.west", "expressions": {}}]}}}"#,
+    );
+    let text = import_clean(&["terraform", &plan]);
+    let p = &plan;
     assert!(text.contains(&format!("  a:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.a ({p}:2)\n    regions: [eu-west-1]  # from configuration.provider_config.aws.region ({p}:5)")), "{text}");
     assert!(text.contains(&format!("  b:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.b ({p}:3)\n    regions: [us-west-2]  # from configuration.provider_config.aws.west.region ({p}:6) (`provider = aws.west`)")), "{text}");
     // An alias whose region is not set: a TODO on the resource.
-    let tf = dir.path().join("main.tf");
-    std::fs::write(&tf, "provider \"aws\" {\n  region = \"eu-west-1\"\n}\nresource \"aws_sqs_queue\" \"q\" {\n  provider = aws.east\n}\n").unwrap();
-    let (text, _, _) = run(&["import", "terraform", tf.to_str().unwrap()]);
+    let (_dir, tf) = scratch(
+        "main.tf",
+        "provider \"aws\" {\n  region = \"eu-west-1\"\n}\nresource \"aws_sqs_queue\" \"q\" {\n  provider = aws.east\n}\n",
+    );
+    let (text, _, _) = import(&["terraform", &tf]);
     assert!(text.contains("    # TODO: regions: `provider = aws.east`, a provider whose region this input does not set\n"), "{text}");
     assert!(!text.contains("    regions:"), "{text}");
 }
 
 #[test]
 fn module_outputs_link_the_resources_they_name() {
-    snapshot(
-        "terraform-module-outputs",
-        &["import", "terraform", "terraform-module-outputs"],
-    );
-    let (text, _, _) = run(&["import", "terraform", "terraform-module-outputs"]);
+    let (text, err, _) = snapshot("terraform-module-outputs", "terraform-module-outputs");
     // module.orders.queue_arn -> output "queue_arn" -> aws_sqs_queue.this.
     assert!(text.contains("  orders.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.orders.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    delivers_to:\n      - to: worker  # from aws_lambda_event_source_mapping.orders.function_name (terraform-module-outputs/main.tf:48)\n"), "{text}");
     // module.refunds.queue_url names the queue the redrive policy is for.
     assert!(text.contains("  refunds.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.refunds.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    dead_letter:\n      to: refunds-dlq  # from aws_sqs_queue_redrive_policy.refunds.redrive_policy (terraform-module-outputs/main.tf:35) deadLetterTargetArn\n      after_receives: 3"), "{text}");
-    let (_, err, _) = run(&["import", "terraform", "terraform-module-outputs"]);
     assert_eq!(err, "");
     assert_eq!(
         check(&["terraform-module-outputs"]),
@@ -646,17 +529,14 @@ fn root_modules_given_together_namespace_the_names_they_share() {
     ]);
     assert_eq!((f.len(), code), (3, 1));
     // One root alone keeps the plain names.
-    let (text, _, _) = run(&["import", "terraform", "terraform-roots/payments"]);
+    let (text, _, _) = import(&["terraform", "terraform-roots/payments"]);
     assert!(text.contains("\n  this:\n"), "{text}");
     assert!(!text.contains("several root modules"), "{text}");
     // Together: `this` in both roots gets the folder; `worker` and
     // `settle` are each one root's, and keep their names; the region both
     // providers name is declared once.
-    let o = bin()
-        .args(["check", "terraform-roots", "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&o.stderr).contains("defined twice"));
+    let (_, err, _) = run(&["check", "terraform-roots", "--format", "json"]);
+    assert!(!err.contains("defined twice"));
     let dir = tempfile::tempdir().unwrap();
     for (d, name) in [("x", "this"), ("y", "this")] {
         let p = dir.path().join(d);
@@ -669,12 +549,13 @@ fn root_modules_given_together_namespace_the_names_they_share() {
 
 #[test]
 fn tf_json_files_say_how_to_give_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let j = dir.path().join("main.tf.json");
-    std::fs::write(&j, "{\"resource\": {\"aws_sqs_queue\": {\"q\": {}}}}\n").unwrap();
+    let (dir, j) = scratch(
+        "main.tf.json",
+        "{\"resource\": {\"aws_sqs_queue\": {\"q\": {}}}}\n",
+    );
     for args in [
-        vec!["import", "terraform", j.to_str().unwrap()],
-        vec!["check", j.to_str().unwrap()],
+        vec!["import", "terraform", &j],
+        vec!["check", &j],
         vec!["check", dir.path().to_str().unwrap()],
     ] {
         let (_, err, code) = run(&args);
@@ -716,17 +597,14 @@ fn plans_given_together_namespace_the_names_they_share() {
     let text: Vec<String> = each.iter().map(|(n, t)| format!("=== {n}\n{t}")).collect();
     insta::assert_snapshot!("terraform-plans", text.join("\n"));
     // One plan alone keeps its plain names.
-    let (text, _, _) = run(&["import", "terraform", "terraform-plans/orders.json"]);
+    let (text, _, _) = import(&["terraform", "terraform-plans/orders.json"]);
     assert!(text.contains("\n  this:\n"), "{text}");
     assert!(!text.contains("several plans"), "{text}");
 }
 
 #[test]
 fn module_calls_pass_their_providers() {
-    snapshot(
-        "terraform-module-providers",
-        &["import", "terraform", "terraform-module-providers"],
-    );
+    snapshot("terraform-module-providers", "terraform-module-providers");
     let args = ["terraform-module-providers"];
     assert_eq!(
         check(&args),
@@ -763,7 +641,7 @@ fn module_calls_pass_their_providers() {
     );
     w("plain/main.tf", "resource \"aws_sns_topic\" \"t\" {}\n");
     let root = dir.path().join("root");
-    let (text, err, code) = run(&["import", "terraform", root.to_str().unwrap()]);
+    let (text, err, code) = import(&["terraform", root.to_str().unwrap()]);
     assert_eq!((code, err.as_str()), (0, ""), "{text}");
     let region = |id: &str| {
         let at = text
@@ -860,11 +738,9 @@ fn an_example_calling_its_module_upwards_reads_it() {
         "{text}"
     );
     assert!(text.contains("    visibility_timeout: 30s  # from module.queue.aws_sqs_queue.this.visibility_timeout_seconds (./main.tf:15)"), "{text}");
-    let dir = tempfile::tempdir().unwrap();
-    let skeleton = dir.path().join("basic.yaml");
-    std::fs::write(&skeleton, &text).unwrap();
+    let (_dir, skeleton) = scratch("basic.yaml", &text);
     let overlay = format!("{here}/overlay.yaml");
-    let (f, code) = check(&[skeleton.to_str().unwrap(), &overlay]);
+    let (f, code) = check(&[&skeleton, &overlay]);
     let expected = vec![
         // 30 s visibility below the consumer's 60 s timeout (F073).
         t("RH015", "this", "job"),

@@ -1,5 +1,10 @@
-//! What the import tests share: the binary run in `fixtures/import/`, and
-//! the findings of a `check` as (code, component, intent).
+//! What the import tests share: the binary run in `fixtures/import/`, a
+//! fixture imported, the transcript a snapshot of it holds, and the
+//! findings of a `check` (most often of a fixture with its overlay) as
+//! (code, component, intent) or as `file:line:column`.
+
+// Each test file includes this module and uses the part it needs.
+#![allow(dead_code)]
 
 use assert_cmd::Command;
 
@@ -11,11 +16,37 @@ pub fn bin() -> Command {
     c
 }
 
-/// A finding as (code, component, intent); `-` where it has none.
-pub type Found = (String, String, String);
+/// (stdout, stderr, exit code) of `replay-audit ARGS`.
+pub fn run(args: &[&str]) -> (String, String, i32) {
+    let o = bin().args(args).output().unwrap();
+    (
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+        o.status.code().unwrap(),
+    )
+}
 
-/// (code, component, intent) of every finding, and the exit code.
-pub fn check(args: &[&str]) -> (Vec<Found>, i32) {
+/// (stdout, stderr, exit code) of `replay-audit import ARGS`.
+pub fn import(args: &[&str]) -> (String, String, i32) {
+    run(&[&["import"], args].concat())
+}
+
+/// The skeleton `import ARGS` writes, asserting that it exits 0 and warns
+/// of nothing.
+#[track_caller]
+pub fn import_clean(args: &[&str]) -> String {
+    let (text, err, code) = import(args);
+    assert_eq!((code, err.as_str()), (0, ""), "{text}");
+    text
+}
+
+/// What a snapshot of a run holds: its exit code, stderr and stdout.
+pub fn transcript((text, err, code): &(String, String, i32)) -> String {
+    format!("exit {code}\n--- stderr\n{err}--- stdout\n{text}")
+}
+
+/// The `findings` of `check ARGS --format json`, and the exit code.
+pub fn findings(args: &[&str]) -> (Vec<serde_json::Value>, i32) {
     let o = bin()
         .arg("check")
         .args(args)
@@ -23,16 +54,68 @@ pub fn check(args: &[&str]) -> (Vec<Found>, i32) {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
-    let v: serde_json::Value =
+    let mut v: serde_json::Value =
         serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let serde_json::Value::Array(f) = v["findings"].take() else {
+        panic!("no findings array: {v}")
+    };
+    (f, o.status.code().unwrap())
+}
+
+/// A finding as (code, component, intent); `-` where it has none.
+pub type Found = (String, String, String);
+
+/// (code, component, intent) of every finding, and the exit code.
+pub fn check(args: &[&str]) -> (Vec<Found>, i32) {
+    let (f, code) = findings(args);
     let s = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_string();
-    let f = v["findings"]
-        .as_array()
-        .unwrap()
+    let f = f
         .iter()
         .map(|f| (s(&f["code"]), s(&f["component"]), s(&f["intent"])))
         .collect();
-    (f, o.status.code().unwrap())
+    (f, code)
+}
+
+/// The overlay beside a fixture: `NAME.overlay.yaml` for `NAME.yaml` or
+/// `NAME.json`.
+pub fn overlay_of(fixture: &str) -> String {
+    let stem = fixture
+        .strip_suffix(".yaml")
+        .or_else(|| fixture.strip_suffix(".json"))
+        .unwrap_or_else(|| panic!("{fixture}: neither .yaml nor .json"));
+    format!("{stem}.overlay.yaml")
+}
+
+/// [`check`] of a fixture with the overlay beside it ([`overlay_of`]).
+pub fn check_overlaid(fixture: &str) -> (Vec<Found>, i32) {
+    check(&[fixture, &overlay_of(fixture)])
+}
+
+/// `file:line:column` of every finding of `check ARGS`.
+pub fn locations(args: &[&str]) -> Vec<String> {
+    findings(args)
+        .0
+        .iter()
+        .map(|f| {
+            let l = &f["location"];
+            format!(
+                "{}:{}:{}",
+                l["file"].as_str().unwrap_or("-"),
+                l["line"],
+                l["column"]
+            )
+        })
+        .collect()
+}
+
+/// A fresh folder holding the file `name` with `text`, and the file's
+/// path; the folder is removed when the guard is dropped.
+pub fn scratch(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    (dir, path)
 }
 
 /// A [`Found`] from its parts.
