@@ -8,59 +8,38 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-/// YAML escapes: `\e` is ESC; `\n` a newline inside the string.
-const EVIL: &str = r#"version: 1
-name: "evil \e[31mred\e[0m <script>alert(1)</script> ]]> :: % @org/team\nline2"
-intents:
-  pay:
-    description: "desc \e[2J <script>x</script> ]]> @org/team\n::error::pwned"
-    origin: svc
-    effect: bank
-    key: { fields: [id] }
-    replays:
-      - name: "replay \e[2J <b>bold</b> ]]> %0A ::warning::x @org/team\n::error::pwned \u202eevil"
-        enters_at: q
-        within: 30d
-components:
-  svc:
-    kind: service
-    description: "svc \e]0;title\a <img src=x onerror=alert(1)>"
-    sends_to: q
-  q:
-    kind: queue
-    retention: 4d
-    delivers_to: worker
-  worker:
-    kind: function
-    dedup: { store: keys, claim: conditional-write }
-    effects: [bank]
-  keys:
-    kind: store
-    retention: 1h
-  bank:
-    kind: external
-    accepts_key: false
-"#;
+#[path = "common/output_safety.rs"]
+mod output_safety;
+use output_safety::{Text, dir_with, manifest, outcome};
 
+/// The payment manifest with hostile text in every free-text field. YAML
+/// escapes: `\e` is ESC; `\n` a newline inside the string.
+fn evil() -> String {
+    manifest(Text {
+        name: Some(r"evil \e[31mred\e[0m <script>alert(1)</script> ]]> :: % @org/team\nline2"),
+        description: Some(r"desc \e[2J <script>x</script> ]]> @org/team\n::error::pwned"),
+        key_field: "id",
+        fingerprint: None,
+        replay: r"replay \e[2J <b>bold</b> ]]> %0A ::warning::x @org/team\n::error::pwned \u202eevil",
+        service: Some(r"svc \e]0;title\a <img src=x onerror=alert(1)>"),
+    })
+}
+
+/// Exit code, stdout and stderr of `replay-audit ARGS` in `dir`, with
+/// colours left to the command line.
 fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::cargo_bin("replay-audit")
-        .unwrap()
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
+    outcome(
+        Command::cargo_bin("replay-audit")
+            .unwrap()
+            .current_dir(dir)
+            .env_remove("NO_COLOR")
+            .args(args),
     )
 }
 
+/// A fresh folder holding [`evil`] as `file`.
 fn evil_dir(file: &str) -> tempfile::TempDir {
-    let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join(file), EVIL).unwrap();
-    d
+    dir_with(file, &evil())
 }
 
 /// No control character other than newline (and tab) in `s`.
@@ -271,12 +250,10 @@ fn odd_file_names_are_escaped_everywhere() {
 
 #[test]
 fn error_messages_show_escapes_instead_of_sending_them() {
-    let d = tempfile::tempdir().unwrap();
-    std::fs::write(
-        d.path().join("m.yaml"),
+    let d = dir_with(
+        "m.yaml",
         "version: 1\ncomponents:\n  svc:\n    kind: \"serv\\e[31mice\"\n  \"\\e[2Jbad\": { kind: service }\n",
-    )
-    .unwrap();
+    );
     for color in ["never", "always"] {
         let (code, out, err) = run(d.path(), &["check", "m.yaml", "--color", color]);
         assert_eq!(code, Some(2));

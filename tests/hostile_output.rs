@@ -9,24 +9,18 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
-fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::cargo_bin("replay-audit")
-        .unwrap()
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
+#[path = "common/output_safety.rs"]
+mod output_safety;
+use output_safety::{Text, dir_with, manifest, outcome};
 
-fn dir_with(file: &str, text: &str) -> tempfile::TempDir {
-    let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join(file), text).unwrap();
-    d
+/// Exit code, stdout and stderr of `replay-audit ARGS` in `dir`.
+fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    outcome(
+        Command::cargo_bin("replay-audit")
+            .unwrap()
+            .current_dir(dir)
+            .args(args),
+    )
 }
 
 // ------------------------------------------------------------- Markdown
@@ -38,41 +32,15 @@ const MD_ESCAPED: &str = "\\[x\\](https://evil.example) \\!\\[i\\](https://evil.
 
 /// A manifest whose every free-text string field holds [`MD`].
 fn md_manifest() -> String {
-    format!(
-        r#"version: 1
-name: "{MD}"
-intents:
-  pay:
-    description: "{MD}"
-    origin: svc
-    effect: bank
-    key: {{ fields: ["{MD}"] }}
-    fingerprint: ["{MD}"]
-    replays:
-      - name: "{MD}"
-        enters_at: q
-        within: 30d
-components:
-  svc:
-    kind: service
-    description: "{MD}"
-    sends_to: q
-  q:
-    kind: queue
-    retention: 4d
-    delivers_to: worker
-  worker:
-    kind: function
-    dedup: {{ store: keys, claim: conditional-write }}
-    effects: [bank]
-  keys:
-    kind: store
-    retention: 1h
-  bank:
-    kind: external
-    accepts_key: false
-"#
-    )
+    let quoted = format!("\"{MD}\"");
+    manifest(Text {
+        name: Some(MD),
+        description: Some(MD),
+        key_field: &quoted,
+        fingerprint: Some(MD),
+        replay: MD,
+        service: Some(MD),
+    })
 }
 
 /// `line` without its code spans (a run of n backticks up to the next run

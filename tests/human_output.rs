@@ -7,6 +7,23 @@ use std::path::Path;
 
 use assert_cmd::Command;
 
+#[path = "common/output_safety.rs"]
+mod output_safety;
+use output_safety::{Text, dir_with, manifest, outcome};
+
+/// The payment manifest with a replay name that would clear the screen
+/// and reorder text (YAML escapes: `\e` is ESC).
+fn evil() -> String {
+    manifest(Text {
+        name: None,
+        description: None,
+        key_field: "id",
+        fingerprint: None,
+        replay: r"replay \e[2J \u202eevil",
+        service: None,
+    })
+}
+
 /// `replay-audit ARGS` in `dir` with `env`: exit code, stdout, stderr.
 fn run_in(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, String) {
     let mut cmd = Command::cargo_bin("replay-audit").unwrap();
@@ -17,12 +34,7 @@ fn run_in(dir: &Path, env: &[(&str, &str)], args: &[&str]) -> (Option<i32>, Stri
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.args(args).output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    outcome(cmd.args(args))
 }
 
 fn run(env: &[(&str, &str)], args: &[&str]) -> (Option<i32>, String, String) {
@@ -196,8 +208,7 @@ fn table_fits_columns_and_keeps_places_whole() {
 
 #[test]
 fn colour_only_when_asked_and_never_from_the_manifest() {
-    let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("m.yaml"), EVIL).unwrap();
+    let d = dir_with("m.yaml", &evil());
     for format in ["human", "concise"] {
         let (code, out, err) = run_in(d.path(), &[], &["check", "m.yaml", "--format", format]);
         assert_eq!(code, Some(1), "{format}: {err}");
@@ -220,35 +231,3 @@ fn colour_only_when_asked_and_never_from_the_manifest() {
     );
     assert!(!out.contains('\x1b'), "{out}");
 }
-
-/// YAML escapes: `\e` is ESC; a replay name that would clear the screen
-/// and reorder text.
-const EVIL: &str = r#"version: 1
-intents:
-  pay:
-    origin: svc
-    effect: bank
-    key: { fields: [id] }
-    replays:
-      - name: "replay \e[2J \u202eevil"
-        enters_at: q
-        within: 30d
-components:
-  svc:
-    kind: service
-    sends_to: q
-  q:
-    kind: queue
-    retention: 4d
-    delivers_to: worker
-  worker:
-    kind: function
-    dedup: { store: keys, claim: conditional-write }
-    effects: [bank]
-  keys:
-    kind: store
-    retention: 1h
-  bank:
-    kind: external
-    accepts_key: false
-"#;
