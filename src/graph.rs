@@ -166,10 +166,11 @@ impl std::ops::Index<usize> for Adjacency {
 mod tests {
     use super::*;
 
-    #[test]
-    fn edges_follow_the_links_and_each_list_is_sorted_by_target() {
-        // Sorted: api 0, dlq 1, queue 2, worker 3.
-        let m = crate::manifest::from_str(
+    /// A queue delivering to a worker that calls an api, with a dead
+    /// letter queue that redrives to it. Sorted: api 0, dlq 1, queue 2,
+    /// worker 3; dlq ⇄ queue is a cycle.
+    fn sample() -> Manifest {
+        crate::manifest::from_str(
             "version: 1
 components:
   queue:
@@ -181,7 +182,12 @@ components:
   api: { kind: external }
 ",
         )
-        .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        .unwrap_or_else(|e| panic!("{}", e.render(false)))
+    }
+
+    #[test]
+    fn edges_follow_the_links_and_each_list_is_sorted_by_target() {
+        let m = sample();
         let g = Graph::build(&m);
         let e = |from, to, ty, link| Edge { from, to, ty, link };
         assert_eq!(
@@ -203,21 +209,7 @@ components:
 
     #[test]
     fn components_are_whole_cycles_in_topological_order() {
-        // Sorted: api 0, dlq 1, queue 2, worker 3; dlq ⇄ queue is a cycle.
-        let m = crate::manifest::from_str(
-            "version: 1
-components:
-  queue:
-    kind: sqs-standard
-    delivers_to: [worker]
-    dead_letter: { to: dlq }
-  dlq: { kind: sqs-standard, redrive: { to: queue } }
-  worker: { kind: function, calls: [api] }
-  api: { kind: external }
-",
-        )
-        .unwrap_or_else(|e| panic!("{}", e.render(false)));
-        let c = Graph::build(&m).components(4);
+        let c = Graph::build(&sample()).components(4);
         assert_eq!(c.of[1], c.of[2]);
         assert_eq!(c.members(c.of[1]), [1, 2]);
         // Every link leads to the same component or a later one.
