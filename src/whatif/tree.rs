@@ -92,17 +92,8 @@ fn set_key(
     }
     if holder == Holder::Link && matches!(cur.value, Value::Str(_)) {
         // `sends_to: queue` becomes `sends_to: {to: queue}`.
-        let to = Node {
-            value: Value::Str("to".into()),
-            loc: cur.loc,
-        };
-        let old = std::mem::replace(
-            cur,
-            Node {
-                value: Value::Map(Vec::new()),
-                loc: cur.loc,
-            },
-        );
+        let to = Node::new(Value::Str("to".into()), cur.loc);
+        let old = std::mem::replace(cur, Node::new(Value::Map(Vec::new()), cur.loc));
         cur.value = Value::Map(vec![(to, old)]);
     }
     let found = match &cur.value {
@@ -125,10 +116,7 @@ fn set_key(
     };
     path.push('.');
     path.push_str(k);
-    let key = || Node {
-        value: Value::Str(k.clone()),
-        loc,
-    };
+    let key = || Node::new(Value::Str(k.clone()), loc);
     if segs.len() == 1 {
         match (value, found) {
             (Some(v), Some(j)) => entries[j].1 = v.clone(),
@@ -149,13 +137,7 @@ fn set_key(
     let j = match found {
         Some(j) => j,
         None => {
-            entries.push((
-                key(),
-                Node {
-                    value: Value::Null,
-                    loc,
-                },
-            ));
+            entries.push((key(), Node::new(Value::Null, loc)));
             entries.len() - 1
         }
     };

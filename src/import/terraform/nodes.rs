@@ -85,13 +85,7 @@ pub(super) fn refs_node(refs: &[String], loc: Loc) -> Node {
         .iter()
         .map(|r| Node::new(Value::Str(r.clone()), loc))
         .collect();
-    Node::new(
-        Value::Map(vec![(
-            "references".into(),
-            Node::new(Value::Seq(items), loc),
-        )]),
-        loc,
-    )
+    Node::map([("references", Node::new(Value::Seq(items), loc))], loc)
 }
 
 /// An evaluated value as an input node at `loc`. Values are built from
@@ -107,7 +101,9 @@ pub(super) fn node(v: &HVal, loc: Loc) -> Node {
         },
         HVal::String(s) => Value::Str(s.clone()),
         HVal::Array(a) => Value::Seq(a.iter().map(|x| node(x, loc)).collect()),
-        HVal::Object(o) => Value::Map(o.iter().map(|(k, x)| (k.clone(), node(x, loc))).collect()),
+        HVal::Object(o) => {
+            return Node::map(o.iter().map(|(k, x)| (k.clone(), node(x, loc))), loc);
+        }
     };
     Node::new(value, loc)
 }
