@@ -24,16 +24,7 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
     };
     // JSON must be JSON: YAML would accept `"b": }` as a null.
     if looks_json && let Err(je) = serde_json::from_str::<de::IgnoredAny>(text) {
-        return Err(Diagnostic::at(
-            Loc {
-                file,
-                line: je.line() as u32,
-                col: je.column() as u32,
-            },
-            format!("invalid JSON: {}", strip_position(&je.to_string())),
-        )
-        .label("here")
-        .help("fix the JSON syntax at this place"));
+        return Err(json_error(&je, file));
     }
     match serde_saphyr::from_str_with_options::<Root<Import>>(text, options) {
         Ok(Root(mut node, _)) => {
@@ -44,30 +35,26 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
         }
         Err(e) if looks_json => match serde_json::from_str::<serde_json::Value>(text) {
             Ok(v) if depth(&v) <= limits.max_depth => Ok(from_json(v, file)),
-            Ok(_) => Err(Diagnostic::new(
-                None,
-                "invalid JSON: the document is nested too deeply",
-            )),
-            Err(je) => Err(Diagnostic::at(
-                Loc {
-                    file,
-                    line: je.line() as u32,
-                    col: je.column() as u32,
-                },
-                format!("invalid JSON: {}", strip_position(&je.to_string())),
-            )
-            .label("here")
-            .help("fix the JSON syntax at this place")),
-        }
-        .map_err(|d| {
-            if d.loc.is_none() {
-                yaml_error(&e, file, limits, text.len())
-            } else {
-                d
-            }
-        }),
+            // Too deep: the parser's error words the depth limit.
+            Ok(_) => Err(yaml_error(&e, file, limits, text.len())),
+            Err(je) => Err(json_error(&je, file)),
+        },
         Err(e) => Err(yaml_error(&e, file, limits, text.len())),
     }
+}
+
+/// A JSON syntax error at serde_json's line and column, in its words
+/// without the position it appends.
+fn json_error(je: &serde_json::Error, file: u32) -> Diagnostic {
+    let loc = Loc {
+        file,
+        line: je.line() as u32,
+        col: je.column() as u32,
+    };
+    let message = format!("invalid JSON: {}", strip_position(&je.to_string()));
+    Diagnostic::at(loc, message)
+        .label("here")
+        .help("fix the JSON syntax at this place")
 }
 
 fn strip_position(s: &str) -> String {

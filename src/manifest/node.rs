@@ -108,6 +108,14 @@ impl Node {
             .map(|(_, v)| v)
     }
 
+    /// The value under `key` in a mapping, to change it.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
+        match &mut self.value {
+            Value::Map(m) => m.iter_mut().find(|(k, _)| k.is_key(key)).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// Follows a path of keys.
     pub fn at(&self, keys: &[&str]) -> Option<&Node> {
         keys.iter().try_fold(self, |n, k| n.get(k))

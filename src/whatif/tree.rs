@@ -7,28 +7,8 @@ use super::target::{LINK_FIELDS, Section, Seg};
 use crate::diagnostics::{Diagnostic, Loc};
 use crate::manifest::yaml::{Node, Value};
 
-pub(super) fn map_get<'n>(n: &'n Node, key: &str) -> Option<&'n Node> {
-    match &n.value {
-        Value::Map(entries) => entries
-            .iter()
-            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
-            .map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-fn map_get_mut<'n>(n: &'n mut Node, key: &str) -> Option<&'n mut Node> {
-    match &mut n.value {
-        Value::Map(entries) => entries
-            .iter_mut()
-            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
-            .map(|(_, v)| v),
-        _ => None,
-    }
-}
-
 pub(super) fn element<'n>(tree: &'n Node, section: Section, id: &str) -> Option<&'n Node> {
-    map_get(map_get(tree, section.key())?, id)
+    tree.get(section.key())?.get(id)
 }
 
 pub(super) fn element_mut<'n>(
@@ -36,14 +16,14 @@ pub(super) fn element_mut<'n>(
     section: Section,
     id: &str,
 ) -> Option<&'n mut Node> {
-    map_get_mut(map_get_mut(tree, section.key())?, id)
+    tree.get_mut(section.key())?.get_mut(id)
 }
 
 pub(super) fn element_key_loc(tree: &Node, section: Section, id: &str) -> Option<Loc> {
-    match &map_get(tree, section.key())?.value {
+    match &tree.get(section.key())?.value {
         Value::Map(entries) => entries
             .iter()
-            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(id))
+            .find(|(k, _)| k.is_key(id))
             .map(|(k, _)| k.loc),
         _ => None,
     }
@@ -97,9 +77,7 @@ fn set_key(
         cur.value = Value::Map(vec![(to, old)]);
     }
     let found = match &cur.value {
-        Value::Map(entries) => entries
-            .iter()
-            .position(|(key, _)| key.value.scalar_text().as_deref() == Some(k)),
+        Value::Map(entries) => entries.iter().position(|(key, _)| key.is_key(k)),
         other => {
             return Err(Diagnostic::at(
                 loc,
@@ -231,7 +209,7 @@ pub(super) fn get_at<'n>(cur: &'n Node, segs: &[(Seg, Loc)]) -> Option<&'n Node>
     };
     match (seg, &cur.value) {
         (Seg::Key(k), Value::Str(_)) if k == "to" => get_at(cur, rest),
-        (Seg::Key(k), _) => get_at(map_get(cur, k)?, rest),
+        (Seg::Key(k), _) => get_at(cur.get(k)?, rest),
         (Seg::Index(n), Value::Seq(items)) => get_at(items.get(*n)?, rest),
         (Seg::Index(0), Value::Null) => None,
         (Seg::Index(0), _) => get_at(cur, rest),
