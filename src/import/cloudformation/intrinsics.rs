@@ -113,7 +113,7 @@ pub(super) fn values(root: &Node, params: &[(String, String)]) -> BTreeMap<Strin
     let mut pvals = BTreeMap::new();
     for (name, p) in root.get("Parameters").map(Node::entries).unwrap_or(&[]) {
         let value = if let Some((_, v)) = params.iter().find(|(k, _)| k == name.key()) {
-            Node::new(Value::Str(v.clone()), p.loc)
+            Node::string(v.clone(), p.loc)
         } else if let Some(d) = p.get("Default") {
             d.clone()
         } else {
@@ -303,7 +303,7 @@ impl<'a> Cf<'a> {
                 Ev::Unknown(u) => parts.push(format!("${{{u}}}")),
             }
         }
-        Ev::Lit(Node::new(Value::Str(parts.join(&delim)), arg.loc))
+        Ev::Lit(Node::string(parts.join(&delim), arg.loc))
     }
 
     fn select(&self, arg: &Node, d: usize) -> Ev {
@@ -332,11 +332,7 @@ impl<'a> Cf<'a> {
                 .and_then(|n| n.text()),
         ) {
             (Some(delim), Some(s)) if !delim.is_empty() => Ev::Lit(Node::new(
-                Value::Seq(
-                    s.split(&delim)
-                        .map(|p| Node::new(Value::Str(p.to_string()), arg.loc))
-                        .collect(),
-                ),
+                Value::Seq(s.split(&delim).map(|p| Node::string(p, arg.loc)).collect()),
                 arg.loc,
             )),
             _ => Ev::Unknown(arg.brief()),
@@ -427,7 +423,7 @@ impl<'a> Cf<'a> {
             rest = &after[j + 1..];
         }
         out.push_str(rest);
-        single_res.unwrap_or_else(|| Ev::Lit(Node::new(Value::Str(out), loc)))
+        single_res.unwrap_or_else(|| Ev::Lit(Node::string(out, loc)))
     }
 
     pub(super) fn condition(&self, name: &str, d: usize) -> Option<bool> {

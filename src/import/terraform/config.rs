@@ -473,7 +473,7 @@ impl State {
             }
         }
         let loc = b.loc;
-        let s = |t: &str| Node::new(Value::Str(t.to_string()), loc);
+        let s = |t: &str| Node::string(t, loc);
         let mode = if b.ident == "data" { "data" } else { "managed" };
         let planned = Node::map(
             [

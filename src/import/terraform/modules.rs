@@ -191,7 +191,7 @@ fn tree(
     outputs: Vec<(String, Node)>,
 ) -> Node {
     let seq = |items: Vec<Node>| Node::new(Value::Seq(items), Loc::default());
-    let s = |t: String| Node::new(Value::Str(t), Loc::default());
+    let s = |t: String| Node::string(t, Loc::default());
     let children = children
         .into_iter()
         .map(|(address, res)| map(vec![("address", s(address)), ("resources", seq(res))]))

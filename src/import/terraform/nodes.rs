@@ -81,10 +81,7 @@ pub(super) fn provider_of(b: &Block, root: bool, given: &Passed) -> Option<Strin
 
 /// `{references: [...]}` as the plan's configuration writes it.
 pub(super) fn refs_node(refs: &[String], loc: Loc) -> Node {
-    let items = refs
-        .iter()
-        .map(|r| Node::new(Value::Str(r.clone()), loc))
-        .collect();
+    let items = refs.iter().map(|r| Node::string(r.clone(), loc)).collect();
     Node::map([("references", Node::new(Value::Seq(items), loc))], loc)
 }
 
