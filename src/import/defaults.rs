@@ -23,7 +23,7 @@ pub const MARK: &str = "default (an overlay's kind with a default of its own rep
 /// line carries [`MARK`] as its comment.
 pub fn marked(text: &str, node: &Node) -> Vec<(String, String)> {
     let lines: Vec<&str> = text.lines().collect();
-    let Some(comps) = entry(node, "components") else {
+    let Some(comps) = node.get("components") else {
         return Vec::new();
     };
     let Value::Map(comps) = &comps.value else {
@@ -64,15 +64,6 @@ fn carries_mark(line: &str, key: &str, value: &Node) -> bool {
             .starts_with(&format!("{key}: {text}  # {MARK}"))
 }
 
-fn entry<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
-    let Value::Map(m) = &node.value else {
-        return None;
-    };
-    m.iter()
-        .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
-        .map(|(_, v)| v)
-}
-
 /// Whether an imported `field` marked as a default gives way to an overlay
 /// that sets kind `overlay_kind` in place of `imported_kind` and does not
 /// set the field: the catalog entry of the overlay's kind has a default for
@@ -95,7 +86,7 @@ pub fn drop_yielding(
 ) {
     let text = |m: &[(Node, Node)], key: &str| {
         m.iter()
-            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
+            .find(|(k, _)| k.is_key(key))
             .map(|(_, v)| v.value.scalar_text())
     };
     let Some(Some(kind)) = text(extra, "kind") else {

@@ -11,7 +11,8 @@
 //! (see `manifest::load::load_texts_merging`).
 
 //!
-//! The input is read into a [`tree`] of [`Node`]s, the format found by
+//! The input is read by [`tree`] into the tool's one span tree of [`Node`]s
+//! (the manifest reader's, with tags kept), the format found by
 //! [`detect`], and the output model and its text live in [`out`].
 
 pub mod asyncapi;
@@ -30,9 +31,10 @@ use std::path::Path;
 use crate::diagnostics::SourceMap;
 use crate::manifest::{self, Limits, LoadError};
 
+pub use crate::manifest::node::{Node, Value};
 pub use detect::{detect, detect_path};
 pub use out::{F, Out, OutComp, OutIntent, V, comment_text, scalar};
-pub use tree::{Node, Value, error_at, parse};
+pub use tree::parse;
 
 /// The input formats `import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

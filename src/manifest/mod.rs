@@ -3,6 +3,7 @@
 pub mod examples;
 pub mod load;
 pub mod model;
+pub mod node;
 pub mod reference;
 pub mod spanned;
 pub mod validate;
@@ -10,6 +11,7 @@ pub mod vocabulary;
 pub mod yaml;
 pub mod yaml_errors;
 pub mod yaml_events;
+pub mod yaml_visitor;
 
 use std::path::PathBuf;
 

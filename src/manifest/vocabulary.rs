@@ -1,6 +1,7 @@
 //! The manifest's vocabulary: every field of every object of the format,
 //! declared once with where it may appear, its type, its choices, where its
-//! default comes from and a one-line doc.
+//! default comes from and a one-line doc. The rows are in `fields.rs`;
+//! this file holds what a row is and the lists derived from the rows.
 //!
 //! Everything else that names fields reads this table: the loader's lists
 //! of known fields (and so its "unknown field ... did you mean"), the JSON
@@ -11,9 +12,15 @@
 //! names of typed choices are declared beside their variants
 //! ([`Named`](crate::manifest::model::Named)) and referenced here.
 
-use crate::manifest::model::{
-    Claim, DedupId, Delivery, Expiry, LinkType, Minted, Mode, Named, RedriveMode, Replication,
+use crate::manifest::model::LinkType;
+
+mod fields;
+
+use fields::{
+    BACKUP, CALLS, COMPONENT, DEAD_LETTER, DELIVERS_TO, EFFECTS, GUARD, IN_PROGRESS, INTENT, KEY,
+    MANIFEST, REDRIVE, REGION, REPLAY, RETRY, SENDS_TO,
 };
+pub use fields::{KEY_SCOPE, ON_EXPIRY, RECONCILIATION};
 
 /// What a field's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -432,210 +439,3 @@ pub const RETRY_FIELDS: &[&str] = &names::<{ RETRY.len() }>(RETRY);
 pub const GUARD_FIELDS: &[&str] = &names::<{ GUARD.len() }>(GUARD);
 pub const IN_PROGRESS_FIELDS: &[&str] = &names::<{ IN_PROGRESS.len() }>(IN_PROGRESS);
 pub const BACKUP_FIELDS: &[&str] = &names::<{ BACKUP.len() }>(BACKUP);
-
-/// The values `reconciliation` takes.
-/// Where a provider recognises a key (`key_scope`).
-pub const KEY_SCOPE: &[&str] = &["global", "region", "zone"];
-
-pub const RECONCILIATION: &[&str] = &[
-    "none",
-    "lookup",
-    "transactional",
-    "outbox",
-    "saga",
-    "manual",
-    "documented-tradeoff",
-];
-/// The values `in_progress.on_expiry` takes.
-pub const ON_EXPIRY: &[&str] = &["reconcile", "retry"];
-
-use DefaultFrom::{Catalog, Fixed, None as No};
-use Need::{Optional as Opt, Required as Req};
-
-const fn f(
-    name: &'static str,
-    ty: Type,
-    need: Need,
-    default: DefaultFrom,
-    doc: &'static str,
-) -> FieldDef {
-    FieldDef {
-        name,
-        ty,
-        need,
-        default,
-        doc,
-    }
-}
-
-const DUR: Type = Type::Duration { zero: true };
-const POSITIVE: Type = Type::Duration { zero: false };
-const TEXT: Type = Type::Text { examples: &[] };
-
-#[rustfmt::skip]
-const MANIFEST: &[FieldDef] = &[
-    f("version", Type::Version, Req, No, "the manifest format version"),
-    f("name", TEXT, Opt, No, "the architecture's name, used in reports"),
-    f("regions", Type::Entries(Obj::Region), Opt, No, "region id to region settings"),
-    f("intents", Type::Entries(Obj::Intent), Opt, No, "intent id to intent"),
-    f("components", Type::Entries(Obj::Component), Opt, No, "component id to component"),
-];
-
-#[rustfmt::skip]
-const REGION: &[FieldDef] = &[
-    f("failover_to", Type::Id, Opt, No, "the region that takes over when this one fails"),
-    f("detection", DUR, Opt, No, "how long a failure takes to be noticed and acted on"),
-    f("catch_up", DUR, Opt, No, "how long the other region takes to catch up after a failover"),
-];
-
-#[rustfmt::skip]
-const INTENT: &[FieldDef] = &[
-    f("description", TEXT, Opt, No, "what the decision is, for people"),
-    f("origin", Type::Id, Req, No, "the component where the decision becomes stable"),
-    f("effect", Type::Ids, Need::RequiredOr("effects"), No, "the component(s) where the business effect happens"),
-    f("effects", Type::Ids, Opt, No, "alias of `effect`"),
-    f("key", Type::Object(Obj::Key), Opt, No, "the idempotency key"),
-    f("fingerprint", Type::Texts, Opt, No, "the request fields a repeated key must match"),
-    f("replays", Type::Objects(Obj::Replay), Opt, No, "replays people or batch jobs perform later"),
-    f("tested", Type::Texts, Opt, No, "failure injections the team has run"),
-];
-
-#[rustfmt::skip]
-const KEY: &[FieldDef] = &[
-    f("fields", Type::Texts, Opt, No, "natural key fields, or [uuid] for a generated one"),
-    f("minted_at", Type::Id, Opt, Fixed("the intent's origin"), "where the key is created"),
-    f("minted", Type::Choice(Minted::NAMES), Opt, Fixed("per-intent"), "per-attempt: a new key on each try"),
-    f("persisted_before_retry", Type::Bool, Opt, No, "the key is stored before the first attempt, so a retry reuses it"),
-    f("business_assigned", Type::Texts, Opt, No, "key fields our own code assigns, though their names look like a transport's (a client-supplied `messageId` in the body)"),
-];
-
-#[rustfmt::skip]
-const REPLAY: &[FieldDef] = &[
-    f("name", TEXT, Opt, Fixed("replay N"), "what the replay is called in reports"),
-    f("enters_at", Type::Id, Req, No, "the component the replayed copy enters at"),
-    f("within", DUR, Req, No, "the latest age at which the replay happens"),
-];
-
-#[rustfmt::skip]
-const COMPONENT: &[FieldDef] = &[
-    f("kind", Type::Kind, Need::RequiredUnlessExtends, No, "a generic or catalog kind (`replay-audit catalog`)"),
-    f("description", TEXT, Opt, No, "what the component is, for people"),
-    f("regions", Type::Ids, Opt, No, "the regions it runs in; the first is the primary"),
-    f("mode", Type::Choice(Mode::NAMES), Opt, Fixed("active-passive"), "how it runs in several regions"),
-    f("sends_to", Type::Link { obj: Obj::SendsTo, many: true }, Opt, No, "publishes to a queue, topic, stream or bus"),
-    f("delivers_to", Type::Link { obj: Obj::DeliversTo, many: true }, Opt, No, "delivery to a consumer"),
-    f("calls", Type::Link { obj: Obj::Calls, many: true }, Opt, No, "synchronous requests"),
-    f("dead_letter", Type::Link { obj: Obj::DeadLetter, many: false }, Opt, No, "where failed messages go"),
-    f("redrive", Type::Link { obj: Obj::Redrive, many: false }, Opt, No, "moves messages back for reprocessing (on a dead-letter queue)"),
-    f("dedup", Type::Object(Obj::Guard), Opt, No, "claims the key in a store before the effect"),
-    f("effects", Type::Link { obj: Obj::Effects, many: true }, Opt, No, "the side effects it performs"),
-    f("timeout", POSITIVE, Opt, No, "how long one invocation may run"),
-    f("visibility_timeout", DUR, Opt, Catalog, "how long a received message stays hidden before it is delivered again"),
-    f("retention", DUR, Opt, Catalog, "how long a message or a completed record is kept (`unbounded`: forever, 0: not kept)"),
-    f("max_receives", Type::Count { min: 1 }, Opt, Catalog, "receives before a message moves to the dead-letter queue"),
-    f("delivery", Type::Choice(Delivery::NAMES), Opt, Catalog, "the delivery guarantee, as the platform documents it"),
-    f("dedup_window", DUR, Opt, Catalog, "for how long the transport deduplicates"),
-    f("dedup_scope", Type::Text { examples: &["queue", "message-group", "account"] }, Opt, Catalog, "what the transport deduplicates within"),
-    f("content_based_dedup", Type::Bool, Opt, No, "the transport deduplicates by the message body"),
-    f("dlq_keeps_enqueue_time", Type::Bool, Opt, Catalog, "as a dead-letter queue, a moved message keeps its original enqueue time (SQS standard) instead of starting a new retention (SQS FIFO)"),
-    f("message_attributes", Type::Texts, Opt, No, "attributes that carry business meaning"),
-    f("max_backlog", DUR, Opt, No, "an operational assumption: the longest a message waits"),
-    f("max_event_age", POSITIVE, Opt, Catalog, "how long an asynchronous invocation's event is kept"),
-    f("expiry", Type::Choice(Expiry::NAMES), Opt, Catalog, "who decides that a record has expired"),
-    f("replication", Type::Choice(Replication::NAMES), Opt, Catalog, "how the store reaches other regions"),
-    f("scope", Type::Text { examples: &["global", "region", "zone", "account", "tenant", "queue", "process"] }, Opt, Catalog, "where the store's records are visible"),
-    f("backup", Type::Object(Obj::Backup), Opt, No, "point-in-time backups of the store"),
-    f("unique", Type::Texts, Opt, No, "a durable business identifier the store enforces"),
-    f("accepts_key", Type::Bool, Opt, Catalog, "the provider deduplicates by our key"),
-    f("key_window", DUR, Opt, Catalog, "for how long the provider deduplicates"),
-    f("key_scope", Type::Choice(KEY_SCOPE), Opt, Catalog, "where the provider recognises a key: a copy sent through another Region's (or zone's) endpoint is new to a narrower scope"),
-    f("witness", TEXT, Opt, No, "an MRSC global table's witness Region: two replicas plus a witness instead of three replicas"),
-    f("lookup_by_reference", Type::Bool, Opt, No, "we can ask whether the effect already happened"),
-    f("reconciliation", Type::Choice(RECONCILIATION), Opt, No, "how an ambiguous outcome is resolved"),
-    f("uses", Type::Texts, Opt, No, "as an intent's effect, the request fields its outcome depends on (`[amount, currency]`): RH023 fires when the intent's fingerprint and key leave one out"),
-];
-
-#[rustfmt::skip]
-const TO: FieldDef = f("to", Type::Id, Req, No, "the component the link leads to");
-#[rustfmt::skip]
-const LINK_RETRY: FieldDef = f("retry", Type::Object(Obj::Retry), Opt, Catalog, "how failed attempts are retried");
-#[rustfmt::skip]
-const PASSES_KEY: FieldDef = f("passes_key", Type::Bool, Opt, Fixed("false"), "the idempotency key travels with the request");
-
-#[rustfmt::skip]
-const NAME_FROM_KEY: FieldDef = f("name_from_key", Type::Bool, Opt, Fixed("false"), "the start carries an execution name made from the idempotency key: a workflow that dedups starts by name (Step Functions Standard F033, Lambda durable F029) stops a repeat while the name is kept");
-
-#[rustfmt::skip]
-const SENDS_TO: &[FieldDef] = &[
-    TO,
-    LINK_RETRY,
-    f("dedup_id", Type::Choice(DedupId::NAMES), Opt, No, "what the transport deduplicates sends by"),
-    NAME_FROM_KEY,
-];
-
-#[rustfmt::skip]
-const DELIVERS_TO: &[FieldDef] = &[
-    TO,
-    LINK_RETRY,
-    f("max_record_age", POSITIVE, Opt, Catalog, "the oldest record still delivered"),
-    NAME_FROM_KEY,
-    f("passes_key", Type::Bool, Opt, Fixed("true"), "the key reaches the target's own dedup: a message carries the request, but an HTTP endpoint (an EventBridge API destination) recognises the key only in the header the delivery sets: `false` where it sets none"),
-];
-
-#[rustfmt::skip]
-const CALLS: &[FieldDef] = &[
-    TO,
-    f("timeout", POSITIVE, Opt, No, "the per-attempt timeout"),
-    LINK_RETRY,
-    PASSES_KEY,
-    NAME_FROM_KEY,
-];
-
-#[rustfmt::skip]
-const DEAD_LETTER: &[FieldDef] = &[
-    TO,
-    f("after_receives", Type::Count { min: 1 }, Opt, Fixed("the queue's max_receives"), "receives before a message moves"),
-];
-
-#[rustfmt::skip]
-const REDRIVE: &[FieldDef] = &[
-    TO,
-    f("mode", Type::Choice(RedriveMode::NAMES), Opt, No, "who moves messages back"),
-    f("within", DUR, Opt, Fixed("the dead-letter queue's retention"), "the latest age at which messages are moved back"),
-    f("max_times", Type::Count { min: 0 }, Opt, No, "how often a message may go round; without it a cycle is unbounded"),
-];
-
-#[rustfmt::skip]
-const EFFECTS: &[FieldDef] = &[TO, PASSES_KEY];
-
-#[rustfmt::skip]
-const RETRY: &[FieldDef] = &[
-    f("attempts", Type::Count { min: 1 }, Opt, Catalog, "total attempts including the first"),
-    f("timeout", POSITIVE, Opt, Fixed("the call's timeout"), "per attempt"),
-    f("backoff", DUR, Opt, No, "the first delay"),
-    f("multiplier", Type::Number, Opt, Fixed("2"), "each delay is the previous one times this"),
-    f("max_backoff", DUR, Opt, No, "the longest delay"),
-    f("max_elapsed", POSITIVE, Opt, No, "a cap on the whole sequence"),
-];
-
-#[rustfmt::skip]
-const GUARD: &[FieldDef] = &[
-    f("store", Type::Id, Req, No, "the store that holds the claimed keys"),
-    f("claim", Type::Choice(Claim::NAMES), Opt, No, "how the key is claimed"),
-    f("binds_fingerprint", Type::Bool, Opt, No, "a repeated key with another fingerprint is refused"),
-    f("stores_result", Type::Bool, Opt, No, "a repeated key gets the first result back"),
-    f("in_progress", Type::Object(Obj::InProgress), Opt, No, "what a copy finds while the claim is held"),
-];
-
-#[rustfmt::skip]
-const IN_PROGRESS: &[FieldDef] = &[
-    f("on_conflict", Type::Text { examples: &["reject"] }, Opt, No, "what a copy gets while the claim is held"),
-    f("expires_after", POSITIVE, Opt, No, "when an unfinished claim expires"),
-    f("on_expiry", Type::Choice(ON_EXPIRY), Opt, No, "what a copy does when an in-progress claim expires"),
-];
-
-#[rustfmt::skip]
-const BACKUP: &[FieldDef] = &[
-    f("rpo", DUR, Opt, No, "the recovery point objective: how much a restore may lose"),
-    f("restored_with", Type::Ids, Opt, No, "stores restored together with this one"),
-];

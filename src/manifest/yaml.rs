@@ -1,16 +1,19 @@
 //! YAML to a span-carrying value tree, under explicit resource limits.
 //!
-//! serde-saphyr parses the text (pure Rust, no unsafe) into a small generic
-//! tree where every node keeps its line and column. The typed model is then
+//! serde-saphyr parses the text (pure Rust, no unsafe) into the tool's one
+//! span tree ([`Node`], [`super::node`]), where every node keeps its line and
+//! column, read by the manifest's [`super::yaml_visitor`]. The typed model is then
 //! read from that tree by `load.rs`, which lets one run report every error
 //! of a file instead of stopping at serde's first one.
 
 use std::fmt;
+use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_saphyr::Spanned;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
+pub use super::node::{Node, Value};
 use super::yaml_errors;
+use super::yaml_visitor::{ChildSeed, Manifest, Root, ValueVisitor};
 use crate::diagnostics::{Diagnostic, Loc};
 
 /// Input limits. The parser budget scales with the size of the input, so a
@@ -99,50 +102,6 @@ impl Limits {
     }
 }
 
-/// A YAML value with the location of every node.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    pub value: Value,
-    pub loc: Loc,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    Null,
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Str(String),
-    Seq(Vec<Node>),
-    Map(Vec<(Node, Node)>),
-}
-
-impl Value {
-    /// The name of the YAML type, for "expected ..., found ..." errors.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Int(_) => "an integer",
-            Value::Float(_) => "a number",
-            Value::Str(_) => "a string",
-            Value::Seq(_) => "a list",
-            Value::Map(_) => "a mapping",
-        }
-    }
-
-    /// Scalars as text (map keys, ids written as numbers).
-    pub fn scalar_text(&self) -> Option<String> {
-        match self {
-            Value::Bool(b) => Some(b.to_string()),
-            Value::Int(i) => Some(i.to_string()),
-            Value::Float(f) => Some(f.to_string()),
-            Value::Str(s) => Some(s.clone()),
-            _ => None,
-        }
-    }
-}
-
 /// Stack for the parser thread: the deserializer recurses once per level
 /// of nesting, and debug builds use large frames.
 const PARSER_STACK: usize = 256 * 1024 * 1024;
@@ -190,12 +149,9 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
 }
 
 pub(super) fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
-    let raw: Spanned<Value> = serde_saphyr::from_str_with_options(text, limits.options(text.len()))
-        .map_err(|e| yaml_error(&e, file, limits, text.len()))?;
-    let mut node = Node {
-        loc: loc_of(&raw, file),
-        value: raw.value,
-    };
+    let Root(mut node, _) =
+        serde_saphyr::from_str_with_options::<Root<Manifest>>(text, limits.options(text.len()))
+            .map_err(|e| yaml_error(&e, file, limits, text.len()))?;
     if file != 0 {
         set_file(&mut node, file);
     }
@@ -302,7 +258,7 @@ trait Streamed: Sized {
 }
 
 /// Serde's side of a [`Streamed`] value: mappings go to `map`, everything
-/// else is built by [`ValueVisitor`] and goes to `whole`.
+/// else is built by the [`ValueVisitor`] and goes to `whole`.
 struct Stream<S>(S);
 
 impl<S: Streamed> Stream<S> {
@@ -328,31 +284,31 @@ impl<'de, S: Streamed> Visitor<'de> for Stream<S> {
         self.0.map(map)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        self.whole(ValueVisitor.visit_seq(seq))
+        self.whole(VISITOR.visit_seq(seq))
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_unit())
+        self.whole(VISITOR.visit_unit())
     }
     fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_none())
+        self.whole(VISITOR.visit_none())
     }
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_bool(v))
+        self.whole(VISITOR.visit_bool(v))
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_i64(v))
+        self.whole(VISITOR.visit_i64(v))
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_u64(v))
+        self.whole(VISITOR.visit_u64(v))
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_f64(v))
+        self.whole(VISITOR.visit_f64(v))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_str(v))
+        self.whole(VISITOR.visit_str(v))
     }
     fn visit_string<E: de::Error>(self, v: String) -> Result<(), E> {
-        self.whole(ValueVisitor.visit_string(v))
+        self.whole(VISITOR.visit_string(v))
     }
 }
 
@@ -361,7 +317,7 @@ impl<'de, S: Streamed> Visitor<'de> for Stream<S> {
 impl Streamed for &TopSeed<'_, '_> {
     const EXPECTING: &'static str = "a manifest";
     fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key_seed(ChildSeed)? {
+        while let Some(key) = map.next_key_seed(SEED)? {
             let key = self.child(key);
             if is_section(&key, self.sections) {
                 map.next_value_seed(Stream(SectionSeed {
@@ -369,7 +325,7 @@ impl Streamed for &TopSeed<'_, '_> {
                     key: &key,
                 }))?;
             } else {
-                let value = self.child(map.next_value_seed(ChildSeed)?);
+                let value = self.child(map.next_value_seed(SEED)?);
                 self.call(Piece::Field(&key, &value));
             }
         }
@@ -381,7 +337,7 @@ impl Streamed for &TopSeed<'_, '_> {
             line: 1,
             col: 1,
         };
-        self.call(Piece::Document(&self.child(Node { value, loc })));
+        self.call(Piece::Document(&self.child(Node::new(value, loc))));
     }
 }
 
@@ -396,25 +352,26 @@ impl Streamed for SectionSeed<'_, '_, '_> {
     const EXPECTING: &'static str = "a mapping of id to settings";
     fn map<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.top.call(Piece::Section(self.key));
-        while let Some(k) = map.next_key_seed(ChildSeed)? {
+        while let Some(k) = map.next_key_seed(SEED)? {
             let k = self.top.child(k);
-            let v = self.top.child(map.next_value_seed(ChildSeed)?);
+            let v = self.top.child(map.next_value_seed(SEED)?);
             self.top.call(Piece::Entry(&k, &v));
         }
         Ok(())
     }
     fn whole(self, value: Value) {
-        let node = self.top.child(Node {
-            value,
-            loc: self.key.loc,
-        });
+        let node = self.top.child(Node::new(value, self.key.loc));
         self.top.call(Piece::Field(self.key, &node));
     }
 }
 
+/// The manifest's reading of a child node, and of a value read whole.
+const SEED: ChildSeed<Manifest> = ChildSeed(PhantomData);
+const VISITOR: ValueVisitor<Manifest> = ValueVisitor(PhantomData);
+
 /// Nodes are built with file 0 while parsing (the deserializer cannot be
 /// told the file); other files get theirs in one pass without allocation.
-fn set_file(node: &mut Node, file: u32) {
+pub(crate) fn set_file(node: &mut Node, file: u32) {
     node.loc.file = file;
     match &mut node.value {
         Value::Seq(items) => items.iter_mut().for_each(|n| set_file(n, file)),
@@ -440,91 +397,6 @@ pub fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, len: usiz
         d = d.help(h);
     }
     d
-}
-
-fn loc_of<T>(s: &Spanned<T>, file: u32) -> Loc {
-    Loc {
-        file,
-        line: s.referenced.line() as u32,
-        col: s.referenced.column() as u32,
-    }
-}
-
-/// A child node: its value with the location serde-saphyr gives it. The
-/// tree is built in one pass, straight from the parser's events (an
-/// intermediate tree of `Spanned` values, converted afterwards, doubled the
-/// peak memory and the copying of a large manifest). One frame per level,
-/// like `next_element::<Spanned<_>>`, so deep input needs no more stack.
-struct ChildSeed;
-
-impl<'de> de::DeserializeSeed<'de> for ChildSeed {
-    type Value = Node;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
-        let s = Spanned::<Value>::deserialize(d)?;
-        Ok(Node {
-            loc: loc_of(&s, 0),
-            value: s.value,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ValueVisitor)
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a YAML value")
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Int(v))
-    }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
-        i64::try_from(v)
-            .map(Value::Int)
-            .map_err(|_| E::custom("integer too large"))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::Float(v))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::Str(v.to_string()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::Str(v))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(ChildSeed)? {
-            items.push(item);
-        }
-        Ok(Value::Seq(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut entries = Vec::new();
-        while let Some(key) = map.next_key_seed(ChildSeed)? {
-            let value = map.next_value_seed(ChildSeed)?;
-            entries.push((key, value));
-        }
-        Ok(Value::Map(entries))
-    }
 }
 
 #[cfg(test)]

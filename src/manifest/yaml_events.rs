@@ -150,10 +150,7 @@ impl<'t> Events<'t> {
         loop {
             let (ev, loc) = event;
             let done = match ev {
-                Event::Scalar(text, style, ..) => Node {
-                    value: scalar(text, style)?,
-                    loc,
-                },
+                Event::Scalar(text, style, ..) => Node::new(scalar(text, style)?, loc),
                 Event::SequenceStart(..) => {
                     stack.push(Open::Seq(loc, Vec::new()));
                     event = self.expect()?;
@@ -167,18 +164,14 @@ impl<'t> Events<'t> {
                 Event::SequenceEnd => match stack.pop() {
                     Some(Open::Seq(loc, mut items)) => {
                         items.shrink_to_fit();
-                        Node {
-                            value: Value::Seq(items),
-                            loc,
-                        }
+                        Node::new(Value::Seq(items), loc)
                     }
                     _ => return Err(Bail),
                 },
                 Event::MappingEnd => match stack.pop() {
-                    Some(Open::Map(loc, keys, None)) => Node {
-                        value: Value::Map(keys.into_entries()),
-                        loc,
-                    },
+                    Some(Open::Map(loc, keys, None)) => {
+                        Node::new(Value::Map(keys.into_entries()), loc)
+                    }
                     _ => return Err(Bail),
                 },
                 _ => return Err(Bail),

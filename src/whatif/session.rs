@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use super::target::{Ids, Section, Target, resolve};
-use super::tree::{Holder, element, element_key_loc, element_mut, get_at, map_get, set_at};
+use super::tree::{Holder, element, element_key_loc, element_mut, get_at, set_at};
 use super::{Change, Override, flow};
 use crate::diagnostics::{Diagnostic, SourceFile, SourceMap};
 use crate::manifest::load;
@@ -76,7 +76,7 @@ impl Session {
                 let Some(Node {
                     value: Value::Map(entries),
                     ..
-                }) = map_get(tree, section.key())
+                }) = tree.get(section.key())
                 else {
                     continue;
                 };

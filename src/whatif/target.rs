@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::tree::{element, map_get};
+use super::tree::element;
 use crate::diagnostics::{Diagnostic, Loc, suggest};
 use crate::manifest::load::{COMPONENT_FIELDS, INTENT_FIELDS, REGION_FIELDS};
 use crate::manifest::yaml::{Node, Value};
@@ -193,7 +193,7 @@ fn retry_shorthand(tree: &Node, mut t: Target, loc: Loc) -> Result<Target, Diagn
     let comp = element(tree, t.section, &t.id);
     let mut cands = Vec::new();
     for f in RETRY_LINKS {
-        match comp.and_then(|c| map_get(c, f)) {
+        match comp.and_then(|c| c.get(f)) {
             Some(Node {
                 value: Value::Seq(items),
                 ..

@@ -7,28 +7,8 @@ use super::target::{LINK_FIELDS, Section, Seg};
 use crate::diagnostics::{Diagnostic, Loc};
 use crate::manifest::yaml::{Node, Value};
 
-pub(super) fn map_get<'n>(n: &'n Node, key: &str) -> Option<&'n Node> {
-    match &n.value {
-        Value::Map(entries) => entries
-            .iter()
-            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
-            .map(|(_, v)| v),
-        _ => None,
-    }
-}
-
-fn map_get_mut<'n>(n: &'n mut Node, key: &str) -> Option<&'n mut Node> {
-    match &mut n.value {
-        Value::Map(entries) => entries
-            .iter_mut()
-            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(key))
-            .map(|(_, v)| v),
-        _ => None,
-    }
-}
-
 pub(super) fn element<'n>(tree: &'n Node, section: Section, id: &str) -> Option<&'n Node> {
-    map_get(map_get(tree, section.key())?, id)
+    tree.get(section.key())?.get(id)
 }
 
 pub(super) fn element_mut<'n>(
@@ -36,14 +16,14 @@ pub(super) fn element_mut<'n>(
     section: Section,
     id: &str,
 ) -> Option<&'n mut Node> {
-    map_get_mut(map_get_mut(tree, section.key())?, id)
+    tree.get_mut(section.key())?.get_mut(id)
 }
 
 pub(super) fn element_key_loc(tree: &Node, section: Section, id: &str) -> Option<Loc> {
-    match &map_get(tree, section.key())?.value {
+    match &tree.get(section.key())?.value {
         Value::Map(entries) => entries
             .iter()
-            .find(|(k, _)| k.value.scalar_text().as_deref() == Some(id))
+            .find(|(k, _)| k.is_key(id))
             .map(|(k, _)| k.loc),
         _ => None,
     }
@@ -92,23 +72,12 @@ fn set_key(
     }
     if holder == Holder::Link && matches!(cur.value, Value::Str(_)) {
         // `sends_to: queue` becomes `sends_to: {to: queue}`.
-        let to = Node {
-            value: Value::Str("to".into()),
-            loc: cur.loc,
-        };
-        let old = std::mem::replace(
-            cur,
-            Node {
-                value: Value::Map(Vec::new()),
-                loc: cur.loc,
-            },
-        );
+        let to = Node::new(Value::Str("to".into()), cur.loc);
+        let old = std::mem::replace(cur, Node::new(Value::Map(Vec::new()), cur.loc));
         cur.value = Value::Map(vec![(to, old)]);
     }
     let found = match &cur.value {
-        Value::Map(entries) => entries
-            .iter()
-            .position(|(key, _)| key.value.scalar_text().as_deref() == Some(k)),
+        Value::Map(entries) => entries.iter().position(|(key, _)| key.is_key(k)),
         other => {
             return Err(Diagnostic::at(
                 loc,
@@ -125,10 +94,7 @@ fn set_key(
     };
     path.push('.');
     path.push_str(k);
-    let key = || Node {
-        value: Value::Str(k.clone()),
-        loc,
-    };
+    let key = || Node::new(Value::Str(k.clone()), loc);
     if segs.len() == 1 {
         match (value, found) {
             (Some(v), Some(j)) => entries[j].1 = v.clone(),
@@ -149,13 +115,7 @@ fn set_key(
     let j = match found {
         Some(j) => j,
         None => {
-            entries.push((
-                key(),
-                Node {
-                    value: Value::Null,
-                    loc,
-                },
-            ));
+            entries.push((key(), Node::new(Value::Null, loc)));
             entries.len() - 1
         }
     };
@@ -249,7 +209,7 @@ pub(super) fn get_at<'n>(cur: &'n Node, segs: &[(Seg, Loc)]) -> Option<&'n Node>
     };
     match (seg, &cur.value) {
         (Seg::Key(k), Value::Str(_)) if k == "to" => get_at(cur, rest),
-        (Seg::Key(k), _) => get_at(map_get(cur, k)?, rest),
+        (Seg::Key(k), _) => get_at(cur.get(k)?, rest),
         (Seg::Index(n), Value::Seq(items)) => get_at(items.get(*n)?, rest),
         (Seg::Index(0), Value::Null) => None,
         (Seg::Index(0), _) => get_at(cur, rest),

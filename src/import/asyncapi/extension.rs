@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostics::Diagnostic;
-use crate::import::{F, Node, Out, OutIntent, V, Value, error_at, kebab, scalar};
+use crate::import::{F, Node, Out, OutIntent, V, Value, kebab, scalar};
 
 /// What the operations' extensions say about one intent.
 pub(super) struct Intent {
@@ -66,16 +66,13 @@ pub(super) fn extension(
 /// Rejects a field of the extension that is not one of [`FIELDS`].
 fn check_fields(x: &Node, path: &str) -> Result<(), Diagnostic> {
     for (k, _) in x.entries() {
-        if !FIELDS.contains(&k.as_str()) {
+        let k = k.key();
+        if !FIELDS.contains(&k) {
             let help = match crate::diagnostics::suggest(k, FIELDS.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!("the fields of x-replay-audit are: {}", FIELDS.join(", ")),
             };
-            return Err(error_at(
-                x,
-                format!("unknown field `{k}` in `{path}`"),
-                help,
-            ));
+            return Err(x.error_at(format!("unknown field `{k}` in `{path}`"), help));
         }
     }
     Ok(())
@@ -85,8 +82,7 @@ fn check_fields(x: &Node, path: &str) -> Result<(), Diagnostic> {
 /// component the first time it is named.
 fn dedup(out: &mut Out, id: &str, d: &Node, path: &str, src: &str) -> Result<(), Diagnostic> {
     let Some(store) = d.get("store").and_then(Node::text) else {
-        return Err(error_at(
-            d,
+        return Err(d.error_at(
             format!("`{path}.dedup` needs `store`"),
             "name the store that keeps the keys: `store: payout-keys`",
         ));
@@ -136,8 +132,7 @@ fn effect(out: &mut Out, id: &str, e: &Node, path: &str, src: &str) -> Result<St
         _ => (e.text().unwrap_or_default(), "external".to_string()),
     };
     if eid.is_empty() {
-        return Err(error_at(
-            e,
+        return Err(e.error_at(
             format!("`{path}.effect` needs an id"),
             "write `effect: bank-rail` or `effect: {id: bank-rail, kind: external}`",
         ));

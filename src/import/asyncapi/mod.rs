@@ -24,7 +24,7 @@ mod sns;
 
 use std::collections::BTreeMap;
 
-use super::{F, Node, Out, V, error_at, kebab};
+use super::{F, Node, Out, V, kebab};
 use crate::diagnostics::Diagnostic;
 use extension::Intent;
 
@@ -80,16 +80,14 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
 /// Whether the document is AsyncAPI 3.x; an error unless it is 2.x or 3.x.
 fn version(root: &Node) -> Result<bool, Diagnostic> {
     let Some(version) = root.get("asyncapi").and_then(Node::text) else {
-        return Err(error_at(
-            root,
+        return Err(root.error_at(
             "not an AsyncAPI document: `asyncapi` is missing",
             "the document starts with `asyncapi: 3.0.0` (or 2.x)",
         ));
     };
     let v3 = version.starts_with('3');
     if !v3 && !version.starts_with('2') {
-        return Err(error_at(
-            root.get("asyncapi").unwrap_or(root),
+        return Err(root.get("asyncapi").unwrap_or(root).error_at(
             format!("AsyncAPI version {version} is not supported"),
             "this importer reads AsyncAPI 2.x and 3.x",
         ));
@@ -107,6 +105,7 @@ fn channels(root: &Node, out: &mut Out) -> (BTreeMap<String, String>, bindings::
     let mut queues = bindings::Queues::new();
     let mut read: Vec<(String, &Node, String)> = Vec::new();
     for (name, ch) in root.get("channels").map(Node::entries).unwrap_or(&[]) {
+        let name = name.key();
         let ch = resolve_ref(root, ch);
         let path = format!("channels.{name}");
         let b = ch.get("bindings").map(|b| resolve_ref(root, b));
@@ -116,7 +115,7 @@ fn channels(root: &Node, out: &mut Out) -> (BTreeMap<String, String>, bindings::
             kind,
             format!("channel, {}", out.src(&path, ch)),
         );
-        channel_ids.insert(name.clone(), id.clone());
+        channel_ids.insert(name.to_string(), id.clone());
         if kind == "queue" {
             out.note(&id, "TODO: kind: no sqs/sns/kafka/googlepubsub binding; name the platform (`replay-audit catalog`)".into());
         }
@@ -143,6 +142,7 @@ fn channels(root: &Node, out: &mut Out) -> (BTreeMap<String, String>, bindings::
 fn operations_v3(root: &Node) -> Vec<Op> {
     let mut ops = Vec::new();
     for (name, op) in root.get("operations").map(Node::entries).unwrap_or(&[]) {
+        let name = name.key();
         let op = resolve_ref(root, op);
         let action = op.get("action").and_then(Node::text).unwrap_or_default();
         let ch = op
@@ -151,7 +151,7 @@ fn operations_v3(root: &Node) -> Vec<Op> {
             .and_then(|r| r.rsplit('/').next())
             .map(|s| s.replace("~1", "/"));
         ops.push(Op {
-            name: name.clone(),
+            name: name.to_string(),
             action,
             channel: ch,
             node: op.clone(),
@@ -166,6 +166,7 @@ fn operations_v3(root: &Node) -> Vec<Op> {
 fn operations_v2(root: &Node) -> Vec<Op> {
     let mut ops = Vec::new();
     for (name, ch) in root.get("channels").map(Node::entries).unwrap_or(&[]) {
+        let name = name.key();
         for (verb, action) in [("publish", "receive"), ("subscribe", "send")] {
             // In 2.x `publish` means the application receives what others publish.
             if let Some(op) = ch.get(verb) {
@@ -176,7 +177,7 @@ fn operations_v2(root: &Node) -> Vec<Op> {
                 ops.push(Op {
                     name: id,
                     action: action.to_string(),
-                    channel: Some(name.clone()),
+                    channel: Some(name.to_string()),
                     node: op.clone(),
                     path: format!("channels.{name}.{verb}"),
                 });

@@ -15,7 +15,7 @@ impl Cf<'_> {
     pub(super) fn undecided(&self, name: &str) -> String {
         let mut path = Vec::new();
         let mut done = BTreeSet::new();
-        let named = Node::new(Value::Str(name.to_string()), Default::default());
+        let named = Node::string(name, Default::default());
         self.cond_ref(&named, &mut path, &mut done, 0)
             .unwrap_or_else(|| "cannot be evaluated with these parameters".to_string())
     }

@@ -196,10 +196,11 @@ fn idempotency_header(cf: &Cf, out: &mut Out, to: &str, t: &Node, path: &str) ->
         .unwrap_or(&[]);
     let Some((name, v)) = headers
         .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("idempotency-key"))
+        .find(|(k, _)| k.key().eq_ignore_ascii_case("idempotency-key"))
     else {
         return false;
     };
+    let name = name.key();
     let value = cf.lit(v).map_or_else(|| v.brief(), |n| n.brief());
     out.note(to, format!("the rule sends header {name}: {value} ({}): the key is passed; TODO: `accepts_key: true` and `key_window` if the endpoint deduplicates by it", out.src(&format!("{path}.HttpParameters.HeaderParameters.{name}"), v)));
     true

@@ -67,7 +67,7 @@ pub(super) const NAME_PROPERTIES: [&str; 7] = [
 const MAX_EVAL_DEPTH: usize = 48;
 
 pub(super) fn intrinsic(node: &Node) -> Option<(String, &Node)> {
-    if let Some(tag) = &node.tag {
+    if let Some(tag) = node.tag() {
         let name = tag.trim_start_matches('!');
         let f = match name {
             "Ref" | "Condition" => name.to_string(),
@@ -78,9 +78,10 @@ pub(super) fn intrinsic(node: &Node) -> Option<(String, &Node)> {
     match &node.value {
         Value::Map(m)
             if m.len() == 1
-                && (m[0].0 == "Ref" || m[0].0.starts_with("Fn::") || m[0].0 == "Condition") =>
+                && (matches!(m[0].0.key(), "Ref" | "Condition")
+                    || m[0].0.key().starts_with("Fn::")) =>
         {
-            Some((m[0].0.clone(), &m[0].1))
+            Some((m[0].0.key().to_string(), &m[0].1))
         }
         _ => None,
     }
@@ -111,14 +112,14 @@ pub(super) fn parameters(
 pub(super) fn values(root: &Node, params: &[(String, String)]) -> BTreeMap<String, Node> {
     let mut pvals = BTreeMap::new();
     for (name, p) in root.get("Parameters").map(Node::entries).unwrap_or(&[]) {
-        let value = if let Some((_, v)) = params.iter().find(|(k, _)| k == name) {
-            Node::new(Value::Str(v.clone()), p.loc)
+        let value = if let Some((_, v)) = params.iter().find(|(k, _)| k == name.key()) {
+            Node::string(v.clone(), p.loc)
         } else if let Some(d) = p.get("Default") {
             d.clone()
         } else {
             continue;
         };
-        pvals.insert(name.clone(), list_parameter(p, value));
+        pvals.insert(name.key().to_string(), list_parameter(p, value));
     }
     pvals
 }
@@ -133,7 +134,7 @@ pub(super) fn undeclared(roots: &[&Node], params: &[(String, String)]) -> Option
     let known: Vec<&str> = roots
         .iter()
         .flat_map(|r| r.get("Parameters").map(Node::entries).unwrap_or(&[]))
-        .map(|(k, _)| k.as_str())
+        .map(|(k, _)| k.key())
         .collect();
     let (what, none) = if roots.len() == 1 {
         ("the template has no", "the template declares no parameters")
@@ -302,7 +303,7 @@ impl<'a> Cf<'a> {
                 Ev::Unknown(u) => parts.push(format!("${{{u}}}")),
             }
         }
-        Ev::Lit(Node::new(Value::Str(parts.join(&delim)), arg.loc))
+        Ev::Lit(Node::string(parts.join(&delim), arg.loc))
     }
 
     fn select(&self, arg: &Node, d: usize) -> Ev {
@@ -331,11 +332,7 @@ impl<'a> Cf<'a> {
                 .and_then(|n| n.text()),
         ) {
             (Some(delim), Some(s)) if !delim.is_empty() => Ev::Lit(Node::new(
-                Value::Seq(
-                    s.split(&delim)
-                        .map(|p| Node::new(Value::Str(p.to_string()), arg.loc))
-                        .collect(),
-                ),
+                Value::Seq(s.split(&delim).map(|p| Node::string(p, arg.loc)).collect()),
                 arg.loc,
             )),
             _ => Ev::Unknown(arg.brief()),
@@ -426,7 +423,7 @@ impl<'a> Cf<'a> {
             rest = &after[j + 1..];
         }
         out.push_str(rest);
-        single_res.unwrap_or_else(|| Ev::Lit(Node::new(Value::Str(out), loc)))
+        single_res.unwrap_or_else(|| Ev::Lit(Node::string(out, loc)))
     }
 
     pub(super) fn condition(&self, name: &str, d: usize) -> Option<bool> {

@@ -28,7 +28,7 @@ mod state_machines;
 
 use std::collections::BTreeMap;
 
-use super::{F, Node, Out, V, Value, dur, error_at, kebab};
+use super::{F, Node, Out, V, Value, dur, kebab};
 use crate::diagnostics::Diagnostic;
 use intrinsics::Cf;
 pub(crate) use stacks::arn_parts;
@@ -62,22 +62,19 @@ fn open<'a>(
     links: &'a intrinsics::Links,
 ) -> Result<Cf<'a>, Diagnostic> {
     let Value::Map(_) = root.value else {
-        return Err(error_at(
-            root,
+        return Err(root.error_at(
             "a CloudFormation template must be a mapping",
             "the top level holds `Resources:`",
         ));
     };
     let Some(resources) = root.get("Resources") else {
-        return Err(error_at(
-            root,
+        return Err(root.error_at(
             "the template has no `Resources`",
             "a CloudFormation template lists its resources under `Resources:`",
         ));
     };
     let Value::Map(res) = &resources.value else {
-        return Err(error_at(
-            resources,
+        return Err(resources.error_at(
             "`Resources` must be a mapping of logical id to resource",
             "write `Resources:` followed by `LogicalId: {Type: ..., Properties: ...}`",
         ));
@@ -86,7 +83,7 @@ fn open<'a>(
         .iter()
         .map(|(id, r)| {
             let ty = r.get("Type").and_then(Node::str).unwrap_or("").to_string();
-            (id.clone(), ty, r)
+            (id.key().to_string(), ty, r)
         })
         .collect();
     Ok(Cf {
@@ -108,7 +105,7 @@ fn missing_parameters(cf: &Cf, out: &mut Out, of: &str) {
         .map(Node::entries)
         .unwrap_or(&[])
         .iter()
-        .map(|(name, _)| name.as_str())
+        .map(|(name, _)| name.key())
         .filter(|name| !cf.params.contains_key(*name))
         .collect();
     if !missing.is_empty() {

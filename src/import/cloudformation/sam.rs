@@ -72,6 +72,7 @@ pub(super) fn function(
         async_config(fn_hint, id);
     }
     for (ename, ev) in p("Events").map(Node::entries).unwrap_or(&[]) {
+        let ename = ename.key();
         let epath = format!("{base}.Events.{ename}");
         let ety = ev
             .get("Type")

@@ -207,6 +207,7 @@ fn links(cfs: &[Cf], names: &[String], out: &mut Out) -> Links {
             let Some(en) = o.at(&["Export", "Name"]) else {
                 continue;
             };
+            let oname = oname.key();
             let at = out.src(&format!("Outputs.{oname}.Export.Name"), en);
             let Some(name) = cf.lit(en).and_then(|n| n.text()) else {
                 out.notes.push(format!("TODO: the export name of Outputs.{oname} in {file} could not be evaluated ({at}): an ImportValue of it does not link"));

@@ -19,7 +19,7 @@ pub(super) fn state_machine(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &s
         .map(Node::entries)
         .unwrap_or(&[])
         .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
+        .map(|(k, v)| (k.key().to_string(), v.clone()))
         .collect();
     let (def, path) = if let Some(d) = r.at(&["Properties", "Definition"]) {
         (cf.lit(d), format!("{base}.Definition"))
@@ -168,8 +168,9 @@ fn walk_states(
     }
     let entries = def.get("States").map(Node::entries).unwrap_or(&[]);
     // By name, for the Catch blocks' `Next` (one look-up each).
-    let states: BTreeMap<&str, &Node> = entries.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let states: BTreeMap<&str, &Node> = entries.iter().map(|(k, v)| (k.key(), v)).collect();
     for (name, st) in entries {
+        let name = name.key();
         let spath = format!("{path}.States.{name}");
         for (i, b) in st
             .get("Branches")

@@ -360,10 +360,7 @@ impl State {
     fn output(&self, b: &Block) -> Option<(String, Node)> {
         let a = b.body.attr("value")?;
         let refs = self.qualify(&self.scan(&a.expr).refs);
-        let e = Node::new(
-            Value::Map(vec![("expression".into(), refs_node(&refs, a.loc))]),
-            b.loc,
-        );
+        let e = Node::map([("expression", refs_node(&refs, a.loc))], b.loc);
         Some((format!("{}{}", self.prefix, b.labels[0]), e))
     }
 
@@ -476,27 +473,27 @@ impl State {
             }
         }
         let loc = b.loc;
-        let s = |t: &str| Node::new(Value::Str(t.to_string()), loc);
+        let s = |t: &str| Node::string(t, loc);
         let mode = if b.ident == "data" { "data" } else { "managed" };
-        let planned = Node::new(
-            Value::Map(vec![
-                ("address".into(), s(&self.full(b))),
-                ("mode".into(), s(mode)),
-                ("type".into(), s(&b.labels[0])),
-                ("name".into(), s(&b.labels[1])),
-                ("values".into(), Node::new(Value::Map(fields), loc)),
-            ]),
+        let planned = Node::map(
+            [
+                ("address", s(&self.full(b))),
+                ("mode", s(mode)),
+                ("type", s(&b.labels[0])),
+                ("name", s(&b.labels[1])),
+                ("values", Node::map(fields, loc)),
+            ],
             loc,
         );
         let mut config = vec![
-            ("address".into(), s(&self.full(b))),
-            ("expressions".into(), Node::new(Value::Map(exprs), loc)),
+            ("address", s(&self.full(b))),
+            ("expressions", Node::map(exprs, loc)),
         ];
         // A called module's providers are those its caller passes.
         if let Some(key) = nodes::provider_of(b, self.prefix.is_empty(), &self.providers) {
-            config.push(("provider_config_key".into(), s(&key)));
+            config.push(("provider_config_key", s(&key)));
         }
-        let config = Node::new(Value::Map(config), loc);
+        let config = Node::map(config, loc);
         (planned, config)
     }
 
@@ -525,7 +522,7 @@ impl State {
                 e.push((a.key.clone(), refs_node(&self.qualify(&s.refs), a.loc)));
             }
             self.nested(&b.body, &mut f, &mut e);
-            let item = Node::new(Value::Map(f), b.loc);
+            let item = Node::map(f, b.loc);
             let refs: Vec<String> = e
                 .iter()
                 .flat_map(|(_, n)| n.get("references").map(Node::items).unwrap_or(&[]))

@@ -38,7 +38,7 @@ pub use inputs::{
 };
 pub use plans::import_plans;
 
-use super::{F, Node, Out, V, dur, error_at, kebab};
+use super::{F, Node, Out, V, dur, kebab};
 use crate::diagnostics::Diagnostic;
 
 /// One resource of the plan, with the id of its component once it has one.
@@ -124,9 +124,8 @@ fn import_in(root: &Node, out: &mut Out, ns: Option<&roots::Namespace>) -> Resul
 /// provider's region, if the plan sets it.
 fn plan_start<'a>(root: &'a Node, out: &mut Out) -> Result<Option<&'a Node>, Diagnostic> {
     if root.at(&["planned_values", "root_module"]).is_none() {
-        return Err(error_at(
-            root,
-            "not a Terraform plan: `planned_values.root_module` is missing",
+        return Err(root.error_at(
+                        "not a Terraform plan: `planned_values.root_module` is missing",
             "give the JSON of `terraform show -json PLANFILE` (a saved plan), not the HCL or the state",
         ));
     };

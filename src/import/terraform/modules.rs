@@ -191,7 +191,7 @@ fn tree(
     outputs: Vec<(String, Node)>,
 ) -> Node {
     let seq = |items: Vec<Node>| Node::new(Value::Seq(items), Loc::default());
-    let s = |t: String| Node::new(Value::Str(t), Loc::default());
+    let s = |t: String| Node::string(t, Loc::default());
     let children = children
         .into_iter()
         .map(|(address, res)| map(vec![("address", s(address)), ("resources", seq(res))]))
@@ -213,7 +213,7 @@ fn tree(
                 "root_module",
                 map(vec![
                     ("resources", seq(config)),
-                    ("outputs", Node::new(Value::Map(outputs), Loc::default())),
+                    ("outputs", Node::map(outputs, Loc::default())),
                 ]),
             )]),
         ),
@@ -221,11 +221,7 @@ fn tree(
 }
 
 fn map(entries: Vec<(&str, Node)>) -> Node {
-    let entries = entries
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
-    Node::new(Value::Map(entries), Loc::default())
+    Node::map(entries, Loc::default())
 }
 
 #[cfg(test)]

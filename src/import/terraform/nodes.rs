@@ -81,17 +81,8 @@ pub(super) fn provider_of(b: &Block, root: bool, given: &Passed) -> Option<Strin
 
 /// `{references: [...]}` as the plan's configuration writes it.
 pub(super) fn refs_node(refs: &[String], loc: Loc) -> Node {
-    let items = refs
-        .iter()
-        .map(|r| Node::new(Value::Str(r.clone()), loc))
-        .collect();
-    Node::new(
-        Value::Map(vec![(
-            "references".into(),
-            Node::new(Value::Seq(items), loc),
-        )]),
-        loc,
-    )
+    let items = refs.iter().map(|r| Node::string(r.clone(), loc)).collect();
+    Node::map([("references", Node::new(Value::Seq(items), loc))], loc)
 }
 
 /// An evaluated value as an input node at `loc`. Values are built from
@@ -107,7 +98,9 @@ pub(super) fn node(v: &HVal, loc: Loc) -> Node {
         },
         HVal::String(s) => Value::Str(s.clone()),
         HVal::Array(a) => Value::Seq(a.iter().map(|x| node(x, loc)).collect()),
-        HVal::Object(o) => Value::Map(o.iter().map(|(k, x)| (k.clone(), node(x, loc))).collect()),
+        HVal::Object(o) => {
+            return Node::map(o.iter().map(|(k, x)| (k.clone(), node(x, loc))), loc);
+        }
     };
     Node::new(value, loc)
 }

@@ -4,7 +4,7 @@
 
 use super::Ctx;
 use super::refs::first;
-use crate::import::{F, Node, Out, V, Value, kebab, scalar};
+use crate::import::{F, Node, Out, V, kebab, scalar};
 
 /// An `aws_sqs_queue`'s settings and dead-letter queue.
 pub(super) fn sqs_queue(cx: &Ctx, out: &mut Out, id: &str) {
@@ -52,7 +52,7 @@ pub(super) fn redrive_policy(cx: &Ctx, out: &mut Out, id: &str) {
         .as_ref()
         .and_then(|p| p.get("deadLetterTargetArn"))
         .and_then(|a| a.as_str())
-        .map(|s| Node::new(Value::Str(s.into()), r.node.loc));
+        .map(|s| Node::string(s, r.node.loc));
     let count = policy
         .as_ref()
         .and_then(|p| p.get("maxReceiveCount"))

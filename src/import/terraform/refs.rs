@@ -174,11 +174,18 @@ fn walk<'a>(module: &'a Node, prefix: &str, out: &mut Config<'a>, depth: usize) 
             refs_in(e, &mut refs, 0);
         }
         let refs = refs.into_iter().map(|r| format!("{prefix}{r}")).collect();
-        out.outputs.entry(format!("{prefix}{name}")).or_insert(refs);
+        out.outputs
+            .entry(format!("{prefix}{}", name.key()))
+            .or_insert(refs);
     }
     for (name, call) in module.get("module_calls").map(Node::entries).unwrap_or(&[]) {
         if let Some(m) = call.get("module") {
-            walk(m, &format!("{prefix}module.{name}."), out, depth + 1);
+            walk(
+                m,
+                &format!("{prefix}module.{}.", name.key()),
+                out,
+                depth + 1,
+            );
         }
     }
 }

@@ -116,7 +116,7 @@ fn redrive_policy(cx: &Ctx, out: &mut Out, topic: &str) {
     let arn = policy
         .get("deadLetterTargetArn")
         .and_then(|a| a.as_str())
-        .map(|s| Node::new(crate::import::Value::Str(s.into()), n.loc));
+        .map(|s| Node::string(s, n.loc));
     let Some(to) = cx.find_id("redrive_policy", arn.as_ref()) else {
         return out.note(topic, format!("TODO: dead_letter: the subscription's redrive policy names a queue not in this configuration ({at})"));
     };

@@ -120,10 +120,7 @@ fn links(base: &Node, over: &Node, obj: Obj, many: bool) -> Option<Node> {
         }
     }
     out.append(&mut added);
-    Some(Node {
-        value: Value::Seq(out),
-        loc: base.loc,
-    })
+    Some(Node::new(Value::Seq(out), base.loc))
 }
 
 /// Merges overlay link `over` into imported link `base` (same target).
@@ -205,23 +202,14 @@ fn known_only(over: &Node, obj: Obj) -> Node {
                         })
                         .cloned()
                         .collect();
-                    Some((
-                        k.clone(),
-                        Node {
-                            value: Value::Map(sub),
-                            loc: v.loc,
-                        },
-                    ))
+                    Some((k.clone(), Node::new(Value::Map(sub), v.loc)))
                 }
                 _ if scalar(v) => Some((k.clone(), v.clone())),
                 _ => None,
             }
         })
         .collect();
-    Node {
-        value: Value::Map(kept),
-        loc: over.loc,
-    }
+    Node::new(Value::Map(kept), over.loc)
 }
 
 #[cfg(test)]
@@ -255,10 +243,7 @@ mod tests {
         for (k, v) in extra {
             component_field(&mut fields, k, v);
         }
-        flow(&Node {
-            value: Value::Map(fields),
-            loc: Default::default(),
-        })
+        flow(&Node::new(Value::Map(fields), Default::default()))
     }
 
     #[test]
@@ -301,10 +286,7 @@ mod tests {
     #[test]
     fn merging_stays_linear() {
         let n = 20_000;
-        let node = |value| Node {
-            value,
-            loc: Default::default(),
-        };
+        let node = |value| Node::new(value, Default::default());
         let s = |t: &str| node(Value::Str(t.into()));
         let link = |extra: Vec<(Node, Node)>| {
             let mut m = vec![(s("to"), s("a"))];
