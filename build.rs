@@ -14,8 +14,16 @@ fn main() {
     let value: toml::Value = toml::from_str(&text).unwrap_or_else(|e| panic!("{src}: {e}"));
     let json = |v: &toml::Value| serde_json::to_string(v).expect("TOML values convert to JSON");
     let mut kinds: Vec<(String, String)> = Vec::new();
-    for k in value.get("kind").and_then(toml::Value::as_array).into_iter().flatten() {
-        let id = k.get("id").and_then(toml::Value::as_str).unwrap_or_else(|| panic!("{src}: a kind without id"));
+    for k in value
+        .get("kind")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let id = k
+            .get("id")
+            .and_then(toml::Value::as_str)
+            .unwrap_or_else(|| panic!("{src}: a kind without id"));
         kinds.push((id.to_string(), json(k)));
     }
     let mut sources: Vec<(String, String)> = value

@@ -360,12 +360,16 @@ mod tests {
         let from_toml = parse(KINDS_TOML).expect("kinds.toml parses");
         assert_eq!(KINDS.len(), from_toml.kinds.len());
         for k in &from_toml.kinds {
-            let lazy = catalog().kind(&k.id).unwrap_or_else(|| panic!("{} not found", k.id));
+            let lazy = catalog()
+                .kind(&k.id)
+                .unwrap_or_else(|| panic!("{} not found", k.id));
             assert_eq!(format!("{lazy:?}"), format!("{k:?}"));
         }
         assert_eq!(SOURCES.len(), from_toml.sources.len());
         for (id, s) in &from_toml.sources {
-            let lazy = catalog().source(id).unwrap_or_else(|| panic!("{id} not found"));
+            let lazy = catalog()
+                .source(id)
+                .unwrap_or_else(|| panic!("{id} not found"));
             assert_eq!(format!("{lazy:?}"), format!("{s:?}"));
         }
         assert!(catalog().kind("sqs-standrd").is_none());
