@@ -15,9 +15,12 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    // The command runs on a thread with the parser's stack, so the parser
-    // runs inline and all memory comes from one allocator arena.
-    match replay_audit::manifest::yaml::with_parser_stack(|| commands::run(cli)) {
+    // The command runs on the main thread: starting a thread with the
+    // parser's 256 MiB stack (and its own allocator arena) for every run
+    // cost a small check more than its parsing. What needs that stack
+    // (serde-saphyr, for what the event reader leaves) starts it itself.
+    // A panic is reported as an internal error.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| commands::run(cli))) {
         Ok(Ok(code)) => ExitCode::from(code),
         Ok(Err(e)) => {
             eprintln!(

@@ -1,11 +1,15 @@
 //! The built-in platform catalog: kinds, their documented defaults and limits.
 //!
-//! The data lives in `kinds.toml`; `build.rs` converts it to JSON, which
-//! is embedded in the binary and parsed on first use (faster than TOML). Every number cites a fact of `platform-facts.md` by id, and every
-//! fact carries its URL and how well it was verified. Adding a kind is a
-//! data change: no code needs to move.
+//! The data lives in `kinds.toml`; `build.rs` converts each kind and each
+//! source to JSON, embedded in the binary and parsed the first time it is
+//! asked for (faster than TOML, and a small check reads only the few kinds
+//! its manifest names: parsing the whole catalog was a third of its work).
+//! Every number cites a fact of `platform-facts.md` by id, and every fact
+//! carries its URL and how well it was verified. Adding a kind is a data
+//! change: no code needs to move.
 
 use std::collections::BTreeMap;
+use std::ops::Deref;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
@@ -14,8 +18,8 @@ use crate::time::Dur;
 
 #[cfg(test)]
 const KINDS_TOML: &str = include_str!("kinds.toml");
-/// `kinds.toml` as JSON, written by `build.rs`.
-const KINDS_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/kinds.json"));
+// `KINDS`, `KINDS_BY_ID` and `SOURCES`: `kinds.toml` as JSON, by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/catalog_parts.rs"));
 
 /// The generic kinds every catalog kind specialises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, Serialize)]
@@ -156,14 +160,67 @@ pub enum Flag {
     ChecksRecordExpiry,
 }
 
-/// The built-in catalog, parsed on first use.
-pub fn catalog() -> &'static Catalog {
-    static CATALOG: OnceLock<Catalog> = OnceLock::new();
-    CATALOG.get_or_init(|| {
-        serde_json::from_str::<Catalog>(KINDS_JSON)
-            .expect("the embedded catalog is validated by tests")
+/// The built-in catalog: [`Builtin::kind`] and [`Builtin::source`] parse
+/// one entry on first use; the whole [`Catalog`] (through `Deref`) is
+/// parsed only when something lists it.
+pub fn catalog() -> &'static Builtin {
+    static BUILTIN: Builtin = Builtin {
+        kinds: [const { OnceLock::new() }; KINDS.len()],
+        sources: [const { OnceLock::new() }; SOURCES.len()],
+        all: OnceLock::new(),
+    };
+    &BUILTIN
+}
+
+/// The embedded catalog, each kind and source parsed when first asked for.
+pub struct Builtin {
+    kinds: [OnceLock<Kind>; KINDS.len()],
+    sources: [OnceLock<Source>; SOURCES.len()],
+    all: OnceLock<Catalog>,
+}
+
+impl Builtin {
+    /// The kind `id`, parsed on first use.
+    pub fn kind(&self, id: &str) -> Option<&Kind> {
+        let at = KINDS_BY_ID.binary_search_by(|&i| KINDS[i].0.cmp(id)).ok()?;
+        Some(self.kind_at(KINDS_BY_ID[at]))
+    }
+
+    fn kind_at(&self, i: usize) -> &Kind {
+        self.kinds[i].get_or_init(|| {
+            let kind = serde_json::from_str::<Kind>(KINDS[i].1)
+                .expect("the embedded catalog is validated by tests");
+            kind.with_durations()
+        })
+    }
+
+    /// The source (platform fact) `id`, parsed on first use.
+    pub fn source(&self, id: &str) -> Option<&Source> {
+        let i = SOURCES.binary_search_by(|(s, _)| (*s).cmp(id)).ok()?;
+        Some(self.sources[i].get_or_init(|| {
+            serde_json::from_str::<Source>(SOURCES[i].1)
+                .expect("the embedded catalog is validated by tests")
+        }))
+    }
+}
+
+/// The whole catalog, for what lists every kind or source.
+impl Deref for Builtin {
+    type Target = Catalog;
+
+    fn deref(&self) -> &Catalog {
+        self.all.get_or_init(|| {
+            Catalog {
+                sources: SOURCES
+                    .iter()
+                    .filter_map(|(id, _)| Some((id.to_string(), self.source(id)?.clone())))
+                    .collect(),
+                kinds: (0..KINDS.len()).map(|i| self.kind_at(i).clone()).collect(),
+                by_id: Default::default(),
+            }
             .indexed()
-    })
+        })
+    }
 }
 
 pub fn parse(text: &str) -> Result<Catalog, String> {
@@ -183,7 +240,7 @@ pub struct Cited<'a, T> {
 
 impl<T> Cited<'_, T> {
     pub fn source(&self) -> Option<&'static Source> {
-        catalog().sources.get(&self.fact.source)
+        catalog().source(&self.fact.source)
     }
 }
 
@@ -198,9 +255,7 @@ impl Catalog {
     /// Indexes the kinds by id: the analysis looks a kind up for nearly
     /// every field of every component.
     fn indexed(mut self) -> Catalog {
-        for fact in self.kinds.iter_mut().flat_map(|k| k.fields.values_mut()) {
-            fact.default_dur = fact.default.as_ref().and_then(toml_dur);
-        }
+        self.kinds = self.kinds.into_iter().map(Kind::with_durations).collect();
         self.by_id = self
             .kinds
             .iter()
@@ -225,6 +280,15 @@ pub fn toml_dur(v: &toml::Value) -> Option<Dur> {
 }
 
 impl Kind {
+    /// Parses each field's `default` as a duration once: the analysis asks
+    /// for it for nearly every component.
+    fn with_durations(mut self) -> Kind {
+        for fact in self.fields.values_mut() {
+            fact.default_dur = fact.default.as_ref().and_then(toml_dur);
+        }
+        self
+    }
+
     pub fn has_flag(&self, flag: Flag) -> bool {
         self.flags.contains(&flag)
     }
@@ -287,6 +351,30 @@ mod tests {
         let show = |c: &Catalog| format!("{:?}\n{:?}", c.sources, c.kinds);
         assert_eq!(show(catalog()), show(&from_toml));
         assert!(catalog().kinds.len() >= 40, "{}", catalog().kinds.len());
+    }
+
+    /// Each kind and source read on its own is the one the TOML gives, and
+    /// every id is found (the index is sorted); an unknown id is none.
+    #[test]
+    fn each_entry_parsed_alone_is_the_toml_one() {
+        let from_toml = parse(KINDS_TOML).expect("kinds.toml parses");
+        assert_eq!(KINDS.len(), from_toml.kinds.len());
+        for k in &from_toml.kinds {
+            let lazy = catalog()
+                .kind(&k.id)
+                .unwrap_or_else(|| panic!("{} not found", k.id));
+            assert_eq!(format!("{lazy:?}"), format!("{k:?}"));
+        }
+        assert_eq!(SOURCES.len(), from_toml.sources.len());
+        for (id, s) in &from_toml.sources {
+            let lazy = catalog()
+                .source(id)
+                .unwrap_or_else(|| panic!("{id} not found"));
+            assert_eq!(format!("{lazy:?}"), format!("{s:?}"));
+        }
+        assert!(catalog().kind("sqs-standrd").is_none());
+        assert!(catalog().kind("").is_none());
+        assert!(catalog().source("F999").is_none());
     }
 
     #[test]

@@ -117,7 +117,11 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
     }
     remember(path, &opened);
     // The length in the metadata is not trusted: read one byte past the limit.
+    // It sizes the buffer (when the memory is there), so a small file takes
+    // two reads rather than one per doubling of the buffer.
     let mut bytes = Vec::new();
+    let hint = opened.len().min(max_bytes).saturating_add(1);
+    let _ = bytes.try_reserve_exact(usize::try_from(hint).unwrap_or(0));
     file.take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(cannot)?;

@@ -121,11 +121,13 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
         let mut doc = Doc::new(file);
         let mut read = Collected::default();
         let before = r.errors.len();
-        let fast = yaml::with_parser_stack(|| {
+        // The event reader is iterative and bounded in depth, so it runs on
+        // this thread's stack; only serde-saphyr needs the parser's stack.
+        let fast = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             yaml_events::stream(text, file, limits, SECTIONS, &mut |p| {
                 r.piece(p, &mut doc, &mut read)
             })
-        });
+        }));
         let parsed = if let Ok(Ok(())) = fast {
             Ok(())
         } else {
