@@ -87,9 +87,22 @@ pub fn out(text: &str) -> anyhow::Result<()> {
 pub fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
     let mut w = std::io::BufWriter::new(std::io::stdout().lock());
     match write(&mut w).and_then(|_| w.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) if broken_pipe(&e) => Ok(()),
         r => Ok(r?),
     }
+}
+
+/// A closed pipe, also when a writer wrapped the I/O error in its own.
+fn broken_pipe(e: &std::io::Error) -> bool {
+    let inner = e.get_ref();
+    e.kind() == std::io::ErrorKind::BrokenPipe
+        || inner
+            .and_then(|i| i.downcast_ref::<std::io::Error>())
+            .is_some_and(broken_pipe)
+        || inner
+            .and_then(|i| i.downcast_ref::<serde_json::Error>())
+            .and_then(serde_json::Error::io_error_kind)
+            == Some(std::io::ErrorKind::BrokenPipe)
 }
 
 /// Writes to `-o FILE`, or to standard output. A file is written whole or

@@ -161,7 +161,8 @@ pub fn write_errors(
 pub fn write_pretty<T: Serialize + ?Sized>(w: impl Write, value: &T) -> io::Result<()> {
     let mut ser =
         serde_json::Serializer::with_formatter(w, Inert(serde_json::ser::PrettyFormatter::new()));
-    value.serialize(&mut ser).map_err(io::Error::other)
+    // `From` keeps an I/O error's kind (a closed pipe stays `BrokenPipe`).
+    value.serialize(&mut ser).map_err(io::Error::from)
 }
 
 /// [`serde_json::ser::PrettyFormatter`] with the escapes of [`write_pretty`].
