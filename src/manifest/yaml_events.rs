@@ -24,6 +24,7 @@ use std::borrow::Cow;
 use granit_parser::{Event, Parser, ScalarStyle, Span, StrInput};
 
 use super::yaml::{Limits, Node, Piece, Value};
+use super::yaml_anchors::{Anchors, Cost};
 use crate::diagnostics::Loc;
 
 /// The fast reader met something it leaves to serde-saphyr.
@@ -43,6 +44,7 @@ struct Events<'t> {
     scalar_bytes: usize,
     depth: usize,
     documents: usize,
+    anchors: Anchors,
 }
 
 impl<'t> Events<'t> {
@@ -69,6 +71,7 @@ impl<'t> Events<'t> {
             scalar_bytes: 0,
             depth: 0,
             documents: 0,
+            anchors: Anchors::default(),
         })
     }
 
@@ -102,15 +105,16 @@ impl<'t> Events<'t> {
                     }
                     continue;
                 }
-                Event::Scalar(value, _, anchor, tag) => {
-                    if *anchor != 0 || tag.is_some() {
+                Event::Scalar(value, style, anchor, tag) => {
+                    if tag.is_some() {
                         return Err(Bail);
                     }
                     self.scalar_bytes += value.len();
                     self.node()?;
+                    self.anchors.scalar(*anchor, value, *style, &self.budget)?;
                 }
                 Event::SequenceStart(_, anchor, tag) | Event::MappingStart(_, anchor, tag) => {
-                    if *anchor != 0 || tag.is_some() {
+                    if tag.is_some() {
                         return Err(Bail);
                     }
                     self.node()?;
@@ -118,13 +122,33 @@ impl<'t> Events<'t> {
                     if self.depth > self.budget.max_depth {
                         return Err(Bail);
                     }
+                    self.anchors
+                        .start(*anchor, self.depth, self.cost(), &self.budget)?;
                 }
-                Event::SequenceEnd | Event::MappingEnd => self.depth -= 1,
+                Event::SequenceEnd | Event::MappingEnd => {
+                    self.depth -= 1;
+                    self.anchors.end(&self.budget)?;
+                }
+                // Charged where it is expanded (`alias`).
+                Event::Alias(_) => {}
                 _ => return Err(Bail),
             }
             let loc = self.loc(&span);
             return Ok(Some((event, loc)));
         }
+    }
+
+    fn cost(&self) -> Cost {
+        Cost::so_far(self.events, self.nodes, self.scalar_bytes)
+    }
+
+    /// The node an alias stands for, its copy charged to the budget.
+    fn alias(&mut self, id: usize, loc: Loc) -> Read<Node> {
+        let (node, cost) = (self.anchors).alias(id, loc, self.depth, self.cost(), &self.budget)?;
+        self.events += cost.events;
+        self.nodes += cost.nodes;
+        self.scalar_bytes += cost.scalar_bytes;
+        Ok(node)
     }
 
     fn node(&mut self) -> Read<()> {
@@ -154,6 +178,7 @@ impl<'t> Events<'t> {
                     value: scalar(text, style)?,
                     loc,
                 },
+                Event::Alias(id) => self.alias(id, loc)?,
                 Event::SequenceStart(..) => {
                     stack.push(Open::Seq(loc, Vec::new()));
                     event = self.expect()?;
@@ -176,20 +201,29 @@ impl<'t> Events<'t> {
                 },
                 Event::MappingEnd => match stack.pop() {
                     Some(Open::Map(loc, keys, None)) => Node {
-                        value: Value::Map(keys.into_entries()),
+                        value: Value::Map(
+                            self.anchors.merged(self.depth + 1, keys.into_entries())?,
+                        ),
                         loc,
                     },
                     _ => return Err(Bail),
                 },
                 _ => return Err(Bail),
             };
+            self.anchors.complete(&done, self.depth, self.cost());
             match stack.last_mut() {
                 None => return Ok(done),
                 Some(Open::Seq(_, items)) => items.push(done),
                 Some(Open::Map(_, keys, pending)) => match pending.take() {
                     None => {
-                        keys.check(&done)?;
+                        if !self.anchors.merge_key(&done) {
+                            keys.check(&done)?;
+                        }
                         *pending = Some(done);
+                    }
+                    // Only a merge key passes the check as `<<`.
+                    Some(key) if plain_key(&key).is_err() => {
+                        self.anchors.merge(self.depth, done)?
                     }
                     Some(key) => keys.entries.push((key, done)),
                 },
@@ -387,6 +421,11 @@ pub fn stream(
         sink(Piece::Document(&doc));
         return Ok(());
     }
+    // An anchored mapping read piece by piece is never finished as one
+    // node (neither is a section's below).
+    if first.0.anchor_id().is_some() {
+        return Err(Bail);
+    }
     let mut top = KeySet::default();
     loop {
         let next = ev.expect()?;
@@ -398,7 +437,10 @@ pub fn stream(
         let value = ev.expect()?;
         let streamed = matches!(&key.value, Value::Str(s) if sections.contains(&s.as_str()));
         match value.0 {
-            Event::MappingStart(..) if streamed => {
+            Event::MappingStart(_, anchor, _) if streamed => {
+                if anchor != 0 {
+                    return Err(Bail);
+                }
                 sink(Piece::Section(&key));
                 section(&mut ev, sink)?;
             }
@@ -432,12 +474,12 @@ fn section(ev: &mut Events, sink: &mut dyn FnMut(Piece)) -> Read<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::manifest::yaml;
 
     /// The fast reader either bails or gives serde-saphyr's tree exactly.
-    fn same_as_saphyr(text: &str) -> bool {
+    pub(crate) fn same_as_saphyr(text: &str) -> bool {
         let limits = Limits::default();
         let Ok(fast) = parse(text, 3, &limits) else {
             return false;
@@ -450,7 +492,7 @@ mod tests {
     }
 
     /// The pieces `stream` gives, as text, from either reader.
-    fn pieces(text: &str, fast: bool) -> Option<Vec<String>> {
+    pub(crate) fn pieces(text: &str, fast: bool) -> Option<Vec<String>> {
         let limits = Limits::default();
         let sections = ["components", "intents"];
         let mut out = Vec::new();
