@@ -21,8 +21,8 @@
 //! come anywhere near a limit ([`near`]) bails, so an alias bomb stops
 //! after a few copies and serde-saphyr words the error. What bails besides:
 //! an alias of an anchor not yet finished (recursion) or unknown, an anchor
-//! on a merge key, a merge of anything but a mapping or a list of
-//! mappings, a merged key that is not a string.
+//! on a merge key, a merge of anything but a mapping, null or a list of
+//! those (lists nested), a merged key that is not a string.
 
 use granit_parser::ScalarStyle;
 
@@ -298,19 +298,19 @@ impl Anchors {
     /// the mapping's end.
     ///
     /// serde-saphyr places a merged node that came through an alias at
-    /// that alias, and any other at the merged element: a value that is an
-    /// alias, or a list of aliases and inline mappings, gives the same; an
-    /// inline mapping with an alias inside is left to serde-saphyr.
+    /// that alias, and any other at the merged element (an item of a list
+    /// merged, else the value): a value that is an alias, or a list of
+    /// aliases and inline mappings, gives the same; an inline mapping or
+    /// list with an alias inside is left to serde-saphyr.
     pub(super) fn merge(&mut self, depth: usize, value: Node) -> Read<()> {
         let start = self.merging.pop().ok_or(Bail)?;
         let elements = match &value.value {
-            Value::Map(_) => std::slice::from_ref(&value),
+            Value::Map(_) | Value::Null => std::slice::from_ref(&value),
             Value::Seq(items) => items.as_slice(),
             _ => return Err(Bail),
         };
-        let mapping = |e: &Node| matches!(e.value, Value::Map(_));
-        let element = |loc: &Loc| elements.iter().any(|e| e.loc == *loc);
-        if !elements.iter().all(mapping) || !self.merge_aliases[start..].iter().all(element) {
+        let placed = |loc: &Loc| *loc == value.loc || elements.iter().any(|e| e.loc == *loc);
+        if !self.merge_aliases[start..].iter().all(placed) {
             return Err(Bail);
         }
         if self.merging.is_empty() {
@@ -341,14 +341,12 @@ impl Anchors {
                 Value::Seq(items) => items,
                 _ => vec![value],
             };
-            for element in elements {
-                let mut element = element;
+            for mut element in elements {
                 let loc = element.loc;
                 relocate(&mut element, loc);
-                let Value::Map(items) = element.value else {
-                    return Err(Bail);
-                };
-                for (k, v) in items {
+                let mut maps = Vec::new();
+                mappings(element, &mut maps)?;
+                for (k, v) in maps.into_iter().flatten() {
                     if seen.insert(key_text(&k)?.to_owned()) {
                         added.push((k, v));
                     }
@@ -358,6 +356,23 @@ impl Anchors {
         entries.extend(added);
         Ok(entries)
     }
+}
+
+/// The mappings a merged element stands for, in order: itself, none for
+/// a null, those of each item of a list (serde-saphyr reads lists in lists
+/// the same way); anything else is an error.
+fn mappings(element: Node, out: &mut Vec<Vec<(Node, Node)>>) -> Read<()> {
+    match element.value {
+        Value::Map(entries) => out.push(entries),
+        Value::Null => {}
+        Value::Seq(items) => {
+            for item in items {
+                mappings(item, out)?;
+            }
+        }
+        _ => return Err(Bail),
+    }
+    Ok(())
 }
 
 fn key_text(key: &Node) -> Read<&str> {
@@ -393,101 +408,5 @@ fn relocate(node: &mut Node, loc: Loc) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::yaml_events::tests::{pieces, same_as_saphyr};
-    use super::super::yaml_events::{self, Bail};
-    use crate::manifest::yaml::Limits;
-
-    /// Read by the event reader, and exactly as serde-saphyr reads them
-    /// (values, order, and the place of every node), whole and piece by
-    /// piece.
-    const FAST: &[&str] = &[
-        // An alias of a mapping, of a list, of a scalar; every node of
-        // the copy is placed at the alias.
-        "base: &b\n  x: 1\n  z: [a, b]\nuse: *b\nlist: [*b, 2]\n",
-        "a: &x 1\nb: *x\nc: [*x, *x]\n",
-        "a: &x\nb: *x\n",
-        "a: &x 'quoted'\nb: *x\n",
-        // An alias of a scalar used as a key.
-        "k: &k name\n*k : v\nother: *k\n",
-        // A redefined anchor: later aliases read the later one.
-        "a: &x 1\nb: *x\nc: &x 2\nd: *x\n",
-        // Aliases of aliases.
-        "a: &a {p: 1}\nb: &b [*a, *a]\nc: &c {q: *b, r: *a}\nd: [*c, *b]\n",
-        // A single merge, overridden by a key after it and before it.
-        "base: &b {x: 1, z: 2}\nm:\n  <<: *b\n  z: 3\n  w: 4\n",
-        "base: &b {x: 1, z: 2}\nm:\n  z: 3\n  <<: *b\n",
-        // A list of merges: the first one listed wins.
-        "a: &a {p: 1}\nb: &b {p: 2, q: 2}\nm:\n  k: 0\n  <<: [*a, *b]\n  r: 5\n",
-        "a: &a {p: 1}\nb: &b {p: 2, q: 2}\nm:\n  <<: [*b, *a]\n",
-        // Inline merges, block and flow, and a list mixing both.
-        "m:\n  <<: {a: 1, b: {c: 2}}\n  d: 3\n",
-        "m:\n  <<:\n    a: 1\n    b: [2]\n  d: 3\n",
-        "a: &a {p: 1}\nm:\n  <<:\n    - *a\n    - {q: 2}\n    - p: 3\n      r: 4\n",
-        "m: {<<: [], a: 1}\n",
-        // Two merge keys in one mapping: the first one wins.
-        "a: &a {p: 1}\nb: &b {p: 2, q: 2}\nm:\n  <<: *a\n  <<: *b\n",
-        // Nested merges: an anchor that merges, merged again.
-        "inner: &i {z: 9}\nouter: &o\n  <<: *i\n  w: [*i]\nuse:\n  <<: *o\n  v: 1\n",
-        "m:\n  <<: {a: 1, <<: {b: 2}}\n",
-        // A merge of an alias of a list of mappings.
-        "a: &a {p: 1}\nb: &b {q: 2}\nl: &l [*a, *b]\nm:\n  <<: *l\n",
-        // A merge at the top level, in a list item, in a section entry.
-        "d: &d {version: 1}\n<<: *d\nx: 2\n",
-        "d: &d {a: 1}\nl:\n  - <<: *d\n    b: 2\n  - {<<: *d}\n",
-        "x-retry: &retry {max_attempts: 3}\ncomponents:\n  q:\n    kind: sqs\n    retry: *retry\n  f:\n    <<: *retry\n    kind: lambda\n",
-        // An anchored section value read whole, and a quoted key merged over.
-        "components: &c {q: 1}\ncopy: *c\n",
-        "m: {\"a\": 1, <<: {a: 2}}\n",
-        // An anchor on the root.
-        "&r\na: 1\n",
-    ];
-
-    #[test]
-    fn anchors_aliases_and_merges_read_as_serde_saphyr_reads_them() {
-        let mut streamed = 0;
-        for text in FAST {
-            assert!(same_as_saphyr(text), "the event reader bailed on {text:?}");
-            if let Some(fast) = pieces(text, true) {
-                assert_eq!(Some(fast), pieces(text, false), "{text}");
-                streamed += 1;
-            }
-        }
-        // Piece by piece, a merge into the top level and an anchor on the
-        // root or on a section are left to serde-saphyr.
-        assert_eq!(streamed, FAST.len() - 3);
-    }
-
-    /// Left to serde-saphyr: each is an error there, or a case the event
-    /// reader does not take on.
-    const BAILS: &[&str] = &[
-        "m:\n  <<: 5\n",
-        // An inline merged mapping with an alias inside: serde-saphyr
-        // places the alias's nodes at the alias, the others at the mapping.
-        "b: &b {x: 1}\nm:\n  <<: {a: 1, <<: *b}\n",
-        "x: &x 1\nm:\n  <<: {a: *x}\n",
-        "m:\n  <<: [{a: 1}, 2]\n",
-        "m:\n  <<: [[{a: 1}]]\n",
-        "m:\n  <<: ~\n",
-        "s: &s text\nm:\n  <<: *s\n",
-        "m:\n  a: 1\n  <<: {a: 2}\n  a: 3\n",
-        "m:\n  '<<': {a: 1}\n",
-        "m:\n  &k <<: {a: 1}\n",
-        "a: &a [*a]\n",
-        "a: *nothing\n",
-        "m: {<<: {1: a}}\n",
-        "k: &k <<\nm: {*k : {a: 1}}\n",
-    ];
-
-    #[test]
-    fn what_serde_saphyr_refuses_or_the_reader_leaves_bails() {
-        let limits = Limits::default();
-        for text in BAILS {
-            assert_eq!(yaml_events::parse(text, 0, &limits), Err(Bail), "{text}");
-            // Whatever the slow path makes of it, the pieces agree.
-            if let Some(fast) = pieces(text, true) {
-                assert_eq!(Some(fast), pieces(text, false), "{text}");
-            }
-        }
-    }
-}
+#[path = "yaml_anchors_tests.rs"]
+mod tests;

@@ -9,11 +9,14 @@
 //!
 //! It reads the YAML manifests are made of: mappings, sequences and
 //! untagged scalars, typed by serde-saphyr's rules (YAML 1.1 booleans,
-//! decimal integers, floats). Anything else it leaves to serde-saphyr by
-//! returning [`Bail`]: an anchor or alias, a tag, a merge key, a duplicate
-//! or non-string key, a number written in a rarer form (radix, `_`, `+`,
-//! leading zero, non-finite), several documents, a scanner error, and every
-//! budget the fast reader would pass. The caller then parses the text again
+//! decimal integers, floats), with anchors, aliases and merge keys
+//! ([`super::yaml_anchors`], which lists the few forms of those it leaves).
+//! Anything else it leaves to serde-saphyr by returning [`Bail`]: a tag, a
+//! duplicate or non-string key, a number written in a rarer form (radix,
+//! `_`, `+`, leading zero, non-finite), several documents, a scanner error,
+//! every budget the fast reader would pass, and, piece by piece
+//! ([`stream`]), a merge into the top level or an anchor on the root or on
+//! a section. The caller then parses the text again
 //! with serde-saphyr, which reads what remains and words every error and
 //! limit as before: errors, their locations and the budget counts come from
 //! one place, so they cannot drift. Input that bails is read twice; both
@@ -144,7 +147,9 @@ impl<'t> Events<'t> {
 
     /// The node an alias stands for, its copy charged to the budget.
     fn alias(&mut self, id: usize, loc: Loc) -> Read<Node> {
-        let (node, cost) = (self.anchors).alias(id, loc, self.depth, self.cost(), &self.budget)?;
+        let (node, cost) = self
+            .anchors
+            .alias(id, loc, self.depth, self.cost(), &self.budget)?;
         self.events += cost.events;
         self.nodes += cost.nodes;
         self.scalar_bytes += cost.scalar_bytes;
