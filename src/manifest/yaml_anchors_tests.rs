@@ -250,3 +250,16 @@ fn generated_documents_are_read_fast_exactly_when_serde_saphyr_reads_them() {
         "{fast} fast, {merged} merging lists"
     );
 }
+
+#[test]
+fn the_anchored_fixture_is_read_fast() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/anchors-shared-blocks.yaml"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("<<: &call") && text.contains("*both"));
+    assert!(same_as_saphyr(&text), "the event reader bailed");
+    let fast = pieces(&text, true).expect("the event reader bailed piece by piece");
+    assert_eq!(Some(fast), pieces(&text, false));
+}
