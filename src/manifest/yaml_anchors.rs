@@ -106,8 +106,8 @@ pub(super) struct Anchors {
 }
 
 impl Anchors {
-    /// Whether any anchor, alias or merge key has been read (the common
-    /// manifest has none, and pays one branch per event).
+    /// Whether no anchored node is being read (the common manifest has
+    /// none, and pays one branch per node).
     fn idle(&self) -> bool {
         self.open.is_empty() && self.scalar.is_none()
     }
@@ -134,7 +134,9 @@ impl Anchors {
         if anchor != 0 {
             self.define(budget)?;
             // The scalar's own copy.
-            self.record(1, text.len(), budget)?;
+            self.recorded_events += 1;
+            self.recorded_bytes += text.len();
+            self.check_recorded(budget)?;
             self.scalar = Some((anchor, text.len()));
         }
         Ok(())
@@ -190,6 +192,10 @@ impl Anchors {
         }
         self.recorded_events += events.saturating_mul(open);
         self.recorded_bytes += bytes.saturating_mul(open);
+        self.check_recorded(budget)
+    }
+
+    fn check_recorded(&self, budget: &serde_saphyr::Budget) -> Read<()> {
         if near(self.recorded_events, budget.max_recorded_anchor_events)
             || near(self.recorded_bytes, budget.max_recorded_anchor_bytes)
         {
@@ -309,8 +315,13 @@ impl Anchors {
             Value::Seq(items) => items.as_slice(),
             _ => return Err(Bail),
         };
-        let placed = |loc: &Loc| *loc == value.loc || elements.iter().any(|e| e.loc == *loc);
-        if !self.merge_aliases[start..].iter().all(placed) {
+        // Each alias read in the value must be the value or an element
+        // itself; both lists are in document order, so one pass checks it.
+        let aliases = &self.merge_aliases[start..];
+        let mut places = elements.iter().map(|e| e.loc);
+        let placed =
+            aliases == [value.loc] || aliases.iter().all(|loc| places.any(|place| place == *loc));
+        if !placed {
             return Err(Bail);
         }
         if self.merging.is_empty() {

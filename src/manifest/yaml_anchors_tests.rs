@@ -263,3 +263,11 @@ fn the_anchored_fixture_is_read_fast() {
     let fast = pieces(&text, true).expect("the event reader bailed piece by piece");
     assert_eq!(Some(fast), pieces(&text, false));
 }
+
+#[test]
+fn a_long_list_of_merged_aliases_is_read_in_one_pass() {
+    // 20,000 aliases merged in one list, each matched to its element once.
+    let aliases = vec!["*a"; 20_000].join(", ");
+    let text = format!("a: &a {{p: 1}}\nm: {{<<: [{aliases}], q: 2}}\n");
+    assert!(same_as_saphyr(&text), "the event reader bailed");
+}
