@@ -9,6 +9,7 @@ pub mod spanned;
 pub mod validate;
 pub mod vocabulary;
 pub mod yaml;
+mod yaml_anchors;
 pub mod yaml_errors;
 pub mod yaml_events;
 pub mod yaml_visitor;

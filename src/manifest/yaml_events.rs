@@ -9,11 +9,14 @@
 //!
 //! It reads the YAML manifests are made of: mappings, sequences and
 //! untagged scalars, typed by serde-saphyr's rules (YAML 1.1 booleans,
-//! decimal integers, floats). Anything else it leaves to serde-saphyr by
-//! returning [`Bail`]: an anchor or alias, a tag, a merge key, a duplicate
-//! or non-string key, a number written in a rarer form (radix, `_`, `+`,
-//! leading zero, non-finite), several documents, a scanner error, and every
-//! budget the fast reader would pass. The caller then parses the text again
+//! decimal integers, floats), with anchors, aliases and merge keys
+//! ([`super::yaml_anchors`], which lists the few forms of those it leaves).
+//! Anything else it leaves to serde-saphyr by returning [`Bail`]: a tag, a
+//! duplicate or non-string key, a number written in a rarer form (radix,
+//! `_`, `+`, leading zero, non-finite), several documents, a scanner error,
+//! every budget the fast reader would pass, and, piece by piece
+//! ([`stream`]), a merge into the top level or an anchor on the root or on
+//! a section. The caller then parses the text again
 //! with serde-saphyr, which reads what remains and words every error and
 //! limit as before: errors, their locations and the budget counts come from
 //! one place, so they cannot drift. Input that bails is read twice; both
@@ -24,6 +27,7 @@ use std::borrow::Cow;
 use granit_parser::{Event, Parser, ScalarStyle, Span, StrInput};
 
 use super::yaml::{Limits, Node, Piece, Value};
+use super::yaml_anchors::{Anchors, Cost};
 use crate::diagnostics::Loc;
 
 /// The fast reader met something it leaves to serde-saphyr.
@@ -43,6 +47,7 @@ struct Events<'t> {
     scalar_bytes: usize,
     depth: usize,
     documents: usize,
+    anchors: Anchors,
 }
 
 impl<'t> Events<'t> {
@@ -69,6 +74,7 @@ impl<'t> Events<'t> {
             scalar_bytes: 0,
             depth: 0,
             documents: 0,
+            anchors: Anchors::default(),
         })
     }
 
@@ -102,15 +108,16 @@ impl<'t> Events<'t> {
                     }
                     continue;
                 }
-                Event::Scalar(value, _, anchor, tag) => {
-                    if *anchor != 0 || tag.is_some() {
+                Event::Scalar(value, style, anchor, tag) => {
+                    if tag.is_some() {
                         return Err(Bail);
                     }
                     self.scalar_bytes += value.len();
                     self.node()?;
+                    self.anchors.scalar(*anchor, value, *style, &self.budget)?;
                 }
                 Event::SequenceStart(_, anchor, tag) | Event::MappingStart(_, anchor, tag) => {
-                    if *anchor != 0 || tag.is_some() {
+                    if tag.is_some() {
                         return Err(Bail);
                     }
                     self.node()?;
@@ -118,13 +125,35 @@ impl<'t> Events<'t> {
                     if self.depth > self.budget.max_depth {
                         return Err(Bail);
                     }
+                    self.anchors
+                        .start(*anchor, self.depth, self.cost(), &self.budget)?;
                 }
-                Event::SequenceEnd | Event::MappingEnd => self.depth -= 1,
+                Event::SequenceEnd | Event::MappingEnd => {
+                    self.depth -= 1;
+                    self.anchors.end(&self.budget)?;
+                }
+                // Charged where it is expanded (`alias`).
+                Event::Alias(_) => {}
                 _ => return Err(Bail),
             }
             let loc = self.loc(&span);
             return Ok(Some((event, loc)));
         }
+    }
+
+    fn cost(&self) -> Cost {
+        Cost::so_far(self.events, self.nodes, self.scalar_bytes)
+    }
+
+    /// The node an alias stands for, its copy charged to the budget.
+    fn alias(&mut self, id: usize, loc: Loc) -> Read<Node> {
+        let (node, cost) = self
+            .anchors
+            .alias(id, loc, self.depth, self.cost(), &self.budget)?;
+        self.events += cost.events;
+        self.nodes += cost.nodes;
+        self.scalar_bytes += cost.scalar_bytes;
+        Ok(node)
     }
 
     fn node(&mut self) -> Read<()> {
@@ -151,6 +180,7 @@ impl<'t> Events<'t> {
             let (ev, loc) = event;
             let done = match ev {
                 Event::Scalar(text, style, ..) => Node::new(scalar(text, style)?, loc),
+                Event::Alias(id) => self.alias(id, loc)?,
                 Event::SequenceStart(..) => {
                     stack.push(Open::Seq(loc, Vec::new()));
                     event = self.expect()?;
@@ -169,20 +199,28 @@ impl<'t> Events<'t> {
                     _ => return Err(Bail),
                 },
                 Event::MappingEnd => match stack.pop() {
-                    Some(Open::Map(loc, keys, None)) => {
-                        Node::new(Value::Map(keys.into_entries()), loc)
-                    }
+                    Some(Open::Map(loc, keys, None)) => Node::new(
+                        Value::Map(self.anchors.merged(self.depth + 1, keys.into_entries())?),
+                        loc,
+                    ),
                     _ => return Err(Bail),
                 },
                 _ => return Err(Bail),
             };
+            self.anchors.complete(&done, self.depth, self.cost());
             match stack.last_mut() {
                 None => return Ok(done),
                 Some(Open::Seq(_, items)) => items.push(done),
                 Some(Open::Map(_, keys, pending)) => match pending.take() {
                     None => {
-                        keys.check(&done)?;
+                        if !self.anchors.merge_key(&done) {
+                            keys.check(&done)?;
+                        }
                         *pending = Some(done);
+                    }
+                    // Only a merge key passes the check as `<<`.
+                    Some(key) if plain_key(&key).is_err() => {
+                        self.anchors.merge(self.depth, done)?
                     }
                     Some(key) => keys.entries.push((key, done)),
                 },
@@ -380,6 +418,11 @@ pub fn stream(
         sink(Piece::Document(&doc));
         return Ok(());
     }
+    // An anchored mapping read piece by piece is never finished as one
+    // node (neither is a section's below).
+    if first.0.anchor_id().is_some() {
+        return Err(Bail);
+    }
     let mut top = KeySet::default();
     loop {
         let next = ev.expect()?;
@@ -391,7 +434,10 @@ pub fn stream(
         let value = ev.expect()?;
         let streamed = matches!(&key.value, Value::Str(s) if sections.contains(&s.as_str()));
         match value.0 {
-            Event::MappingStart(..) if streamed => {
+            Event::MappingStart(_, anchor, _) if streamed => {
+                if anchor != 0 {
+                    return Err(Bail);
+                }
                 sink(Piece::Section(&key));
                 section(&mut ev, sink)?;
             }
@@ -425,12 +471,12 @@ fn section(ev: &mut Events, sink: &mut dyn FnMut(Piece)) -> Read<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::manifest::yaml;
 
     /// The fast reader either bails or gives serde-saphyr's tree exactly.
-    fn same_as_saphyr(text: &str) -> bool {
+    pub(crate) fn same_as_saphyr(text: &str) -> bool {
         let limits = Limits::default();
         let Ok(fast) = parse(text, 3, &limits) else {
             return false;
@@ -443,7 +489,7 @@ mod tests {
     }
 
     /// The pieces `stream` gives, as text, from either reader.
-    fn pieces(text: &str, fast: bool) -> Option<Vec<String>> {
+    pub(crate) fn pieces(text: &str, fast: bool) -> Option<Vec<String>> {
         let limits = Limits::default();
         let sections = ["components", "intents"];
         let mut out = Vec::new();
