@@ -10,37 +10,32 @@ use crate::report::draw::{self, xml_escape};
 use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::{Severity, required_window};
 
-/// [`esc`] where it is formatted (`{}`): text without a backtick is
-/// escaped without a copy.
+/// [`esc`] where it is formatted (`{}`), without a copy.
 struct Esc<'a>(&'a str);
 
 impl fmt::Display for Esc<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.contains('`') {
-            f.write_str(&esc(self.0))
-        } else {
-            fmt::Display::fmt(&Xml(self.0), f)
+        // Backticks pair up; an odd last one stays as it is. Escaping
+        // leaves backticks alone, so the text between them is escaped
+        // piece by piece.
+        let pairs = self.0.matches('`').count() / 2 * 2;
+        let mut inside = false;
+        for (k, piece) in self.0.split('`').enumerate() {
+            if k > pairs {
+                f.write_str("`")?;
+            } else if k > 0 {
+                f.write_str(if inside { "</code>" } else { "<code>" })?;
+                inside = !inside;
+            }
+            fmt::Display::fmt(&Xml(piece), f)?;
         }
+        Ok(())
     }
 }
 
 /// HTML-escapes text, then shows `code spans` as `<code>`.
 pub fn esc(s: &str) -> String {
-    let e = xml_escape(s);
-    // Backticks pair up; an odd last one stays as it is.
-    let pairs = e.matches('`').count() / 2 * 2;
-    let mut out = String::with_capacity(e.len() + 16);
-    let (mut seen, mut inside) = (0, false);
-    for ch in e.chars() {
-        if ch == '`' && seen < pairs {
-            seen += 1;
-            out.push_str(if inside { "</code>" } else { "<code>" });
-            inside = !inside;
-        } else {
-            out.push(ch);
-        }
-    }
-    out
+    Esc(s).to_string()
 }
 
 const CSS: &str = r#"
@@ -514,6 +509,8 @@ mod tests {
         assert_eq!(esc("a `b<c>` d"), "a <code>b&lt;c&gt;</code> d");
         assert_eq!(esc("`x` and `y`"), "<code>x</code> and <code>y</code>");
         assert_eq!(esc("odd ` tick"), "odd ` tick");
+        assert_eq!(esc("a `b` c ` d"), "a <code>b</code> c ` d");
+        assert_eq!(esc("``&`"), "<code></code>&amp;`");
         assert_eq!(
             esc("<script>alert(1)</script>"),
             "&lt;script&gt;alert(1)&lt;/script&gt;"

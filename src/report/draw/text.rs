@@ -29,18 +29,29 @@ fn plain(b: u8) -> bool {
     matches!(b, 0x20..=0x7e) && !matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'')
 }
 
-fn push_char(out: &mut String, ch: char) {
-    match ch {
-        '&' => out.push_str("&amp;"),
-        '<' => out.push_str("&lt;"),
-        '>' => out.push_str("&gt;"),
-        '"' => out.push_str("&quot;"),
-        '\'' => out.push_str("&#39;"),
+/// The entity or reference that stands for `c`, if one does.
+fn entity(c: char) -> Option<&'static str> {
+    Some(match c {
+        '&' => "&amp;",
+        '<' => "&lt;",
+        '>' => "&gt;",
+        '"' => "&quot;",
+        '\'' => "&#39;",
         // A line break as a reference: the same text to a reader, and
         // no manifest line starts a line of the file (a CI log showing
         // it would take `::error` at a line start as a command).
-        '\n' => out.push_str("&#10;"),
-        '\r' => out.push_str("&#13;"),
+        '\n' => "&#10;",
+        '\r' => "&#13;",
+        _ => return None,
+    })
+}
+
+fn push_char(out: &mut String, ch: char) {
+    if let Some(e) = entity(ch) {
+        out.push_str(e);
+        return;
+    }
+    match ch {
         // XML 1.0 forbids C0 controls, U+FFFE and U+FFFF: show them.
         c if !crate::report::xml::allowed(c) => crate::report::xml::push_shown(out, c),
         // Other controls (C1) and the bidirectional overrides that
@@ -66,9 +77,14 @@ impl fmt::Display for Xml<'_> {
             let Some(c) = rest.chars().next() else {
                 break;
             };
-            buf.clear();
-            push_char(&mut buf, c);
-            f.write_str(&buf)?;
+            match entity(c) {
+                Some(e) => f.write_str(e)?,
+                None => {
+                    buf.clear();
+                    push_char(&mut buf, c);
+                    f.write_str(&buf)?;
+                }
+            }
             rest = &rest[c.len_utf8()..];
         }
         Ok(())
