@@ -84,12 +84,36 @@ fn guards_by_store(a: &Analysis) -> HashMap<usize, Vec<usize>> {
     by
 }
 
+/// Every row of every intent, with the path and steps only of the rows
+/// whose role `paths` accepts (the others' are empty and `elided` unset):
+/// for a reader of some paths only, since each path costs its length.
+pub fn rows_with_paths(a: &Analysis, paths: &dyn Fn(&str) -> bool) -> Vec<Row> {
+    let mut out = Vec::new();
+    rows_where(a, None, None, paths, &mut |r| {
+        out.push(r);
+        Ok(())
+    })
+    .expect("collecting rows does not fail");
+    out
+}
+
 /// The rows of [`rows`], one at a time as they are made, so that output
 /// can be written without holding every row.
 pub fn each_row(
     a: &Analysis,
     intent: Option<&str>,
     at: Option<&str>,
+    emit: &mut dyn FnMut(Row) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    rows_where(a, intent, at, &|_| true, emit)
+}
+
+/// [`each_row`] with the paths of the roles `paths` accepts.
+fn rows_where(
+    a: &Analysis,
+    intent: Option<&str>,
+    at: Option<&str>,
+    paths: &dyn Fn(&str) -> bool,
     emit: &mut dyn FnMut(Row) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let m = a.manifest;
@@ -106,9 +130,20 @@ pub fn each_row(
                 continue;
             }
             for (role, via, window) in roles(a, r, &guards, c) {
-                let index = index.get_or_insert_with(|| r.path_index(a));
                 let h = r.horizons.get(&c).copied().unwrap_or(Dur::ZERO);
-                let view = index.view(via);
+                let (path, steps, elided) = if paths(role) {
+                    let index = index.get_or_insert_with(|| r.path_index(a));
+                    let view = index.view(via);
+                    let elided = view.elided.map(|e| JsonElided {
+                        after_step: e.after_step,
+                        steps: e.steps,
+                        adds_seconds: e.adds.secs(),
+                    });
+                    let steps = json_steps(a, view.steps());
+                    (index.view_ids(origin, &view), steps, elided)
+                } else {
+                    (Vec::new(), Vec::new(), None)
+                };
                 emit(Row {
                     intent: i.id.clone(),
                     node: m.components[c].id.clone(),
@@ -116,13 +151,9 @@ pub fn each_row(
                     horizon_seconds: h.secs(),
                     window_seconds: window.and_then(|w| w.secs()),
                     required_retention_seconds: required_window(h).secs(),
-                    path: index.view_ids(origin, &view),
-                    steps: json_steps(a, view.steps()),
-                    elided: view.elided.map(|e| JsonElided {
-                        after_step: e.after_step,
-                        steps: e.steps,
-                        adds_seconds: e.adds.secs(),
-                    }),
+                    path,
+                    steps,
+                    elided,
                     horizon: h,
                     window,
                 })?;

@@ -3,29 +3,39 @@
 //! network. Light and dark (prefers-color-scheme) and printable. Every
 //! string from the manifest goes through [`esc`].
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
+use crate::report::draw::text::Xml;
 use crate::report::draw::{self, xml_escape};
 use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::{Severity, required_window};
 
+/// [`esc`] where it is formatted (`{}`), without a copy.
+struct Esc<'a>(&'a str);
+
+impl fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Backticks pair up; an odd last one stays as it is. Escaping
+        // leaves backticks alone, so the text between them is escaped
+        // piece by piece.
+        let pairs = self.0.matches('`').count() / 2 * 2;
+        let mut inside = false;
+        for (k, piece) in self.0.split('`').enumerate() {
+            if k > pairs {
+                f.write_str("`")?;
+            } else if k > 0 {
+                f.write_str(if inside { "</code>" } else { "<code>" })?;
+                inside = !inside;
+            }
+            fmt::Display::fmt(&Xml(piece), f)?;
+        }
+        Ok(())
+    }
+}
+
 /// HTML-escapes text, then shows `code spans` as `<code>`.
 pub fn esc(s: &str) -> String {
-    let e = xml_escape(s);
-    // Backticks pair up; an odd last one stays as it is.
-    let pairs = e.matches('`').count() / 2 * 2;
-    let mut out = String::with_capacity(e.len() + 16);
-    let (mut seen, mut inside) = (0, false);
-    for ch in e.chars() {
-        if ch == '`' && seen < pairs {
-            seen += 1;
-            out.push_str(if inside { "</code>" } else { "<code>" });
-            inside = !inside;
-        } else {
-            out.push(ch);
-        }
-    }
-    out
+    Esc(s).to_string()
 }
 
 const CSS: &str = r#"
@@ -168,12 +178,12 @@ fn header(s: &mut String, r: &Review) {
     let _ = writeln!(
         s,
         "<header>\n<h1>Idempotency review: {}</h1>",
-        xml_escape(&r.title)
+        Xml(&r.title)
     );
     let files: Vec<String> = r
         .files
         .iter()
-        .map(|f| format!("<code>{}</code>", xml_escape(f)))
+        .map(|f| format!("<code>{}</code>", Xml(f)))
         .collect();
     let _ = writeln!(s, "<p class=\"muted\">Manifest: {}</p>", files.join(", "));
     let count = |st: Status| {
@@ -213,16 +223,13 @@ fn contents(s: &mut String, r: &Review) {
             s,
             "<li><a href=\"#intent-{}\">Intent {}</a></li>",
             anchor(&i.id),
-            xml_escape(&i.id)
+            Xml(&i.id)
         );
     }
     s.push_str("<li><a href=\"#horizons\">Horizons</a></li><li><a href=\"#assumptions\">Operational assumptions</a></li><li><a href=\"#findings\">Findings</a></li><li><a href=\"#test-plan\">Failure-injection test plan</a></li></ul></nav>\n");
 
     s.push_str("<section id=\"graph\"><h2>Architecture</h2>\n<p class=\"muted\">Every component and link; each intent's section draws the part it reaches. Scroll sideways for the rest of a wide drawing.</p>\n<figure>\n");
-    s.push_str(&draw::svg(
-        &r.graph,
-        &format!("Dependency graph of {}", r.title),
-    ));
+    draw::svg_into(s, &r.graph, &format!("Dependency graph of {}", r.title), "");
     let _ = writeln!(
         s,
         "<figcaption>{LEGEND} Thick red edges: the worst path of each error.</figcaption></figure></section>"
@@ -243,45 +250,47 @@ fn intent_graph(s: &mut String, i: &IntentReview) {
         )
     };
     let _ = writeln!(s, "<figure{class}>");
-    s.push_str(&draw::svg_in(
+    draw::svg_into(
+        s,
         &i.graph.view,
         &format!("What intent {} reaches", i.id),
         &format!("intent-{}-", anchor(&i.id)),
-    ));
+    );
     let _ = writeln!(
         s,
         "<figcaption>The components copies of <code>{}</code> reach. {LEGEND} {worst}</figcaption></figure>",
-        xml_escape(&i.id)
+        Xml(&i.id)
     );
 }
 
 /// Each intent's checklist.
 fn intents(s: &mut String, r: &Review) {
     for i in &r.intents {
+        let anchor = anchor(&i.id);
         let _ = writeln!(
             s,
             "<section class=\"intent\" id=\"intent-{}\">\n<h2>Intent <code>{}</code></h2>",
-            anchor(&i.id),
-            xml_escape(&i.id)
+            anchor,
+            Xml(&i.id)
         );
         if let Some(d) = &i.description {
-            let _ = writeln!(s, "<p>{}</p>", xml_escape(d));
+            let _ = writeln!(s, "<p>{}</p>", Xml(d));
         }
         let effects: Vec<String> = i
             .effects
             .iter()
-            .map(|e| format!("<code>{}</code>", xml_escape(e)))
+            .map(|e| format!("<code>{}</code>", Xml(e)))
             .collect();
         let _ = writeln!(
             s,
             "<p class=\"muted\">Origin <code>{}</code>, effect {}; declared at <span class=\"loc\">{}</span>.</p>",
-            xml_escape(&i.origin),
+            Xml(&i.origin),
             effects.join(", "),
-            xml_escape(&i.at)
+            Xml(&i.at)
         );
         intent_graph(s, i);
         if let Some(why) = &i.unevaluated {
-            let _ = writeln!(s, "<p><strong>{}</strong></p>", esc(why));
+            let _ = writeln!(s, "<p><strong>{}</strong></p>", Esc(why));
         }
         s.push_str("<table class=\"checklist\"><thead><tr><th>#</th><th>Question</th><th>Status</th></tr></thead><tbody>\n");
         for a in &i.answers {
@@ -289,10 +298,10 @@ fn intents(s: &mut String, r: &Review) {
                 s,
                 "<tr><td>{}</td><td><a href=\"#{}-q{}\">{}</a>: {}</td><td>{}</td></tr>",
                 a.number,
-                anchor(&i.id),
+                anchor,
                 a.number,
                 title_case(a.topic),
-                xml_escape(a.question),
+                Xml(a.question),
                 badge(a)
             );
         }
@@ -302,7 +311,7 @@ fn intents(s: &mut String, r: &Review) {
                 s,
                 "<div class=\"answer {}\" id=\"{}-q{}\">",
                 class(a.status),
-                anchor(&i.id),
+                anchor,
                 a.number
             );
             let _ = writeln!(
@@ -315,22 +324,22 @@ fn intents(s: &mut String, r: &Review) {
             let _ = writeln!(
                 s,
                 "<p class=\"q\">{}</p>\n<p>{}</p>",
-                xml_escape(a.question),
-                esc(&a.answer)
+                Xml(a.question),
+                Esc(&a.answer)
             );
             if !a.evidence.is_empty() || !a.assumptions.is_empty() {
                 s.push_str("<ul>");
                 for e in &a.evidence {
                     let at = e.at.as_deref().map_or_else(String::new, |at| {
-                        format!(" <span class=\"loc\">{}</span>", xml_escape(at))
+                        format!(" <span class=\"loc\">{}</span>", Xml(at))
                     });
-                    let _ = write!(s, "<li>{}{at}</li>", esc(&e.text));
+                    let _ = write!(s, "<li>{}{at}</li>", Esc(&e.text));
                 }
                 for x in &a.assumptions {
                     let _ = write!(
                         s,
                         "<li><span class=\"assumption\">ASSUMED:</span> <strong>{}</strong></li>",
-                        esc(x)
+                        Esc(x)
                     );
                 }
                 s.push_str("</ul>\n");
@@ -358,8 +367,8 @@ fn horizons(s: &mut String, r: &Review) {
             let _ = writeln!(
                 s,
                 "<tr{short}><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{verdict}</td></tr>",
-                xml_escape(&row.intent),
-                xml_escape(&row.node),
+                Xml(&row.intent),
+                Xml(&row.node),
                 row.role,
                 row.horizon,
                 row.window
@@ -384,7 +393,7 @@ fn assumptions(s: &mut String, r: &Review) {
             let intents: Vec<String> = x
                 .intents
                 .iter()
-                .map(|i| format!("<code>{}</code>", xml_escape(i)))
+                .map(|i| format!("<code>{}</code>", Xml(i)))
                 .collect();
             let _ = writeln!(
                 s,
@@ -394,7 +403,7 @@ fn assumptions(s: &mut String, r: &Review) {
                 } else {
                     "assumed value"
                 },
-                esc(&x.text),
+                Esc(&x.text),
                 x.at.as_deref().map_or_else(|| "-".to_string(), xml_escape),
                 if intents.is_empty() {
                     "-".to_string()
@@ -426,7 +435,7 @@ fn findings(s: &mut String, r: &Review) {
                 let p: Vec<String> = f
                     .path
                     .iter()
-                    .map(|x| format!("<code>{}</code>", xml_escape(x)))
+                    .map(|x| format!("<code>{}</code>", Xml(x)))
                     .collect();
                 let _ = write!(
                     msg,
@@ -438,25 +447,24 @@ fn findings(s: &mut String, r: &Review) {
                 let _ = write!(
                     msg,
                     "<br><span class=\"assumption\">rests on:</span> {}",
-                    esc(&f.assumptions.join("; "))
+                    Esc(&f.assumptions.join("; "))
                 );
             }
             if let Some(w) = &f.waived {
-                let _ = write!(msg, "<br><span class=\"muted\">waived:</span> {}", esc(w));
+                let _ = write!(msg, "<br><span class=\"muted\">waived:</span> {}", Esc(w));
             }
             let _ = writeln!(
                 s,
                 "<tr><td><span class=\"badge {sev}\">{sev}</span></td><td><strong>{}</strong> {}</td><td>{} {}</td><td class=\"loc\">{}</td><td>{msg}</td></tr>",
                 f.code,
                 f.name,
-                f.intent.as_deref().map_or_else(
-                    || "-".to_string(),
-                    |i| format!("<code>{}</code>", xml_escape(i))
-                ),
+                f.intent
+                    .as_deref()
+                    .map_or_else(|| "-".to_string(), |i| format!("<code>{}</code>", Xml(i))),
                 f.component
                     .as_deref()
-                    .map_or_else(String::new, |c| format!("/ <code>{}</code>", xml_escape(c))),
-                xml_escape(&f.at)
+                    .map_or_else(String::new, |c| format!("/ <code>{}</code>", Xml(c))),
+                Xml(&f.at)
             );
         }
         s.push_str("</tbody></table>\n");
@@ -468,7 +476,7 @@ fn findings(s: &mut String, r: &Review) {
 fn test_plan(s: &mut String, r: &Review) {
     s.push_str("<section id=\"test-plan\"><h2>Failure-injection test plan</h2>\n<p>Only the experiments that apply to each intent's graph; <span class=\"covered\">✓ covered</span> ones are named in the intent's <code>tested</code> list.</p>\n");
     for i in &r.intents {
-        let _ = writeln!(s, "<h3>Intent <code>{}</code></h3>", xml_escape(&i.id));
+        let _ = writeln!(s, "<h3>Intent <code>{}</code></h3>", Xml(&i.id));
         if i.experiments.is_empty() {
             s.push_str("<p>No failure injection applies.</p>\n");
             continue;
@@ -484,7 +492,7 @@ fn test_plan(s: &mut String, r: &Review) {
                 s,
                 "<li>{mark} <strong>{}</strong>: {}</li>",
                 e.name,
-                esc(&e.text)
+                Esc(&e.text)
             );
         }
         s.push_str("</ul>\n");
@@ -501,6 +509,8 @@ mod tests {
         assert_eq!(esc("a `b<c>` d"), "a <code>b&lt;c&gt;</code> d");
         assert_eq!(esc("`x` and `y`"), "<code>x</code> and <code>y</code>");
         assert_eq!(esc("odd ` tick"), "odd ` tick");
+        assert_eq!(esc("a `b` c ` d"), "a <code>b</code> c ` d");
+        assert_eq!(esc("``&`"), "<code></code>&amp;`");
         assert_eq!(
             esc("<script>alert(1)</script>"),
             "&lt;script&gt;alert(1)&lt;/script&gt;"

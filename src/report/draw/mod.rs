@@ -21,6 +21,7 @@ mod part;
 mod svg;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 use std::collections::BTreeSet;
 
@@ -33,7 +34,7 @@ pub use dot::{dot, dot_quote};
 pub use layout::{Layout, layout};
 pub use mermaid::{mermaid, mermaid_text};
 pub use part::{Part, part};
-pub use svg::{svg, svg_in, xml_escape};
+pub use svg::{svg, svg_in, svg_into, xml_escape};
 
 /// How a component is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,36 +4,16 @@ use std::fmt::Write as _;
 
 use super::focus::{self, BUDGET};
 use super::layout::{MARGIN, NODE_H};
+use super::text::{Tenths as T, Xml, push_xml};
 use super::{Layout, Node, Shape, View, layout};
 use crate::rules::Severity;
 
-/// XML/HTML escaping of text and attribute values.
+/// XML/HTML escaping of text and attribute values: `&<>"'` as entities,
+/// line breaks as references, characters XML forbids shown, C1 controls
+/// and bidirectional overrides made inert.
 pub fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // A line break as a reference: the same text to a reader, and
-            // no manifest line starts a line of the file (a CI log showing
-            // it would take `::error` at a line start as a command).
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            // XML 1.0 forbids C0 controls, U+FFFE and U+FFFF: show them.
-            c if !crate::report::xml::allowed(c) => crate::report::xml::push_shown(&mut out, c),
-            // Other controls (C1) and the bidirectional overrides that
-            // could reorder what a reader sees.
-            c if c.is_control()
-                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
-            {
-                out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
-            }
-            c => out.push(c),
-        }
-    }
+    push_xml(&mut out, s);
     out
 }
 
@@ -55,18 +35,17 @@ fn label_point(pts: &[(f64, f64)], f: f64) -> Option<(f64, f64)> {
     Some((x, y))
 }
 
-fn path_d(pts: &[(f64, f64)]) -> String {
-    let mut d = String::new();
+/// Appends the `d` of a route's path: a cubic per segment, vertical at its ends.
+fn path_d(d: &mut String, pts: &[(f64, f64)]) {
     let Some(&(x0, y0)) = pts.first() else {
-        return d;
+        return;
     };
-    let _ = write!(d, "M{x0:.1},{y0:.1}");
+    let _ = write!(d, "M{},{}", T(x0), T(y0));
     for w in pts.windows(2) {
         let ((px, py), (qx, qy)) = (w[0], w[1]);
-        let my = (py + qy) / 2.0;
-        let _ = write!(d, " C{px:.1},{my:.1} {qx:.1},{my:.1} {qx:.1},{qy:.1}");
+        let (px, my, qx, qy) = (T(px), T((py + qy) / 2.0), T(qx), T(qy));
+        let _ = write!(d, " C{px},{my} {qx},{my} {qx},{qy}");
     }
-    d
 }
 
 /// The view as an inline SVG element (styled by the page's CSS classes).
@@ -77,15 +56,29 @@ pub fn svg(v: &View, title: &str) -> String {
 /// [`svg`] for a page with several drawings: the ids of its markers and
 /// title start with `prefix`, so that no two drawings share an id.
 pub fn svg_in(v: &View, title: &str, prefix: &str) -> String {
+    let mut s = String::new();
+    svg_into(&mut s, v, title, prefix);
+    s
+}
+
+/// [`svg_in`] appended to `s`.
+pub fn svg_into(s: &mut String, v: &View, title: &str, prefix: &str) {
     // Thousands of boxes are unreadable and slow to lay out: above the
     // budget only what findings point at is drawn, and a line says so.
-    let (focused, omitted) = focus::focus(v, BUDGET);
-    let v = &focused;
+    if v.nodes.len() > BUDGET {
+        let (focused, omitted) = focus::focus(v, BUDGET);
+        drawing(s, &focused, title, prefix, omitted);
+    } else {
+        drawing(s, v, title, prefix, None);
+    }
+}
+
+/// The SVG element of a view small enough to draw whole.
+fn drawing(s: &mut String, v: &View, title: &str, prefix: &str, omitted: Option<focus::Omitted>) {
     let mut lay = layout(v);
     if omitted.is_some() {
         lay.height += 24.0;
     }
-    let mut s = String::new();
     let _ = writeln!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"graph\" viewBox=\"0 0 {w:.0} {h:.0}\" width=\"{w:.0}\" height=\"{h:.0}\" role=\"img\" aria-labelledby=\"{prefix}graph-title\">",
@@ -95,7 +88,7 @@ pub fn svg_in(v: &View, title: &str, prefix: &str) -> String {
     let _ = writeln!(
         s,
         "<title id=\"{prefix}graph-title\">{}</title>",
-        xml_escape(title)
+        Xml(title)
     );
     let _ = write!(
         s,
@@ -105,10 +98,10 @@ pub fn svg_in(v: &View, title: &str, prefix: &str) -> String {
         s,
         "<marker id=\"{prefix}arrow-hot\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"10\" markerHeight=\"10\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" class=\"arrowhead hot\"/></marker></defs>"
     );
-    clusters(&mut s, v, &lay);
-    edges(&mut s, v, &lay, prefix);
+    clusters(s, v, &lay);
+    edges(s, v, &lay, prefix);
     for (i, nd) in v.nodes.iter().enumerate() {
-        node(&mut s, nd, lay.boxes[i]);
+        node(s, nd, lay.boxes[i]);
     }
     if let Some(o) = omitted {
         let _ = writeln!(
@@ -121,7 +114,6 @@ pub fn svg_in(v: &View, title: &str, prefix: &str) -> String {
         );
     }
     s.push_str("</svg>\n");
-    s
 }
 
 /// The region clusters, drawn behind everything.
@@ -162,12 +154,14 @@ fn clusters(s: &mut String, v: &View, lay: &Layout) {
             + 20.0;
         let _ = writeln!(
             s,
-            "<g class=\"cluster\" data-region=\"{r}\"><rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"10\"/><text x=\"{:.1}\" y=\"{:.1}\">{r}</text></g><!-- cluster {ci} -->",
-            x1 - x0,
-            y1 - y0,
-            x0 + 8.0,
-            y0 + 15.0,
-            r = xml_escape(region)
+            "<g class=\"cluster\" data-region=\"{r}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"10\"/><text x=\"{}\" y=\"{}\">{r}</text></g><!-- cluster {ci} -->",
+            T(x0),
+            T(y0),
+            T(x1 - x0),
+            T(y1 - y0),
+            T(x0 + 8.0),
+            T(y0 + 15.0),
+            r = Xml(region)
         );
     }
 }
@@ -183,17 +177,19 @@ fn edges(s: &mut String, v: &View, lay: &Layout, prefix: &str) {
         let marker = if e.hot { "arrow-hot" } else { "arrow" };
         let _ = write!(
             s,
-            "<g class=\"edge {ty}{hot}\" data-from=\"{f}\" data-to=\"{t}\"><title>{f} {ty} {t}</title><path d=\"{d}\" marker-end=\"url(#{prefix}{marker})\"/>",
+            "<g class=\"edge {ty}{hot}\" data-from=\"{f}\" data-to=\"{t}\"><title>{f} {ty} {t}</title><path d=\"",
             ty = e.ty,
-            f = xml_escape(&v.nodes[e.from].id),
-            t = xml_escape(&v.nodes[e.to].id),
-            d = path_d(pts)
+            f = Xml(&v.nodes[e.from].id),
+            t = Xml(&v.nodes[e.to].id),
         );
+        path_d(s, pts);
+        let _ = write!(s, "\" marker-end=\"url(#{prefix}{marker})\"/>");
         if let Some((lx, ly)) = label_point(pts, lay.label_at[k]) {
             let _ = write!(
                 s,
-                "<text x=\"{lx:.1}\" y=\"{:.1}\">{}</text>",
-                ly + 3.5,
+                "<text x=\"{}\" y=\"{}\">{}</text>",
+                T(lx),
+                T(ly + 3.5),
                 e.ty
             );
         }
@@ -211,42 +207,39 @@ fn node(s: &mut String, nd: &Node, bx: (f64, f64, f64)) {
         Some(Severity::Info) => " info",
         None => "",
     };
-    let mut tip = format!("{} ({})", nd.id, nd.kind);
-    if !nd.regions.is_empty() {
-        tip.push_str(&format!(" in {}", nd.regions.join(", ")));
-    }
-    if !nd.codes.is_empty() {
-        tip.push_str(&format!(": {}", nd.codes.join(", ")));
-    }
+    let (id, kind) = (Xml(&nd.id), Xml(&nd.kind));
     let _ = write!(
         s,
-        "<g class=\"node {}{sev}\" data-id=\"{}\"><title>{}</title>",
-        nd.shape.class(),
-        xml_escape(&nd.id),
-        xml_escape(&tip)
+        "<g class=\"node {}{sev}\" data-id=\"{id}\"><title>{id} ({kind})",
+        nd.shape.class()
     );
+    for (k, r) in nd.regions.iter().enumerate() {
+        s.push_str(if k == 0 { " in " } else { ", " });
+        push_xml(s, r);
+    }
+    if !nd.codes.is_empty() {
+        s.push_str(": ");
+        push_xml(s, &nd.codes.join(", "));
+    }
+    s.push_str("</title>");
     outline(s, nd.shape, (x, y, w, h), cy);
     // A cylinder's lid takes the top: its text sits lower.
     let dy = if nd.shape == Shape::Store { 4.0 } else { 0.0 };
     let _ = write!(
         s,
-        "<text class=\"id\" x=\"{cx:.1}\" y=\"{:.1}\">{}</text>",
-        cy - 2.0 + dy,
-        xml_escape(&nd.id)
-    );
-    let _ = write!(
-        s,
-        "<text class=\"kind\" x=\"{cx:.1}\" y=\"{:.1}\">{}</text>",
-        cy + 12.0 + dy,
-        xml_escape(&nd.kind)
+        "<text class=\"id\" x=\"{}\" y=\"{}\">{id}</text><text class=\"kind\" x=\"{}\" y=\"{}\">{kind}</text>",
+        T(cx),
+        T(cy - 2.0 + dy),
+        T(cx),
+        T(cy + 12.0 + dy),
     );
     if !nd.codes.is_empty() {
         let _ = write!(
             s,
-            "<text class=\"codes\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            x + w,
-            y + h + 13.0,
-            xml_escape(&nd.codes.join(" "))
+            "<text class=\"codes\" x=\"{}\" y=\"{}\">{}</text>",
+            T(x + w),
+            T(y + h + 13.0),
+            Xml(&nd.codes.join(" "))
         );
     }
     s.push_str("</g>\n");
@@ -254,43 +247,44 @@ fn node(s: &mut String, nd: &Node, bx: (f64, f64, f64)) {
 
 /// The outline of a box at `x, y` of `w` by `h` (centre height `cy`).
 fn outline(s: &mut String, shape: Shape, (x, y, w, h): (f64, f64, f64, f64), cy: f64) {
+    let (xt, yt, wt, ht) = (T(x), T(y), T(w), T(h));
     match shape {
         Shape::Compute => {
             let _ = write!(
                 s,
-                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"5\"/>"
+                "<rect x=\"{xt}\" y=\"{yt}\" width=\"{wt}\" height=\"{ht}\" rx=\"5\"/>"
             );
         }
         Shape::Transport => {
             let _ = write!(
                 s,
-                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"{:.1}\"/>",
-                h / 2.0
+                "<rect x=\"{xt}\" y=\"{yt}\" width=\"{wt}\" height=\"{ht}\" rx=\"{}\"/>",
+                T(h / 2.0)
             );
         }
         Shape::Store => {
             let ry = 6.0;
             let _ = write!(
                 s,
-                "<path d=\"M{x:.1},{t:.1} A{rx:.1},{ry} 0 0 0 {r:.1},{t:.1} L{r:.1},{b:.1} A{rx:.1},{ry} 0 0 1 {x:.1},{b:.1} Z\"/><path class=\"lid\" d=\"M{x:.1},{t:.1} A{rx:.1},{ry} 0 0 1 {r:.1},{t:.1}\"/>",
-                t = y + ry,
-                b = y + h - ry,
-                r = x + w,
-                rx = w / 2.0,
+                "<path d=\"M{xt},{t} A{rx},{ry} 0 0 0 {r},{t} L{r},{b} A{rx},{ry} 0 0 1 {xt},{b} Z\"/><path class=\"lid\" d=\"M{xt},{t} A{rx},{ry} 0 0 1 {r},{t}\"/>",
+                t = T(y + ry),
+                b = T(y + h - ry),
+                r = T(x + w),
+                rx = T(w / 2.0),
             );
         }
         Shape::External => {
             let k = 10.0;
             let _ = write!(
                 s,
-                "<polygon points=\"{:.1},{cy:.1} {:.1},{y:.1} {:.1},{y:.1} {:.1},{cy:.1} {:.1},{b:.1} {:.1},{b:.1}\"/>",
-                x,
-                x + k,
-                x + w - k,
-                x + w,
-                x + w - k,
-                x + k,
-                b = y + h
+                "<polygon points=\"{xt},{cy} {},{yt} {},{yt} {},{cy} {},{b} {},{b}\"/>",
+                T(x + k),
+                T(x + w - k),
+                T(x + w),
+                T(x + w - k),
+                T(x + k),
+                cy = T(cy),
+                b = T(y + h)
             );
         }
     }

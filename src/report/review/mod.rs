@@ -68,7 +68,8 @@ pub fn row_verdict(r: &Row) -> &'static str {
 pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
     let m = a.manifest;
     let map = &m.sources;
-    let horizons = horizon::rows(a, None, None);
+    // Only an effect's worst path is shown (drawn, and listed step by step).
+    let horizons = horizon::rows_with_paths(a, &|role| role == "effect");
     // Findings and rows by intent, once: filtering all of them for every
     // intent was quadratic on a hub with thousands of intents.
     let mut by_intent: HashMap<&str, Vec<usize>> = HashMap::new();
