@@ -355,6 +355,7 @@ pub struct Checked<'m> {
 
 /// Analyses `m` and runs the rules under `policy` on `today`.
 pub fn check<'m>(m: &'m Manifest, policy: &Policy, today: Date) -> Checked<'m> {
+    release_free_pages();
     let analysis = analysis::analyse(m);
     let (findings, unused_waivers) = policy.check(&analysis, today);
     Checked {
@@ -363,3 +364,24 @@ pub fn check<'m>(m: &'m Manifest, policy: &Policy, today: Date) -> Checked<'m> {
         unused_waivers,
     }
 }
+
+/// Hands the pages the reader freed (its trees and events, and for JSON the
+/// manifest's text) back to the system before the analysis allocates:
+/// glibc keeps them otherwise, and the small holes they leave are not all
+/// reused, which raised the resident peak of a large check by tens of MB.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn release_free_pages() {
+    unsafe extern "C" {
+        /// glibc's `malloc_trim(3)`: returns free memory at the top of the
+        /// heap and every whole free page inside it; always safe to call.
+        fn malloc_trim(pad: usize) -> std::ffi::c_int;
+    }
+    // SAFETY: malloc_trim takes no pointer and only releases memory the
+    // allocator holds free.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn release_free_pages() {}
