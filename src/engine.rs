@@ -357,6 +357,8 @@ pub struct Checked<'m> {
 pub fn check<'m>(m: &'m Manifest, policy: &Policy, today: Date) -> Checked<'m> {
     release_free_pages();
     let analysis = analysis::analyse(m);
+    // The analysis' working buffers (the size of the graph) are free now.
+    release_free_pages();
     let (findings, unused_waivers) = policy.check(&analysis, today);
     Checked {
         analysis,
@@ -365,8 +367,9 @@ pub fn check<'m>(m: &'m Manifest, policy: &Policy, today: Date) -> Checked<'m> {
     }
 }
 
-/// Hands the pages the reader freed (its trees and events, and for JSON the
-/// manifest's text) back to the system before the analysis allocates:
+/// Hands the pages a finished stage freed (the reader's trees and events,
+/// for JSON the manifest's text, the analysis' working buffers) back to the
+/// system before the next stage allocates:
 /// glibc keeps them otherwise, and the small holes they leave are not all
 /// reused, which raised the resident peak of a large check by tens of MB.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
