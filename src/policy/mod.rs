@@ -228,10 +228,11 @@ impl Policy {
     pub fn apply(&self, findings: Vec<Finding>, today: Date) -> (Vec<Finding>, Vec<UnusedWaiver>) {
         let mut used = vec![false; self.waivers.len()];
         let index = WaiverIndex::new(&self.waivers);
-        let mut out = Vec::with_capacity(findings.len());
-        for mut f in findings {
+        // Collected in place (same element type): a second array of every
+        // finding would be alive beside the first at the peak of a check.
+        let keep = |mut f: Finding| {
             match self.severity.get(f.rule.code) {
-                Some(None) => continue,
+                Some(None) => return None,
                 Some(Some(sev)) => f.severity = *sev,
                 None => {}
             }
@@ -266,8 +267,9 @@ impl Policy {
                         .unwrap_or_default()
                 ));
             }
-            out.push(f);
-        }
+            Some(f)
+        };
+        let out: Vec<Finding> = findings.into_iter().filter_map(keep).collect();
         let unused = self
             .waivers
             .iter()

@@ -14,25 +14,30 @@ use crate::time::Dur;
 use super::{Finding, Options};
 
 /// One component's effective values, as the rules read them.
+///
+/// One is kept for every component while the rules run, so the values a
+/// component may lack (all but `delivery`) are boxed: an empty slot is 8 bytes where an inline
+/// `Option<Eff<..>>` is 48 to 64, which at 76k components was about 48 MB
+/// at the peak of a check.
 pub struct Values {
     pub kind: &'static Kind,
-    pub retention: Option<Eff<Dur>>,
-    pub visibility_timeout: Option<Eff<Dur>>,
-    pub timeout: Option<Eff<Dur>>,
-    pub dedup_window: Option<Eff<Dur>>,
+    pub retention: Option<Box<Eff<Dur>>>,
+    pub visibility_timeout: Option<Box<Eff<Dur>>>,
+    pub timeout: Option<Box<Eff<Dur>>>,
+    pub dedup_window: Option<Box<Eff<Dur>>>,
     /// How long a topic or bus keeps trying to deliver an event.
-    pub max_event_age: Option<Eff<Dur>>,
+    pub max_event_age: Option<Box<Eff<Dur>>>,
     /// What a transport deduplicates within (`queue`, `message-group`).
-    pub dedup_scope: Option<Eff<String>>,
+    pub dedup_scope: Option<Box<Eff<String>>>,
     /// Where a store's records are visible.
-    pub scope: Option<Eff<String>>,
+    pub scope: Option<Box<Eff<String>>>,
     /// Where a provider recognises a key (`global`, `region`, `zone`).
-    pub key_scope: Option<Eff<String>>,
-    pub expiry: Option<Eff<Expiry>>,
+    pub key_scope: Option<Box<Eff<String>>>,
+    pub expiry: Option<Box<Eff<Expiry>>>,
     pub delivery: Eff<Delivery>,
     pub accepts_key: bool,
     pub lookup_by_reference: bool,
-    pub content_based_dedup: Option<Eff<bool>>,
+    pub content_based_dedup: Option<Box<Eff<bool>>>,
     /// As a dead-letter queue, a moved message keeps its enqueue time.
     pub dlq_keeps_enqueue_time: bool,
 }
@@ -41,19 +46,19 @@ impl Values {
     fn of(c: &Component) -> Values {
         Values {
             kind: eff::kind_of(c),
-            retention: eff::dur(c, "retention"),
-            visibility_timeout: eff::dur(c, "visibility_timeout"),
-            timeout: eff::dur(c, "timeout"),
-            dedup_window: eff::dur(c, "dedup_window"),
-            max_event_age: eff::dur(c, "max_event_age"),
-            dedup_scope: eff::dedup_scope(c),
-            scope: eff::scope(c),
-            key_scope: eff::key_scope(c),
-            expiry: eff::expiry(c),
+            retention: eff::dur(c, "retention").map(Box::new),
+            visibility_timeout: eff::dur(c, "visibility_timeout").map(Box::new),
+            timeout: eff::dur(c, "timeout").map(Box::new),
+            dedup_window: eff::dur(c, "dedup_window").map(Box::new),
+            max_event_age: eff::dur(c, "max_event_age").map(Box::new),
+            dedup_scope: eff::dedup_scope(c).map(Box::new),
+            scope: eff::scope(c).map(Box::new),
+            key_scope: eff::key_scope(c).map(Box::new),
+            expiry: eff::expiry(c).map(Box::new),
             delivery: eff::delivery(c),
             accepts_key: eff::boolean(c, "accepts_key").is_some_and(|x| x.value),
             lookup_by_reference: eff::boolean(c, "lookup_by_reference").is_some_and(|x| x.value),
-            content_based_dedup: eff::boolean(c, "content_based_dedup"),
+            content_based_dedup: eff::boolean(c, "content_based_dedup").map(Box::new),
             dlq_keeps_enqueue_time: eff::boolean(c, "dlq_keeps_enqueue_time")
                 .is_some_and(|x| x.value),
         }

@@ -30,7 +30,7 @@ fn carries(ctx: &Ctx, c: usize) -> bool {
 
 /// A component's own retention, as a keeper of failure records.
 fn own(ctx: &Ctx, c: usize) -> Keeper {
-    ctx.values[c].retention.clone().map(|r| (r, c))
+    ctx.values[c].retention.as_deref().cloned().map(|r| (r, c))
 }
 
 /// For each queue or topic, the hop reachable from it through queues and
