@@ -109,12 +109,20 @@ fn broken_pipe(e: &std::io::Error) -> bool {
 /// not at all, never onto an input of the run nor through a link
 /// ([`files::write_atomic`]); a refused or failed write is an input error (2).
 pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<u8> {
+    write_output_with(path, |w| w.write_all(text.as_bytes()))
+}
+
+/// [`write_output`] with the text written by `write` as it is made.
+pub fn write_output_with(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<u8> {
     match path {
         None => {
-            out(text)?;
+            out_with(write)?;
             Ok(0)
         }
-        Some(p) => match files::write_atomic(p, text.as_bytes(), files::Mode::Replace) {
+        Some(p) => match files::write_atomic_with(p, files::Mode::Replace, write) {
             Ok(()) => Ok(0),
             Err(e) => {
                 eprintln!("{e}");

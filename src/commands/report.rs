@@ -4,7 +4,7 @@
 use replay_audit::cli::{Cli, Command, ReportFormat};
 use replay_audit::{engine, report};
 
-use super::{inputs, today, write_output};
+use super::{inputs, today, write_output_with};
 
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let Command::Report {
@@ -22,9 +22,8 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let policy = engine::policy(&inputs)?;
     let checked = engine::check(&m, &policy, today()?);
     let review = report::review::build(&checked.analysis, &checked.findings);
-    let text = match format {
-        ReportFormat::Markdown => report::review_md::render(&review),
-        ReportFormat::Html => report::review_html::render(&review),
-    };
-    write_output(output.as_deref(), &text)
+    write_output_with(output.as_deref(), |w| match format {
+        ReportFormat::Markdown => report::review_md::render_to(&review, w),
+        ReportFormat::Html => report::review_html::render_to(&review, w),
+    })
 }

@@ -28,7 +28,7 @@ mod discover;
 mod write;
 
 pub use discover::{Discovered, Skipped, discover, is_manifest_text};
-pub use write::{Mode, WriteError, WriteErrorKind, write_atomic};
+pub use write::{Mode, WriteError, WriteErrorKind, write_atomic, write_atomic_with};
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -80,12 +80,24 @@ fn refused(kind: WriteErrorKind, message: String, help: &str) -> WriteError {
 /// temporary file is removed. An existing FIFO or device (`-o /dev/null`)
 /// is written in place: there is nothing to replace atomically.
 pub fn write_atomic(target: &Path, bytes: &[u8], mode: Mode) -> Result<(), WriteError> {
+    write_atomic_with(target, mode, |w| w.write_all(bytes))
+}
+
+/// [`write_atomic`] with the bytes written by `write` into a buffered
+/// writer (an output made as it is written, never whole in memory). Every
+/// refusal comes before `write` runs; if it or the writing fails, the
+/// temporary file is removed and the target is as it was.
+pub fn write_atomic_with(
+    target: &Path,
+    mode: Mode,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     let name = target.display();
     match std::fs::symlink_metadata(target) {
         // `-o /dev/stdout` on a terminal or a pipe: a link to a stream
         // replaces no file.
         Ok(m) if m.file_type().is_symlink() && leads_to_a_stream(target) => {
-            return write_in_place(target, bytes);
+            return write_in_place(target, write);
         }
         Ok(m) if m.file_type().is_symlink() => {
             return Err(refused(
@@ -117,17 +129,21 @@ pub fn write_atomic(target: &Path, bytes: &[u8], mode: Mode) -> Result<(), Write
                 "give another path, or move the file away first",
             ));
         }
-        Ok(m) if !m.is_file() => return write_in_place(target, bytes),
+        Ok(m) if !m.is_file() => return write_in_place(target, write),
         _ => {}
     }
     let old = std::fs::metadata(target).ok();
-    let (tmp, mut file) = temp_beside(target).map_err(|e| io_error(target, &e))?;
+    let (tmp, file) = temp_beside(target).map_err(|e| io_error(target, &e))?;
     let written = (|| {
         if let Some(old) = &old {
             // Keep the replaced file's permissions.
             file.set_permissions(old.permissions())?;
         }
-        file.write_all(bytes)?;
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)?;
+        let file = out
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&tmp, target)
@@ -144,11 +160,18 @@ fn leads_to_a_stream(target: &Path) -> bool {
     std::fs::metadata(target).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
-fn write_in_place(target: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+fn write_in_place(
+    target: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     std::fs::OpenOptions::new()
         .write(true)
         .open(target)
-        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|f| {
+            let mut out = std::io::BufWriter::new(f);
+            write(&mut out)?;
+            out.flush()
+        })
         .map_err(|e| io_error(target, &e))
 }
 
@@ -222,5 +245,33 @@ mod tests {
         let e = write_atomic(&t, b"x", Mode::Replace).unwrap_err();
         assert_eq!(e.kind, WriteErrorKind::Io);
         assert!(e.message.starts_with("cannot write `"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_failing_writer_leaves_the_old_file_and_no_temporary() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("out.html");
+        std::fs::write(&t, "old").unwrap();
+        let e = write_atomic_with(&t, Mode::Replace, |w| {
+            w.write_all(&[b'x'; 100_000])?;
+            Err(std::io::Error::other("stopped halfway"))
+        })
+        .unwrap_err();
+        assert_eq!(e.kind, WriteErrorKind::Io);
+        assert!(e.message.ends_with("stopped halfway"), "{}", e.message);
+        assert_eq!(std::fs::read_to_string(&t).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_refused_target_never_runs_the_writer() {
+        let d = tempfile::tempdir().unwrap();
+        let t = d.path().join("out.html");
+        std::fs::write(&t, "old").unwrap();
+        let e = write_atomic_with(&t, Mode::CreateNew, |_| {
+            panic!("the writer ran for a refused target")
+        })
+        .unwrap_err();
+        assert_eq!(e.kind, WriteErrorKind::Exists);
     }
 }

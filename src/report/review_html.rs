@@ -4,9 +4,11 @@
 //! string from the manifest goes through [`esc`].
 
 use std::fmt::{self, Write as _};
+use std::io;
 
 use crate::report::draw::text::Xml;
 use crate::report::draw::{self, xml_escape};
+use crate::report::review::page::Page;
 use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::{Severity, required_window};
 
@@ -105,22 +107,48 @@ nav ul { padding-left:1.2em; }
 }
 "#;
 
-fn badge(a: &Answer) -> String {
-    match a.status {
-        Status::Satisfied => "<span class=\"badge satisfied\">✓ satisfied</span>".to_string(),
-        Status::Failing if a.codes.is_empty() => {
-            "<span class=\"badge failing\">✗ failing</span>".to_string()
+/// The status of an answer as a badge, written where it is formatted.
+struct Badge<'a>(&'a Answer);
+
+impl fmt::Display for Badge<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0;
+        let (head, codes) = match a.status {
+            Status::Satisfied => ("<span class=\"badge satisfied\">✓ satisfied", false),
+            Status::Failing if a.codes.is_empty() => {
+                ("<span class=\"badge failing\">✗ failing", false)
+            }
+            Status::Failing => ("<span class=\"badge failing\">✗ failing: ", true),
+            Status::Assumed => ("<span class=\"badge assumed\">⚠ ASSUMED", false),
+            // Styled as failing: a broken model is no better than a failure.
+            Status::Unevaluated => ("<span class=\"badge failing\">⛔ not evaluated: ", true),
+        };
+        f.write_str(head)?;
+        if codes {
+            for (k, c) in a.codes.iter().enumerate() {
+                if k > 0 {
+                    f.write_str(", ")?;
+                }
+                f.write_str(c)?;
+            }
         }
-        Status::Failing => format!(
-            "<span class=\"badge failing\">✗ failing: {}</span>",
-            a.codes.join(", ")
-        ),
-        Status::Assumed => "<span class=\"badge assumed\">⚠ ASSUMED</span>".to_string(),
-        // Styled as failing: a broken model is no better than a failure.
-        Status::Unevaluated => format!(
-            "<span class=\"badge failing\">⛔ not evaluated: {}</span>",
-            a.codes.join(", ")
-        ),
+        f.write_str("</span>")
+    }
+}
+
+/// Items written one after another, each as `<code>ITEM</code>` (escaped),
+/// with `sep` between them.
+struct Codes<'a, T>(&'a [T], &'a str);
+
+impl<T: AsRef<str>> fmt::Display for Codes<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, x) in self.0.iter().enumerate() {
+            if k > 0 {
+                f.write_str(self.1)?;
+            }
+            write!(f, "<code>{}</code>", Xml(x.as_ref()))?;
+        }
+        Ok(())
     }
 }
 
@@ -132,11 +160,22 @@ fn class(s: Status) -> &'static str {
     }
 }
 
-fn title_case(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| {
-        f.to_uppercase().collect::<String>() + c.as_str()
-    })
+/// The first letter in upper case, written where it is formatted.
+struct Title<'a>(&'a str);
+
+impl fmt::Display for Title<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut c = self.0.chars();
+        match c.next() {
+            Some(first) => {
+                for u in first.to_uppercase() {
+                    f.write_char(u)?;
+                }
+                f.write_str(c.as_str())
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 /// An id safe for `id=` and `href="#..."` (component ids are already
@@ -153,20 +192,33 @@ fn anchor(s: &str) -> String {
         .collect()
 }
 
+/// The page as one string (for tests and small reviews; the command
+/// writes it with [`render_to`]).
 pub fn render(r: &Review) -> String {
-    let mut s = String::new();
-    header(&mut s, r);
-    contents(&mut s, r);
-    intents(&mut s, r);
-    horizons(&mut s, r);
-    assumptions(&mut s, r);
-    findings(&mut s, r);
-    test_plan(&mut s, r);
-    s
+    let mut page = Page::in_memory();
+    // An in-memory page hands nothing on, so nothing fails.
+    write_page(&mut page, r).map_or_else(|_| String::new(), |()| page.text)
+}
+
+/// Writes the page into `out` as it is made; the first failed write ends it.
+pub fn render_to(r: &Review, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut page = Page::to(out);
+    write_page(&mut page, r)?;
+    page.finish().map(drop)
+}
+
+fn write_page(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+    header(s, r);
+    contents(s, r)?;
+    intents(s, r)?;
+    horizons(s, r)?;
+    assumptions(s, r)?;
+    findings(s, r)?;
+    test_plan(s, r)
 }
 
 /// The document head and the header: title, files, counts and the legend.
-fn header(s: &mut String, r: &Review) {
+fn header(s: &mut Page<'_>, r: &Review) {
     s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n");
     let _ = writeln!(
@@ -180,12 +232,11 @@ fn header(s: &mut String, r: &Review) {
         "<header>\n<h1>Idempotency review: {}</h1>",
         Xml(&r.title)
     );
-    let files: Vec<String> = r
-        .files
-        .iter()
-        .map(|f| format!("<code>{}</code>", Xml(f)))
-        .collect();
-    let _ = writeln!(s, "<p class=\"muted\">Manifest: {}</p>", files.join(", "));
+    let _ = writeln!(
+        s,
+        "<p class=\"muted\">Manifest: {}</p>",
+        Codes(&r.files, ", ")
+    );
     let count = |st: Status| {
         r.intents
             .iter()
@@ -216,7 +267,7 @@ fn header(s: &mut String, r: &Review) {
 }
 
 /// The table of contents and the drawn graph.
-fn contents(s: &mut String, r: &Review) {
+fn contents(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("<nav><h2>Contents</h2><ul><li><a href=\"#graph\">Architecture</a></li>");
     for i in &r.intents {
         let _ = write!(
@@ -225,22 +276,29 @@ fn contents(s: &mut String, r: &Review) {
             anchor(&i.id),
             Xml(&i.id)
         );
+        s.spill()?;
     }
     s.push_str("<li><a href=\"#horizons\">Horizons</a></li><li><a href=\"#assumptions\">Operational assumptions</a></li><li><a href=\"#findings\">Findings</a></li><li><a href=\"#test-plan\">Failure-injection test plan</a></li></ul></nav>\n");
 
     s.push_str("<section id=\"graph\"><h2>Architecture</h2>\n<p class=\"muted\">Every component and link; each intent's section draws the part it reaches. Scroll sideways for the rest of a wide drawing.</p>\n<figure>\n");
-    draw::svg_into(s, &r.graph, &format!("Dependency graph of {}", r.title), "");
+    draw::svg_into(
+        &mut s.text,
+        &r.graph,
+        &format!("Dependency graph of {}", r.title),
+        "",
+    );
     let _ = writeln!(
         s,
         "<figcaption>{LEGEND} Thick red edges: the worst path of each error.</figcaption></figure></section>"
     );
+    s.spill()
 }
 
 /// What the shapes and lines of a drawing mean.
 const LEGEND: &str = "Boxes: compute; rounded: queues, topics, streams; cylinders: stores and ledgers; hexagons: external effects; dashed frames: regions. Red outlines and the codes under them: components a finding names. Dashed edges: dead-letter and redrive; dotted: dedup claims.";
 
 /// The part of the architecture an intent reaches, at its natural size.
-fn intent_graph(s: &mut String, i: &IntentReview) {
+fn intent_graph(s: &mut Page<'_>, i: &IntentReview) {
     let (class, worst) = if i.graph.errors {
         ("", "Thick red edges: the worst path of each error.")
     } else {
@@ -251,7 +309,7 @@ fn intent_graph(s: &mut String, i: &IntentReview) {
     };
     let _ = writeln!(s, "<figure{class}>");
     draw::svg_into(
-        s,
+        &mut s.text,
         &i.graph.view,
         &format!("What intent {} reaches", i.id),
         &format!("intent-{}-", anchor(&i.id)),
@@ -264,7 +322,7 @@ fn intent_graph(s: &mut String, i: &IntentReview) {
 }
 
 /// Each intent's checklist.
-fn intents(s: &mut String, r: &Review) {
+fn intents(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     for i in &r.intents {
         let anchor = anchor(&i.id);
         let _ = writeln!(
@@ -276,16 +334,11 @@ fn intents(s: &mut String, r: &Review) {
         if let Some(d) = &i.description {
             let _ = writeln!(s, "<p>{}</p>", Xml(d));
         }
-        let effects: Vec<String> = i
-            .effects
-            .iter()
-            .map(|e| format!("<code>{}</code>", Xml(e)))
-            .collect();
         let _ = writeln!(
             s,
             "<p class=\"muted\">Origin <code>{}</code>, effect {}; declared at <span class=\"loc\">{}</span>.</p>",
             Xml(&i.origin),
-            effects.join(", "),
+            Codes(&i.effects, ", "),
             Xml(&i.at)
         );
         intent_graph(s, i);
@@ -300,9 +353,9 @@ fn intents(s: &mut String, r: &Review) {
                 a.number,
                 anchor,
                 a.number,
-                title_case(a.topic),
+                Title(a.topic),
                 Xml(a.question),
-                badge(a)
+                Badge(a)
             );
         }
         s.push_str("</tbody></table>\n");
@@ -314,13 +367,7 @@ fn intents(s: &mut String, r: &Review) {
                 anchor,
                 a.number
             );
-            let _ = writeln!(
-                s,
-                "<h3>{}. {} {}</h3>",
-                a.number,
-                title_case(a.topic),
-                badge(a)
-            );
+            let _ = writeln!(s, "<h3>{}. {} {}</h3>", a.number, Title(a.topic), Badge(a));
             let _ = writeln!(
                 s,
                 "<p class=\"q\">{}</p>\n<p>{}</p>",
@@ -330,10 +377,11 @@ fn intents(s: &mut String, r: &Review) {
             if !a.evidence.is_empty() || !a.assumptions.is_empty() {
                 s.push_str("<ul>");
                 for e in &a.evidence {
-                    let at = e.at.as_deref().map_or_else(String::new, |at| {
-                        format!(" <span class=\"loc\">{}</span>", Xml(at))
-                    });
-                    let _ = write!(s, "<li>{}{at}</li>", Esc(&e.text));
+                    let _ = write!(s, "<li>{}", Esc(&e.text));
+                    if let Some(at) = &e.at {
+                        let _ = write!(s, " <span class=\"loc\">{}</span>", Xml(at));
+                    }
+                    s.push_str("</li>");
                 }
                 for x in &a.assumptions {
                     let _ = write!(
@@ -347,11 +395,38 @@ fn intents(s: &mut String, r: &Review) {
             s.push_str("</div>\n");
         }
         s.push_str("</section>\n");
+        s.spill()?;
+    }
+    Ok(())
+}
+
+/// A row's window, or `none`.
+struct Window(Option<crate::time::Dur>);
+
+impl fmt::Display for Window {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(w) => fmt::Display::fmt(&w, f),
+            None => f.write_str("none"),
+        }
+    }
+}
+
+/// `-` where `empty`, else the text.
+struct Or<T>(T, bool);
+
+impl<T: fmt::Display> fmt::Display for Or<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.1 {
+            f.write_str("-")
+        } else {
+            self.0.fmt(f)
+        }
     }
 }
 
 /// The horizon table.
-fn horizons(s: &mut String, r: &Review) {
+fn horizons(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("<section id=\"horizons\"><h2>Horizons</h2>\n");
     if r.horizons.is_empty() {
         s.push_str("<p>No guard, store or effect is reached.</p>\n");
@@ -371,30 +446,26 @@ fn horizons(s: &mut String, r: &Review) {
                 Xml(&row.node),
                 row.role,
                 row.horizon,
-                row.window
-                    .map_or_else(|| "none".to_string(), |w| w.to_string()),
+                Window(row.window),
                 required_window(row.horizon),
                 margin_text(row)
             );
+            s.spill()?;
         }
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+    s.spill()
 }
 
 /// Every operational assumption.
-fn assumptions(s: &mut String, r: &Review) {
+fn assumptions(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("<section id=\"assumptions\"><h2>Operational assumptions</h2>\n");
     if r.assumptions.is_empty() {
         s.push_str("<p>None: no verdict rests on a declared bound or a guessed value.</p>\n");
     } else {
         s.push_str("<table><thead><tr><th>Source</th><th>Assumption</th><th>Where</th><th>Intents</th></tr></thead><tbody>\n");
         for x in &r.assumptions {
-            let intents: Vec<String> = x
-                .intents
-                .iter()
-                .map(|i| format!("<code>{}</code>", Xml(i)))
-                .collect();
             let _ = writeln!(
                 s,
                 "<tr><td><span class=\"badge assumed\">{}</span></td><td>{}</td><td class=\"loc\">{}</td><td>{}</td></tr>",
@@ -405,20 +476,18 @@ fn assumptions(s: &mut String, r: &Review) {
                 },
                 Esc(&x.text),
                 x.at.as_deref().map_or_else(|| "-".to_string(), xml_escape),
-                if intents.is_empty() {
-                    "-".to_string()
-                } else {
-                    intents.join(", ")
-                }
+                Or(Codes(&x.intents, ", "), x.intents.is_empty())
             );
+            s.spill()?;
         }
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+    s.spill()
 }
 
 /// The findings.
-fn findings(s: &mut String, r: &Review) {
+fn findings(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
     if r.findings.is_empty() {
         s.push_str("<p>No findings.</p>\n");
@@ -430,50 +499,54 @@ fn findings(s: &mut String, r: &Review) {
                 Severity::Warning => "warning",
                 Severity::Info => "info",
             };
-            let mut msg = esc(&f.message);
+            let _ = write!(
+                s,
+                "<tr><td><span class=\"badge {sev}\">{sev}</span></td><td><strong>{}</strong> {}</td><td>",
+                f.code, f.name
+            );
+            match &f.intent {
+                Some(i) => {
+                    let _ = write!(s, "<code>{}</code> ", Xml(i));
+                }
+                None => s.push_str("- "),
+            }
+            if let Some(c) = &f.component {
+                let _ = write!(s, "/ <code>{}</code>", Xml(c));
+            }
+            let _ = write!(
+                s,
+                "</td><td class=\"loc\">{}</td><td>{}",
+                Xml(&f.at),
+                Esc(&f.message)
+            );
             if !f.path.is_empty() {
-                let p: Vec<String> = f
-                    .path
-                    .iter()
-                    .map(|x| format!("<code>{}</code>", Xml(x)))
-                    .collect();
                 let _ = write!(
-                    msg,
+                    s,
                     "<br><span class=\"muted\">path:</span> {}",
-                    p.join(" → ")
+                    Codes(&f.path, " → ")
                 );
             }
             if !f.assumptions.is_empty() {
                 let _ = write!(
-                    msg,
+                    s,
                     "<br><span class=\"assumption\">rests on:</span> {}",
                     Esc(&f.assumptions.join("; "))
                 );
             }
             if let Some(w) = &f.waived {
-                let _ = write!(msg, "<br><span class=\"muted\">waived:</span> {}", Esc(w));
+                let _ = write!(s, "<br><span class=\"muted\">waived:</span> {}", Esc(w));
             }
-            let _ = writeln!(
-                s,
-                "<tr><td><span class=\"badge {sev}\">{sev}</span></td><td><strong>{}</strong> {}</td><td>{} {}</td><td class=\"loc\">{}</td><td>{msg}</td></tr>",
-                f.code,
-                f.name,
-                f.intent
-                    .as_deref()
-                    .map_or_else(|| "-".to_string(), |i| format!("<code>{}</code>", Xml(i))),
-                f.component
-                    .as_deref()
-                    .map_or_else(String::new, |c| format!("/ <code>{}</code>", Xml(c))),
-                Xml(&f.at)
-            );
+            s.push_str("</td></tr>\n");
+            s.spill()?;
         }
         s.push_str("</tbody></table>\n");
     }
     s.push_str("</section>\n");
+    s.spill()
 }
 
 /// The failure-injection test plan of each intent, and the end of the document.
-fn test_plan(s: &mut String, r: &Review) {
+fn test_plan(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("<section id=\"test-plan\"><h2>Failure-injection test plan</h2>\n<p>Only the experiments that apply to each intent's graph; <span class=\"covered\">✓ covered</span> ones are named in the intent's <code>tested</code> list.</p>\n");
     for i in &r.intents {
         let _ = writeln!(s, "<h3>Intent <code>{}</code></h3>", Xml(&i.id));
@@ -496,8 +569,10 @@ fn test_plan(s: &mut String, r: &Review) {
             );
         }
         s.push_str("</ul>\n");
+        s.spill()?;
     }
     s.push_str("</section>\n</body>\n</html>\n");
+    Ok(())
 }
 
 #[cfg(test)]

@@ -9,9 +9,11 @@
 //! an image, a tag or a table cell in the rendered comment.
 
 use std::fmt::Write as _;
+use std::io;
 
 use crate::report::draw;
 use crate::report::markdown::{code, escape, spans};
+use crate::report::review::page::Page;
 use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::required_window;
 
@@ -32,21 +34,36 @@ fn title_case(s: &str) -> String {
     })
 }
 
+/// The page as one string (for tests and small reviews; the command
+/// writes it with [`render_to`]).
 pub fn render(r: &Review) -> String {
-    let mut s = String::new();
-    header(&mut s, r);
+    let mut page = Page::in_memory();
+    // An in-memory page hands nothing on, so nothing fails.
+    write_page(&mut page, r).map_or_else(|_| String::new(), |()| page.text)
+}
+
+/// Writes the page into `out` as it is made; the first failed write ends it.
+pub fn render_to(r: &Review, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut page = Page::to(out);
+    write_page(&mut page, r)?;
+    page.finish().map(drop)
+}
+
+fn write_page(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+    header(s, r);
+    s.spill()?;
     for i in &r.intents {
-        intent(&mut s, i);
+        intent(s, i);
+        s.spill()?;
     }
-    horizons(&mut s, r);
-    assumptions(&mut s, r);
-    findings(&mut s, r);
-    test_plan(&mut s, r);
-    s
+    horizons(s, r)?;
+    assumptions(s, r)?;
+    findings(s, r)?;
+    test_plan(s, r)
 }
 
 /// The title, the counts, the legend and the graph.
-fn header(s: &mut String, r: &Review) {
+fn header(s: &mut Page<'_>, r: &Review) {
     let _ = writeln!(s, "# Idempotency review: {}\n", escape(&r.title));
     let files: Vec<String> = r.files.iter().map(|f| code(f)).collect();
     let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
@@ -82,7 +99,7 @@ a guarantee that rests on \"we assume\" is not finished.\n\n",
 
 /// The part of the architecture an intent reaches, its worst path
 /// emphasised (as the HTML review draws it).
-fn intent_graph(s: &mut String, i: &IntentReview) {
+fn intent_graph(s: &mut Page<'_>, i: &IntentReview) {
     let worst = if i.graph.errors {
         "thick red edges are the worst path of each error"
     } else {
@@ -99,7 +116,7 @@ fn intent_graph(s: &mut String, i: &IntentReview) {
 
 /// One intent: its drawing, its checklist table, then each answer with
 /// its evidence.
-fn intent(s: &mut String, i: &IntentReview) {
+fn intent(s: &mut Page<'_>, i: &IntentReview) {
     let _ = writeln!(s, "## Intent {}\n", code(&i.id));
     if let Some(d) = &i.description {
         let _ = writeln!(s, "{}  ", escape(d));
@@ -158,7 +175,7 @@ fn intent(s: &mut String, i: &IntentReview) {
 }
 
 /// The horizon table.
-fn horizons(s: &mut String, r: &Review) {
+fn horizons(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("## Horizons\n\n");
     if r.horizons.is_empty() {
         s.push_str("No guard, store or effect is reached.\n\n");
@@ -183,13 +200,15 @@ fn horizons(s: &mut String, r: &Review) {
                 required_window(row.horizon),
                 margin_text(row),
             );
+            s.spill()?;
         }
         s.push('\n');
     }
+    Ok(())
 }
 
 /// The operational assumptions the verdicts rest on.
-fn assumptions(s: &mut String, r: &Review) {
+fn assumptions(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("## Operational assumptions\n\n");
     if r.assumptions.is_empty() {
         s.push_str("None: no verdict rests on a declared bound or a guessed value.\n\n");
@@ -213,13 +232,15 @@ fn assumptions(s: &mut String, r: &Review) {
                     intents.join(", ")
                 }
             );
+            s.spill()?;
         }
         s.push('\n');
     }
+    Ok(())
 }
 
 /// Every finding, waived ones marked.
-fn findings(s: &mut String, r: &Review) {
+fn findings(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("## Findings\n\n");
     if r.findings.is_empty() {
         s.push_str("No findings.\n\n");
@@ -253,14 +274,16 @@ fn findings(s: &mut String, r: &Review) {
         if !f.assumptions.is_empty() {
             let _ = writeln!(s, "  \n  rests on: {}", spans(&f.assumptions.join("; ")));
         }
+        s.spill()?;
     }
     if !r.findings.is_empty() {
         s.push('\n');
     }
+    Ok(())
 }
 
 /// The failure-injection test plan per intent.
-fn test_plan(s: &mut String, r: &Review) {
+fn test_plan(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     s.push_str("## Failure-injection test plan\n\n");
     s.push_str("Only the experiments that apply to each intent's graph; checked ones are named in the intent's `tested` list.\n\n");
     for i in &r.intents {
@@ -280,5 +303,7 @@ fn test_plan(s: &mut String, r: &Review) {
             );
         }
         s.push('\n');
+        s.spill()?;
     }
+    Ok(())
 }

@@ -19,6 +19,7 @@ mod experiments;
 mod index;
 mod keys;
 pub mod model;
+pub mod page;
 mod recovery;
 mod store;
 

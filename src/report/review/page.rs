@@ -1,0 +1,114 @@
+//! The review page written in pieces: the text of a section is gathered in
+//! a buffer and handed to the writer once it is a chunk long, so the page
+//! (15x the manifest for HTML) is never whole in memory. Rendered for a
+//! `String` instead, the buffer is the page and nothing is handed on.
+
+use std::fmt;
+use std::io;
+
+/// How long the gathered text grows before it is written.
+const CHUNK: usize = 1 << 16;
+
+pub struct Page<'a> {
+    /// The text not yet handed to the writer.
+    pub text: String,
+    /// `None`: the page is built whole in `text`.
+    out: Option<&'a mut dyn io::Write>,
+}
+
+impl<'a> Page<'a> {
+    /// A page written into `out` as it is made.
+    pub fn to(out: &'a mut dyn io::Write) -> Self {
+        Page {
+            text: String::with_capacity(2 * CHUNK),
+            out: Some(out),
+        }
+    }
+
+    /// A page built whole in memory.
+    pub fn in_memory() -> Page<'static> {
+        Page {
+            text: String::new(),
+            out: None,
+        }
+    }
+
+    pub fn push_str(&mut self, s: &str) {
+        self.text.push_str(s);
+    }
+
+    pub fn push(&mut self, c: char) {
+        self.text.push(c);
+    }
+
+    /// Hands the text gathered so far to the writer once it is a chunk long.
+    pub fn spill(&mut self) -> io::Result<()> {
+        match &mut self.out {
+            Some(out) if self.text.len() >= CHUNK => {
+                out.write_all(self.text.as_bytes())?;
+                self.text.clear();
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Hands the rest to the writer; the text of an in-memory page.
+    pub fn finish(mut self) -> io::Result<String> {
+        if let Some(out) = &mut self.out {
+            out.write_all(self.text.as_bytes())?;
+            self.text.clear();
+        }
+        Ok(self.text)
+    }
+}
+
+impl fmt::Write for Page<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.text.push_str(s);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Write as _;
+
+    #[test]
+    fn a_written_page_is_the_in_memory_page() {
+        let fill = |p: &mut Page<'_>| -> io::Result<()> {
+            for k in 0..40_000 {
+                let _ = writeln!(p, "line {k}");
+                p.spill()?;
+            }
+            Ok(())
+        };
+        let mut whole = Page::in_memory();
+        fill(&mut whole).unwrap();
+        let whole = whole.finish().unwrap();
+        let mut out = Vec::new();
+        let mut p = Page::to(&mut out);
+        fill(&mut p).unwrap();
+        assert_eq!(p.finish().unwrap(), "");
+        assert!(whole.len() > 3 * CHUNK);
+        assert_eq!(String::from_utf8(out).unwrap(), whole);
+    }
+
+    #[test]
+    fn a_failing_writer_stops_the_page() {
+        struct Full;
+        impl io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut full = Full;
+        let mut p = Page::to(&mut full);
+        p.push_str(&"x".repeat(CHUNK));
+        assert_eq!(p.spill().unwrap_err().to_string(), "disk full");
+    }
+}
