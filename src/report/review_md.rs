@@ -13,7 +13,7 @@ use std::io;
 
 use crate::report::draw;
 use crate::report::markdown::{code, escape, spans};
-use crate::report::review::page::Page;
+use crate::report::review::page::{self, Page};
 use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::required_window;
 
@@ -37,16 +37,12 @@ fn title_case(s: &str) -> String {
 /// The page as one string (for tests and small reviews; the command
 /// writes it with [`render_to`]).
 pub fn render(r: &Review) -> String {
-    let mut page = Page::in_memory();
-    // An in-memory page hands nothing on, so nothing fails.
-    write_page(&mut page, r).map_or_else(|_| String::new(), |()| page.text)
+    page::string(|p| write_page(p, r))
 }
 
 /// Writes the page into `out` as it is made; the first failed write ends it.
 pub fn render_to(r: &Review, out: &mut dyn io::Write) -> io::Result<()> {
-    let mut page = Page::to(out);
-    write_page(&mut page, r)?;
-    page.finish().map(drop)
+    page::write_to(out, |p| write_page(p, r))
 }
 
 fn write_page(s: &mut Page<'_>, r: &Review) -> io::Result<()> {

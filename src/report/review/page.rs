@@ -63,6 +63,24 @@ impl<'a> Page<'a> {
     }
 }
 
+/// The page `write` makes, as one string (for tests and small reviews).
+pub fn string(write: impl FnOnce(&mut Page<'_>) -> io::Result<()>) -> String {
+    let mut page = Page::in_memory();
+    // An in-memory page hands nothing on, so nothing fails.
+    write(&mut page).map_or_else(|_| String::new(), |()| page.text)
+}
+
+/// The page `write` makes, written into `out` as it is made; the first
+/// failed write ends it.
+pub fn write_to(
+    out: &mut dyn io::Write,
+    write: impl FnOnce(&mut Page<'_>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut page = Page::to(out);
+    write(&mut page)?;
+    page.finish().map(drop)
+}
+
 impl fmt::Write for Page<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.text.push_str(s);
