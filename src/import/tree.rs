@@ -8,7 +8,7 @@ use serde::de;
 use crate::diagnostics::{Diagnostic, Loc};
 use crate::manifest::Limits;
 use crate::manifest::node::{Node, Value};
-use crate::manifest::yaml::set_file;
+use crate::manifest::yaml::{set_file, with_parser_stack};
 use crate::manifest::yaml_visitor::{Import, Root};
 
 /// Parses YAML (with tags) or JSON. JSON is read by serde-saphyr too, since
@@ -18,15 +18,19 @@ use crate::manifest::yaml_visitor::{Import, Root};
 /// with serde_json's line and column.
 pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
     let looks_json = text.trim_start().starts_with('{') || text.trim_start().starts_with('[');
-    let options = serde_saphyr::options! {
-        budget: Some(limits.budget(text.len())),
-        with_snippet: false,
-    };
     // JSON must be JSON: YAML would accept `"b": }` as a null.
     if looks_json && let Err(je) = serde_json::from_str::<de::IgnoredAny>(text) {
         return Err(json_error(&je, file));
     }
-    match serde_saphyr::from_str_with_options::<Root<Import>>(text, options) {
+    // serde-saphyr recurses once per level, on the parser's stack.
+    let read = with_parser_stack(|| {
+        let options = serde_saphyr::options! {
+            budget: Some(limits.budget(text.len())),
+            with_snippet: false,
+        };
+        serde_saphyr::from_str_with_options::<Root<Import>>(text, options)
+    })?;
+    match read {
         Ok(Root(mut node, _)) => {
             if file != 0 {
                 set_file(&mut node, file);

@@ -115,10 +115,9 @@ thread_local! {
 /// thread was started by this function, else on a new thread. A panic in `f`
 /// becomes an error rather than ending the process.
 ///
-/// The binary runs each command through this, so parsing happens on the
-/// command's own thread and every allocation comes from one allocator
-/// arena: a parser thread of its own kept a second arena (about 15 MB more
-/// peak memory on a 100k-component manifest).
+/// Only serde-saphyr's reading needs it (the event reader keeps its own
+/// stack), so a manifest the event reader reads starts no thread: the
+/// thread and its allocator arena cost a small check more than its parse.
 pub fn with_parser_stack<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R, Diagnostic> {
     let failed = || Diagnostic::new(None, "the YAML parser failed on this input");
     if ON_PARSER_STACK.get() {
