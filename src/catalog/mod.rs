@@ -215,6 +215,7 @@ impl Deref for Builtin {
                     .iter()
                     .filter_map(|(id, _)| Some((id.to_string(), self.source(id)?.clone())))
                     .collect(),
+                // Each kind as `kind_at` parsed it, durations included.
                 kinds: (0..KINDS.len()).map(|i| self.kind_at(i).clone()).collect(),
                 by_id: Default::default(),
             }
@@ -224,9 +225,13 @@ impl Deref for Builtin {
 }
 
 pub fn parse(text: &str) -> Result<Catalog, String> {
-    toml::from_str::<Catalog>(text)
-        .map(Catalog::indexed)
-        .map_err(|e| e.to_string())
+    let mut catalog = toml::from_str::<Catalog>(text).map_err(|e| e.to_string())?;
+    catalog.kinds = catalog
+        .kinds
+        .into_iter()
+        .map(Kind::with_durations)
+        .collect();
+    Ok(catalog.indexed())
 }
 
 /// A catalog value together with the fact it comes from.
@@ -255,7 +260,6 @@ impl Catalog {
     /// Indexes the kinds by id: the analysis looks a kind up for nearly
     /// every field of every component.
     fn indexed(mut self) -> Catalog {
-        self.kinds = self.kinds.into_iter().map(Kind::with_durations).collect();
         self.by_id = self
             .kinds
             .iter()
