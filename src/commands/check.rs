@@ -2,7 +2,7 @@
 //! baselines; `check --each DIR` is [`super::each`]. An input that does not
 //! load is reported in the chosen format too (and on standard error), exit 2.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 
 use replay_audit::cli::{CheckFormat, Cli, Command, FailOn};
@@ -15,7 +15,7 @@ use replay_audit::report::root::Root;
 use replay_audit::rules::{Finding, Severity};
 use replay_audit::{files, report};
 
-use super::{inputs, out_with, severity, stdout_color, today};
+use super::{inputs, severity, stdout_color, today, write_output_with};
 
 /// What decides the output, besides the findings.
 struct Output<'a> {
@@ -74,7 +74,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     {
         let (map, errors) = input.diagnostics();
         let root = Root::current();
-        emit(out.file, |w| {
+        write_output_with(out.file, |w| {
             report::errors::write(out.format, w, &map, &errors, &root)
         })?;
     }
@@ -198,30 +198,9 @@ fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
         threshold: r.threshold,
         root: Root::current(),
     };
-    emit(out.file, |w| match out.format {
+    write_output_with(out.file, |w| match out.format {
         // The help of a diagnostic names the retention the policy's margin asks for.
         CheckFormat::Human => report::diagnostic::Human { margin: r.margin }.write(w, &run),
         _ => format::of(out.format).write(w, &run),
     })
-}
-
-/// Writes to `file` (whole or not at all, through [`files::write_atomic`])
-/// or to standard output; 2 when the file cannot be written.
-pub fn emit(
-    file: Option<&Path>,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> anyhow::Result<u8> {
-    let Some(path) = file else {
-        out_with(write)?;
-        return Ok(0);
-    };
-    let mut buf = Vec::new();
-    write(&mut buf)?;
-    match files::write_atomic(path, &buf, files::Mode::Replace) {
-        Ok(()) => Ok(0),
-        Err(e) => {
-            eprintln!("{e}");
-            Ok(2)
-        }
-    }
 }

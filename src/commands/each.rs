@@ -62,6 +62,6 @@ pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
         org::Render::Table { .. } => org::render_table(&outcomes),
         org::Render::Parts(format) => org::render_parts(format, outcomes),
     };
-    let written = super::check::emit(s.output, |w| w.write_all(text.as_bytes()))?;
+    let written = super::write_output(s.output, &text)?;
     Ok(code.max(written))
 }
