@@ -11,17 +11,32 @@ use std::fmt;
 /// Appends `s` XML/HTML-escaped to `out` (see [`super::xml_escape`] for
 /// what each character becomes).
 pub fn push_xml(out: &mut String, s: &str) {
+    write_xml(out, s).expect("a String takes any text");
+}
+
+/// Writes `s` escaped: runs of plain ASCII whole, each other character as
+/// its entity or shown form.
+fn write_xml<W: fmt::Write + ?Sized>(out: &mut W, s: &str) -> fmt::Result {
     let mut rest = s;
+    let mut buf = String::new();
     while !rest.is_empty() {
         let run = rest.bytes().position(|b| !plain(b)).unwrap_or(rest.len());
-        out.push_str(&rest[..run]);
+        out.write_str(&rest[..run])?;
         rest = &rest[run..];
         let Some(c) = rest.chars().next() else {
             break;
         };
-        push_char(out, c);
+        match entity(c) {
+            Some(e) => out.write_str(e)?,
+            None => {
+                buf.clear();
+                push_other(&mut buf, c);
+                out.write_str(&buf)?;
+            }
+        }
         rest = &rest[c.len_utf8()..];
     }
+    Ok(())
 }
 
 /// A printable ASCII byte that escaping leaves as it is.
@@ -46,11 +61,9 @@ fn entity(c: char) -> Option<&'static str> {
     })
 }
 
-fn push_char(out: &mut String, ch: char) {
-    if let Some(e) = entity(ch) {
-        out.push_str(e);
-        return;
-    }
+/// A character without an entity: shown when XML forbids it or it could
+/// mislead a reader, else itself.
+fn push_other(out: &mut String, ch: char) {
     match ch {
         // XML 1.0 forbids C0 controls, U+FFFE and U+FFFF: show them.
         c if !crate::report::xml::allowed(c) => crate::report::xml::push_shown(out, c),
@@ -68,26 +81,7 @@ pub struct Xml<'a>(pub &'a str);
 
 impl fmt::Display for Xml<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut rest = self.0;
-        let mut buf = String::new();
-        while !rest.is_empty() {
-            let run = rest.bytes().position(|b| !plain(b)).unwrap_or(rest.len());
-            f.write_str(&rest[..run])?;
-            rest = &rest[run..];
-            let Some(c) = rest.chars().next() else {
-                break;
-            };
-            match entity(c) {
-                Some(e) => f.write_str(e)?,
-                None => {
-                    buf.clear();
-                    push_char(&mut buf, c);
-                    f.write_str(&buf)?;
-                }
-            }
-            rest = &rest[c.len_utf8()..];
-        }
-        Ok(())
+        write_xml(f, self.0)
     }
 }
 
