@@ -5,23 +5,18 @@
 use std::path::Path;
 use std::process::Command;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
+#[path = "common/policy.rs"]
+mod policy;
+
+/// `replay-audit diff ARGS` in `dir`, as the policy tests run the binary.
 fn diff(args: &[&str], dir: &Path) -> (i32, String, String) {
-    let out = cargo_bin_cmd!("replay-audit")
-        .arg("diff")
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("REPLAY_AUDIT_TODAY", "2026-12-01")
-        .output()
-        .expect("runs");
-    (
-        out.status.code().expect("exit code"),
-        String::from_utf8(out.stdout).expect("utf-8"),
-        String::from_utf8(out.stderr).expect("utf-8"),
-    )
+    let all: Vec<&str> = std::iter::once("diff")
+        .chain(args.iter().copied())
+        .collect();
+    let run = policy::run(dir, &all);
+    (run.code, run.stdout, run.stderr)
 }
 
 fn root() -> &'static Path {
