@@ -33,18 +33,20 @@ pub fn help_uri(code: &str) -> String {
     format!("{INFORMATION_URI}/blob/main/docs/rules/{code}.md")
 }
 
+/// A log; its runs' results are `R` (a list of values by default, or
+/// [`Results`], written as they are made).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Log {
+pub struct Log<R = Vec<SarifResult>> {
     #[serde(rename = "$schema")]
     pub schema: &'static str,
     pub version: &'static str,
-    pub runs: Vec<Run>,
+    pub runs: Vec<Run<R>>,
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Run {
+pub struct Run<R = Vec<SarifResult>> {
     pub tool: Tool,
     /// One invocation: whether the input could be analysed, and if not why.
     pub invocations: Vec<Invocation>,
@@ -56,7 +58,7 @@ pub struct Run {
     pub automation_details: Option<AutomationDetails>,
     /// Our columns count characters (Unicode scalar values), not UTF-16 units.
     pub column_kind: &'static str,
-    pub results: Vec<SarifResult>,
+    pub results: R,
     /// Which policy file applied (`"policy"`: its path, or `null` when
     /// none was found and the defaults applied).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -369,7 +371,7 @@ pub fn log(
 }
 
 /// A log of the given runs.
-pub fn log_of(runs: Vec<Run>) -> Log {
+pub fn log_of<R>(runs: Vec<Run<R>>) -> Log<R> {
     Log {
         schema: SCHEMA,
         version: "2.1.0",
@@ -440,6 +442,46 @@ fn automation(architecture: Option<&str>) -> Option<AutomationDetails> {
 /// The run of one analysed architecture: every rule's descriptor, a result
 /// per finding.
 pub fn run(map: &SourceMap, findings: &[Finding], cx: &Context) -> Run {
+    run_of(
+        findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| result(map, cx, i, f))
+            .collect(),
+        cx,
+    )
+}
+
+/// The results of a run, each made as it is written: a large log never
+/// holds every result at once.
+pub struct Results<'a> {
+    map: &'a SourceMap,
+    findings: &'a [Finding],
+    cx: &'a Context<'a>,
+}
+
+impl Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.findings
+                .iter()
+                .enumerate()
+                .map(|(i, f)| result(self.map, self.cx, i, f)),
+        )
+    }
+}
+
+/// [`run`] with its results written as they are made ([`Results`]).
+pub fn streamed_run<'a>(
+    map: &'a SourceMap,
+    findings: &'a [Finding],
+    cx: &'a Context<'a>,
+) -> Run<Results<'a>> {
+    run_of(Results { map, findings, cx }, cx)
+}
+
+/// The run of one analysed architecture around its `results`.
+fn run_of<R>(results: R, cx: &Context) -> Run<R> {
     Run {
         tool: tool(RULES.iter().map(descriptor).collect()),
         invocations: vec![Invocation {
@@ -449,11 +491,7 @@ pub fn run(map: &SourceMap, findings: &[Finding], cx: &Context) -> Run {
         original_uri_base_ids: Paths(cx.root).base_ids(),
         automation_details: automation(cx.architecture),
         column_kind: "unicodeCodePoints",
-        results: findings
-            .iter()
-            .enumerate()
-            .map(|(i, f)| result(map, cx, i, f))
-            .collect(),
+        results,
         properties: cx.policy.map(|p| RunProperties {
             policy: p.map(str::to_string),
         }),
@@ -560,8 +598,14 @@ pub fn render_with(
 /// [`crate::report::json::write_pretty`]).
 pub fn to_text(log: &Log) -> String {
     let mut buf = Vec::new();
-    crate::report::json::write_pretty(&mut buf, log).expect("SARIF serialises");
-    String::from_utf8(buf).expect("serde_json writes UTF-8") + "\n"
+    write_log(&mut buf, log).expect("writing to memory cannot fail");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
+
+/// [`to_text`] straight to a writer.
+pub fn write_log<R: Serialize>(mut w: impl Write, log: &Log<R>) -> io::Result<()> {
+    crate::report::json::write_pretty(&mut w, log)?;
+    w.write_all(b"\n")
 }
 
 /// `--format sarif`, with the worst paths placed and accepted findings
@@ -578,6 +622,6 @@ impl Format for SarifFormat {
             architecture: None,
             policy: Some(r.notes.policy.as_deref()),
         };
-        out.write_all(to_text(&log_of(vec![run(&map, r.findings, &cx)])).as_bytes())
+        write_log(out, &log_of(vec![streamed_run(&map, r.findings, &cx)]))
     }
 }
