@@ -103,8 +103,11 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
         overrides.as_deref(),
     )?;
     let mut m = engine::load(&inputs)?;
-    if matches!(out.format, CheckFormat::Json) {
-        // JSON shows locations, never snippets.
+    if matches!(
+        out.format,
+        CheckFormat::Json | CheckFormat::Sarif | CheckFormat::Junit | CheckFormat::Github
+    ) {
+        // These formats show locations, never snippets.
         m.sources.forget_texts();
     }
     let policy = engine::policy(&inputs)?;

@@ -236,20 +236,65 @@ pub fn write_errors(
 /// for a JSON reader, and a terminal or log showing the file gets no
 /// one-byte CSI (U+009B) nor reordered text.
 pub fn write_pretty<T: Serialize + ?Sized>(w: impl Write, value: &T) -> io::Result<()> {
-    let mut ser =
-        serde_json::Serializer::with_formatter(w, Inert(serde_json::ser::PrettyFormatter::new()));
+    let mut ser = serde_json::Serializer::with_formatter(w, Inert::new());
     // `From` keeps an I/O error's kind (a closed pipe stays `BrokenPipe`).
     value.serialize(&mut ser).map_err(io::Error::from)
 }
 
-/// [`serde_json::ser::PrettyFormatter`] with the escapes of [`write_pretty`].
-struct Inert<'a>(serde_json::ser::PrettyFormatter<'a>);
+/// The output of [`serde_json::ser::PrettyFormatter`] (two spaces a level)
+/// with the escapes of [`write_pretty`], each line break and its
+/// indentation written in one call rather than one call per level.
+struct Inert {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Inert {
+    fn new() -> Inert {
+        Inert {
+            depth: 0,
+            has_value: false,
+        }
+    }
+
+    /// `,` when not `first`, a line break and the indentation of `depth`.
+    fn line<W: ?Sized + Write>(&self, w: &mut W, first: bool) -> io::Result<()> {
+        const LINE: &[u8] = b",\n                                                                ";
+        let from = usize::from(first);
+        let to = 2 + 2 * self.depth;
+        if to <= LINE.len() {
+            return w.write_all(&LINE[from..to]);
+        }
+        w.write_all(&LINE[from..2])?;
+        let mut spaces = 2 * self.depth;
+        while spaces > 0 {
+            let n = spaces.min(LINE.len() - 2);
+            w.write_all(&LINE[2..2 + n])?;
+            spaces -= n;
+        }
+        Ok(())
+    }
+
+    fn begin<W: ?Sized + Write>(&mut self, w: &mut W, open: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(open)
+    }
+
+    fn end<W: ?Sized + Write>(&mut self, w: &mut W, close: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.line(w, true)?;
+        }
+        w.write_all(close)
+    }
+}
 
 fn needs_escape(c: char) -> bool {
     matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
-impl serde_json::ser::Formatter for Inert<'_> {
+impl serde_json::ser::Formatter for Inert {
     fn write_string_fragment<W: ?Sized + Write>(
         &mut self,
         w: &mut W,
@@ -271,31 +316,33 @@ impl serde_json::ser::Formatter for Inert<'_> {
     }
 
     fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.begin_array(w)
+        self.begin(w, b"[")
     }
     fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_array(w)
+        self.end(w, b"]")
     }
     fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_array_value(w, first)
+        self.line(w, first)
     }
-    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_array_value(w)
+    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
     fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.begin_object(w)
+        self.begin(w, b"{")
     }
     fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_object(w)
+        self.end(w, b"}")
     }
     fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        self.0.begin_object_key(w, first)
+        self.line(w, first)
     }
     fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.begin_object_value(w)
+        w.write_all(b": ")
     }
-    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        self.0.end_object_value(w)
+    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -352,6 +399,23 @@ mod tests {
         assert!(text.contains("\"horizon_seconds\": 45131,\n  \"window_seconds\": null,"));
         assert!(text.contains("\"file\": \"a/b.yaml\",\n    \"line\": 7,"));
         assert!(text.contains("\"message\": \"late \\u009b copy\""));
+    }
+
+    /// The layout is serde_json's pretty one, empty and deeply nested
+    /// values included.
+    #[test]
+    fn the_layout_is_serde_jsons_pretty_layout() {
+        let mut deep = serde_json::json!([]);
+        for n in 0..40 {
+            deep = serde_json::json!([n, {"k": deep, "e": {}, "a": []}]);
+        }
+        let value = serde_json::json!({"x": [1, "two", null, {"y": [[]]}], "deep": deep});
+        let mut out = Vec::new();
+        super::write_pretty(&mut out, &value).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, serde_json::to_string_pretty(&value).unwrap());
+        // The innermost key is 81 levels deep: beyond one write of spaces.
+        assert!(text.contains(&format!("\n{}\"k\": []", " ".repeat(162))));
     }
 
     #[test]

@@ -45,10 +45,6 @@ fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut
     let Some(fact) = kind.fields.get(field) else {
         return;
     };
-    let cite = catalog().source(&fact.source).map_or_else(
-        || fact.source.clone(),
-        |s| format!("{}: {}", fact.source, s.url),
-    );
     let show = |d: Dur| {
         if field == "max_receives" {
             d.secs().map_or("unbounded".into(), |n| n.to_string())
@@ -87,6 +83,10 @@ fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut
         }
     };
     if let Some(p) = problem {
+        let cite = catalog().source(&fact.source).map_or_else(
+            || fact.source.clone(),
+            |s| format!("{}: {}", fact.source, s.url),
+        );
         out.push(
             Finding::new(Code::RH050, format!("{p} ({cite})"))
                 .component(&comp.id)
