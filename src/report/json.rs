@@ -65,31 +65,6 @@ impl FindingValues {
     }
 }
 
-/// [`FindingValues`] borrowed from the finding: what SARIF's streamed
-/// results write as `properties`, without copying a string.
-#[derive(Debug, Serialize)]
-pub struct FindingValuesRef<'a> {
-    pub intent: Option<&'a str>,
-    pub component: Option<&'a str>,
-    pub horizon_seconds: Option<u64>,
-    pub window_seconds: Option<u64>,
-    pub path: &'a [String],
-    pub assumptions: &'a [String],
-}
-
-impl<'a> FindingValuesRef<'a> {
-    pub fn of(f: &'a Finding) -> FindingValuesRef<'a> {
-        FindingValuesRef {
-            intent: f.intent.as_deref(),
-            component: f.component.as_deref(),
-            horizon_seconds: f.horizon.and_then(|h| h.secs()),
-            window_seconds: f.window.and_then(|w| w.secs()),
-            path: &f.path,
-            assumptions: &f.assumptions,
-        }
-    }
-}
-
 /// [`Location`] with its file name borrowed from the source map.
 #[derive(Serialize)]
 struct LocationRef<'a> {
