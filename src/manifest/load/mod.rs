@@ -121,26 +121,7 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
         let mut doc = Doc::new(file);
         let mut read = Collected::default();
         let before = r.errors.len();
-        // The event reader is iterative and bounded in depth, so it runs on
-        // this thread's stack; only serde-saphyr needs the parser's stack.
-        let fast = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            yaml_events::stream(text, file, limits, SECTIONS, &mut |p| {
-                r.piece(p, &mut doc, &mut read)
-            })
-        }));
-        let parsed = if let Ok(Ok(())) = fast {
-            Ok(())
-        } else {
-            // What the event reader leaves (anchors, tags, errors, ...):
-            // forget what it read of this file and let serde-saphyr read it.
-            r.errors.truncate(before);
-            r.ids.retain(|_, (loc, _)| loc.file != file);
-            doc = Doc::new(file);
-            read = Collected::default();
-            yaml::stream(text, file, limits, SECTIONS, &mut |p| {
-                r.piece(p, &mut doc, &mut read)
-            })
-        };
+        let parsed = read_file(&mut r, text, file, limits, &mut doc, &mut read);
         match parsed {
             Ok(()) => {
                 r.end_doc(&doc);
@@ -156,6 +137,49 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
         }
     }
     out.finish(sources, r)
+}
+
+/// Reads one file's text into `doc` and `read`, by the first of three
+/// readers that can: the direct reader ([`direct`]: the typed model from
+/// the parser's events), the event reader with a span tree per section
+/// entry ([`yaml_events::stream`]), then serde-saphyr ([`yaml::stream`]),
+/// which reads what the others leave and words every error. Before each
+/// fallback, what the reader before it read of the file is forgotten, so
+/// the errors and the model are those of the reader that finished.
+fn read_file(
+    r: &mut Reader,
+    text: &str,
+    file: u32,
+    limits: &Limits,
+    doc: &mut Doc,
+    read: &mut Collected,
+) -> Result<(), Diagnostic> {
+    let before = r.errors.len();
+    let forget = |r: &mut Reader, doc: &mut Doc, read: &mut Collected| {
+        r.errors.truncate(before);
+        r.ids.retain(|_, (loc, _)| loc.file != file);
+        *doc = Doc::new(file);
+        *read = Collected::default();
+    };
+    // The event readers are iterative and bounded in depth, so they run on
+    // this thread's stack; only serde-saphyr needs the parser's stack.
+    let direct = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut sink = direct::Direct { r, doc, out: read };
+        yaml_events::stream_to(text, file, limits, SECTIONS, &mut sink)
+    }));
+    if let Ok(Ok(())) = direct {
+        return Ok(());
+    }
+    forget(r, doc, read);
+    let fast = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        yaml_events::stream(text, file, limits, SECTIONS, &mut |p| r.piece(p, doc, read))
+    }));
+    if let Ok(Ok(())) = fast {
+        return Ok(());
+    }
+    // What the event readers leave (anchors, tags, errors, ...).
+    forget(r, doc, read);
+    yaml::stream(text, file, limits, SECTIONS, &mut |p| r.piece(p, doc, read))
 }
 
 /// Parses texts (name, content, imported) into trees, each with its file
@@ -426,9 +450,12 @@ pub(crate) fn is_valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
+mod direct;
+mod direct_component;
 mod merge;
 mod reader;
 mod sections;
+mod values;
 
 #[cfg(test)]
 mod tests {
@@ -529,3 +556,7 @@ mod tests {
         let _ = t;
     }
 }
+
+#[cfg(test)]
+#[path = "direct_tests.rs"]
+mod direct_tests;
