@@ -21,6 +21,11 @@
 //! limit as before: errors, their locations and the budget counts come from
 //! one place, so they cannot drift. Input that bails is read twice; both
 //! passes are linear and bounded by the same budget.
+//!
+//! [`stream_to`] hands each section entry's value to its sink as a
+//! [`Cursor`] on the events instead of a tree, for the direct reader of the
+//! model (`load/direct.rs`), which reads valid entries and bails on the
+//! rest.
 
 use std::borrow::Cow;
 
@@ -514,8 +519,8 @@ fn section(ev: &mut Events, sink: &mut dyn Sink) -> Read<()> {
 
 /// One event of a section entry's value, as [`Cursor::token`] gives it.
 pub enum Token<'t> {
-    /// An untagged, unanchored scalar: its text, and whether it is plain
-    /// (typed by [`typed`]) rather than quoted or a block.
+    /// An untagged, unanchored scalar: its text and style (a plain one is
+    /// typed by [`typed`], others are text).
     Scalar(Cow<'t, str>, ScalarStyle, Loc),
     MapStart(Loc),
     SeqStart(Loc),

@@ -132,8 +132,7 @@ pub(super) fn choice_text(token: Token, names: &[&str]) -> Read<Sp<String>> {
 /// A list of strings, or one string as a list of one.
 pub(super) fn string_list<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Sp<Vec<String>>> {
     if let Token::SeqStart(loc) = token {
-        let mut v = Vec::new();
-        items(cur, token, |_, t| Ok(v.push(string(t)?.value)))?;
+        let v = items(cur, token, |_, _, t| string(t).map(|s| s.value))?;
         return Ok(Sp::new(shrunk(v), loc));
     }
     match scalar(token)? {
@@ -142,20 +141,21 @@ pub(super) fn string_list<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
     }
 }
 
-/// Each item of a field that takes one item or a list of them, with its
-/// index.
-pub(super) fn items<'t>(
+/// Each item of a field that takes one item or a list of them, read by
+/// `item` with its index.
+pub(super) fn items<'t, T>(
     cur: &mut Cursor<'_, 't>,
     token: Token<'t>,
-    mut item: impl FnMut(&mut Cursor<'_, 't>, Token<'t>) -> Read<()>,
-) -> Read<()> {
+    mut item: impl FnMut(&mut Cursor<'_, 't>, usize, Token<'t>) -> Read<T>,
+) -> Read<Vec<T>> {
     let Token::SeqStart(_) = token else {
-        return item(cur, token);
+        return Ok(vec![item(cur, 0, token)?]);
     };
+    let mut out = Vec::new();
     loop {
         match cur.token()? {
-            Token::SeqEnd => return Ok(()),
-            t => item(cur, t)?,
+            Token::SeqEnd => return Ok(out),
+            t => out.push(item(cur, out.len(), t)?),
         }
     }
 }
@@ -227,16 +227,11 @@ fn intent<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
             // Both written: the tree reader reads `effect` alone.
             "effect" | "effects" if effects.is_some() => return Err(Bail),
             "effect" | "effects" => {
-                let mut e = Vec::new();
-                items(cur, v, |_, t| Ok(e.push(component_ref(t)?)))?;
-                effects = Some(shrunk(e));
+                effects = Some(shrunk(items(cur, v, |_, _, t| component_ref(t))?));
             }
             "key" => key = intent_key(cur, v)?,
             "fingerprint" => fingerprint = Some(string_list(cur, v)?),
-            "replays" => items(cur, v, |cur, t| {
-                let i = replays.len();
-                Ok(replays.push(replay(cur, t, i)?))
-            })?,
+            "replays" => replays = items(cur, v, |cur, i, t| replay(cur, t, i))?,
             "tested" => tested = Some(string_list(cur, v)?),
             "description" => description = Some(string(v)?.value),
             _ => return Err(Bail),

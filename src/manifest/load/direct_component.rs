@@ -35,7 +35,7 @@ pub(super) fn component<'t>(
         match name {
             "kind" => kind = Some(string(v)?),
             "description" => c.description = Some(string(v)?.value),
-            "regions" => items(cur, v, |_, t| Ok(c.regions.push(id_ref(t)?)))?,
+            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t))?,
             "mode" => c.mode = Some(choice(v)?),
             "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
@@ -104,9 +104,7 @@ fn link_setting(field: LinkField, v: Token) -> Read<Setting> {
 }
 
 fn links<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Vec<Link>> {
-    let mut out = Vec::new();
-    items(cur, token, |cur, t| Ok(out.push(link(cur, t, ty)?)))?;
-    Ok(shrunk(out))
+    Ok(shrunk(items(cur, token, |cur, _, t| link(cur, t, ty))?))
 }
 
 /// A link: a component id, or a mapping with `to`.
@@ -213,7 +211,7 @@ fn backup<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Backup> {
     b.loc = map(cur, token, BACKUP_FIELDS, |cur, name, v| {
         match name {
             "rpo" => b.rpo = Some(duration(v, true)?),
-            "restored_with" => items(cur, v, |_, t| Ok(b.restored_with.push(component_ref(t)?)))?,
+            "restored_with" => b.restored_with = items(cur, v, |_, _, t| component_ref(t))?,
             _ => return Err(Bail),
         }
         Ok(())

@@ -5,7 +5,6 @@
 
 use super::*;
 
-#[allow(dead_code)]
 #[path = "../../../examples/synth/mod.rs"]
 mod synth;
 

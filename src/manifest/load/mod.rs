@@ -1,8 +1,11 @@
 //! Reading manifest files into the typed model, collecting every error.
 //!
-//! Each file is parsed into a span-carrying tree (`yaml.rs`) and read field
-//! by field. A wrong field does not stop the reading of the others, so one
-//! run reports all the errors of all the files.
+//! `check` reads each file straight from the parser's events into the
+//! model (`direct.rs`), falling back, for a file with anything that reader
+//! leaves, to a span-carrying tree per entry (`yaml_events.rs`, then
+//! `yaml.rs`) read field by field (`sections.rs`, `reader.rs`). A wrong
+//! field does not stop the reading of the others, so one run reports all
+//! the errors of all the files.
 
 use std::path::{Path, PathBuf};
 
@@ -109,8 +112,8 @@ pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -
 }
 
 /// Reads texts into the typed model straight from the parser, one section
-/// entry at a time: the tree of a whole file is never built, so memory stays
-/// near the size of the text and the model.
+/// entry at a time ([`read_file`]): the tree of a whole file is never
+/// built, so memory stays near the size of the text and the model.
 fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limits) -> Loaded {
     let mut sources = SourceMap::default();
     let mut r = Reader::default();
