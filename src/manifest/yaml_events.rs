@@ -21,6 +21,11 @@
 //! limit as before: errors, their locations and the budget counts come from
 //! one place, so they cannot drift. Input that bails is read twice; both
 //! passes are linear and bounded by the same budget.
+//!
+//! [`stream_to`] hands each section entry's value to its sink as a
+//! [`Cursor`] on the events instead of a tree, for the direct reader of the
+//! model (`load/direct.rs`), which reads valid entries and bails on the
+//! rest.
 
 use std::borrow::Cow;
 
@@ -179,7 +184,7 @@ impl<'t> Events<'t> {
         loop {
             let (ev, loc) = event;
             let done = match ev {
-                Event::Scalar(text, style, ..) => Node::new(scalar(text, style)?, loc),
+                Event::Scalar(text, style, ..) => Node::new(typed(text, style)?, loc),
                 Event::Alias(id) => self.alias(id, loc)?,
                 Event::SequenceStart(..) => {
                     stack.push(Open::Seq(loc, Vec::new()));
@@ -322,7 +327,7 @@ impl Keys {
 /// An untagged scalar's value by serde-saphyr's rules for an untyped
 /// target (`deserialize_any`): null, YAML 1.1 booleans, decimal integers,
 /// finite floats, else text. Quoted and block scalars are text.
-fn scalar(text: Cow<str>, style: ScalarStyle) -> Read<Value> {
+pub fn typed(text: Cow<str>, style: ScalarStyle) -> Read<Value> {
     if style != ScalarStyle::Plain {
         return Ok(Value::Str(text.into_owned()));
     }
@@ -402,6 +407,30 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Read<Node> {
     Ok(root)
 }
 
+/// What [`stream_to`] hands a document's pieces to: every piece but the
+/// entries of a section as [`Piece`]s, and each entry as its key and a
+/// [`Cursor`] on its value, which the sink reads to its end.
+pub trait Sink {
+    fn piece(&mut self, piece: Piece);
+    fn entry(&mut self, key: &Node, value: &mut Cursor) -> Read<()>;
+}
+
+/// A [`Sink`] of pieces only: each entry's value read into a tree.
+struct Pieces<'s>(&'s mut dyn FnMut(Piece));
+
+impl Sink for Pieces<'_> {
+    fn piece(&mut self, piece: Piece) {
+        (self.0)(piece)
+    }
+
+    fn entry(&mut self, key: &Node, value: &mut Cursor) -> Read<()> {
+        let first = value.0.expect()?;
+        let value = value.0.node_from(first)?;
+        (self.0)(Piece::Entry(key, &value));
+        Ok(())
+    }
+}
+
 /// The document piece by piece, as [`super::yaml::stream`] hands it over:
 /// the entries of the top-level `sections` one at a time. On [`Bail`] the
 /// sink may have seen some pieces of the document already; the caller
@@ -413,6 +442,18 @@ pub fn stream(
     sections: &[&str],
     sink: &mut dyn FnMut(Piece),
 ) -> Read<()> {
+    stream_to(text, file, limits, sections, &mut Pieces(sink))
+}
+
+/// [`stream`] with each section entry's value left to the sink to read
+/// from the events ([`Sink::entry`]).
+pub fn stream_to(
+    text: &str,
+    file: u32,
+    limits: &Limits,
+    sections: &[&str],
+    sink: &mut dyn Sink,
+) -> Read<()> {
     let mut ev = Events::new(text, file, limits)?;
     let first = ev.expect()?;
     if !matches!(first.0, Event::MappingStart(..)) {
@@ -423,7 +464,7 @@ pub fn stream(
             line: 1,
             col: 1,
         };
-        sink(Piece::Document(&doc));
+        sink.piece(Piece::Document(&doc));
         return Ok(());
     }
     // An anchored mapping read piece by piece is never finished as one
@@ -446,7 +487,7 @@ pub fn stream(
                 if anchor != 0 {
                     return Err(Bail);
                 }
-                sink(Piece::Section(&key));
+                sink.piece(Piece::Section(&key));
                 section(&mut ev, sink)?;
             }
             _ => {
@@ -455,15 +496,15 @@ pub fn stream(
                     // A section that is not a mapping is placed at its key.
                     value.loc = key.loc;
                 }
-                sink(Piece::Field(&key, &value));
+                sink.piece(Piece::Field(&key, &value));
             }
         }
     }
     ev.finish()
 }
 
-/// The entries of a section, each handed over and dropped once read.
-fn section(ev: &mut Events, sink: &mut dyn FnMut(Piece)) -> Read<()> {
+/// The entries of a section, each handed over and read by the sink.
+fn section(ev: &mut Events, sink: &mut dyn Sink) -> Read<()> {
     let mut keys = KeySet::default();
     loop {
         let next = ev.expect()?;
@@ -472,9 +513,47 @@ fn section(ev: &mut Events, sink: &mut dyn FnMut(Piece)) -> Read<()> {
         }
         let key = ev.node_from(next)?;
         keys.check(&key)?;
-        let first = ev.expect()?;
-        let value = ev.node_from(first)?;
-        sink(Piece::Entry(&key, &value));
+        sink.entry(&key, &mut Cursor(ev))?;
+    }
+}
+
+/// One event of a section entry's value, as [`Cursor::token`] gives it.
+pub enum Token<'t> {
+    /// An untagged, unanchored scalar: its text and style (a plain one is
+    /// typed by [`typed`], others are text).
+    Scalar(Cow<'t, str>, ScalarStyle, Loc),
+    MapStart(Loc),
+    SeqStart(Loc),
+    MapEnd,
+    SeqEnd,
+}
+
+/// The events of one section entry's value, under the document's budget.
+pub struct Cursor<'e, 't>(&'e mut Events<'t>);
+
+impl<'t> Cursor<'_, 't> {
+    /// The next event; an anchor or an alias bails (what they stand for is
+    /// the tree reader's to copy).
+    pub fn token(&mut self) -> Read<Token<'t>> {
+        let (event, loc) = self.0.expect()?;
+        if event.anchor_id().is_some() {
+            return Err(Bail);
+        }
+        Ok(match event {
+            Event::Scalar(text, style, ..) => Token::Scalar(text, style, loc),
+            Event::MappingStart(..) => Token::MapStart(loc),
+            Event::SequenceStart(..) => Token::SeqStart(loc),
+            Event::MappingEnd => Token::MapEnd,
+            Event::SequenceEnd => Token::SeqEnd,
+            _ => return Err(Bail),
+        })
+    }
+
+    /// The next node, read as the tree reader reads it and dropped (an
+    /// entry whose id is refused is not read further).
+    pub fn skip(&mut self) -> Read<()> {
+        let first = self.0.expect()?;
+        self.0.node_from(first).map(drop)
     }
 }
 

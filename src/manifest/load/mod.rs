@@ -1,8 +1,11 @@
 //! Reading manifest files into the typed model, collecting every error.
 //!
-//! Each file is parsed into a span-carrying tree (`yaml.rs`) and read field
-//! by field. A wrong field does not stop the reading of the others, so one
-//! run reports all the errors of all the files.
+//! `check` reads each file straight from the parser's events into the
+//! model (`direct.rs`), falling back, for a file with anything that reader
+//! leaves, to a span-carrying tree per entry (`yaml_events.rs`, then
+//! `yaml.rs`) read field by field (`sections.rs`, `reader.rs`). A wrong
+//! field does not stop the reading of the others, so one run reports all
+//! the errors of all the files.
 
 use std::path::{Path, PathBuf};
 
@@ -109,8 +112,8 @@ pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -
 }
 
 /// Reads texts into the typed model straight from the parser, one section
-/// entry at a time: the tree of a whole file is never built, so memory stays
-/// near the size of the text and the model.
+/// entry at a time ([`read_file`]): the tree of a whole file is never
+/// built, so memory stays near the size of the text and the model.
 fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limits) -> Loaded {
     let mut sources = SourceMap::default();
     let mut r = Reader::default();
@@ -121,26 +124,7 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
         let mut doc = Doc::new(file);
         let mut read = Collected::default();
         let before = r.errors.len();
-        // The event reader is iterative and bounded in depth, so it runs on
-        // this thread's stack; only serde-saphyr needs the parser's stack.
-        let fast = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            yaml_events::stream(text, file, limits, SECTIONS, &mut |p| {
-                r.piece(p, &mut doc, &mut read)
-            })
-        }));
-        let parsed = if let Ok(Ok(())) = fast {
-            Ok(())
-        } else {
-            // What the event reader leaves (anchors, tags, errors, ...):
-            // forget what it read of this file and let serde-saphyr read it.
-            r.errors.truncate(before);
-            r.ids.retain(|_, (loc, _)| loc.file != file);
-            doc = Doc::new(file);
-            read = Collected::default();
-            yaml::stream(text, file, limits, SECTIONS, &mut |p| {
-                r.piece(p, &mut doc, &mut read)
-            })
-        };
+        let parsed = read_file(&mut r, text, file, limits, &mut doc, &mut read);
         match parsed {
             Ok(()) => {
                 r.end_doc(&doc);
@@ -156,6 +140,49 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
         }
     }
     out.finish(sources, r)
+}
+
+/// Reads one file's text into `doc` and `read`, by the first of three
+/// readers that can: the direct reader ([`direct`]: the typed model from
+/// the parser's events), the event reader with a span tree per section
+/// entry ([`yaml_events::stream`]), then serde-saphyr ([`yaml::stream`]),
+/// which reads what the others leave and words every error. Before each
+/// fallback, what the reader before it read of the file is forgotten, so
+/// the errors and the model are those of the reader that finished.
+fn read_file(
+    r: &mut Reader,
+    text: &str,
+    file: u32,
+    limits: &Limits,
+    doc: &mut Doc,
+    read: &mut Collected,
+) -> Result<(), Diagnostic> {
+    let before = r.errors.len();
+    let forget = |r: &mut Reader, doc: &mut Doc, read: &mut Collected| {
+        r.errors.truncate(before);
+        r.ids.retain(|_, (loc, _)| loc.file != file);
+        *doc = Doc::new(file);
+        *read = Collected::default();
+    };
+    // The event readers are iterative and bounded in depth, so they run on
+    // this thread's stack; only serde-saphyr needs the parser's stack.
+    let direct = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut sink = direct::Direct { r, doc, out: read };
+        yaml_events::stream_to(text, file, limits, SECTIONS, &mut sink)
+    }));
+    if let Ok(Ok(())) = direct {
+        return Ok(());
+    }
+    forget(r, doc, read);
+    let fast = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        yaml_events::stream(text, file, limits, SECTIONS, &mut |p| r.piece(p, doc, read))
+    }));
+    if let Ok(Ok(())) = fast {
+        return Ok(());
+    }
+    // What the event readers leave (anchors, tags, errors, ...).
+    forget(r, doc, read);
+    yaml::stream(text, file, limits, SECTIONS, &mut |p| r.piece(p, doc, read))
 }
 
 /// Parses texts (name, content, imported) into trees, each with its file
@@ -426,9 +453,12 @@ pub(crate) fn is_valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
+mod direct;
+mod direct_component;
 mod merge;
 mod reader;
 mod sections;
+mod values;
 
 #[cfg(test)]
 mod tests {
@@ -529,3 +559,7 @@ mod tests {
         let _ = t;
     }
 }
+
+#[cfg(test)]
+#[path = "direct_tests.rs"]
+mod direct_tests;

@@ -8,6 +8,7 @@ use crate::manifest::model::*;
 use crate::manifest::yaml::{Node, Value};
 use crate::time::Dur;
 
+use super::values::{self, CountError, DurationError, NumberError};
 use super::*;
 
 impl Reader {
@@ -76,13 +77,9 @@ impl Reader {
     }
 
     pub fn string(&mut self, node: &Node, path: &str) -> Option<Sp<String>> {
-        match &node.value {
-            Value::Str(s) => Some(Sp::new(s.clone(), node.loc)),
-            Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(Sp::new(
-                node.value.scalar_text().unwrap_or_default(),
-                node.loc,
-            )),
-            _ => {
+        match values::string_of(&node.value) {
+            Some(s) => Some(Sp::new(s.into_owned(), node.loc)),
+            None => {
                 self.type_error(node, path, "a string");
                 None
             }
@@ -107,9 +104,9 @@ impl Reader {
     }
 
     pub fn boolean(&mut self, node: &Node, path: &str) -> Option<Sp<bool>> {
-        match &node.value {
-            Value::Bool(b) => Some(Sp::new(*b, node.loc)),
-            _ => {
+        match values::bool_of(&node.value) {
+            Some(b) => Some(Sp::new(b, node.loc)),
+            None => {
                 self.type_error(node, path, "`true` or `false`");
                 None
             }
@@ -117,9 +114,9 @@ impl Reader {
     }
 
     pub fn count(&mut self, node: &Node, path: &str, min: u64) -> Option<Sp<u64>> {
-        match &node.value {
-            Value::Int(i) if *i >= min as i64 => Some(Sp::new(*i as u64, node.loc)),
-            Value::Int(i) => {
+        match values::count_of(&node.value, min) {
+            Ok(n) => Some(Sp::new(n, node.loc)),
+            Err(CountError::Below(i)) => {
                 self.err(
                     Diagnostic::at(
                         node.loc,
@@ -129,7 +126,7 @@ impl Reader {
                 );
                 None
             }
-            _ => {
+            Err(CountError::NotWhole) => {
                 self.type_error(node, path, "a whole number");
                 None
             }
@@ -137,17 +134,16 @@ impl Reader {
     }
 
     pub fn number(&mut self, node: &Node, path: &str) -> Option<Sp<f64>> {
-        match &node.value {
-            Value::Int(i) if *i > 0 => Some(Sp::new(*i as f64, node.loc)),
-            Value::Float(f) if f.is_finite() && *f > 0.0 => Some(Sp::new(*f, node.loc)),
-            Value::Int(_) | Value::Float(_) => {
+        match values::number_of(&node.value) {
+            Ok(f) => Some(Sp::new(f, node.loc)),
+            Err(NumberError::NotPositive) => {
                 self.err(Diagnostic::at(
                     node.loc,
                     format!("`{path}` must be a positive number"),
                 ));
                 None
             }
-            _ => {
+            Err(NumberError::NotNumber) => {
                 self.type_error(node, path, "a number");
                 None
             }
@@ -156,19 +152,12 @@ impl Reader {
 
     /// A duration; `allow_zero` where zero means something ("not kept").
     pub fn duration(&mut self, node: &Node, path: &str, allow_zero: bool) -> Option<Sp<Dur>> {
-        let d = match &node.value {
-            Value::Int(i) if *i < 0 => {
-                Err(format!("`{i}` is negative: durations cannot be negative"))
-            }
-            Value::Int(i) => Ok(Dur::Secs(*i as u64)),
-            Value::Str(s) => Dur::parse(s),
-            _ => {
+        match values::duration_of(&node.value, allow_zero) {
+            Err(DurationError::NotDuration) => {
                 self.type_error(node, path, "a duration");
-                return None;
+                None
             }
-        };
-        match d {
-            Ok(Dur::Secs(0)) if !allow_zero => {
+            Err(DurationError::Zero) => {
                 self.err(
                     Diagnostic::at(
                         node.loc,
@@ -179,7 +168,7 @@ impl Reader {
                 None
             }
             Ok(d) => Some(Sp::new(d, node.loc)),
-            Err(msg) => {
+            Err(DurationError::Bad(msg)) => {
                 self.err(
                     Diagnostic::at(node.loc, format!("`{path}`: {msg}")).label("bad duration"),
                 );
@@ -207,7 +196,7 @@ impl Reader {
         names: &[&str],
     ) -> Option<(usize, Loc)> {
         let s = self.string(node, path)?;
-        if let Some(i) = names.iter().position(|n| *n == s.value) {
+        if let Some(i) = values::choice_of(&s.value, names) {
             return Some((i, s.loc));
         }
         let mut d = Diagnostic::at(

@@ -1,0 +1,220 @@
+//! The direct reader's components: kind, regions, links with their
+//! retries and settings, the dedup guard, the backup and the component's
+//! settings, read from the events as [`super::direct`] reads the rest.
+
+use crate::manifest::model::*;
+use crate::manifest::vocabulary::{KEY_SCOPE, ON_EXPIRY, RECONCILIATION};
+use crate::manifest::yaml_events::{Bail, Cursor, Token};
+
+use super::direct::*;
+use super::*;
+
+/// The kinds of link, by their field.
+const LINK_TYPES: [LinkType; 6] = [
+    LinkType::SendsTo,
+    LinkType::DeliversTo,
+    LinkType::Calls,
+    LinkType::DeadLetter,
+    LinkType::Redrive,
+    LinkType::Effects,
+];
+
+pub(super) fn component<'t>(
+    id: Sp<String>,
+    cur: &mut Cursor<'_, 't>,
+    token: Token<'t>,
+) -> Read<Component> {
+    let mut c = Component {
+        id: id.value,
+        loc: id.loc,
+        ..Component::default()
+    };
+    let mut kind = None;
+    let mut settings = Vec::new();
+    map(cur, token, COMPONENT_FIELDS, |cur, name, v| {
+        match name {
+            "kind" => kind = Some(string(v)?),
+            "description" => c.description = Some(string(v)?.value),
+            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t))?,
+            "mode" => c.mode = Some(choice(v)?),
+            "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
+            "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
+            _ => {
+                if let Some(&ty) = LINK_TYPES.iter().find(|t| t.field() == name) {
+                    let read = links(cur, v, ty)?;
+                    match ty {
+                        LinkType::SendsTo => c.sends_to = read,
+                        LinkType::DeliversTo => c.delivers_to = read,
+                        LinkType::Calls => c.calls = read,
+                        LinkType::DeadLetter => {
+                            c.dead_letter = read.into_iter().next().map(Box::new)
+                        }
+                        LinkType::Redrive => c.redrive = read.into_iter().next().map(Box::new),
+                        LinkType::Effects => c.effects = read,
+                    }
+                } else {
+                    let &field = Field::ALL.iter().find(|f| f.name() == name).ok_or(Bail)?;
+                    settings.push((field, component_setting(cur, field, v)?));
+                }
+            }
+        }
+        Ok(())
+    })?;
+    c.kind = kind.ok_or(Bail)?;
+    c.catalog_kind = CatalogKind::of(&c.kind.value);
+    c.regions.shrink_to_fit();
+    c.settings = in_order(settings);
+    Ok(c)
+}
+
+/// A component setting, as [`Reader::component_setting`] reads it.
+fn component_setting<'t>(cur: &mut Cursor<'_, 't>, field: Field, v: Token<'t>) -> Read<Setting> {
+    use Field as F;
+    Ok(match field {
+        F::Timeout | F::MaxEventAge => Setting::Dur(duration(v, false)?),
+        F::VisibilityTimeout | F::Retention | F::DedupWindow | F::MaxBacklog | F::KeyWindow => {
+            Setting::Dur(duration(v, true)?)
+        }
+        F::MaxReceives => Setting::Count(count(v, 1)?),
+        F::DedupScope | F::Scope | F::Witness => Setting::Text(string(v)?),
+        F::KeyScope => Setting::Text(choice_text(v, KEY_SCOPE)?),
+        F::ContentBasedDedup | F::AcceptsKey | F::LookupByReference | F::DlqKeepsEnqueueTime => {
+            Setting::Bool(boolean(v)?)
+        }
+        F::MessageAttributes | F::Unique | F::Uses => Setting::List(string_list(cur, v)?),
+        F::Delivery => Setting::Delivery(choice(v)?),
+        F::Expiry => Setting::Expiry(choice(v)?),
+        F::Replication => Setting::Replication(choice(v)?),
+        F::Reconciliation => Setting::Text(choice_text(v, RECONCILIATION)?),
+    })
+}
+
+/// A link setting, as [`Reader::link_setting`] reads it.
+fn link_setting(field: LinkField, v: Token) -> Read<Setting> {
+    use LinkField as F;
+    Ok(match field {
+        F::Timeout | F::MaxRecordAge => Setting::Dur(duration(v, false)?),
+        F::Within => Setting::Dur(duration(v, true)?),
+        F::PassesKey | F::NameFromKey => Setting::Bool(boolean(v)?),
+        F::AfterReceives => Setting::Count(count(v, 1)?),
+        F::MaxTimes => Setting::Count(count(v, 0)?),
+        F::DedupId => Setting::DedupId(choice(v)?),
+        F::Mode => Setting::Mode(choice(v)?),
+    })
+}
+
+fn links<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Vec<Link>> {
+    Ok(shrunk(items(cur, token, |cur, _, t| link(cur, t, ty))?))
+}
+
+/// A link: a component id, or a mapping with `to`.
+fn link<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Link> {
+    if let Token::Scalar(..) = token {
+        // Only text is an id here; another scalar is refused as a mapping.
+        let (Value::Str(id), loc) = scalar(token)? else {
+            return Err(Bail);
+        };
+        let to = Ref::new(valid(Sp::new(id, loc))?);
+        return Ok(Link::new(ty, loc, to));
+    }
+    let (mut to, mut retry, mut settings) = (None, None, Vec::new());
+    let loc = map(cur, token, link_fields(ty), |cur, name, v| {
+        match name {
+            "to" => to = Some(component_ref(v)?),
+            "retry" => retry = Some(Box::new(retry_of(cur, v)?)),
+            _ => {
+                let &field = LinkField::ALL
+                    .iter()
+                    .find(|f| f.name() == name)
+                    .ok_or(Bail)?;
+                settings.push((field, link_setting(field, v)?));
+            }
+        }
+        Ok(())
+    })?;
+    let mut l = Link::new(ty, loc, to.ok_or(Bail)?);
+    l.retry = retry;
+    l.settings = in_order(settings);
+    Ok(l)
+}
+
+fn retry_of<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Retry> {
+    let mut r = Retry {
+        loc: Default::default(),
+        attempts: None,
+        timeout: None,
+        backoff: None,
+        multiplier: None,
+        max_backoff: None,
+        max_elapsed: None,
+    };
+    r.loc = map(cur, token, RETRY_FIELDS, |_, name, v| {
+        match name {
+            "attempts" => r.attempts = Some(count(v, 1)?),
+            "timeout" => r.timeout = Some(duration(v, false)?),
+            "backoff" => r.backoff = Some(duration(v, true)?),
+            "multiplier" => r.multiplier = Some(number(v)?),
+            "max_backoff" => r.max_backoff = Some(duration(v, true)?),
+            "max_elapsed" => r.max_elapsed = Some(duration(v, false)?),
+            _ => return Err(Bail),
+        }
+        Ok(())
+    })?;
+    Ok(r)
+}
+
+fn guard<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Guard> {
+    let (mut store, mut claim, mut in_progress) = (None, None, None);
+    let (mut binds_fingerprint, mut stores_result) = (None, None);
+    let loc = map(cur, token, GUARD_FIELDS, |cur, name, v| {
+        match name {
+            "store" => store = Some(component_ref(v)?),
+            "claim" => claim = Some(choice(v)?),
+            "binds_fingerprint" => binds_fingerprint = Some(boolean(v)?),
+            "stores_result" => stores_result = Some(boolean(v)?),
+            "in_progress" => in_progress = Some(in_progress_of(cur, v)?),
+            _ => return Err(Bail),
+        }
+        Ok(())
+    })?;
+    Ok(Guard {
+        loc,
+        store: store.ok_or(Bail)?,
+        claim,
+        binds_fingerprint,
+        stores_result,
+        in_progress,
+    })
+}
+
+fn in_progress_of<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<InProgress> {
+    let (mut on_conflict, mut expires_after, mut on_expiry) = (None, None, None);
+    let loc = map(cur, token, IN_PROGRESS_FIELDS, |_, name, v| {
+        match name {
+            "on_conflict" => on_conflict = Some(string(v)?),
+            "expires_after" => expires_after = Some(duration(v, false)?),
+            "on_expiry" => on_expiry = Some(choice_text(v, ON_EXPIRY)?),
+            _ => return Err(Bail),
+        }
+        Ok(())
+    })?;
+    Ok(InProgress {
+        loc,
+        on_conflict,
+        expires_after,
+        on_expiry,
+    })
+}
+
+fn backup<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Backup> {
+    let mut b = Backup::default();
+    b.loc = map(cur, token, BACKUP_FIELDS, |cur, name, v| {
+        match name {
+            "rpo" => b.rpo = Some(duration(v, true)?),
+            "restored_with" => b.restored_with = items(cur, v, |_, _, t| component_ref(t))?,
+            _ => return Err(Bail),
+        }
+        Ok(())
+    })?;
+    Ok(b)
+}

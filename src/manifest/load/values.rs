@@ -1,0 +1,92 @@
+//! The rules for a value, shared by both readers of the model: the tree
+//! reader ([`super::reader`]) words what they refuse, the direct reader
+//! ([`super::direct`]) gives up on it and leaves the file to the tree
+//! reader. One function per rule, so the two cannot read a value
+//! differently.
+
+use std::borrow::Cow;
+
+use crate::manifest::yaml::Value;
+use crate::time::Dur;
+
+/// A scalar as text: strings as written, numbers and booleans as their
+/// text; `None` for null and collections.
+pub(super) fn string_of(v: &Value) -> Option<Cow<'_, str>> {
+    match v {
+        Value::Str(s) => Some(Cow::Borrowed(s)),
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => v.scalar_text().map(Cow::Owned),
+        _ => None,
+    }
+}
+
+/// A boolean: `true` or `false` (and the YAML 1.1 spellings the parser
+/// types as booleans).
+pub(super) fn bool_of(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        _ => None,
+    }
+}
+
+/// Why a value is not a count.
+pub(super) enum CountError {
+    /// A whole number below the minimum.
+    Below(i64),
+    NotWhole,
+}
+
+/// A whole number of at least `min`.
+pub(super) fn count_of(v: &Value, min: u64) -> Result<u64, CountError> {
+    match v {
+        Value::Int(i) if *i >= min as i64 => Ok(*i as u64),
+        Value::Int(i) => Err(CountError::Below(*i)),
+        _ => Err(CountError::NotWhole),
+    }
+}
+
+/// Why a value is not a positive number.
+pub(super) enum NumberError {
+    NotPositive,
+    NotNumber,
+}
+
+/// A positive finite number.
+pub(super) fn number_of(v: &Value) -> Result<f64, NumberError> {
+    match v {
+        Value::Int(i) if *i > 0 => Ok(*i as f64),
+        Value::Float(f) if f.is_finite() && *f > 0.0 => Ok(*f),
+        Value::Int(_) | Value::Float(_) => Err(NumberError::NotPositive),
+        _ => Err(NumberError::NotNumber),
+    }
+}
+
+/// Why a value is not a duration.
+pub(super) enum DurationError {
+    /// Neither a number of seconds nor text.
+    NotDuration,
+    /// Zero where zero makes no sense.
+    Zero,
+    /// Text that is no duration, with why.
+    Bad(String),
+}
+
+/// A duration: whole seconds or text such as `30s`; zero only where
+/// `allow_zero` ("not kept").
+pub(super) fn duration_of(v: &Value, allow_zero: bool) -> Result<Dur, DurationError> {
+    let d = match v {
+        Value::Int(i) if *i < 0 => Err(format!("`{i}` is negative: durations cannot be negative")),
+        Value::Int(i) => Ok(Dur::Secs(*i as u64)),
+        Value::Str(s) => Dur::parse(s),
+        _ => return Err(DurationError::NotDuration),
+    };
+    match d {
+        Ok(Dur::Secs(0)) if !allow_zero => Err(DurationError::Zero),
+        Ok(d) => Ok(d),
+        Err(msg) => Err(DurationError::Bad(msg)),
+    }
+}
+
+/// The index of `s` among `names`.
+pub(super) fn choice_of(s: &str, names: &[&str]) -> Option<usize> {
+    names.iter().position(|n| *n == s)
+}
