@@ -7,6 +7,7 @@
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use serde::Serialize;
+use std::sync::OnceLock;
 
 /// Where something stands in a manifest file: file index, 1-based line and column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -17,10 +18,41 @@ pub struct Loc {
 }
 
 /// A loaded file and its text (kept to render snippets).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SourceFile {
     pub path: String,
     pub text: String,
+    /// Where each line of `text` starts, found the first time a snippet
+    /// needs a line: one scan of the text however many snippets it shows
+    /// (finding a line by counting from the top made the human output of
+    /// a large manifest quadratic).
+    line_starts: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    pub fn new(path: String, text: String) -> Self {
+        SourceFile {
+            path,
+            text,
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    /// Line `index` (from 0) as `text.lines().nth(index)` gives it.
+    pub fn line(&self, index: usize) -> Option<&str> {
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .filter(|&start| start < self.text.len())
+                .collect()
+        });
+        let start = *starts.get(index)?;
+        let rest = &self.text[start..];
+        Some(match rest.find('\n') {
+            Some(end) => rest[..end].strip_suffix('\r').unwrap_or(&rest[..end]),
+            None => rest,
+        })
+    }
 }
 
 /// All files of one architecture.
@@ -39,7 +71,7 @@ pub struct Location {
 
 impl SourceMap {
     pub fn add(&mut self, path: String, text: String) -> u32 {
-        self.files.push(SourceFile { path, text });
+        self.files.push(SourceFile::new(path, text));
         (self.files.len() - 1) as u32
     }
 
@@ -47,7 +79,7 @@ impl SourceMap {
     /// snippet, so a large manifest's text is not held through the analysis.
     pub fn forget_texts(&mut self) {
         for f in &mut self.files {
-            f.text = String::new();
+            *f = SourceFile::new(std::mem::take(&mut f.path), String::new());
         }
     }
 
@@ -205,7 +237,7 @@ impl SnippetText {
     ) -> Option<SnippetText> {
         let file = map.files.get(loc.file as usize)?;
         // An empty file has no line 1; the snippet still names the file.
-        let line_text = match file.text.lines().nth(loc.line.checked_sub(1)? as usize) {
+        let line_text = match file.line(loc.line.checked_sub(1)? as usize) {
             Some(l) => l,
             None if loc.line == 1 => "",
             None => return None,
@@ -385,6 +417,29 @@ pub fn did_you_mean<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `SourceFile::line` is `str::lines().nth`, line endings and all.
+    #[test]
+    fn a_line_by_index_is_the_nth_of_lines() {
+        let texts = [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\rb\n\n\nc\r",
+            "\r\n\r",
+            "x: 1\n  y: é\r\n\n",
+            "\n\na",
+        ];
+        for text in texts {
+            let file = SourceFile::new("f".into(), text.into());
+            for i in 0..6 {
+                assert_eq!(file.line(i), text.lines().nth(i), "{text:?} line {i}");
+            }
+        }
+    }
 
     #[test]
     fn articles_follow_the_sound_of_the_first_letter() {

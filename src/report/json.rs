@@ -342,10 +342,7 @@ mod tests {
     #[test]
     fn a_borrowed_finding_writes_as_the_owned_one() {
         let map = SourceMap {
-            files: vec![SourceFile {
-                path: "a/b.yaml".into(),
-                text: String::new(),
-            }],
+            files: vec![SourceFile::new("a/b.yaml".into(), String::new())],
         };
         let mut f = Finding::new(Code::RH001, "late \u{9b} copy")
             .intent("pay")

@@ -137,10 +137,7 @@ impl Session {
         s.files
             .extend(self.extra.iter().zip(used).map(|(f, u)| match u {
                 true => f.clone(),
-                false => SourceFile {
-                    path: String::new(),
-                    text: String::new(),
-                },
+                false => SourceFile::default(),
             }));
         s
     }
@@ -156,10 +153,8 @@ impl Session {
 
     /// Keeps the text of a change as a source of its own; its file number.
     pub(super) fn add_source(&mut self, name: &str, text: &str) -> u32 {
-        self.extra.push(SourceFile {
-            path: name.to_string(),
-            text: text.to_string(),
-        });
+        self.extra
+            .push(SourceFile::new(name.to_string(), text.to_string()));
         (self.base_sources.files.len() + self.extra.len() - 1) as u32
     }
 
