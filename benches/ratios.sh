@@ -14,7 +14,8 @@
 #            serde_json::Value, no budget: examples/parse_floor.rs)
 # - check:   replay-audit check FILE --format json
 # - python:  python3 benches/reference.py FILE (PyYAML C loader + networkx)
-# - at 20 MB also `report --format html`, `graph` and `horizon`, against check
+# - at 20 MB also `report --format html`, `graph`, `horizon` and
+#   `check --format human` (a snippet per finding), against check
 # - small:   SMALL_RUNS (default 200) runs of `check --format json` on
 #            fixtures/incident-dlq-redrive.yaml (58 lines), against as many
 #            of `replay-audit --version`
@@ -94,6 +95,7 @@ for ((r = 1; r <= rounds; r++)); do
   sample html-20mb "$bin" report "$f" --format html
   sample graph-20mb "$bin" graph "$f"
   sample horizon-20mb "$bin" horizon "$f"
+  sample human-20mb "$bin" check "$f" --format human
   loop version "$bin" --version
   loop small "$bin" check "$small" --format json
 done
@@ -116,7 +118,7 @@ echo "Inputs: ${file[4mb]} ($(stat -c %s "${file[4mb]}") bytes), ${file[20mb]} (
 echo
 echo "| run | best | median |"
 echo "|---|---:|---:|"
-for name in floor-4mb check-4mb python-4mb floor-20mb check-20mb python-20mb html-20mb graph-20mb horizon-20mb version small; do
+for name in floor-4mb check-4mb python-4mb floor-20mb check-20mb python-20mb html-20mb graph-20mb horizon-20mb human-20mb version small; do
   echo "| $name | $(ms "$(pick $name best)") | $(ms "$(pick $name median)") |"
 done
 
@@ -135,5 +137,6 @@ row "python / check, 20 MB" "≥ 12" python-20mb check-20mb
 row "report --format html / check, 20 MB" "≤ 2" html-20mb check-20mb
 row "graph / check, 20 MB" "≤ 2" graph-20mb check-20mb
 row "horizon / check, 20 MB" "≤ 2" horizon-20mb check-20mb
+row "check --format human / check, 20 MB (not the issue's; a snippet per finding)" "≤ 2" human-20mb check-20mb
 row "check of $small / --version" "≤ 2" small version
 echo "| peak RSS of check / file bytes, 20 MB | ≤ 5 | $(ratio "$rss20" "$bytes20") (highest of the rounds: $rss20 bytes) | |"
