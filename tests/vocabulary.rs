@@ -164,14 +164,7 @@ fn the_loader_takes_exactly_the_tables_choices() {
 
 #[test]
 fn link_types_name_the_tables_link_fields() {
-    for ty in [
-        LinkType::SendsTo,
-        LinkType::DeliversTo,
-        LinkType::Calls,
-        LinkType::DeadLetter,
-        LinkType::Redrive,
-        LinkType::Effects,
-    ] {
+    for ty in LinkType::ALL {
         let row = Obj::Component.field(ty.field()).expect("a component field");
         assert!(
             matches!(row.ty, Type::Link { obj, .. } if obj == Obj::link(ty)),

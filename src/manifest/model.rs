@@ -138,6 +138,19 @@ pub struct Region {
     pub catch_up: Option<Sp<Dur>>,
 }
 
+impl Region {
+    /// A region with only its id: no failover, no clocks given.
+    pub fn new(id: Sp<String>) -> Self {
+        Region {
+            id: id.value,
+            loc: id.loc,
+            failover_to: None,
+            detection: None,
+            catch_up: None,
+        }
+    }
+}
+
 named! {
     Minted {
         PerIntent = "per-intent",
@@ -225,6 +238,16 @@ pub enum LinkType {
 }
 
 impl LinkType {
+    /// Every kind of link, in the order of the component's fields.
+    pub const ALL: [LinkType; 6] = [
+        LinkType::SendsTo,
+        LinkType::DeliversTo,
+        LinkType::Calls,
+        LinkType::DeadLetter,
+        LinkType::Redrive,
+        LinkType::Effects,
+    ];
+
     pub fn field(self) -> &'static str {
         match self {
             LinkType::SendsTo => "sends_to",

@@ -190,13 +190,7 @@ pub(super) fn map<'t>(
 }
 
 fn region<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Region> {
-    let mut r = Region {
-        id: id.value,
-        loc: id.loc,
-        failover_to: None,
-        detection: None,
-        catch_up: None,
-    };
+    let mut r = Region::new(id);
     if let Token::Scalar(..) = token {
         // Only a null region needs no mapping.
         return match scalar(token)?.0 {

@@ -9,16 +9,6 @@ use crate::manifest::yaml_events::{Bail, Cursor, Token};
 use super::direct::*;
 use super::*;
 
-/// The kinds of link, by their field.
-const LINK_TYPES: [LinkType; 6] = [
-    LinkType::SendsTo,
-    LinkType::DeliversTo,
-    LinkType::Calls,
-    LinkType::DeadLetter,
-    LinkType::Redrive,
-    LinkType::Effects,
-];
-
 pub(super) fn component<'t>(
     id: Sp<String>,
     cur: &mut Cursor<'_, 't>,
@@ -40,7 +30,7 @@ pub(super) fn component<'t>(
             "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
             _ => {
-                if let Some(&ty) = LINK_TYPES.iter().find(|t| t.field() == name) {
+                if let Some(&ty) = LinkType::ALL.iter().find(|t| t.field() == name) {
                     let read = links(cur, v, ty)?;
                     match ty {
                         LinkType::SendsTo => c.sends_to = read,

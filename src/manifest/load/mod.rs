@@ -469,14 +469,7 @@ mod tests {
         for f in Field::ALL {
             assert!(COMPONENT_FIELDS.contains(&f.name()), "{}", f.name());
         }
-        let all = [
-            LinkType::SendsTo,
-            LinkType::DeliversTo,
-            LinkType::Calls,
-            LinkType::DeadLetter,
-            LinkType::Redrive,
-            LinkType::Effects,
-        ];
+        let all = LinkType::ALL;
         for f in LinkField::ALL {
             assert!(
                 all.iter().any(|&t| link_fields(t).contains(&f.name())),

@@ -151,13 +151,7 @@ impl Reader {
 
     pub(super) fn region(&mut self, id: Sp<String>, node: &Node) -> Option<Region> {
         let path = format!("regions.{}", id.value);
-        let mut r = Region {
-            id: id.value,
-            loc: id.loc,
-            failover_to: None,
-            detection: None,
-            catch_up: None,
-        };
+        let mut r = Region::new(id);
         if node.value == Value::Null {
             return Some(r);
         }
