@@ -3,10 +3,11 @@
 //! settings, read from the events as [`super::direct`] reads the rest.
 
 use crate::manifest::model::*;
-use crate::manifest::vocabulary::{KEY_SCOPE, ON_EXPIRY, RECONCILIATION};
+use crate::manifest::vocabulary::ON_EXPIRY;
 use crate::manifest::yaml_events::{Bail, Cursor, Token};
 
 use super::direct::*;
+use super::values::{SettingRule, component_rule, link_rule};
 use super::*;
 
 pub(super) fn component<'t>(
@@ -44,7 +45,7 @@ pub(super) fn component<'t>(
                     }
                 } else {
                     let &field = Field::ALL.iter().find(|f| f.name() == name).ok_or(Bail)?;
-                    settings.push((field, component_setting(cur, field, v)?));
+                    settings.push((field, setting(cur, component_rule(field), v)?));
                 }
             }
         }
@@ -57,39 +58,21 @@ pub(super) fn component<'t>(
     Ok(c)
 }
 
-/// A component setting, as [`Reader::component_setting`] reads it.
-fn component_setting<'t>(cur: &mut Cursor<'_, 't>, field: Field, v: Token<'t>) -> Read<Setting> {
-    use Field as F;
-    Ok(match field {
-        F::Timeout | F::MaxEventAge => Setting::Dur(duration(v, false)?),
-        F::VisibilityTimeout | F::Retention | F::DedupWindow | F::MaxBacklog | F::KeyWindow => {
-            Setting::Dur(duration(v, true)?)
-        }
-        F::MaxReceives => Setting::Count(count(v, 1)?),
-        F::DedupScope | F::Scope | F::Witness => Setting::Text(string(v)?),
-        F::KeyScope => Setting::Text(choice_text(v, KEY_SCOPE)?),
-        F::ContentBasedDedup | F::AcceptsKey | F::LookupByReference | F::DlqKeepsEnqueueTime => {
-            Setting::Bool(boolean(v)?)
-        }
-        F::MessageAttributes | F::Unique | F::Uses => Setting::List(string_list(cur, v)?),
-        F::Delivery => Setting::Delivery(choice(v)?),
-        F::Expiry => Setting::Expiry(choice(v)?),
-        F::Replication => Setting::Replication(choice(v)?),
-        F::Reconciliation => Setting::Text(choice_text(v, RECONCILIATION)?),
-    })
-}
-
-/// A link setting, as [`Reader::link_setting`] reads it.
-fn link_setting(field: LinkField, v: Token) -> Read<Setting> {
-    use LinkField as F;
-    Ok(match field {
-        F::Timeout | F::MaxRecordAge => Setting::Dur(duration(v, false)?),
-        F::Within => Setting::Dur(duration(v, true)?),
-        F::PassesKey | F::NameFromKey => Setting::Bool(boolean(v)?),
-        F::AfterReceives => Setting::Count(count(v, 1)?),
-        F::MaxTimes => Setting::Count(count(v, 0)?),
-        F::DedupId => Setting::DedupId(choice(v)?),
-        F::Mode => Setting::Mode(choice(v)?),
+/// A setting's value read by `rule`, as the tree reader reads it.
+fn setting<'t>(cur: &mut Cursor<'_, 't>, rule: SettingRule, v: Token<'t>) -> Read<Setting> {
+    use SettingRule as R;
+    Ok(match rule {
+        R::Dur { allow_zero } => Setting::Dur(duration(v, allow_zero)?),
+        R::Count { min } => Setting::Count(count(v, min)?),
+        R::Bool => Setting::Bool(boolean(v)?),
+        R::Text => Setting::Text(string(v)?),
+        R::TextChoice(names) => Setting::Text(choice_text(v, names)?),
+        R::List => Setting::List(string_list(cur, v)?),
+        R::Delivery => Setting::Delivery(choice(v)?),
+        R::Expiry => Setting::Expiry(choice(v)?),
+        R::Replication => Setting::Replication(choice(v)?),
+        R::DedupId => Setting::DedupId(choice(v)?),
+        R::Mode => Setting::Mode(choice(v)?),
     })
 }
 
@@ -117,7 +100,7 @@ fn link<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Li
                     .iter()
                     .find(|f| f.name() == name)
                     .ok_or(Bail)?;
-                settings.push((field, link_setting(field, v)?));
+                settings.push((field, setting(cur, link_rule(field), v)?));
             }
         }
         Ok(())
@@ -129,15 +112,7 @@ fn link<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Li
 }
 
 fn retry_of<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Retry> {
-    let mut r = Retry {
-        loc: Default::default(),
-        attempts: None,
-        timeout: None,
-        backoff: None,
-        multiplier: None,
-        max_backoff: None,
-        max_elapsed: None,
-    };
+    let mut r = Retry::default();
     r.loc = map(cur, token, RETRY_FIELDS, |_, name, v| {
         match name {
             "attempts" => r.attempts = Some(count(v, 1)?),

@@ -6,6 +6,7 @@ use crate::diagnostics::{Diagnostic, Loc};
 use crate::manifest::model::*;
 use crate::manifest::yaml::{Node, Value};
 
+use super::values::{self, SettingRule};
 use super::*;
 
 impl Reader {
@@ -363,44 +364,31 @@ impl Reader {
         out.into_iter().collect()
     }
 
-    /// How each component setting is read.
+    /// How each component setting is read: by its rule.
     pub(super) fn component_setting(&mut self, field: Field, n: &Node, p: &str) -> Option<Setting> {
-        use Field as F;
-        match field {
-            F::Timeout | F::MaxEventAge => self.duration(n, p, false).map(Setting::Dur),
-            F::VisibilityTimeout | F::Retention | F::DedupWindow | F::MaxBacklog | F::KeyWindow => {
-                self.duration(n, p, true).map(Setting::Dur)
-            }
-            F::MaxReceives => self.count(n, p, 1).map(Setting::Count),
-            F::DedupScope | F::Scope | F::Witness => self.string(n, p).map(Setting::Text),
-            F::KeyScope => self
-                .choice_text(n, p, vocabulary::KEY_SCOPE)
-                .map(Setting::Text),
-            F::ContentBasedDedup
-            | F::AcceptsKey
-            | F::LookupByReference
-            | F::DlqKeepsEnqueueTime => self.boolean(n, p).map(Setting::Bool),
-            F::MessageAttributes | F::Unique | F::Uses => self.string_list(n, p).map(Setting::List),
-            F::Delivery => self.choice(n, p).map(Setting::Delivery),
-            F::Expiry => self.choice(n, p).map(Setting::Expiry),
-            F::Replication => self.choice(n, p).map(Setting::Replication),
-            F::Reconciliation => self
-                .choice_text(n, p, vocabulary::RECONCILIATION)
-                .map(Setting::Text),
-        }
+        self.setting(values::component_rule(field), n, p)
     }
 
-    /// How each link setting is read.
+    /// How each link setting is read: by its rule.
     pub(super) fn link_setting(&mut self, field: LinkField, n: &Node, p: &str) -> Option<Setting> {
-        use LinkField as F;
-        match field {
-            F::Timeout | F::MaxRecordAge => self.duration(n, p, false).map(Setting::Dur),
-            F::Within => self.duration(n, p, true).map(Setting::Dur),
-            F::PassesKey | F::NameFromKey => self.boolean(n, p).map(Setting::Bool),
-            F::AfterReceives => self.count(n, p, 1).map(Setting::Count),
-            F::MaxTimes => self.count(n, p, 0).map(Setting::Count),
-            F::DedupId => self.choice(n, p).map(Setting::DedupId),
-            F::Mode => self.choice(n, p).map(Setting::Mode),
+        self.setting(values::link_rule(field), n, p)
+    }
+
+    /// A setting's value read by `rule`.
+    fn setting(&mut self, rule: SettingRule, n: &Node, p: &str) -> Option<Setting> {
+        use SettingRule as R;
+        match rule {
+            R::Dur { allow_zero } => self.duration(n, p, allow_zero).map(Setting::Dur),
+            R::Count { min } => self.count(n, p, min).map(Setting::Count),
+            R::Bool => self.boolean(n, p).map(Setting::Bool),
+            R::Text => self.string(n, p).map(Setting::Text),
+            R::TextChoice(names) => self.choice_text(n, p, names).map(Setting::Text),
+            R::List => self.string_list(n, p).map(Setting::List),
+            R::Delivery => self.choice(n, p).map(Setting::Delivery),
+            R::Expiry => self.choice(n, p).map(Setting::Expiry),
+            R::Replication => self.choice(n, p).map(Setting::Replication),
+            R::DedupId => self.choice(n, p).map(Setting::DedupId),
+            R::Mode => self.choice(n, p).map(Setting::Mode),
         }
     }
 
