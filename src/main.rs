@@ -1,5 +1,6 @@
 //! Thin binary: parse arguments, run the command, map to an exit code.
 
+mod alloc;
 mod commands;
 
 use std::process::ExitCode;
@@ -8,6 +9,7 @@ use clap::Parser;
 use replay_audit::cli::Cli;
 
 fn main() -> ExitCode {
+    alloc::tune();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
