@@ -1,5 +1,6 @@
 //! Thin binary: parse arguments, run the command, map to an exit code.
 
+#[cfg(feature = "mimalloc")]
 mod alloc;
 mod commands;
 
@@ -9,6 +10,7 @@ use clap::Parser;
 use replay_audit::cli::Cli;
 
 fn main() -> ExitCode {
+    #[cfg(feature = "mimalloc")]
     alloc::tune();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
