@@ -90,6 +90,64 @@ pub struct ClockNote {
     pub capped: bool,
 }
 
+/// A [`ClockNote`] as a finished run keeps it, with the state it belongs
+/// to: 24 bytes instead of 64. The retention is not kept: it is that of
+/// the edge the state's worst path came in by (see [`KeptClock::note`]),
+/// and a flag byte says which durations are unbounded.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KeptClock {
+    pub(super) state: u32,
+    flags: u8,
+    enq: u64,
+    adds: u64,
+}
+
+const ENQ_UNBOUNDED: u8 = 1;
+const ADDS_UNBOUNDED: u8 = 2;
+const KEPT: u8 = 4;
+const CAPPED: u8 = 8;
+
+/// A duration's seconds and whether it is unbounded (`flag`).
+fn pack(d: Dur, flag: u8) -> (u64, u8) {
+    match d {
+        Dur::Secs(s) => (s, 0),
+        Dur::Unbounded => (0, flag),
+    }
+}
+
+fn unpack(secs: u64, unbounded: bool) -> Dur {
+    if unbounded {
+        Dur::Unbounded
+    } else {
+        Dur::Secs(secs)
+    }
+}
+
+impl KeptClock {
+    pub(super) fn new(state: u32, c: &ClockNote) -> KeptClock {
+        let (enq, fe) = pack(c.enq, ENQ_UNBOUNDED);
+        let (adds, fa) = pack(c.adds, ADDS_UNBOUNDED);
+        let flags = fe | fa | if c.kept { KEPT } else { 0 } | if c.capped { CAPPED } else { 0 };
+        KeptClock {
+            state,
+            flags,
+            enq,
+            adds,
+        }
+    }
+
+    /// The note again, with the `retention` of the edge it was made on.
+    pub(super) fn note(&self, retention: Dur) -> ClockNote {
+        ClockNote {
+            enq: unpack(self.enq, self.flags & ENQ_UNBOUNDED != 0),
+            retention,
+            kept: self.flags & KEPT != 0,
+            adds: unpack(self.adds, self.flags & ADDS_UNBOUNDED != 0),
+            capped: self.flags & CAPPED != 0,
+        }
+    }
+}
+
 impl ClockNote {
     /// "standard DLQ keeps the enqueue time: deadline = enqueue 0s + 14d".
     pub fn text(&self) -> String {
