@@ -113,7 +113,7 @@ impl Paths<'_> {
         // A note is made only on an edge that leaves a transport, with
         // that edge's retention.
         let hold = self.model.edges[e].hold?;
-        Some(self.clocks[i].note(hold.retention))
+        Some(self.clocks[i].note(hold.retention()))
     }
 
     /// The assumption edge `e` rests on into state `s`, unless the message
@@ -199,10 +199,13 @@ impl Paths<'_> {
                 }
             }
             Via::Failover => {
-                let (_, _, d, why) = self.model.nodes[from]
+                let (_, _, d) = *self.model.nodes[from]
                     .failover
                     .as_deref()
-                    .cloned()
+                    .expect("failover step");
+                let why = self
+                    .model
+                    .failover_why(self.manifest, from)
                     .expect("failover step");
                 Step {
                     from,

@@ -3,6 +3,7 @@
 //! assumptions.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::clock::KeptClock;
 use super::paths::{Back, PathAssumption, Paths, Step, ids_along};
@@ -14,7 +15,9 @@ use crate::time::Dur;
 /// A dedup layer as seen by one intent.
 #[derive(Debug, Clone)]
 pub struct LayerReach {
-    pub layer: Layer,
+    /// The model's layer (shared), or for a send into a transport its
+    /// window as that send's dedup id makes it.
+    pub layer: Arc<Layer>,
     /// The component where the layer acts (guard, transport or provider).
     pub at: usize,
     /// Oldest duplicate it could recognise that reached it.
