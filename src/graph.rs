@@ -46,7 +46,7 @@ impl Graph {
         let mut edges = Vec::with_capacity(m.components.len() * 2);
         let mut start = Vec::with_capacity(m.components.len() + 1);
         for (i, c) in m.components.iter().enumerate() {
-            start.push(edges.len());
+            start.push(edge_ix(edges.len()));
             for (k, l) in c.links().enumerate() {
                 if let Some(j) = l.to.index() {
                     edges.push(Edge {
@@ -58,13 +58,13 @@ impl Graph {
                 }
             }
         }
-        start.push(edges.len());
+        start.push(edge_ix(edges.len()));
         edges.shrink_to_fit();
         // A node's edges are contiguous already; each list is sorted so that
         // the analysis visits targets in a stable order.
         let mut order: Vec<usize> = (0..edges.len()).collect();
         for w in start.windows(2) {
-            order[w[0]..w[1]].sort_by_key(|&e| (edges[e].to, edges[e].ty, e));
+            order[w[0] as usize..w[1] as usize].sort_by_key(|&e| (edges[e].to, edges[e].ty, e));
         }
         Graph {
             edges,
@@ -98,7 +98,7 @@ pub struct Components {
     /// The component of each node.
     pub of: Vec<u32>,
     /// Component `k`'s nodes are `nodes[start[k]..start[k + 1]]`, ascending.
-    start: Vec<usize>,
+    start: Vec<u32>,
     nodes: Vec<usize>,
 }
 
@@ -106,7 +106,7 @@ impl Components {
     /// The nodes of component `k`, ascending.
     pub fn members(&self, k: u32) -> &[usize] {
         let k = k as usize;
-        &self.nodes[self.start[k]..self.start[k + 1]]
+        &self.nodes[self.start[k] as usize..self.start[k + 1] as usize]
     }
 }
 
@@ -129,14 +129,14 @@ impl Graph {
         };
         for (k, scc) in sccs.iter().rev().enumerate() {
             let first = c.nodes.len();
-            c.start.push(first);
+            c.start.push(ix(first));
             c.nodes.extend(scc.iter().map(|x| x.index()));
             c.nodes[first..].sort_unstable();
             for &x in &c.nodes[first..] {
                 c.of[x] = ix(k);
             }
         }
-        c.start.push(c.nodes.len());
+        c.start.push(ix(c.nodes.len()));
         c
     }
 }
@@ -145,20 +145,24 @@ fn ix(i: usize) -> u32 {
     u32::try_from(i).expect("fewer than 2^32 components")
 }
 
+fn edge_ix(i: usize) -> u32 {
+    u32::try_from(i).expect("fewer than 2^32 edges")
+}
+
 /// Outgoing edge lists of every node in two flat arrays (`out[c]` is node
 /// `c`'s list): the analysis walks them for every state, and a vector per
 /// node cost a pointer chase, and at 100k nodes a cache miss, each time.
 #[derive(Debug, Clone, Default)]
 pub struct Adjacency {
     /// Node `c`'s edges are `edges[start[c]..start[c + 1]]`.
-    start: Vec<usize>,
+    start: Vec<u32>,
     edges: Vec<usize>,
 }
 
 impl std::ops::Index<usize> for Adjacency {
     type Output = [usize];
     fn index(&self, c: usize) -> &[usize] {
-        &self.edges[self.start[c]..self.start[c + 1]]
+        &self.edges[self.start[c] as usize..self.start[c + 1] as usize]
     }
 }
 

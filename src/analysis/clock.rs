@@ -18,11 +18,36 @@ use crate::time::Dur;
 
 /// How an edge out of a transport is bounded by the message clock: the
 /// transport's retention, and the part of the edge's delay that comes
-/// after the message left (the consumer's own retries).
+/// after the message left (the consumer's own retries). Kept as seconds
+/// and flags (24 bytes with its `Option`, not 32): every edge out of a
+/// transport has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hold {
-    pub retention: Dur,
-    pub after: Dur,
+    retention: u64,
+    after: u64,
+    retention_unbounded: bool,
+    after_unbounded: bool,
+}
+
+impl Hold {
+    pub fn new(retention: Dur, after: Dur) -> Hold {
+        let (retention, retention_unbounded) = pack(retention, true);
+        let (after, after_unbounded) = pack(after, true);
+        Hold {
+            retention,
+            after,
+            retention_unbounded,
+            after_unbounded,
+        }
+    }
+
+    pub fn retention(&self) -> Dur {
+        unpack(self.retention, self.retention_unbounded)
+    }
+
+    pub fn after(&self) -> Dur {
+        unpack(self.after, self.after_unbounded)
+    }
 }
 
 /// A copy's two clocks: its age and the age at which the message it is in
@@ -54,9 +79,9 @@ impl Moved {
 /// leaves a transport; the target's clock is kept (`keeps`) or restarts.
 pub(super) fn advance(c: Clocks, delay: Dur, hold: Option<Hold>, keeps: bool) -> Moved {
     let uncapped = c.age.add(delay);
-    let deadline = hold.map(|h| c.enq.add(h.retention));
+    let deadline = hold.map(|h| c.enq.add(h.retention()));
     let age = match (hold, deadline) {
-        (Some(h), Some(d)) => uncapped.min(d.add(h.after)),
+        (Some(h), Some(d)) => uncapped.min(d.add(h.after())),
         _ => uncapped,
     };
     let enq = if keeps { c.enq } else { age };
@@ -88,6 +113,65 @@ pub struct ClockNote {
     pub adds: Dur,
     /// Whether the deadline, not the delay, bounded the step.
     pub capped: bool,
+}
+
+/// A [`ClockNote`] as a finished run keeps it, with the state it belongs
+/// to: 24 bytes instead of 64. The retention is not kept: it is that of
+/// the edge the state's worst path came in by (see [`KeptClock::note`]),
+/// and a flag byte says which durations are unbounded.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KeptClock {
+    pub(super) state: u32,
+    flags: u8,
+    enq: u64,
+    adds: u64,
+}
+
+const ENQ_UNBOUNDED: u8 = 1;
+const ADDS_UNBOUNDED: u8 = 2;
+const KEPT: u8 = 4;
+const CAPPED: u8 = 8;
+
+/// A duration's seconds, and `flag` when it is unbounded (else the
+/// default: zero, false).
+fn pack<F: Default>(d: Dur, flag: F) -> (u64, F) {
+    match d {
+        Dur::Secs(s) => (s, F::default()),
+        Dur::Unbounded => (0, flag),
+    }
+}
+
+fn unpack(secs: u64, unbounded: bool) -> Dur {
+    if unbounded {
+        Dur::Unbounded
+    } else {
+        Dur::Secs(secs)
+    }
+}
+
+impl KeptClock {
+    pub(super) fn new(state: u32, c: &ClockNote) -> KeptClock {
+        let (enq, fe) = pack(c.enq, ENQ_UNBOUNDED);
+        let (adds, fa) = pack(c.adds, ADDS_UNBOUNDED);
+        let flags = fe | fa | if c.kept { KEPT } else { 0 } | if c.capped { CAPPED } else { 0 };
+        KeptClock {
+            state,
+            flags,
+            enq,
+            adds,
+        }
+    }
+
+    /// The note again, with the `retention` of the edge it was made on.
+    pub(super) fn note(&self, retention: Dur) -> ClockNote {
+        ClockNote {
+            enq: unpack(self.enq, self.flags & ENQ_UNBOUNDED != 0),
+            retention,
+            kept: self.flags & KEPT != 0,
+            adds: unpack(self.adds, self.flags & ADDS_UNBOUNDED != 0),
+            capped: self.flags & CAPPED != 0,
+        }
+    }
 }
 
 impl ClockNote {
@@ -131,10 +215,7 @@ mod tests {
                 enq: Dur::ZERO,
             },
             d(4),
-            Some(Hold {
-                retention: d(4),
-                after: Dur::ZERO,
-            }),
+            Some(Hold::new(d(4), Dur::ZERO)),
             true,
         );
         assert_eq!(
@@ -144,15 +225,7 @@ mod tests {
                 enq: Dur::ZERO
             }
         );
-        let redriven = advance(
-            at_dlq.to,
-            d(14),
-            Some(Hold {
-                retention: d(14),
-                after: Dur::ZERO,
-            }),
-            false,
-        );
+        let redriven = advance(at_dlq.to, d(14), Some(Hold::new(d(14), Dur::ZERO)), false);
         assert_eq!(
             redriven.to,
             Clocks {
@@ -172,10 +245,7 @@ mod tests {
                 enq: Dur::ZERO,
             },
             d(4),
-            Some(Hold {
-                retention: d(4),
-                after: Dur::ZERO,
-            }),
+            Some(Hold::new(d(4), Dur::ZERO)),
             false,
         );
         // 0 + 4d caps the 1d + 4d delay; the FIFO DLQ's clock starts at 4d.
@@ -196,10 +266,7 @@ mod tests {
                 enq: Dur::ZERO,
             },
             d(4).add(Dur::Secs(60)),
-            Some(Hold {
-                retention: d(4),
-                after: Dur::Secs(60),
-            }),
+            Some(Hold::new(d(4), Dur::Secs(60))),
             false,
         );
         assert_eq!(moved.to.age, d(4).add(Dur::Secs(60)));

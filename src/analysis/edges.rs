@@ -5,6 +5,7 @@
 use super::effective::{self as eff, Eff, Origin};
 use super::model::{Assumed, Birth, EdgeAssumption, EdgeModel, NodeModel, assume};
 use super::retry;
+use super::state::ix;
 use crate::catalog::Generic;
 use crate::graph::{Edge, Graph};
 use crate::manifest::model::{Component, DedupId, Delivery, Link, LinkType, Manifest, Retry};
@@ -86,7 +87,7 @@ pub fn transport_span(
             )
         });
         let assumption = Some(EdgeAssumption::Backlog {
-            component: i,
+            component: ix(i),
             max_backlog: backlog.value,
         });
         (bound, why, assumption)
@@ -173,10 +174,7 @@ fn add_clock(
         LinkType::DeliversTo | LinkType::DeadLetter | LinkType::Redrive
     );
     if leaves && na.generic.is_transport() {
-        em.hold = eff::dur(ca, "retention").map(|r| super::clock::Hold {
-            retention: r.value,
-            after,
-        });
+        em.hold = eff::dur(ca, "retention").map(|r| super::clock::Hold::new(r.value, after));
     }
     // Only a queue's own redrive policy moves a message (F004, F005); a
     // topic, event bus, function or pipe that fails over to a queue sends
@@ -390,7 +388,7 @@ fn add_redrive(
         Some(w) => {
             em.delay = em.delay.add(w.value);
             em.assumption = Some(EdgeAssumption::RedriveWithin {
-                component: a,
+                component: ix(a),
                 within: w.value,
             });
             why.add(|| format!("redrive within {} (declared)", w.value));

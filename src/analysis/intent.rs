@@ -4,12 +4,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::clock::KeptClock;
 use super::cycles::{CycleBound, CycleInfo, bfs_order, cycle_info, sccs};
 use super::model::EdgeModel;
 use super::paths::{Back, Paths, Step};
 use super::propagate::Run;
 use super::state::{CLASSES, Class, Dup, KeyStatus, State, ix};
-use super::{ClockNote, IntentResult, Model};
+use super::{IntentResult, Model};
 use crate::manifest::model::{Intent, LinkType, Manifest};
 use crate::time::Dur;
 
@@ -280,17 +281,11 @@ fn summarise(
 ) -> IntentResult {
     let (mut horizons, paths) = worst_states(&run.states);
     store_horizons(m, run.model, &mut horizons);
-    let backs: Vec<Back> = run.states.iter().map(Back::of).collect();
-    let clocks: Vec<(u32, ClockNote)> = run
-        .states
-        .iter()
-        .enumerate()
-        .filter_map(|(i, st)| st.clock.as_deref().map(|c| (ix(i), *c)))
-        .collect();
+    let backs: Box<[Back]> = run.states.iter().map(Back::of).collect();
+    let clocks = kept_clocks(&run.states);
     let surviving = surviving(m, &run, &backs, &clocks);
     run.crossings.sort();
     run.crossings.dedup();
-    run.crossings.shrink_to_fit();
     // The run's states (896 bytes each) go now; paths need only `backs`.
     drop(run.states);
     let paths = paths.into_iter().map(|(c, s)| (ix(c), ix(s))).collect();
@@ -299,13 +294,27 @@ fn summarise(
         horizons: horizons.into(),
         surviving: surviving.into(),
         layers: run.layers.into(),
-        crossings: run.crossings,
+        crossings: run.crossings.into_boxed_slice(),
         unbounded_cycle,
         paths,
         backs,
         clocks,
         redrive_caps: run.redrive_caps.into_iter().collect(),
     }
+}
+
+/// The clock notes of the states that have one, by state, in a slice of
+/// their exact number (kept with the result, for every intent).
+fn kept_clocks(states: &[State]) -> Box<[KeptClock]> {
+    let n = states.iter().filter(|st| st.clock.is_some()).count();
+    let mut clocks = Vec::with_capacity(n);
+    clocks.extend(
+        states
+            .iter()
+            .enumerate()
+            .filter_map(|(i, st)| st.clock.as_deref().map(|c| KeptClock::new(ix(i), c))),
+    );
+    clocks.into_boxed_slice()
 }
 
 /// Per reached component, its horizon (the worst over its states) and the
@@ -358,7 +367,7 @@ fn surviving(
     m: &Manifest,
     run: &Run,
     backs: &[Back],
-    clocks: &[(u32, ClockNote)],
+    clocks: &[KeptClock],
 ) -> BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> {
     let (model, intent) = (run.model, run.intent);
     let mut surviving: BTreeMap<usize, Vec<(Class, Dup, Vec<Step>)>> = BTreeMap::new();
@@ -394,6 +403,10 @@ fn surviving(
                 list.push((class, d, path));
             }
         }
+    }
+    // Kept with the result: no room for more.
+    for list in surviving.values_mut() {
+        list.shrink_to_fit();
     }
     surviving
 }

@@ -82,12 +82,13 @@ pub struct EdgeModel {
 }
 
 /// An operational assumption an edge's delay rests on (RH005 lists them).
+/// Components as `u32`: most edges carry one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum EdgeAssumption {
     /// The backlog of a transport (component) stays below its `max_backlog`.
-    Backlog { component: usize, max_backlog: Dur },
+    Backlog { component: u32, max_backlog: Dur },
     /// A dead-letter queue (component) is redriven within the declared time.
-    RedriveWithin { component: usize, within: Dur },
+    RedriveWithin { component: u32, within: Dur },
 }
 
 impl EdgeAssumption {
@@ -98,10 +99,13 @@ impl EdgeAssumption {
                 max_backlog,
             } => format!(
                 "max_backlog {max_backlog} on {}",
-                m.components[component].id
+                m.components[component as usize].id
             ),
             EdgeAssumption::RedriveWithin { component, within } => {
-                format!("redrive of {} within {within}", m.components[component].id)
+                format!(
+                    "redrive of {} within {within}",
+                    m.components[component as usize].id
+                )
             }
         }
     }
@@ -136,30 +140,38 @@ pub enum LayerType {
 
 #[derive(Debug, Clone)]
 pub struct GuardModel {
-    pub layer: Layer,
+    /// Shared with the [`LayerReach`](super::LayerReach) of every intent
+    /// that reaches the guard.
+    pub layer: Arc<Layer>,
     pub claim: Claim,
-    pub store_regions: Vec<Arc<str>>,
+    pub store_regions: Regions,
     pub replication: Eff<Replication>,
 }
+
+/// A list of region names, shared by the components that declare it.
+pub type Regions = Arc<[Arc<str>]>;
 
 #[derive(Debug, Clone)]
 pub struct NodeModel {
     pub generic: Generic,
     /// Region names; empty when the component declares none. Shared:
-    /// thousands of components name the same few regions.
-    pub regions: Vec<Arc<str>>,
+    /// thousands of components name the same few regions, in the same
+    /// few lists.
+    pub regions: Regions,
     pub mode: Mode,
-    /// Primary region index → failover region index, delay, explanation.
-    pub failover: Option<Box<(usize, usize, Dur, String)>>,
+    /// Primary region index → failover region index, delay (in words:
+    /// [`Model::failover_why`]).
+    pub failover: Option<Box<(usize, usize, Dur)>>,
     // The optional parts are boxed: most components have none of them, and
-    // inline they made every node 464 bytes.
+    // inline they made every node 464 bytes. Layers are shared with the
+    // results of the intents that meet them.
     pub guard: Option<Box<GuardModel>>,
     /// Provider accepting our key, or a unique constraint on the component.
-    pub own_layer: Option<Box<Layer>>,
+    pub own_layer: Option<Arc<Layer>>,
     /// Transport dedup window (send side).
-    pub transport_window: Option<Box<Layer>>,
+    pub transport_window: Option<Arc<Layer>>,
     /// A workflow's execution-name window, for starts named by the key.
-    pub name_window: Option<Box<Layer>>,
+    pub name_window: Option<Arc<Layer>>,
 }
 
 impl NodeModel {
@@ -227,6 +239,20 @@ impl Model {
         };
         format!("{}: {text}", em.ty.field())
     }
+
+    /// How component `c`'s failover delay adds up, in words ("failover
+    /// eu → us: detection 5m + catch-up 1m"), when it fails over.
+    pub fn failover_why(&self, m: &Manifest, c: usize) -> Option<String> {
+        let node = &self.nodes[c];
+        node.failover.as_ref()?;
+        let r = m.region(&node.regions[0])?;
+        let to = r.failover_to.as_ref()?;
+        let (det, cu) = detection_catch_up(r);
+        Some(format!(
+            "failover {} → {}: detection {det} + catch-up {cu}",
+            r.id, to.value
+        ))
+    }
 }
 
 pub(super) fn assume(
@@ -260,11 +286,21 @@ fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>)
     })
 }
 
-/// One shared copy of each region name.
+/// One shared copy of each region name, and of each list of them.
 #[derive(Default)]
-struct Names(IdMap<String, Arc<str>>);
+struct Names(IdMap<String, Arc<str>>, IdMap<Vec<Arc<str>>, Regions>);
 
 impl Names {
+    fn list(&mut self, regions: &[crate::manifest::model::Sp<String>]) -> Regions {
+        let names: Vec<Arc<str>> = regions.iter().map(|r| self.get(&r.value)).collect();
+        if let Some(l) = self.1.get(&names) {
+            return l.clone();
+        }
+        let l: Regions = Arc::from(names.as_slice());
+        self.1.insert(names, l.clone());
+        l
+    }
+
     fn get(&mut self, name: &str) -> Arc<str> {
         if let Some(n) = self.0.get(name) {
             return n.clone();
@@ -283,7 +319,7 @@ fn node_model(
     names: &mut Names,
 ) -> NodeModel {
     let generic = eff::generic(c);
-    let regions: Vec<Arc<str>> = c.regions.iter().map(|r| names.get(&r.value)).collect();
+    let regions = names.list(&c.regions);
     let mode = c.mode();
     let failover = if mode == Mode::ActivePassive && regions.len() > 1 {
         m.region(&regions[0]).and_then(|r| failover(r, &regions))
@@ -295,19 +331,19 @@ fn node_model(
         let s = &m.components[si];
         let sg = eff::generic(s);
         Some(Box::new(GuardModel {
-            layer: Layer {
+            layer: Arc::new(Layer {
                 component: si,
                 window: store_window(si, s, sg, assumed),
                 any_key: s.unique().is_some_and(|u| !u.value.is_empty()),
                 content: false,
                 label: "guard store",
                 ty: LayerType::GuardStore,
-            },
+            }),
             claim: g
                 .claim
                 .as_ref()
                 .map_or(Claim::ConditionalWrite, |c| c.value),
-            store_regions: s.regions.iter().map(|r| names.get(&r.value)).collect(),
+            store_regions: names.list(&s.regions),
             replication: eff::replication(s),
         }))
     });
@@ -316,7 +352,7 @@ fn node_model(
         eff::dur(c, "dedup_window")
             .filter(|w| w.value > Dur::ZERO)
             .map(|window| {
-                Box::new(Layer {
+                Arc::new(Layer {
                     component: i,
                     window,
                     any_key: false,
@@ -343,12 +379,12 @@ fn node_model(
 /// The execution-name window of a workflow whose kind dedups starts by
 /// name: names stay taken for its retention (Step Functions Standard 90 d,
 /// F033; Lambda durable 14 d after the execution closes, F031).
-fn name_window(i: usize, c: &Component) -> Option<Box<Layer>> {
+fn name_window(i: usize, c: &Component) -> Option<Arc<Layer>> {
     if !eff::kind_of(c).has_flag(crate::catalog::Flag::NameDedup) {
         return None;
     }
     let window = eff::dur(c, "retention")?;
-    Some(Box::new(Layer {
+    Some(Arc::new(Layer {
         component: i,
         window,
         any_key: false,
@@ -359,21 +395,19 @@ fn name_window(i: usize, c: &Component) -> Option<Box<Layer>> {
 }
 
 /// Failover from the primary region `r` of an active-passive component
-/// whose regions are `regions`: (from, to, delay, explanation).
-fn failover(r: &Region, regions: &[Arc<str>]) -> Option<Box<(usize, usize, Dur, String)>> {
+/// whose regions are `regions`: (from, to, delay).
+fn failover(r: &Region, regions: &[Arc<str>]) -> Option<Box<(usize, usize, Dur)>> {
     let to = r.failover_to.as_ref()?;
     let ti = regions.iter().position(|x| **x == *to.value)?;
+    let (det, cu) = detection_catch_up(r);
+    Some(Box::new((0, ti, det.add(cu))))
+}
+
+/// A region's failure detection and catch-up times (zero when not given).
+fn detection_catch_up(r: &Region) -> (Dur, Dur) {
     let det = r.detection.as_ref().map_or(Dur::ZERO, |d| d.value);
     let cu = r.catch_up.as_ref().map_or(Dur::ZERO, |d| d.value);
-    Some(Box::new((
-        0,
-        ti,
-        det.add(cu),
-        format!(
-            "failover {} → {}: detection {det} + catch-up {cu}",
-            r.id, to.value
-        ),
-    )))
+    (det, cu)
 }
 
 /// Component `i`'s own layer: a unique constraint on a store, or the key
@@ -383,9 +417,9 @@ fn own_layer(
     c: &Component,
     generic: Generic,
     assumed: &mut Vec<Assumed>,
-) -> Option<Box<Layer>> {
+) -> Option<Arc<Layer>> {
     if generic.is_store() && c.unique().is_some_and(|u| !u.value.is_empty()) {
-        Some(Box::new(Layer {
+        Some(Arc::new(Layer {
             component: i,
             window: store_window(i, c, generic, assumed),
             any_key: true,
@@ -401,7 +435,7 @@ fn own_layer(
                 origin: Origin::Assumed,
             }
         });
-        Some(Box::new(Layer {
+        Some(Arc::new(Layer {
             component: i,
             window,
             any_key: false,

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::Model;
-use super::clock::{ClockNote, since};
+use super::clock::{ClockNote, KeptClock, since};
 use super::model::EdgeAssumption;
 use super::state::{Class, DupBack, State, Via, ix};
 use crate::manifest::model::{Intent, Manifest};
@@ -65,7 +65,7 @@ pub enum PathAssumption {
 /// Reconstructs worst paths from the back-pointers of a finished run.
 pub(super) struct Paths<'a> {
     pub(super) backs: &'a [Back],
-    pub(super) clocks: &'a [(u32, ClockNote)],
+    pub(super) clocks: &'a [KeptClock],
     pub(super) manifest: &'a Manifest,
     pub(super) model: &'a Model,
     pub(super) intent: &'a Intent,
@@ -105,15 +105,15 @@ impl Paths<'_> {
 
     /// The message clock of the worst path's step into state `s` along
     /// edge `e`, if it left a transport.
-    fn clock(&self, s: usize, e: usize) -> Option<&ClockNote> {
+    fn clock(&self, s: usize, e: usize) -> Option<ClockNote> {
         if !matches!(self.backs[s].back(), Some((_, Via::Edge(x))) if x as usize == e) {
             return None;
         }
-        let i = self
-            .clocks
-            .binary_search_by_key(&ix(s), |&(st, _)| st)
-            .ok()?;
-        Some(&self.clocks[i].1)
+        let i = self.clocks.binary_search_by_key(&ix(s), |c| c.state).ok()?;
+        // A note is made only on an edge that leaves a transport, with
+        // that edge's retention.
+        let hold = self.model.edges[e].hold?;
+        Some(self.clocks[i].note(hold.retention()))
     }
 
     /// The assumption edge `e` rests on into state `s`, unless the message
@@ -180,7 +180,7 @@ impl Paths<'_> {
             Via::Edge(e) => {
                 let em = &self.model.edges[e as usize];
                 let mut why = self.model.explain(self.manifest, e as usize);
-                let clock = self.clock(s, e as usize).copied();
+                let clock = self.clock(s, e as usize);
                 // The clock is worth a word where it bounds the step or
                 // runs from an earlier enqueue; else the delay says it all.
                 if let Some(c) = clock.filter(|c| c.capped || c.kept) {
@@ -199,10 +199,13 @@ impl Paths<'_> {
                 }
             }
             Via::Failover => {
-                let (_, _, d, why) = self.model.nodes[from]
+                let (_, _, d) = *self.model.nodes[from]
                     .failover
                     .as_deref()
-                    .cloned()
+                    .expect("failover step");
+                let why = self
+                    .model
+                    .failover_why(self.manifest, from)
                     .expect("failover step");
                 Step {
                     from,

@@ -4,6 +4,7 @@
 //! key minting, regions, dedup layers).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::clock::{ClockNote, Clocks, Moved, advance, since};
 use super::model::{Birth, EdgeModel, Layer, Model};
@@ -185,7 +186,7 @@ impl Run<'_> {
                 }
             }
         }
-        if let Some((from, to, delay, _)) = node.failover.as_deref() {
+        if let Some((from, to, delay)) = node.failover.as_deref() {
             let (from, to, delay) = (*from, *to, *delay);
             self.copy_state(first + from, first + to, delay, Via::Failover, Some(c));
         }
@@ -300,7 +301,7 @@ impl Run<'_> {
         &mut self,
         s: usize,
         at: usize,
-        layer: &Layer,
+        layer: &Arc<Layer>,
         visible: Result<(), (usize, String)>,
     ) {
         let window = layer.window.value;
@@ -477,22 +478,26 @@ impl Run<'_> {
     /// The dedup layer a copy meets on entering the edge's target: a
     /// transport's window acts on what is sent into it with a dedup id,
     /// an execution-name window on a start named by the key.
-    fn send_layer(&self, em: &EdgeModel) -> Option<Box<Layer>> {
+    fn send_layer(&self, em: &EdgeModel) -> Option<Arc<Layer>> {
         match (
             em.ty,
             em.dedup_id,
             &self.model.nodes[em.to].transport_window,
         ) {
             (LinkType::SendsTo, Some(id), Some(l)) if id != DedupId::None => {
-                let mut l = l.clone();
-                l.content = id == DedupId::Content;
-                Some(l)
+                let content = id == DedupId::Content;
+                if l.content == content {
+                    return Some(l.clone());
+                }
+                let mut l = Layer::clone(l);
+                l.content = content;
+                Some(Arc::new(l))
             }
             _ => self.name_layer(em),
         }
     }
 
-    fn name_layer(&self, em: &EdgeModel) -> Option<Box<Layer>> {
+    fn name_layer(&self, em: &EdgeModel) -> Option<Arc<Layer>> {
         let polled = em.ty == LinkType::DeliversTo
             && matches!(
                 self.model.nodes[em.from].generic,
@@ -512,7 +517,7 @@ fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<Box<ClockNote
     let hold = em.hold.filter(|_| !h.is_unbounded())?;
     Some(Box::new(ClockNote {
         enq,
-        retention: hold.retention,
+        retention: hold.retention(),
         kept: enq < h,
         adds: since(moved.to.age, h),
         capped: moved.capped(),

@@ -3,17 +3,21 @@
 //! assumptions.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
+use super::clock::KeptClock;
 use super::paths::{Back, PathAssumption, Paths, Step, ids_along};
 use super::state::{Class, Dup, Via};
-use super::{Analysis, ClockNote, Layer, SortedMap};
+use super::{Analysis, Layer, SortedMap};
 use crate::manifest::model::Manifest;
 use crate::time::Dur;
 
 /// A dedup layer as seen by one intent.
 #[derive(Debug, Clone)]
 pub struct LayerReach {
-    pub layer: Layer,
+    /// The model's layer (shared), or for a send into a transport its
+    /// window as that send's dedup id makes it.
+    pub layer: Arc<Layer>,
     /// The component where the layer acts (guard, transport or provider).
     pub at: usize,
     /// Oldest duplicate it could recognise that reached it.
@@ -30,21 +34,21 @@ pub struct IntentResult {
     pub surviving: SortedMap<usize, Vec<(Class, Dup, Vec<Step>)>>,
     pub layers: SortedMap<(usize, usize), LayerReach>,
     /// Guards reached in a region where their store is absent: (guard, region).
-    pub crossings: Vec<(usize, String)>,
+    pub crossings: Box<[(usize, String)]>,
     /// Redrive edge of a cycle with no `max_times`, or a cycle with no redrive.
     pub unbounded_cycle: Option<usize>,
     /// For each reached component (ascending), its worst state.
-    pub(super) paths: Vec<(u32, u32)>,
+    pub(super) paths: Box<[(u32, u32)]>,
     /// Component and worst-path back-pointer of every state of the run: all
     /// [`IntentResult::path_to`] reads once the run is over.
-    pub(super) backs: Vec<Back>,
+    pub(super) backs: Box<[Back]>,
     /// The message clock of each state whose worst path's last step left a
     /// transport, by state (ascending).
-    pub(super) clocks: Vec<(u32, ClockNote)>,
+    pub(super) clocks: Box<[KeptClock]>,
     /// Redrives whose declared `within` the dead-letter queue's message
     /// clock cuts short, by edge (ascending): (edge, the age the promise
     /// allows, the deadline the messages expire at).
-    pub redrive_caps: Vec<(usize, (Dur, Dur))>,
+    pub redrive_caps: Box<[(usize, (Dur, Dur))]>,
 }
 
 impl IntentResult {

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 /// eleven).
 #[derive(Clone, PartialEq)]
 pub struct SortedMap<K, V> {
-    entries: Vec<(K, V)>,
+    entries: Box<[(K, V)]>,
 }
 
 /// Iterator over a [`SortedMap`]'s entries in key order.
@@ -54,7 +54,7 @@ impl<K: Ord, V> SortedMap<K, V> {
 impl<K, V> Default for SortedMap<K, V> {
     fn default() -> Self {
         SortedMap {
-            entries: Vec::new(),
+            entries: Box::new([]),
         }
     }
 }
@@ -62,7 +62,7 @@ impl<K, V> Default for SortedMap<K, V> {
 impl<K: Ord, V> From<BTreeMap<K, V>> for SortedMap<K, V> {
     fn from(m: BTreeMap<K, V>) -> Self {
         // A BTreeMap iterates in key order and knows its length, so the
-        // vector is sorted and allocated once, at its size.
+        // slice is sorted and allocated once, at its size.
         SortedMap {
             entries: m.into_iter().collect(),
         }

@@ -34,7 +34,7 @@ pub(super) fn add_target(
         // The event waits in the function's queue after it left the
         // transport: the transport's retention does not end that wait.
         if let Some(hold) = em.hold.as_mut() {
-            hold.after = hold.after.add(age.value);
+            *hold = super::clock::Hold::new(hold.retention(), hold.after().add(age.value));
         }
         em.birth = Some(Birth::Redelivery);
         why.add(|| {

@@ -213,7 +213,7 @@ proptest! {
         for (e, s) in an.model.edges.iter().zip(&steps) {
             let got = edges::Step {
                 delay: e.delay,
-                hold: e.hold.as_ref().map(|h| (h.retention, h.after)),
+                hold: e.hold.as_ref().map(|h| (h.retention(), h.after())),
                 keeps_clock: e.keeps_clock,
             };
             prop_assert_eq!(&got, s, "edge c{} -> c{}\n{}", e.from, e.to, a.text());

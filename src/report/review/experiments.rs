@@ -266,7 +266,7 @@ impl Ctx<'_, '_> {
         let mut actives: Vec<(Vec<std::sync::Arc<str>>, Vec<&str>)> = Vec::new();
         for (i, c) in self.components() {
             let node = &model.nodes[i];
-            if let Some((from, to, delay, _)) = node.failover.as_deref() {
+            if let Some((from, to, delay)) = node.failover.as_deref() {
                 let key = (
                     node.regions[*from].to_string(),
                     node.regions[*to].to_string(),
@@ -279,9 +279,9 @@ impl Ctx<'_, '_> {
                     None => failovers.push((key.0, key.1, key.2, vec![&c.id])),
                 }
             } else if node.mode == Mode::ActiveActive && node.regions.len() > 1 {
-                match actives.iter_mut().find(|a| a.0 == node.regions) {
+                match actives.iter_mut().find(|a| a.0[..] == node.regions[..]) {
                     Some(a) => a.1.push(&c.id),
-                    None => actives.push((node.regions.clone(), vec![&c.id])),
+                    None => actives.push((node.regions.to_vec(), vec![&c.id])),
                 }
             }
         }

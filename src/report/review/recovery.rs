@@ -72,8 +72,8 @@ impl Ctx<'_, '_> {
                 format!("`{}` runs in {}{mode}", c.id, regions.join(", ")),
                 self.at(c.regions[0].loc),
             );
-            if let Some((_, _, _, why)) = self.a.model.nodes[i].failover.as_deref() {
-                d.ev(why.clone(), None);
+            if let Some(why) = self.a.model.failover_why(self.a.manifest, i) {
+                d.ev(why, None);
             }
         }
         for (_, _, store) in self.guards() {
