@@ -19,7 +19,8 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 fn guard(ctx: &Ctx, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
     if let Some(s) = guard.store.index()
         && !ctx.values(s).kind.has_flag(Flag::ChecksRecordExpiry)
-        && let Some(exp) = ctx.values(s)
+        && let Some(exp) = ctx
+            .values(s)
             .expiry()
             .filter(|e| e.value == Expiry::PhysicalTtl)
     {

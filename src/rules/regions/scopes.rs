@@ -21,10 +21,7 @@ pub(super) fn regions(ctx: &Ctx, out: &mut Vec<Finding>) {
         let names = regions.join(", ");
         for (t, l) in keyed_providers(ctx, c) {
             let target = &ctx.m.components[t];
-            let Some(scope) = ctx.values(t)
-                .key_scope()
-                .filter(|s| s.value == "region")
-            else {
+            let Some(scope) = ctx.values(t).key_scope().filter(|s| s.value == "region") else {
                 continue;
             };
             out.push(
@@ -96,10 +93,7 @@ pub(super) fn zones(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (c, intent) in ctx.reached() {
         for (t, l) in keyed_providers(ctx, c) {
             let target = &ctx.m.components[t];
-            if let Some(scope) = ctx.values(t)
-                .key_scope()
-                .filter(|s| s.value == "zone")
-            {
+            if let Some(scope) = ctx.values(t).key_scope().filter(|s| s.value == "zone") {
                 out.push(
                     Finding::new(
                         Code::RH013,
