@@ -1,8 +1,7 @@
-//! What every rule reads, computed once per run: the analysis, the
-//! policy's options, the first intent reaching each component, and each
-//! component's effective values (written, else the catalog default, with
-//! where the value comes from). Rules read effective values here only, so
-//! each is computed once whatever the number of rules reading it.
+//! What every rule reads: the analysis, the policy's options, the first
+//! intent reaching each component, and each component's effective values
+//! (written, else the catalog default, with where the value comes from),
+//! computed where a rule asks. Rules read effective values here only.
 
 use crate::analysis::effective as eff;
 pub use crate::analysis::effective::{Eff, Origin};
@@ -13,55 +12,87 @@ use crate::time::Dur;
 
 use super::{Finding, Options};
 
-/// One component's effective values, as the rules read them.
+/// One component's effective values, as the rules read them: each is
+/// computed from the component and its kind where a rule asks for it.
 ///
-/// One is kept for every component while the rules run, so the values a
-/// component may lack (all but `delivery`) are boxed: an empty slot is 8 bytes where an inline
-/// `Option<Eff<..>>` is 48 to 64, which at 76k components was about 48 MB
-/// at the peak of a check.
-pub struct Values {
+/// Keeping every component's values for the whole run (boxed, 144 bytes
+/// inline and an `Eff` of 56 bytes per value) held about 16 MB at 76k
+/// components at the peak of a check, while the rules read a few values
+/// of a few components: computing one is a scan of the handful of
+/// settings written and a lookup in the kind's fields.
+#[derive(Clone, Copy)]
+pub struct Values<'a> {
     pub kind: &'static Kind,
-    pub retention: Option<Box<Eff<Dur>>>,
-    pub visibility_timeout: Option<Box<Eff<Dur>>>,
-    pub timeout: Option<Box<Eff<Dur>>>,
-    pub dedup_window: Option<Box<Eff<Dur>>>,
-    /// How long a topic or bus keeps trying to deliver an event.
-    pub max_event_age: Option<Box<Eff<Dur>>>,
-    /// What a transport deduplicates within (`queue`, `message-group`).
-    pub dedup_scope: Option<Box<Eff<String>>>,
-    /// Where a store's records are visible.
-    pub scope: Option<Box<Eff<String>>>,
-    /// Where a provider recognises a key (`global`, `region`, `zone`).
-    pub key_scope: Option<Box<Eff<String>>>,
-    pub expiry: Option<Box<Eff<Expiry>>>,
-    pub delivery: Eff<Delivery>,
-    pub accepts_key: bool,
-    pub lookup_by_reference: bool,
-    pub content_based_dedup: Option<Box<Eff<bool>>>,
-    /// As a dead-letter queue, a moved message keeps its enqueue time.
-    pub dlq_keeps_enqueue_time: bool,
+    c: &'a Component,
 }
 
-impl Values {
-    fn of(c: &Component) -> Values {
+impl<'a> Values<'a> {
+    fn of(c: &'a Component) -> Values<'a> {
         Values {
             kind: eff::kind_of(c),
-            retention: eff::dur(c, "retention").map(Box::new),
-            visibility_timeout: eff::dur(c, "visibility_timeout").map(Box::new),
-            timeout: eff::dur(c, "timeout").map(Box::new),
-            dedup_window: eff::dur(c, "dedup_window").map(Box::new),
-            max_event_age: eff::dur(c, "max_event_age").map(Box::new),
-            dedup_scope: eff::dedup_scope(c).map(Box::new),
-            scope: eff::scope(c).map(Box::new),
-            key_scope: eff::key_scope(c).map(Box::new),
-            expiry: eff::expiry(c).map(Box::new),
-            delivery: eff::delivery(c),
-            accepts_key: eff::boolean(c, "accepts_key").is_some_and(|x| x.value),
-            lookup_by_reference: eff::boolean(c, "lookup_by_reference").is_some_and(|x| x.value),
-            content_based_dedup: eff::boolean(c, "content_based_dedup").map(Box::new),
-            dlq_keeps_enqueue_time: eff::boolean(c, "dlq_keeps_enqueue_time")
-                .is_some_and(|x| x.value),
+            c,
         }
+    }
+
+    pub fn retention(&self) -> Option<Eff<Dur>> {
+        eff::dur(self.c, "retention")
+    }
+
+    pub fn visibility_timeout(&self) -> Option<Eff<Dur>> {
+        eff::dur(self.c, "visibility_timeout")
+    }
+
+    pub fn timeout(&self) -> Option<Eff<Dur>> {
+        eff::dur(self.c, "timeout")
+    }
+
+    pub fn dedup_window(&self) -> Option<Eff<Dur>> {
+        eff::dur(self.c, "dedup_window")
+    }
+
+    /// How long a topic or bus keeps trying to deliver an event.
+    pub fn max_event_age(&self) -> Option<Eff<Dur>> {
+        eff::dur(self.c, "max_event_age")
+    }
+
+    /// What a transport deduplicates within (`queue`, `message-group`).
+    pub fn dedup_scope(&self) -> Option<Eff<String>> {
+        eff::dedup_scope(self.c)
+    }
+
+    /// Where a store's records are visible.
+    pub fn scope(&self) -> Option<Eff<String>> {
+        eff::scope(self.c)
+    }
+
+    /// Where a provider recognises a key (`global`, `region`, `zone`).
+    pub fn key_scope(&self) -> Option<Eff<String>> {
+        eff::key_scope(self.c)
+    }
+
+    pub fn expiry(&self) -> Option<Eff<Expiry>> {
+        eff::expiry(self.c)
+    }
+
+    pub fn delivery(&self) -> Eff<Delivery> {
+        eff::delivery(self.c)
+    }
+
+    pub fn accepts_key(&self) -> bool {
+        eff::boolean(self.c, "accepts_key").is_some_and(|x| x.value)
+    }
+
+    pub fn lookup_by_reference(&self) -> bool {
+        eff::boolean(self.c, "lookup_by_reference").is_some_and(|x| x.value)
+    }
+
+    pub fn content_based_dedup(&self) -> Option<Eff<bool>> {
+        eff::boolean(self.c, "content_based_dedup")
+    }
+
+    /// As a dead-letter queue, a moved message keeps its enqueue time.
+    pub fn dlq_keeps_enqueue_time(&self) -> bool {
+        eff::boolean(self.c, "dlq_keeps_enqueue_time").is_some_and(|x| x.value)
     }
 
     /// Whether the platform fixes `field` for this kind (the SQS FIFO
@@ -76,8 +107,6 @@ pub struct Ctx<'a> {
     pub a: &'a Analysis<'a>,
     pub m: &'a Manifest,
     pub options: &'a Options,
-    /// Per component, in component order.
-    pub values: Vec<Values>,
 }
 
 impl<'a> Ctx<'a> {
@@ -86,8 +115,17 @@ impl<'a> Ctx<'a> {
             a,
             m: a.manifest,
             options,
-            values: a.manifest.components.iter().map(Values::of).collect(),
         }
+    }
+
+    /// The effective values of component `c`.
+    pub fn values(&self, c: usize) -> Values<'a> {
+        Values::of(&self.m.components[c])
+    }
+
+    /// Every component's effective values, in component order.
+    pub fn all_values(&self) -> impl Iterator<Item = Values<'a>> + 'a {
+        self.m.components.iter().map(Values::of)
     }
 
     /// The id of the first intent (in manifest order) whose copies reach

@@ -152,26 +152,86 @@ pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
 }
 
 /// One problem found in an architecture.
+///
+/// What most findings carry is held inline; what few carry (a horizon, a
+/// path, steps, related places, a waiver) is in its [`Details`], boxed and
+/// absent until written, read and written through `Deref` as if they were
+/// fields of the finding (`f.path`, `f.waived = ..`). All of them inline
+/// made a finding 304 bytes, and a large check holds tens of thousands.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     pub rule: &'static Rule,
     pub severity: Severity,
+    /// Listed in the `--baseline` file: shown, never counted toward failure.
+    pub baselined: bool,
     pub message: String,
     pub intent: Option<String>,
     pub component: Option<String>,
+    pub assumptions: Vec<String>,
+    pub loc: Option<Loc>,
+    details: Boxed,
+}
+
+/// The part of a [`Finding`] that few findings have.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Details {
     /// `None` where unbounded or absent (see `horizon_known`).
     pub horizon: Option<Dur>,
     pub window: Option<Dur>,
     pub path: Vec<String>,
     pub steps: Vec<Step>,
-    pub assumptions: Vec<String>,
-    pub loc: Option<Loc>,
     /// Other places worth showing (the worst path's links).
     pub related: Vec<(Loc, String)>,
     /// Covered by a live waiver: shown, never counted toward failure.
     pub waived: Option<Waived>,
-    /// Listed in the `--baseline` file: shown, never counted toward failure.
-    pub baselined: bool,
+}
+
+/// What a finding without details reads.
+static NO_DETAILS: Details = Details {
+    horizon: None,
+    window: None,
+    path: Vec::new(),
+    steps: Vec::new(),
+    related: Vec::new(),
+    waived: None,
+};
+
+/// [`Details`] boxed, `None` until one is written; compared and printed as
+/// the details it stands for, so an empty box equals none.
+#[derive(Clone, Default)]
+struct Boxed(Option<Box<Details>>);
+
+impl Boxed {
+    fn get(&self) -> &Details {
+        self.0.as_deref().unwrap_or(&NO_DETAILS)
+    }
+}
+
+impl PartialEq for Boxed {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl std::fmt::Debug for Boxed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+impl std::ops::Deref for Finding {
+    type Target = Details;
+
+    fn deref(&self) -> &Details {
+        self.details.get()
+    }
+}
+
+/// Writing a detail makes the box.
+impl std::ops::DerefMut for Finding {
+    fn deref_mut(&mut self) -> &mut Details {
+        self.details.0.get_or_insert_with(Box::default)
+    }
 }
 
 /// What [`Finding::new`] accepts as the rule: a [`Code`], or (for tests
@@ -195,21 +255,20 @@ impl IntoCode for &str {
 impl Finding {
     pub fn new(code: impl IntoCode, message: impl Into<String>) -> Finding {
         let rule = code.into_code().rule();
+        // A message made by `format!` may have room for as much again as
+        // its text; a large check keeps tens of thousands of them.
+        let mut message = message.into();
+        message.shrink_to_fit();
         Finding {
             rule,
             severity: rule.severity,
-            message: message.into(),
+            baselined: false,
+            message,
             intent: None,
             component: None,
-            horizon: None,
-            window: None,
-            path: Vec::new(),
-            steps: Vec::new(),
             assumptions: Vec::new(),
             loc: None,
-            related: Vec::new(),
-            waived: None,
-            baselined: false,
+            details: Boxed::default(),
         }
     }
 
@@ -402,6 +461,21 @@ mod tests {
         let mut none: Vec<Finding> = Vec::new();
         sort(&mut none);
         assert!(none.is_empty());
+    }
+
+    /// A large check holds tens of thousands of findings: what few carry
+    /// stays out of line, and an empty box reads and compares as none.
+    #[test]
+    fn findings_stay_small() {
+        assert!(std::mem::size_of::<Finding>() <= 136);
+        let plain = Finding::new(Code::RH040, "m");
+        let mut written = plain.clone();
+        written.path = Vec::new();
+        assert_eq!(written, plain);
+        assert!(plain.path.is_empty() && plain.waived.is_none() && plain.horizon.is_none());
+        let f = plain.horizon(Dur::Secs(5));
+        assert_eq!(f.horizon, Some(Dur::Secs(5)));
+        assert_eq!(f.window, None);
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             .as_ref()
             .is_some_and(|l| l.ty == LayerType::UniqueConstraint);
         let dedup_store =
-            named[c] || unique || DEDUP_KINDS.contains(&ctx.values[c].kind.id.as_str());
+            named[c] || unique || DEDUP_KINDS.contains(&ctx.values(c).kind.id.as_str());
         if !a.model.nodes[c].generic.is_store() || used[c] || !dedup_store {
             continue;
         }

@@ -59,7 +59,7 @@ fn unpassed(ctx: &Ctx, r: &IntentResult, reported: &BTreeSet<usize>, out: &mut V
             let to = &m.components[em.to];
             let takes = if a.model.nodes[em.to].guard.is_some() {
                 "claims it in its guard"
-            } else if ctx.values[em.to].accepts_key {
+            } else if ctx.values(em.to).accepts_key() {
                 "deduplicates by it"
             } else {
                 continue;

@@ -11,7 +11,7 @@ use crate::time::Dur;
 /// RH050: values outside what the platform documents.
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let m = ctx.m;
-    for (comp, v) in m.components.iter().zip(&ctx.values) {
+    for (comp, v) in m.components.iter().zip(ctx.all_values()) {
         let written: [(&str, Option<(Dur, Loc)>); 6] = [
             ("visibility_timeout", dur(comp.visibility_timeout())),
             ("retention", dur(comp.retention())),

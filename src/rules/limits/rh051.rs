@@ -13,9 +13,9 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         // intent reaches the topic.
         let intent = ctx.reached_by(em.from);
         let (topic, target) = (&m.components[em.from], &m.components[em.to]);
-        let policy = ctx.values[em.from]
-            .max_event_age
-            .as_ref()
+        let policy = ctx
+            .values(em.from)
+            .max_event_age()
             .map(|d| format!(", {}{}", d.value, d.provenance()))
             .unwrap_or_default();
         let f = Finding::new(

@@ -20,11 +20,8 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// RH031: content-based dedup hashes the body only.
 fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
     let comp = &ctx.m.components[c];
-    if ctx.values[c].kind.has_flag(Flag::ContentDedupBodyOnly)
-        && let Some(cbd) = ctx.values[c]
-            .content_based_dedup
-            .as_ref()
-            .filter(|b| b.value)
+    if ctx.values(c).kind.has_flag(Flag::ContentDedupBodyOnly)
+        && let Some(cbd) = ctx.values(c).content_based_dedup().filter(|b| b.value)
         && let Some(attrs) = comp.message_attributes().filter(|a| !a.value.is_empty())
     {
         out.push(

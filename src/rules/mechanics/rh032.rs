@@ -18,10 +18,10 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// RH032: validity left to physical TTL deletion.
 fn guard(ctx: &Ctx, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
     if let Some(s) = guard.store.index()
-        && !ctx.values[s].kind.has_flag(Flag::ChecksRecordExpiry)
-        && let Some(exp) = ctx.values[s]
-            .expiry
-            .as_ref()
+        && !ctx.values(s).kind.has_flag(Flag::ChecksRecordExpiry)
+        && let Some(exp) = ctx
+            .values(s)
+            .expiry()
             .filter(|e| e.value == Expiry::PhysicalTtl)
     {
         let store = &ctx.m.components[s];
@@ -35,7 +35,7 @@ fn guard(ctx: &Ctx, guard: &Guard, intent: &str, out: &mut Vec<Finding>) {
                 ),
             )
             .intent(intent)
-            .on_value(store, exp),
+            .on_value(store, &exp),
         );
     }
 }

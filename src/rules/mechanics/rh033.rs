@@ -54,8 +54,8 @@ fn intent(ctx: &Ctx, r: &IntentResult, performers: &[Vec<usize>], out: &mut Vec<
             let Some(link) = performer.effects.iter().find(|l| l.to.value == ext.id) else {
                 continue;
             };
-            let provider_dedups = ctx.values[ec].accepts_key && link.passes_key();
-            let lookup = ctx.values[ec].lookup_by_reference;
+            let provider_dedups = ctx.values(ec).accepts_key() && link.passes_key();
+            let lookup = ctx.values(ec).lookup_by_reference();
             let reconciled = ext.reconciliation().is_some_and(|x| x.value != "none");
             if provider_dedups || lookup || reconciled {
                 continue;

@@ -27,7 +27,7 @@ fn attempts(l: &crate::manifest::model::Link) -> Option<u64> {
 /// workflow's id (the first such workflow in component order).
 fn retried_steps<'a>(ctx: &Ctx<'a>) -> BTreeMap<usize, &'a str> {
     let mut step_of = BTreeMap::new();
-    for (w, v) in ctx.m.components.iter().zip(&ctx.values) {
+    for (w, v) in ctx.m.components.iter().zip(ctx.all_values()) {
         if v.kind.generic != Generic::Workflow {
             continue;
         }
@@ -46,7 +46,7 @@ fn retried_steps<'a>(ctx: &Ctx<'a>) -> BTreeMap<usize, &'a str> {
 /// retried call to a provider.
 fn component(ctx: &Ctx, c: usize, retried_by: Option<&&str>, intent: &str, out: &mut Vec<Finding>) {
     let comp = &ctx.m.components[c];
-    let kind = ctx.values[c].kind;
+    let kind = ctx.values(c).kind;
     let how = if kind.has_flag(Flag::StepsAtLeastOnce)
         || (kind.generic == Generic::Workflow && kind.delivery.as_deref() == Some("at-least-once"))
     {

@@ -20,7 +20,7 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
     let node = &a.model.nodes[c];
     if let Some(gm) = &node.guard {
         let store = &m.components[gm.layer.component];
-        if let Some(scope) = &ctx.values[gm.layer.component].scope
+        if let Some(scope) = ctx.values(gm.layer.component).scope()
             && matches!(
                 scope.value.as_str(),
                 "process" | "instance" | "zone" | "host"
@@ -35,7 +35,7 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
                     ),
                 )
                 .intent(intent)
-                .on_value(store, scope),
+                .on_value(store, &scope),
             );
         }
     }
@@ -44,7 +44,7 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
             continue;
         };
         let t = &m.components[ti];
-        if ctx.values[ti].kind.has_flag(Flag::SessionScopedDedup)
+        if ctx.values(ti).kind.has_flag(Flag::SessionScopedDedup)
             && l.retry
                 .as_ref()
                 .and_then(|r| r.attempts.as_ref())
@@ -64,8 +64,8 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
             );
         }
     }
-    if ctx.values[c].kind.has_flag(Flag::RegionScopedExactlyOnce)
-        && ctx.values[c].delivery.value == Delivery::ExactlyOnce
+    if ctx.values(c).kind.has_flag(Flag::RegionScopedExactlyOnce)
+        && ctx.values(c).delivery().value == Delivery::ExactlyOnce
     {
         let consumers_regions: usize = comp
             .delivers_to

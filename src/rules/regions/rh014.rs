@@ -14,10 +14,10 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) {
     let m = ctx.m;
     let comp = &m.components[c];
-    if ctx.values[c].kind.has_flag(Flag::DlqKeepsEnqueueTime)
+    if ctx.values(c).kind.has_flag(Flag::DlqKeepsEnqueueTime)
         && let Some(dl) = &comp.dead_letter
         && let Some(d) = dl.to.index()
-        && let (Some(src), Some(dst)) = (&ctx.values[c].retention, &ctx.values[d].retention)
+        && let (Some(src), Some(dst)) = (ctx.values(c).retention(), ctx.values(d).retention())
         && dst.value <= src.value
     {
         let dlq = &m.components[d];
@@ -35,7 +35,7 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
                 ),
             )
             .maybe_intent(intent)
-            .on_value(dlq, dst),
+            .on_value(dlq, &dst),
         );
     }
 }

@@ -17,7 +17,7 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
     if !ctx.generic(c).is_transport() {
         return;
     }
-    let Some(vis) = &ctx.values[c].visibility_timeout else {
+    let Some(vis) = ctx.values(c).visibility_timeout() else {
         return;
     };
     for l in &comp.delivers_to {
@@ -30,10 +30,10 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
             .as_ref()
             .and_then(|r| r.timeout.as_ref())
             .map(|t| t.value)
-            .or_else(|| ctx.values[t].timeout.as_ref().map(|t| t.value));
+            .or_else(|| ctx.values(t).timeout().map(|t| t.value));
         let Some(p) = processing else { continue };
         let lambda = comp.kind.value.starts_with("sqs-")
-            && ctx.values[t].kind.vendor == "aws"
+            && ctx.values(t).kind.vendor == "aws"
             && ctx.generic(t) == Generic::Function;
         // F073: Lambda refuses a mapping below one times the function
         // timeout, and AWS asks for at least six times.
@@ -69,7 +69,7 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
             ),
         )
         .maybe_intent(intent)
-        .on_value(comp, vis);
+        .on_value(comp, &vis);
         f.severity = severity;
         out.push(f);
     }

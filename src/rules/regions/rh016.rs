@@ -30,7 +30,7 @@ fn carries(ctx: &Ctx, c: usize) -> bool {
 
 /// A component's own retention, as a keeper of failure records.
 fn own(ctx: &Ctx, c: usize) -> Keeper {
-    ctx.values[c].retention.as_deref().cloned().map(|r| (r, c))
+    ctx.values(c).retention().map(|r| (r, c))
 }
 
 /// For each queue or topic, the hop reachable from it through queues and
@@ -102,7 +102,7 @@ fn component(ctx: &Ctx, keep: &[Keeper], c: usize, intent: Option<&str>, out: &m
     if ctx.generic(c) == Generic::Stream
         && let Some(dl) = &comp.dead_letter
         && let Some(d) = dl.to.index()
-        && let Some(data) = &ctx.values[c].retention
+        && let Some(data) = ctx.values(c).retention()
         && let Some((pointer, h)) = keep[d].clone().or_else(|| own(ctx, d))
         && pointer.value > data.value
     {

@@ -21,11 +21,7 @@ pub(super) fn regions(ctx: &Ctx, out: &mut Vec<Finding>) {
         let names = regions.join(", ");
         for (t, l) in keyed_providers(ctx, c) {
             let target = &ctx.m.components[t];
-            let Some(scope) = ctx.values[t]
-                .key_scope
-                .as_ref()
-                .filter(|s| s.value == "region")
-            else {
+            let Some(scope) = ctx.values(t).key_scope().filter(|s| s.value == "region") else {
                 continue;
             };
             out.push(
@@ -66,10 +62,10 @@ fn windows(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         let comp = &m.components[only];
-        let Some(window) = &ctx.values[only].dedup_window else {
+        let Some(window) = ctx.values(only).dedup_window() else {
             continue;
         };
-        let per = ctx.values[only].dedup_scope.as_ref().map_or_else(
+        let per = ctx.values(only).dedup_scope().map_or_else(
             || "queue".to_string(),
             |s| format!("{}{}", s.value, s.provenance()),
         );
@@ -97,11 +93,7 @@ pub(super) fn zones(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (c, intent) in ctx.reached() {
         for (t, l) in keyed_providers(ctx, c) {
             let target = &ctx.m.components[t];
-            if let Some(scope) = ctx.values[t]
-                .key_scope
-                .as_ref()
-                .filter(|s| s.value == "zone")
-            {
+            if let Some(scope) = ctx.values(t).key_scope().filter(|s| s.value == "zone") {
                 out.push(
                     Finding::new(
                         Code::RH013,

@@ -46,5 +46,5 @@ pub(super) fn emit(
 fn platform_fixed(ctx: &Ctx, layer: &Layer) -> bool {
     layer.ty == LayerType::TransportWindow
         && matches!(layer.window.origin, Origin::Catalog { .. })
-        && ctx.values[layer.component].fixed("dedup_window")
+        && ctx.values(layer.component).fixed("dedup_window")
 }

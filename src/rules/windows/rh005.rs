@@ -24,7 +24,12 @@ pub(super) fn emit(
     for l in r.layers.values() {
         r.assumptions_to(a, l.at, &mut on_paths);
     }
-    all_assumptions.extend(on_paths.into_iter().map(|x| r.assumption_text(a, x)));
+    // Each text is kept in the finding: without the room its making left.
+    all_assumptions.extend(on_paths.into_iter().map(|x| {
+        let mut text = r.assumption_text(a, x);
+        text.shrink_to_fit();
+        text
+    }));
     if !all_assumptions.is_empty() {
         let list: Vec<String> = all_assumptions.into_iter().collect();
         let mut f = Finding::new(

@@ -18,7 +18,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             let em = &a.model.edges[e];
             let dlq = &m.components[em.from];
             let within = dlq.redrive.as_deref().and_then(|l| l.within());
-            let clock = if ctx.values[em.from].dlq_keeps_enqueue_time {
+            let clock = if ctx.values(em.from).dlq_keeps_enqueue_time() {
                 "it keeps each message's original enqueue time, F004"
             } else {
                 "its retention counts from the move, F005"
