@@ -415,20 +415,17 @@ pub struct Component {
     /// (`None` for a kind the catalog does not know): the analysis asks for
     /// it for nearly every field of every component.
     pub catalog_kind: CatalogKind,
-    pub description: Option<String>,
-    pub regions: Vec<Sp<String>>,
+    pub description: Option<Box<str>>,
+    pub regions: Box<[Sp<String>]>,
     pub mode: Option<Sp<Mode>>,
-
-    pub sends_to: Vec<Link>,
-    pub delivers_to: Vec<Link>,
-    pub calls: Vec<Link>,
-    // Boxed where most components have none, to keep `Component` small:
-    // a 100k-component manifest holds 100k of them.
-    pub dead_letter: Option<Box<Link>>,
-    pub redrive: Option<Box<Link>>,
+    /// Every outgoing link, sorted by type in the order of [`LinkType::ALL`]
+    /// and in the order written within a type; read through
+    /// [`Component::sends_to`] and the other accessors. One slice instead
+    /// of a `Vec` per type and a box per single link keeps `Component`
+    /// small: a 100k-component manifest holds 100k of them.
+    links: Box<[Link]>,
+    // Boxed where most components have none.
     pub dedup: Option<Box<Guard>>,
-    pub effects: Vec<Link>,
-
     pub backup: Option<Box<Backup>>,
     /// Every other field the component writes (timeouts, retention, windows,
     /// store and provider settings), read through the accessors below.
@@ -532,15 +529,66 @@ settings! {
 }
 
 impl Component {
-    /// Every outgoing link, in a fixed order.
-    pub fn links(&self) -> impl Iterator<Item = &Link> {
-        self.sends_to
-            .iter()
-            .chain(self.delivers_to.iter())
-            .chain(self.calls.iter())
-            .chain(self.dead_letter.as_deref())
-            .chain(self.redrive.as_deref())
-            .chain(self.effects.iter())
+    /// A component with only its id and place; the loaders set the rest.
+    pub fn new(id: String, loc: Loc) -> Self {
+        Component {
+            id,
+            loc,
+            ..Component::default()
+        }
+    }
+
+    /// Every outgoing link, in a fixed order: by type as in
+    /// [`LinkType::ALL`], then as written.
+    pub fn links(&self) -> std::slice::Iter<'_, Link> {
+        self.links.iter()
+    }
+
+    /// The links of type `ty`, as written.
+    pub fn links_of(&self, ty: LinkType) -> &[Link] {
+        let start = self.links.partition_point(|l| l.ty < ty);
+        let end = start + self.links[start..].partition_point(|l| l.ty == ty);
+        &self.links[start..end]
+    }
+
+    pub fn sends_to(&self) -> &[Link] {
+        self.links_of(LinkType::SendsTo)
+    }
+
+    pub fn delivers_to(&self) -> &[Link] {
+        self.links_of(LinkType::DeliversTo)
+    }
+
+    pub fn calls(&self) -> &[Link] {
+        self.links_of(LinkType::Calls)
+    }
+
+    pub fn dead_letter(&self) -> Option<&Link> {
+        self.links_of(LinkType::DeadLetter).first()
+    }
+
+    pub fn redrive(&self) -> Option<&Link> {
+        self.links_of(LinkType::Redrive).first()
+    }
+
+    pub fn effects(&self) -> &[Link] {
+        self.links_of(LinkType::Effects)
+    }
+
+    /// Sets the links read: those of each type in the order given, and of
+    /// `dead_letter` and `redrive` the first only.
+    pub fn set_links(&mut self, mut links: Vec<Link>) {
+        links.sort_by_key(|l| l.ty);
+        let mut single = [false; 2];
+        links.retain(|l| {
+            let seen = match l.ty {
+                LinkType::DeadLetter => &mut single[0],
+                LinkType::Redrive => &mut single[1],
+                _ => return true,
+            };
+            !std::mem::replace(seen, true)
+        });
+        self.links = links.into_boxed_slice();
     }
 
     /// Every reference to another component: the links (in the order of
@@ -548,23 +596,13 @@ impl Component {
     /// restored with.
     pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
         let Component {
-            sends_to,
-            delivers_to,
-            calls,
-            dead_letter,
-            redrive,
-            effects,
+            links,
             dedup,
             backup,
             ..
         } = self;
-        sends_to
+        links
             .iter_mut()
-            .chain(delivers_to.iter_mut())
-            .chain(calls.iter_mut())
-            .chain(dead_letter.as_deref_mut())
-            .chain(redrive.as_deref_mut())
-            .chain(effects.iter_mut())
             .map(|l| &mut l.to)
             .chain(dedup.as_deref_mut().map(|g| &mut g.store))
             .chain(

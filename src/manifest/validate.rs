@@ -225,7 +225,7 @@ impl Validator<'_> {
     /// Only a transport may be redriven, and only a transport or a function
     /// delivers messages.
     fn transport_only(&mut self, c: &Component, p: &str, k: &Kind) {
-        if let Some(r) = &c.redrive
+        if let Some(r) = c.redrive()
             && !k.generic.is_transport()
         {
             self.errs.push(
@@ -240,11 +240,11 @@ impl Validator<'_> {
                 .help("put `redrive` on the dead-letter queue"),
             );
         }
-        if !c.delivers_to.is_empty() && !k.generic.is_transport() && k.generic != Generic::Function
+        if !c.delivers_to().is_empty() && !k.generic.is_transport() && k.generic != Generic::Function
         {
             self.errs.push(
                 Diagnostic::at(
-                    c.delivers_to[0].loc,
+                    c.delivers_to()[0].loc,
                     format!(
                         "{p}.delivers_to: {} does not deliver messages",
                         crate::diagnostics::a(k.generic.name())
@@ -286,9 +286,9 @@ intents:
         let ids: Vec<&str> = m.components.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["api", "keys", "queue", "worker"]);
         let worker = &m.components[3];
-        assert_eq!(worker.calls[0].to.index(), Some(0));
+        assert_eq!(worker.calls()[0].to.index(), Some(0));
         assert_eq!(worker.dedup.as_ref().unwrap().store.index(), Some(1));
-        assert_eq!(m.components[2].delivers_to[0].to.index(), Some(3));
+        assert_eq!(m.components[2].delivers_to()[0].to.index(), Some(3));
         let i = &m.intents[0];
         assert_eq!(i.origin.index(), Some(2));
         assert_eq!(i.effects[0].index(), Some(0));

@@ -299,37 +299,26 @@ impl Reader {
         let f = self.fields(node, &path, COMPONENT_FIELDS)?;
         let p = |field: &str| format!("{path}.{field}");
         let kind = self.required(&f, node, &path, "kind", |r, n, p| r.string(n, p));
-        let mut c = Component {
-            id: id.value.clone(),
-            loc: id.loc,
-            ..Component::default()
-        };
+        let mut c = Component::new(id.value.clone(), id.loc);
         c.description = f
             .get("description")
             .and_then(|n| self.string(n, &p("description")))
-            .map(|s| s.value);
+            .map(|s| s.value.into());
         if let Some(n) = f.get("regions") {
+            let mut regions = Vec::new();
             for (i, item) in Self::items(n) {
                 if let Some(r) = self.id_ref(item, &format!("{path}.regions[{i}]")) {
-                    c.regions.push(r);
+                    regions.push(r);
                 }
             }
+            c.regions = regions.into();
         }
         c.mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
-        c.sends_to = self.links(&f, &path, LinkType::SendsTo);
-        c.delivers_to = self.links(&f, &path, LinkType::DeliversTo);
-        c.calls = self.links(&f, &path, LinkType::Calls);
-        c.dead_letter = self
-            .links(&f, &path, LinkType::DeadLetter)
-            .into_iter()
-            .next()
-            .map(Box::new);
-        c.redrive = self
-            .links(&f, &path, LinkType::Redrive)
-            .into_iter()
-            .next()
-            .map(Box::new);
-        c.effects = self.links(&f, &path, LinkType::Effects);
+        let links = LinkType::ALL
+            .iter()
+            .flat_map(|&ty| self.links(&f, &path, ty))
+            .collect();
+        c.set_links(links);
         c.dedup = f
             .get("dedup")
             .and_then(|n| self.guard(n, &p("dedup")))
@@ -341,7 +330,6 @@ impl Reader {
         c.settings = self.settings(&f, &path, Self::component_setting);
         c.kind = kind?;
         c.catalog_kind = CatalogKind::of(&c.kind.value);
-        c.regions.shrink_to_fit();
         Some(c)
     }
 

@@ -229,7 +229,7 @@ impl Ctx<'_, '_> {
                         self.id(e)
                     )
                 } else {
-                    match &m.components[q].redrive {
+                    match m.components[q].redrive() {
                         Some(l) => match l.within() {
                             Some(w) => format!(
                                 "{} after the messages were dead-lettered (redrive within)",

@@ -26,7 +26,7 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
     let has_dlq = r
         .horizons
         .keys()
-        .any(|&c| m.components[c].dead_letter.is_some() || m.components[c].redrive.is_some());
+        .any(|&c| m.components[c].dead_letter().is_some() || m.components[c].redrive().is_some());
     let multi_region = r
         .horizons
         .keys()
