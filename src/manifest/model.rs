@@ -9,6 +9,7 @@
 use crate::diagnostics::{Loc, SourceMap};
 use crate::time::Dur;
 
+pub use super::name::Name;
 pub use super::spanned::{Ref, Sp};
 
 /// A field of a component or a link that is stored in its [`Settings`].
@@ -413,13 +414,15 @@ named! {
 pub struct Component {
     pub id: String,
     pub loc: Loc,
-    pub kind: Sp<String>,
+    /// Shared with every component of the same kind.
+    pub kind: Sp<Name>,
     /// The catalog kind `kind` names, found once when the component is read
     /// (`None` for a kind the catalog does not know): the analysis asks for
     /// it for nearly every field of every component.
     pub catalog_kind: CatalogKind,
     pub description: Option<Box<str>>,
-    pub regions: Box<[Sp<String>]>,
+    /// Each name shared with every component in the same region.
+    pub regions: Box<[Sp<Name>]>,
     pub mode: Option<Sp<Mode>>,
     /// Every outgoing link, sorted by type in the order of [`LinkType::ALL`]
     /// and in the order written within a type; read through

@@ -86,17 +86,15 @@ impl Validator<'_> {
     }
 
     /// Reports region `r` (the field `what`) unless it is declared.
-    fn region(&mut self, r: &Sp<String>, what: &str) {
+    fn region<T: std::ops::Deref<Target = str>>(&mut self, r: &Sp<T>, what: &str) {
+        let (value, loc) = (&*r.value, r.loc);
         // Region ids are free-form when the manifest declares no regions.
-        if self.m.regions.is_empty() || self.m.region(&r.value).is_some() {
+        if self.m.regions.is_empty() || self.m.region(value).is_some() {
             return;
         }
-        let mut d = Diagnostic::at(
-            r.loc,
-            format!("{what} `{}` is not a declared region", r.value),
-        )
-        .label("unknown region");
-        d = match suggest(&r.value, self.region_ids.iter().copied()) {
+        let mut d = Diagnostic::at(loc, format!("{what} `{value}` is not a declared region"))
+            .label("unknown region");
+        d = match suggest(value, self.region_ids.iter().copied()) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help(format!("declared regions: {}", self.region_ids.join(", "))),
         };
@@ -240,7 +238,9 @@ impl Validator<'_> {
                 .help("put `redrive` on the dead-letter queue"),
             );
         }
-        if !c.delivers_to().is_empty() && !k.generic.is_transport() && k.generic != Generic::Function
+        if !c.delivers_to().is_empty()
+            && !k.generic.is_transport()
+            && k.generic != Generic::Function
         {
             self.errs.push(
                 Diagnostic::at(

@@ -51,10 +51,12 @@ impl Sink for Direct<'_> {
         match what {
             "region" => self.out.regions.push(region(id, value, first)?),
             "intent" => self.out.intents.push(intent(id, value, first)?),
-            _ => self
-                .out
-                .components
-                .push(super::direct_component::component(id, value, first)?),
+            _ => self.out.components.push(super::direct_component::component(
+                id,
+                value,
+                first,
+                &mut self.r.names,
+            )?),
         }
         Ok(())
     }

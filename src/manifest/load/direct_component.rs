@@ -3,6 +3,7 @@
 //! settings, read from the events as [`super::direct`] reads the rest.
 
 use crate::manifest::model::*;
+use crate::manifest::name::Names;
 use crate::manifest::vocabulary::ON_EXPIRY;
 use crate::manifest::yaml_events::{Bail, Cursor, Token};
 
@@ -10,19 +11,22 @@ use super::direct::*;
 use super::values::{SettingRule, component_rule, link_rule};
 use super::*;
 
+/// A component; its kind and region names are shared through `names`.
 pub(super) fn component<'t>(
     id: Sp<String>,
     cur: &mut Cursor<'_, 't>,
     token: Token<'t>,
+    names: &mut Names,
 ) -> Read<Component> {
+    let mut shared = |s: Sp<String>| Sp::new(names.get(&s.value), s.loc);
     let mut c = Component::new(id.value, id.loc);
     let mut kind = None;
     let (mut settings, mut links) = (Vec::new(), Vec::new());
     map(cur, token, COMPONENT_FIELDS, |cur, name, v| {
         match name {
-            "kind" => kind = Some(string(v)?),
+            "kind" => kind = Some(shared(string(v)?)),
             "description" => c.description = Some(string(v)?.value.into()),
-            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t))?.into(),
+            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t).map(&mut shared))?.into(),
             "mode" => c.mode = Some(choice(v)?),
             "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),

@@ -299,6 +299,7 @@ impl Reader {
         let f = self.fields(node, &path, COMPONENT_FIELDS)?;
         let p = |field: &str| format!("{path}.{field}");
         let kind = self.required(&f, node, &path, "kind", |r, n, p| r.string(n, p));
+        let kind = kind.map(|k| Sp::new(self.names.get(&k.value), k.loc));
         let mut c = Component::new(id.value.clone(), id.loc);
         c.description = f
             .get("description")
@@ -308,7 +309,7 @@ impl Reader {
             let mut regions = Vec::new();
             for (i, item) in Self::items(n) {
                 if let Some(r) = self.id_ref(item, &format!("{path}.regions[{i}]")) {
-                    regions.push(r);
+                    regions.push(Sp::new(self.names.get(&r.value), r.loc));
                 }
             }
             c.regions = regions.into();
@@ -370,7 +371,9 @@ impl Reader {
             R::Count { min } => self.count(n, p, min).map(Setting::Count),
             R::Bool => self.boolean(n, p).map(Setting::Bool),
             R::Text => self.string(n, p).map(|t| Setting::Text(Box::new(t))),
-            R::TextChoice(names) => self.choice_text(n, p, names).map(|t| Setting::Text(Box::new(t))),
+            R::TextChoice(names) => self
+                .choice_text(n, p, names)
+                .map(|t| Setting::Text(Box::new(t))),
             R::List => self.string_list(n, p).map(|l| Setting::List(Box::new(l))),
             R::Delivery => self.choice(n, p).map(Setting::Delivery),
             R::Expiry => self.choice(n, p).map(Setting::Expiry),
