@@ -167,11 +167,12 @@ pub struct Key {
     /// Where `key:` is written; `None` when the intent declares no key.
     pub loc: Option<Loc>,
     pub fields: Option<Sp<Vec<String>>>,
-    pub minted_at: Option<Ref>,
+    /// Boxed, as `business_assigned`: few intents write it.
+    pub minted_at: Option<Box<Ref>>,
     pub minted: Option<Sp<Minted>>,
     pub persisted_before_retry: Option<Sp<bool>>,
     /// Key fields declared business-assigned: never a transport identity.
-    pub business_assigned: Option<Sp<Vec<String>>>,
+    pub business_assigned: Option<Box<Sp<Vec<String>>>>,
 }
 
 impl Key {
@@ -208,10 +209,10 @@ pub struct Intent {
     pub loc: Loc,
     pub description: Option<String>,
     pub origin: Ref,
-    pub effects: Vec<Ref>,
+    pub effects: Box<[Ref]>,
     pub key: Key,
     pub fingerprint: Option<Sp<Vec<String>>>,
-    pub replays: Vec<Replay>,
+    pub replays: Box<[Replay]>,
     pub tested: Option<Sp<Vec<String>>>,
 }
 
@@ -221,13 +222,13 @@ impl Intent {
     pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
         std::iter::once(&mut self.origin)
             .chain(self.effects.iter_mut())
-            .chain(self.key.minted_at.as_mut())
+            .chain(self.key.minted_at.as_deref_mut())
             .chain(self.replays.iter_mut().map(|r| &mut r.enters_at))
     }
 
     /// Where the key is minted: `key.minted_at`, else the origin.
     pub fn minted_at(&self) -> &Ref {
-        self.key.minted_at.as_ref().unwrap_or(&self.origin)
+        self.key.minted_at.as_deref().unwrap_or(&self.origin)
     }
 }
 

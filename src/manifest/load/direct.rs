@@ -223,7 +223,7 @@ fn intent<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
             // Both written: the tree reader reads `effect` alone.
             "effect" | "effects" if effects.is_some() => return Err(Bail),
             "effect" | "effects" => {
-                effects = Some(shrunk(items(cur, v, |_, _, t| component_ref(t))?));
+                effects = Some(items(cur, v, |_, _, t| component_ref(t))?.into());
             }
             "key" => key = intent_key(cur, v)?,
             "fingerprint" => fingerprint = Some(string_list(cur, v)?),
@@ -242,7 +242,7 @@ fn intent<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
         effects: effects.ok_or(Bail)?,
         key,
         fingerprint,
-        replays: shrunk(replays),
+        replays: replays.into(),
         tested,
     })
 }
@@ -252,10 +252,10 @@ fn intent_key<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Key> {
     let loc = map(cur, token, KEY_FIELDS, |cur, name, v| {
         match name {
             "fields" => k.fields = Some(string_list(cur, v)?),
-            "minted_at" => k.minted_at = Some(component_ref(v)?),
+            "minted_at" => k.minted_at = Some(Box::new(component_ref(v)?)),
             "minted" => k.minted = Some(choice(v)?),
             "persisted_before_retry" => k.persisted_before_retry = Some(boolean(v)?),
-            "business_assigned" => k.business_assigned = Some(string_list(cur, v)?),
+            "business_assigned" => k.business_assigned = Some(Box::new(string_list(cur, v)?)),
             _ => return Err(Bail),
         }
         Ok(())

@@ -224,10 +224,10 @@ impl Reader {
             loc: id.loc,
             description,
             origin: origin?,
-            effects: shrunk(effects),
+            effects: effects.into(),
             key,
             fingerprint,
-            replays: shrunk(replays),
+            replays: replays.into(),
             tested,
         })
     }
@@ -245,7 +245,8 @@ impl Reader {
             .and_then(|n| self.string_list(n, &format!("{path}.fields")));
         k.minted_at = f
             .get("minted_at")
-            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")));
+            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")))
+            .map(Box::new);
         k.minted = f
             .get("minted")
             .and_then(|n| self.choice(n, &format!("{path}.minted")));
@@ -254,7 +255,8 @@ impl Reader {
             .and_then(|n| self.boolean(n, &format!("{path}.persisted_before_retry")));
         k.business_assigned = f
             .get("business_assigned")
-            .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")));
+            .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")))
+            .map(Box::new);
         k
     }
 
