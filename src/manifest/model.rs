@@ -421,10 +421,11 @@ pub struct Component {
     /// (`None` for a kind the catalog does not know): the analysis asks for
     /// it for nearly every field of every component.
     pub catalog_kind: CatalogKind,
-    pub description: Option<Box<str>>,
     /// Each name shared with every component in the same region.
     pub regions: Box<[Sp<Name>]>,
-    pub mode: Option<Sp<Mode>>,
+    /// `description` and `mode`, which few components write: read through
+    /// [`Component::description`] and [`Component::mode`].
+    rare: Option<Box<RareFields>>,
     /// Every outgoing link, sorted by type in the order of [`LinkType::ALL`]
     /// and in the order written within a type; read through
     /// [`Component::sends_to`] and the other accessors. One slice instead
@@ -437,6 +438,14 @@ pub struct Component {
     /// Every other field the component writes (timeouts, retention, windows,
     /// store and provider settings), read through the accessors below.
     pub settings: Settings,
+}
+
+/// The fields of a component that few components write, boxed together so
+/// that the others pay one pointer for them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RareFields {
+    pub description: Option<Box<str>>,
+    pub mode: Option<Sp<Mode>>,
 }
 
 /// A component's entry in the built-in catalog, compared and printed by id.
@@ -623,7 +632,20 @@ impl Component {
             )
     }
 
+    pub fn description(&self) -> Option<&str> {
+        self.rare.as_ref()?.description.as_deref()
+    }
+
+    /// The mode written, else active-passive.
     pub fn mode(&self) -> Mode {
-        self.mode.as_ref().map_or(Mode::ActivePassive, |m| m.value)
+        self.rare
+            .as_ref()
+            .and_then(|r| r.mode.as_ref())
+            .map_or(Mode::ActivePassive, |m| m.value)
+    }
+
+    /// The rare fields, to set one (made when first set).
+    pub fn rare_mut(&mut self) -> &mut RareFields {
+        self.rare.get_or_insert_with(Box::default)
     }
 }

@@ -25,9 +25,9 @@ pub(super) fn component<'t>(
     map(cur, token, COMPONENT_FIELDS, |cur, name, v| {
         match name {
             "kind" => kind = Some(shared(string(v)?)),
-            "description" => c.description = Some(string(v)?.value.into()),
+            "description" => c.rare_mut().description = Some(string(v)?.value.into()),
             "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t).map(&mut shared))?.into(),
-            "mode" => c.mode = Some(choice(v)?),
+            "mode" => c.rare_mut().mode = Some(choice(v)?),
             "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
             _ => {

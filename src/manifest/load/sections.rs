@@ -303,7 +303,7 @@ impl Reader {
         let kind = self.required(&f, node, &path, "kind", |r, n, p| r.string(n, p));
         let kind = kind.map(|k| Sp::new(self.names.get(&k.value), k.loc));
         let mut c = Component::new(id.value.clone(), id.loc);
-        c.description = f
+        let description = f
             .get("description")
             .and_then(|n| self.string(n, &p("description")))
             .map(|s| s.value.into());
@@ -316,7 +316,10 @@ impl Reader {
             }
             c.regions = regions.into();
         }
-        c.mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
+        let mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
+        if description.is_some() || mode.is_some() {
+            *c.rare_mut() = RareFields { description, mode };
+        }
         let links = LinkType::ALL
             .iter()
             .flat_map(|&ty| self.links(&f, &path, ty))
