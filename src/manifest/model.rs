@@ -12,6 +12,9 @@ use crate::time::Dur;
 pub use super::name::Name;
 pub use super::spanned::{Ref, Sp};
 
+// The component's accessors and the constructors the loaders use.
+mod component;
+
 /// A field of a component or a link that is stored in its [`Settings`].
 pub trait SettingField: Copy + Eq + 'static {
     /// Every field, in the order the loader reads them.
@@ -545,107 +548,4 @@ settings! {
     lookup_by_reference: LookupByReference = "lookup_by_reference" => Bool(bool),
     reconciliation: Reconciliation = "reconciliation" => Text(String),
     uses: Uses = "uses" => List(Vec<String>),
-}
-
-impl Component {
-    /// A component with only its id and place; the loaders set the rest.
-    pub fn new(id: String, loc: Loc) -> Self {
-        Component {
-            id,
-            loc,
-            ..Component::default()
-        }
-    }
-
-    /// Every outgoing link, in a fixed order: by type as in
-    /// [`LinkType::ALL`], then as written.
-    pub fn links(&self) -> std::slice::Iter<'_, Link> {
-        self.links.iter()
-    }
-
-    /// The links of type `ty`, as written.
-    pub fn links_of(&self, ty: LinkType) -> &[Link] {
-        let start = self.links.partition_point(|l| l.ty < ty);
-        let end = start + self.links[start..].partition_point(|l| l.ty == ty);
-        &self.links[start..end]
-    }
-
-    pub fn sends_to(&self) -> &[Link] {
-        self.links_of(LinkType::SendsTo)
-    }
-
-    pub fn delivers_to(&self) -> &[Link] {
-        self.links_of(LinkType::DeliversTo)
-    }
-
-    pub fn calls(&self) -> &[Link] {
-        self.links_of(LinkType::Calls)
-    }
-
-    pub fn dead_letter(&self) -> Option<&Link> {
-        self.links_of(LinkType::DeadLetter).first()
-    }
-
-    pub fn redrive(&self) -> Option<&Link> {
-        self.links_of(LinkType::Redrive).first()
-    }
-
-    pub fn effects(&self) -> &[Link] {
-        self.links_of(LinkType::Effects)
-    }
-
-    /// Sets the links read: those of each type in the order given, and of
-    /// `dead_letter` and `redrive` the first only.
-    pub fn set_links(&mut self, mut links: Vec<Link>) {
-        links.sort_by_key(|l| l.ty);
-        let mut single = [false; 2];
-        links.retain(|l| {
-            let seen = match l.ty {
-                LinkType::DeadLetter => &mut single[0],
-                LinkType::Redrive => &mut single[1],
-                _ => return true,
-            };
-            !std::mem::replace(seen, true)
-        });
-        self.links = links.into_boxed_slice();
-    }
-
-    /// Every reference to another component: the links (in the order of
-    /// [`Component::links`]), the guard's store and the stores a backup is
-    /// restored with.
-    pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
-        let Component {
-            links,
-            dedup,
-            backup,
-            ..
-        } = self;
-        links
-            .iter_mut()
-            .map(|l| &mut l.to)
-            .chain(dedup.as_deref_mut().map(|g| &mut g.store))
-            .chain(
-                backup
-                    .as_deref_mut()
-                    .into_iter()
-                    .flat_map(|b| b.restored_with.iter_mut()),
-            )
-    }
-
-    pub fn description(&self) -> Option<&str> {
-        self.rare.as_ref()?.description.as_deref()
-    }
-
-    /// The mode written, else active-passive.
-    pub fn mode(&self) -> Mode {
-        self.rare
-            .as_ref()
-            .and_then(|r| r.mode.as_ref())
-            .map_or(Mode::ActivePassive, |m| m.value)
-    }
-
-    /// The rare fields, to set one (made when first set).
-    pub fn rare_mut(&mut self) -> &mut RareFields {
-        self.rare.get_or_insert_with(Box::default)
-    }
 }
