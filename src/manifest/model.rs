@@ -169,13 +169,14 @@ named! {
 pub struct Key {
     /// Where `key:` is written; `None` when the intent declares no key.
     pub loc: Option<Loc>,
-    pub fields: Option<Sp<Vec<String>>>,
+    /// Each field name shared with every intent that writes it.
+    pub fields: Option<Sp<Vec<Name>>>,
     /// Boxed, as `business_assigned`: few intents write it.
     pub minted_at: Option<Box<Ref>>,
     pub minted: Option<Sp<Minted>>,
     pub persisted_before_retry: Option<Sp<bool>>,
     /// Key fields declared business-assigned: never a transport identity.
-    pub business_assigned: Option<Box<Sp<Vec<String>>>>,
+    pub business_assigned: Option<Box<Sp<Vec<Name>>>>,
 }
 
 impl Key {
@@ -214,9 +215,11 @@ pub struct Intent {
     pub origin: Ref,
     pub effects: Box<[Ref]>,
     pub key: Key,
-    pub fingerprint: Option<Sp<Vec<String>>>,
+    /// The field names shared, as the key's and `tested`'s: thousands of
+    /// intents write the same few.
+    pub fingerprint: Option<Sp<Vec<Name>>>,
     pub replays: Box<[Replay]>,
-    pub tested: Option<Sp<Vec<String>>>,
+    pub tested: Option<Sp<Vec<Name>>>,
 }
 
 impl Intent {

@@ -6,6 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::hash::IdSet;
+use crate::manifest::spanned::Sp;
 
 /// A shared, immutable name, read as a `str` (`Deref`, `as_str`, `==` with
 /// any string). Cloning it shares the text: a 76,000-component manifest
@@ -113,6 +114,11 @@ impl Names {
         let n = Name::from(s);
         self.0.insert(n.clone());
         n
+    }
+
+    /// A list read, each item shared.
+    pub fn list(&mut self, l: Sp<Vec<String>>) -> Sp<Vec<Name>> {
+        Sp::new(l.value.iter().map(|s| self.get(s)).collect(), l.loc)
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::catalog::{Generic, Kind, catalog};
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::hash::IdMap;
-use crate::manifest::model::{Component, LinkType, Manifest, Ref, Sp};
+use crate::manifest::model::{Component, LinkType, Manifest, Name, Ref, Sp};
 
 /// Resolves every reference to a component to the component's index, with
 /// one hash lookup each. [`validate`] then reports those that found none,
@@ -140,10 +140,10 @@ impl Validator<'_> {
         let Some(ba) = &key.business_assigned else {
             return;
         };
-        let fields: &[String] = key.fields.as_ref().map_or(&[], |f| &f.value);
+        let fields: &[Name] = key.fields.as_ref().map_or(&[], |f| &f.value);
         for name in ba.value.iter().filter(|n| !fields.contains(n)) {
             let help =
-                crate::diagnostics::did_you_mean(name, fields.iter().map(String::as_str), || {
+                crate::diagnostics::did_you_mean(name, fields.iter().map(Name::as_str), || {
                     "list only fields of `key.fields` here".into()
                 });
             self.errs.push(

@@ -203,7 +203,8 @@ impl Reader {
         };
         let fingerprint = f
             .get("fingerprint")
-            .and_then(|n| self.string_list(n, &format!("{path}.fingerprint")));
+            .and_then(|n| self.string_list(n, &format!("{path}.fingerprint")))
+            .map(|l| self.names.list(l));
         let mut replays = Vec::new();
         if let Some(n) = f.get("replays") {
             for (i, item) in Self::items(n) {
@@ -214,7 +215,8 @@ impl Reader {
         }
         let tested = f
             .get("tested")
-            .and_then(|n| self.string_list(n, &format!("{path}.tested")));
+            .and_then(|n| self.string_list(n, &format!("{path}.tested")))
+            .map(|l| self.names.list(l));
         let description = f
             .get("description")
             .and_then(|n| self.string(n, &format!("{path}.description")))
@@ -242,7 +244,8 @@ impl Reader {
         };
         k.fields = f
             .get("fields")
-            .and_then(|n| self.string_list(n, &format!("{path}.fields")));
+            .and_then(|n| self.string_list(n, &format!("{path}.fields")))
+            .map(|l| self.names.list(l));
         k.minted_at = f
             .get("minted_at")
             .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")))
@@ -256,7 +259,7 @@ impl Reader {
         k.business_assigned = f
             .get("business_assigned")
             .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")))
-            .map(Box::new);
+            .map(|l| Box::new(self.names.list(l)));
         k
     }
 

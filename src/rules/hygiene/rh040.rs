@@ -34,7 +34,7 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
     let tested: Vec<&str> = intent
         .tested
         .as_ref()
-        .map(|t| t.value.iter().map(String::as_str).collect())
+        .map(|t| t.value.iter().map(|s| s.as_str()).collect())
         .unwrap_or_default();
     let missing: Vec<&str> = FAILURE_MODES
         .iter()
