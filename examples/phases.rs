@@ -108,12 +108,7 @@ fn main() {
         let links: usize = m.components.iter().map(|c| c.links().count()).sum();
         println!("{} links", links);
         for c in &mut m.components {
-            c.sends_to = Vec::new();
-            c.delivers_to = Vec::new();
-            c.calls = Vec::new();
-            c.effects = Vec::new();
-            c.dead_letter = None;
-            c.redrive = None;
+            c.set_links(Vec::new());
         }
         freed.step("links");
         for c in &mut m.components {

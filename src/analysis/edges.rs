@@ -65,7 +65,7 @@ pub fn transport_span(
     else {
         // A dead-letter queue moves messages after some number of receives;
         // not knowing it, the analysis takes no limit (the longer span).
-        if c.dead_letter.is_some() {
+        if c.dead_letter().is_some() {
             assume(assumed, i, c, "max_receives", "unbounded");
         }
         let why = text(&|| {
@@ -250,8 +250,7 @@ fn add_delivery(
 ) {
     let a = em.from;
     let receives = ca
-        .dead_letter
-        .as_ref()
+        .dead_letter()
         .and_then(|d| d.after_receives())
         .map(|x| x.value);
     let delivery = eff::delivery(ca);

@@ -74,7 +74,7 @@ pub fn kind_of(c: &Component) -> &'static Kind {
 fn kind_name(c: &Component) -> Cow<'static, str> {
     match c.catalog_kind.0 {
         Some(k) if k.id == c.kind.value => Cow::Borrowed(k.id.as_str()),
-        _ => Cow::Owned(c.kind.value.clone()),
+        _ => Cow::Owned(c.kind.value.to_string()),
     }
 }
 

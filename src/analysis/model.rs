@@ -291,7 +291,10 @@ fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>)
 struct Names(IdMap<String, Arc<str>>, IdMap<Vec<Arc<str>>, Regions>);
 
 impl Names {
-    fn list(&mut self, regions: &[crate::manifest::model::Sp<String>]) -> Regions {
+    fn list(
+        &mut self,
+        regions: &[crate::manifest::model::Sp<crate::manifest::name::Name>],
+    ) -> Regions {
         let names: Vec<Arc<str>> = regions.iter().map(|r| self.get(&r.value)).collect();
         if let Some(l) = self.1.get(&names) {
             return l.clone();

@@ -3,6 +3,7 @@
 pub mod examples;
 pub mod load;
 pub mod model;
+pub mod name;
 pub mod node;
 pub mod reference;
 pub mod spanned;

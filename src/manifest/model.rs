@@ -9,7 +9,11 @@
 use crate::diagnostics::{Loc, SourceMap};
 use crate::time::Dur;
 
+pub use super::name::Name;
 pub use super::spanned::{Ref, Sp};
+
+// The component's accessors and the constructors the loaders use.
+mod component;
 
 /// A field of a component or a link that is stored in its [`Settings`].
 pub trait SettingField: Copy + Eq + 'static {
@@ -78,7 +82,10 @@ macro_rules! settings {
             $(
                 pub fn $name(&self) -> Option<&Sp<$ty>> {
                     match self.settings.get($fields::$field) {
-                        Some(Setting::$variant(v)) => Some(v),
+                        // Through `Borrow`: the text and list values are boxed.
+                        Some(Setting::$variant(v)) => {
+                            Some(<_ as std::borrow::Borrow<Sp<$ty>>>::borrow(v))
+                        }
                         _ => None,
                     }
                 }
@@ -162,12 +169,14 @@ named! {
 pub struct Key {
     /// Where `key:` is written; `None` when the intent declares no key.
     pub loc: Option<Loc>,
-    pub fields: Option<Sp<Vec<String>>>,
-    pub minted_at: Option<Ref>,
+    /// Each field name shared with every intent that writes it.
+    pub fields: Option<Sp<Vec<Name>>>,
+    /// Boxed, as `business_assigned`: few intents write it.
+    pub minted_at: Option<Box<Ref>>,
     pub minted: Option<Sp<Minted>>,
     pub persisted_before_retry: Option<Sp<bool>>,
     /// Key fields declared business-assigned: never a transport identity.
-    pub business_assigned: Option<Sp<Vec<String>>>,
+    pub business_assigned: Option<Box<Sp<Vec<Name>>>>,
 }
 
 impl Key {
@@ -204,11 +213,13 @@ pub struct Intent {
     pub loc: Loc,
     pub description: Option<String>,
     pub origin: Ref,
-    pub effects: Vec<Ref>,
+    pub effects: Box<[Ref]>,
     pub key: Key,
-    pub fingerprint: Option<Sp<Vec<String>>>,
-    pub replays: Vec<Replay>,
-    pub tested: Option<Sp<Vec<String>>>,
+    /// The field names shared, as the key's and `tested`'s: thousands of
+    /// intents write the same few.
+    pub fingerprint: Option<Sp<Vec<Name>>>,
+    pub replays: Box<[Replay]>,
+    pub tested: Option<Sp<Vec<Name>>>,
 }
 
 impl Intent {
@@ -217,13 +228,13 @@ impl Intent {
     pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
         std::iter::once(&mut self.origin)
             .chain(self.effects.iter_mut())
-            .chain(self.key.minted_at.as_mut())
+            .chain(self.key.minted_at.as_deref_mut())
             .chain(self.replays.iter_mut().map(|r| &mut r.enters_at))
     }
 
     /// Where the key is minted: `key.minted_at`, else the origin.
     pub fn minted_at(&self) -> &Ref {
-        self.key.minted_at.as_ref().unwrap_or(&self.origin)
+        self.key.minted_at.as_deref().unwrap_or(&self.origin)
     }
 }
 
@@ -410,29 +421,37 @@ named! {
 pub struct Component {
     pub id: String,
     pub loc: Loc,
-    pub kind: Sp<String>,
+    /// Shared with every component of the same kind.
+    pub kind: Sp<Name>,
     /// The catalog kind `kind` names, found once when the component is read
     /// (`None` for a kind the catalog does not know): the analysis asks for
     /// it for nearly every field of every component.
     pub catalog_kind: CatalogKind,
-    pub description: Option<String>,
-    pub regions: Vec<Sp<String>>,
-    pub mode: Option<Sp<Mode>>,
-
-    pub sends_to: Vec<Link>,
-    pub delivers_to: Vec<Link>,
-    pub calls: Vec<Link>,
-    // Boxed where most components have none, to keep `Component` small:
-    // a 100k-component manifest holds 100k of them.
-    pub dead_letter: Option<Box<Link>>,
-    pub redrive: Option<Box<Link>>,
+    /// Each name shared with every component in the same region.
+    pub regions: Box<[Sp<Name>]>,
+    /// `description` and `mode`, which few components write: read through
+    /// [`Component::description`] and [`Component::mode`].
+    rare: Option<Box<RareFields>>,
+    /// Every outgoing link, sorted by type in the order of [`LinkType::ALL`]
+    /// and in the order written within a type; read through
+    /// [`Component::sends_to`] and the other accessors. One slice instead
+    /// of a `Vec` per type and a box per single link keeps `Component`
+    /// small: a 100k-component manifest holds 100k of them.
+    links: Box<[Link]>,
+    // Boxed where most components have none.
     pub dedup: Option<Box<Guard>>,
-    pub effects: Vec<Link>,
-
     pub backup: Option<Box<Backup>>,
     /// Every other field the component writes (timeouts, retention, windows,
     /// store and provider settings), read through the accessors below.
     pub settings: Settings,
+}
+
+/// The fields of a component that few components write, boxed together so
+/// that the others pay one pointer for them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RareFields {
+    pub description: Option<Box<str>>,
+    pub mode: Option<Sp<Mode>>,
 }
 
 /// A component's entry in the built-in catalog, compared and printed by id.
@@ -462,13 +481,16 @@ impl std::fmt::Debug for CatalogKind {
 }
 
 /// The value of a [`Field`], with where it was written.
+///
+/// Text and lists are boxed: few settings are, and unboxed they made every
+/// setting 48 bytes instead of 32.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Setting {
     Dur(Sp<Dur>),
     Count(Sp<u64>),
     Bool(Sp<bool>),
-    Text(Sp<String>),
-    List(Sp<Vec<String>>),
+    Text(Box<Sp<String>>),
+    List(Box<Sp<Vec<String>>>),
     Delivery(Sp<Delivery>),
     Expiry(Sp<Expiry>),
     Replication(Sp<Replication>),
@@ -529,53 +551,4 @@ settings! {
     lookup_by_reference: LookupByReference = "lookup_by_reference" => Bool(bool),
     reconciliation: Reconciliation = "reconciliation" => Text(String),
     uses: Uses = "uses" => List(Vec<String>),
-}
-
-impl Component {
-    /// Every outgoing link, in a fixed order.
-    pub fn links(&self) -> impl Iterator<Item = &Link> {
-        self.sends_to
-            .iter()
-            .chain(self.delivers_to.iter())
-            .chain(self.calls.iter())
-            .chain(self.dead_letter.as_deref())
-            .chain(self.redrive.as_deref())
-            .chain(self.effects.iter())
-    }
-
-    /// Every reference to another component: the links (in the order of
-    /// [`Component::links`]), the guard's store and the stores a backup is
-    /// restored with.
-    pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
-        let Component {
-            sends_to,
-            delivers_to,
-            calls,
-            dead_letter,
-            redrive,
-            effects,
-            dedup,
-            backup,
-            ..
-        } = self;
-        sends_to
-            .iter_mut()
-            .chain(delivers_to.iter_mut())
-            .chain(calls.iter_mut())
-            .chain(dead_letter.as_deref_mut())
-            .chain(redrive.as_deref_mut())
-            .chain(effects.iter_mut())
-            .map(|l| &mut l.to)
-            .chain(dedup.as_deref_mut().map(|g| &mut g.store))
-            .chain(
-                backup
-                    .as_deref_mut()
-                    .into_iter()
-                    .flat_map(|b| b.restored_with.iter_mut()),
-            )
-    }
-
-    pub fn mode(&self) -> Mode {
-        self.mode.as_ref().map_or(Mode::ActivePassive, |m| m.value)
-    }
 }

@@ -4,7 +4,7 @@
 use crate::catalog::{Generic, Kind, catalog};
 use crate::diagnostics::{Diagnostic, suggest};
 use crate::hash::IdMap;
-use crate::manifest::model::{Component, LinkType, Manifest, Ref, Sp};
+use crate::manifest::model::{Component, LinkType, Manifest, Name, Ref, Sp};
 
 /// Resolves every reference to a component to the component's index, with
 /// one hash lookup each. [`validate`] then reports those that found none,
@@ -86,17 +86,15 @@ impl Validator<'_> {
     }
 
     /// Reports region `r` (the field `what`) unless it is declared.
-    fn region(&mut self, r: &Sp<String>, what: &str) {
+    fn region<T: std::ops::Deref<Target = str>>(&mut self, r: &Sp<T>, what: &str) {
+        let (value, loc) = (&*r.value, r.loc);
         // Region ids are free-form when the manifest declares no regions.
-        if self.m.regions.is_empty() || self.m.region(&r.value).is_some() {
+        if self.m.regions.is_empty() || self.m.region(value).is_some() {
             return;
         }
-        let mut d = Diagnostic::at(
-            r.loc,
-            format!("{what} `{}` is not a declared region", r.value),
-        )
-        .label("unknown region");
-        d = match suggest(&r.value, self.region_ids.iter().copied()) {
+        let mut d = Diagnostic::at(loc, format!("{what} `{value}` is not a declared region"))
+            .label("unknown region");
+        d = match suggest(value, self.region_ids.iter().copied()) {
             Some(s) => d.help(format!("did you mean `{s}`?")),
             None => d.help(format!("declared regions: {}", self.region_ids.join(", "))),
         };
@@ -142,10 +140,10 @@ impl Validator<'_> {
         let Some(ba) = &key.business_assigned else {
             return;
         };
-        let fields: &[String] = key.fields.as_ref().map_or(&[], |f| &f.value);
+        let fields: &[Name] = key.fields.as_ref().map_or(&[], |f| &f.value);
         for name in ba.value.iter().filter(|n| !fields.contains(n)) {
             let help =
-                crate::diagnostics::did_you_mean(name, fields.iter().map(String::as_str), || {
+                crate::diagnostics::did_you_mean(name, fields.iter().map(Name::as_str), || {
                     "list only fields of `key.fields` here".into()
                 });
             self.errs.push(
@@ -225,7 +223,7 @@ impl Validator<'_> {
     /// Only a transport may be redriven, and only a transport or a function
     /// delivers messages.
     fn transport_only(&mut self, c: &Component, p: &str, k: &Kind) {
-        if let Some(r) = &c.redrive
+        if let Some(r) = c.redrive()
             && !k.generic.is_transport()
         {
             self.errs.push(
@@ -240,11 +238,13 @@ impl Validator<'_> {
                 .help("put `redrive` on the dead-letter queue"),
             );
         }
-        if !c.delivers_to.is_empty() && !k.generic.is_transport() && k.generic != Generic::Function
+        if !c.delivers_to().is_empty()
+            && !k.generic.is_transport()
+            && k.generic != Generic::Function
         {
             self.errs.push(
                 Diagnostic::at(
-                    c.delivers_to[0].loc,
+                    c.delivers_to()[0].loc,
                     format!(
                         "{p}.delivers_to: {} does not deliver messages",
                         crate::diagnostics::a(k.generic.name())
@@ -286,9 +286,9 @@ intents:
         let ids: Vec<&str> = m.components.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["api", "keys", "queue", "worker"]);
         let worker = &m.components[3];
-        assert_eq!(worker.calls[0].to.index(), Some(0));
+        assert_eq!(worker.calls()[0].to.index(), Some(0));
         assert_eq!(worker.dedup.as_ref().unwrap().store.index(), Some(1));
-        assert_eq!(m.components[2].delivers_to[0].to.index(), Some(3));
+        assert_eq!(m.components[2].delivers_to()[0].to.index(), Some(3));
         let i = &m.intents[0];
         assert_eq!(i.origin.index(), Some(2));
         assert_eq!(i.effects[0].index(), Some(0));

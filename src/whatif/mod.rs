@@ -116,7 +116,7 @@ mod tests {
     fn a_link_written_as_an_id_becomes_a_mapping() {
         let mut s = session();
         let b = set(&mut s, "api.sends_to[0].retry.attempts=5").unwrap();
-        let l = &b.manifest.component("api").unwrap().sends_to[0];
+        let l = &b.manifest.component("api").unwrap().sends_to()[0];
         assert_eq!(l.to.value, "q");
         assert_eq!(
             l.retry.as_ref().unwrap().attempts.as_ref().unwrap().value,

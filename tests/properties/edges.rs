@@ -124,8 +124,7 @@ fn transport_span(c: &Component) -> Dur {
         .or_else(|| max_event_age(c))
         .unwrap_or(Dur::Unbounded);
     let receives = c
-        .dead_letter
-        .as_ref()
+        .dead_letter()
         .and_then(|d| d.after_receives())
         .or_else(|| c.max_receives())
         .map(|r| r.value);

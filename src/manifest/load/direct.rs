@@ -14,6 +14,7 @@
 
 use crate::diagnostics::Loc;
 use crate::manifest::model::*;
+use crate::manifest::name::Names;
 use crate::manifest::yaml::{Node, Piece, Value};
 use crate::manifest::yaml_events::{Bail, Cursor, Sink, Token, typed};
 use crate::time::Dur;
@@ -50,11 +51,16 @@ impl Sink for Direct<'_> {
         let first = value.token()?;
         match what {
             "region" => self.out.regions.push(region(id, value, first)?),
-            "intent" => self.out.intents.push(intent(id, value, first)?),
-            _ => self
+            "intent" => self
                 .out
-                .components
-                .push(super::direct_component::component(id, value, first)?),
+                .intents
+                .push(intent(id, value, first, &mut self.r.names)?),
+            _ => self.out.components.push(super::direct_component::component(
+                id,
+                value,
+                first,
+                &mut self.r.names,
+            )?),
         }
         Ok(())
     }
@@ -210,7 +216,13 @@ fn region<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
     Ok(r)
 }
 
-fn intent<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Intent> {
+/// An intent; the names its lists give are shared through `names`.
+fn intent<'t>(
+    id: Sp<String>,
+    cur: &mut Cursor<'_, 't>,
+    token: Token<'t>,
+    names: &mut Names,
+) -> Read<Intent> {
     let (mut origin, mut effects) = (None, None);
     let mut key = Key::default();
     let (mut fingerprint, mut tested, mut description) = (None, None, None);
@@ -221,12 +233,12 @@ fn intent<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
             // Both written: the tree reader reads `effect` alone.
             "effect" | "effects" if effects.is_some() => return Err(Bail),
             "effect" | "effects" => {
-                effects = Some(shrunk(items(cur, v, |_, _, t| component_ref(t))?));
+                effects = Some(items(cur, v, |_, _, t| component_ref(t))?.into());
             }
-            "key" => key = intent_key(cur, v)?,
-            "fingerprint" => fingerprint = Some(string_list(cur, v)?),
+            "key" => key = intent_key(cur, v, names)?,
+            "fingerprint" => fingerprint = Some(names.list(string_list(cur, v)?)),
             "replays" => replays = items(cur, v, |cur, i, t| replay(cur, t, i))?,
-            "tested" => tested = Some(string_list(cur, v)?),
+            "tested" => tested = Some(names.list(string_list(cur, v)?)),
             "description" => description = Some(string(v)?.value),
             _ => return Err(Bail),
         }
@@ -240,20 +252,22 @@ fn intent<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
         effects: effects.ok_or(Bail)?,
         key,
         fingerprint,
-        replays: shrunk(replays),
+        replays: replays.into(),
         tested,
     })
 }
 
-fn intent_key<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Key> {
+fn intent_key<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, names: &mut Names) -> Read<Key> {
     let mut k = Key::default();
     let loc = map(cur, token, KEY_FIELDS, |cur, name, v| {
         match name {
-            "fields" => k.fields = Some(string_list(cur, v)?),
-            "minted_at" => k.minted_at = Some(component_ref(v)?),
+            "fields" => k.fields = Some(names.list(string_list(cur, v)?)),
+            "minted_at" => k.minted_at = Some(Box::new(component_ref(v)?)),
             "minted" => k.minted = Some(choice(v)?),
             "persisted_before_retry" => k.persisted_before_retry = Some(boolean(v)?),
-            "business_assigned" => k.business_assigned = Some(string_list(cur, v)?),
+            "business_assigned" => {
+                k.business_assigned = Some(Box::new(names.list(string_list(cur, v)?)))
+            }
             _ => return Err(Bail),
         }
         Ok(())

@@ -3,6 +3,7 @@
 //! settings, read from the events as [`super::direct`] reads the rest.
 
 use crate::manifest::model::*;
+use crate::manifest::name::Names;
 use crate::manifest::vocabulary::ON_EXPIRY;
 use crate::manifest::yaml_events::{Bail, Cursor, Token};
 
@@ -10,39 +11,28 @@ use super::direct::*;
 use super::values::{SettingRule, component_rule, link_rule};
 use super::*;
 
+/// A component; its kind and region names are shared through `names`.
 pub(super) fn component<'t>(
     id: Sp<String>,
     cur: &mut Cursor<'_, 't>,
     token: Token<'t>,
+    names: &mut Names,
 ) -> Read<Component> {
-    let mut c = Component {
-        id: id.value,
-        loc: id.loc,
-        ..Component::default()
-    };
+    let mut shared = |s: Sp<String>| Sp::new(names.get(&s.value), s.loc);
+    let mut c = Component::new(id.value, id.loc);
     let mut kind = None;
-    let mut settings = Vec::new();
+    let (mut settings, mut links) = (Vec::new(), Vec::new());
     map(cur, token, COMPONENT_FIELDS, |cur, name, v| {
         match name {
-            "kind" => kind = Some(string(v)?),
-            "description" => c.description = Some(string(v)?.value),
-            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t))?,
-            "mode" => c.mode = Some(choice(v)?),
+            "kind" => kind = Some(shared(string(v)?)),
+            "description" => c.rare_mut().description = Some(string(v)?.value.into()),
+            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t).map(&mut shared))?.into(),
+            "mode" => c.rare_mut().mode = Some(choice(v)?),
             "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
             _ => {
                 if let Some(&ty) = LinkType::ALL.iter().find(|t| t.field() == name) {
-                    let read = links(cur, v, ty)?;
-                    match ty {
-                        LinkType::SendsTo => c.sends_to = read,
-                        LinkType::DeliversTo => c.delivers_to = read,
-                        LinkType::Calls => c.calls = read,
-                        LinkType::DeadLetter => {
-                            c.dead_letter = read.into_iter().next().map(Box::new)
-                        }
-                        LinkType::Redrive => c.redrive = read.into_iter().next().map(Box::new),
-                        LinkType::Effects => c.effects = read,
-                    }
+                    links.extend(self::links(cur, v, ty)?);
                 } else {
                     let &field = Field::ALL.iter().find(|f| f.name() == name).ok_or(Bail)?;
                     settings.push((field, setting(cur, component_rule(field), v)?));
@@ -53,7 +43,7 @@ pub(super) fn component<'t>(
     })?;
     c.kind = kind.ok_or(Bail)?;
     c.catalog_kind = CatalogKind::of(&c.kind.value);
-    c.regions.shrink_to_fit();
+    c.set_links(links);
     c.settings = in_order(settings);
     Ok(c)
 }
@@ -65,9 +55,9 @@ fn setting<'t>(cur: &mut Cursor<'_, 't>, rule: SettingRule, v: Token<'t>) -> Rea
         R::Dur { allow_zero } => Setting::Dur(duration(v, allow_zero)?),
         R::Count { min } => Setting::Count(count(v, min)?),
         R::Bool => Setting::Bool(boolean(v)?),
-        R::Text => Setting::Text(string(v)?),
-        R::TextChoice(names) => Setting::Text(choice_text(v, names)?),
-        R::List => Setting::List(string_list(cur, v)?),
+        R::Text => Setting::Text(Box::new(string(v)?)),
+        R::TextChoice(names) => Setting::Text(Box::new(choice_text(v, names)?)),
+        R::List => Setting::List(Box::new(string_list(cur, v)?)),
         R::Delivery => Setting::Delivery(choice(v)?),
         R::Expiry => Setting::Expiry(choice(v)?),
         R::Replication => Setting::Replication(choice(v)?),
@@ -77,7 +67,7 @@ fn setting<'t>(cur: &mut Cursor<'_, 't>, rule: SettingRule, v: Token<'t>) -> Rea
 }
 
 fn links<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Vec<Link>> {
-    Ok(shrunk(items(cur, token, |cur, _, t| link(cur, t, ty))?))
+    items(cur, token, |cur, _, t| link(cur, t, ty))
 }
 
 /// A link: a component id, or a mapping with `to`.

@@ -411,6 +411,8 @@ impl Doc {
 pub(crate) struct Reader {
     pub errors: Vec<Diagnostic>,
     ids: crate::hash::IdMap<String, (Loc, &'static str)>,
+    /// The kinds and region names read, each kept once.
+    pub names: crate::manifest::name::Names,
 }
 
 // The lists of known fields come from the vocabulary (re-exported here for

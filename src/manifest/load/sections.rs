@@ -203,7 +203,8 @@ impl Reader {
         };
         let fingerprint = f
             .get("fingerprint")
-            .and_then(|n| self.string_list(n, &format!("{path}.fingerprint")));
+            .and_then(|n| self.string_list(n, &format!("{path}.fingerprint")))
+            .map(|l| self.names.list(l));
         let mut replays = Vec::new();
         if let Some(n) = f.get("replays") {
             for (i, item) in Self::items(n) {
@@ -214,7 +215,8 @@ impl Reader {
         }
         let tested = f
             .get("tested")
-            .and_then(|n| self.string_list(n, &format!("{path}.tested")));
+            .and_then(|n| self.string_list(n, &format!("{path}.tested")))
+            .map(|l| self.names.list(l));
         let description = f
             .get("description")
             .and_then(|n| self.string(n, &format!("{path}.description")))
@@ -224,10 +226,10 @@ impl Reader {
             loc: id.loc,
             description,
             origin: origin?,
-            effects: shrunk(effects),
+            effects: effects.into(),
             key,
             fingerprint,
-            replays: shrunk(replays),
+            replays: replays.into(),
             tested,
         })
     }
@@ -242,10 +244,12 @@ impl Reader {
         };
         k.fields = f
             .get("fields")
-            .and_then(|n| self.string_list(n, &format!("{path}.fields")));
+            .and_then(|n| self.string_list(n, &format!("{path}.fields")))
+            .map(|l| self.names.list(l));
         k.minted_at = f
             .get("minted_at")
-            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")));
+            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")))
+            .map(Box::new);
         k.minted = f
             .get("minted")
             .and_then(|n| self.choice(n, &format!("{path}.minted")));
@@ -254,7 +258,8 @@ impl Reader {
             .and_then(|n| self.boolean(n, &format!("{path}.persisted_before_retry")));
         k.business_assigned = f
             .get("business_assigned")
-            .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")));
+            .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")))
+            .map(|l| Box::new(self.names.list(l)));
         k
     }
 
@@ -299,37 +304,30 @@ impl Reader {
         let f = self.fields(node, &path, COMPONENT_FIELDS)?;
         let p = |field: &str| format!("{path}.{field}");
         let kind = self.required(&f, node, &path, "kind", |r, n, p| r.string(n, p));
-        let mut c = Component {
-            id: id.value.clone(),
-            loc: id.loc,
-            ..Component::default()
-        };
-        c.description = f
+        let kind = kind.map(|k| Sp::new(self.names.get(&k.value), k.loc));
+        let mut c = Component::new(id.value.clone(), id.loc);
+        let description = f
             .get("description")
             .and_then(|n| self.string(n, &p("description")))
-            .map(|s| s.value);
+            .map(|s| s.value.into());
         if let Some(n) = f.get("regions") {
+            let mut regions = Vec::new();
             for (i, item) in Self::items(n) {
                 if let Some(r) = self.id_ref(item, &format!("{path}.regions[{i}]")) {
-                    c.regions.push(r);
+                    regions.push(Sp::new(self.names.get(&r.value), r.loc));
                 }
             }
+            c.regions = regions.into();
         }
-        c.mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
-        c.sends_to = self.links(&f, &path, LinkType::SendsTo);
-        c.delivers_to = self.links(&f, &path, LinkType::DeliversTo);
-        c.calls = self.links(&f, &path, LinkType::Calls);
-        c.dead_letter = self
-            .links(&f, &path, LinkType::DeadLetter)
-            .into_iter()
-            .next()
-            .map(Box::new);
-        c.redrive = self
-            .links(&f, &path, LinkType::Redrive)
-            .into_iter()
-            .next()
-            .map(Box::new);
-        c.effects = self.links(&f, &path, LinkType::Effects);
+        let mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
+        if description.is_some() || mode.is_some() {
+            *c.rare_mut() = RareFields { description, mode };
+        }
+        let links = LinkType::ALL
+            .iter()
+            .flat_map(|&ty| self.links(&f, &path, ty))
+            .collect();
+        c.set_links(links);
         c.dedup = f
             .get("dedup")
             .and_then(|n| self.guard(n, &p("dedup")))
@@ -341,7 +339,6 @@ impl Reader {
         c.settings = self.settings(&f, &path, Self::component_setting);
         c.kind = kind?;
         c.catalog_kind = CatalogKind::of(&c.kind.value);
-        c.regions.shrink_to_fit();
         Some(c)
     }
 
@@ -381,9 +378,11 @@ impl Reader {
             R::Dur { allow_zero } => self.duration(n, p, allow_zero).map(Setting::Dur),
             R::Count { min } => self.count(n, p, min).map(Setting::Count),
             R::Bool => self.boolean(n, p).map(Setting::Bool),
-            R::Text => self.string(n, p).map(Setting::Text),
-            R::TextChoice(names) => self.choice_text(n, p, names).map(Setting::Text),
-            R::List => self.string_list(n, p).map(Setting::List),
+            R::Text => self.string(n, p).map(|t| Setting::Text(Box::new(t))),
+            R::TextChoice(names) => self
+                .choice_text(n, p, names)
+                .map(|t| Setting::Text(Box::new(t))),
+            R::List => self.string_list(n, p).map(|l| Setting::List(Box::new(l))),
             R::Delivery => self.choice(n, p).map(Setting::Delivery),
             R::Expiry => self.choice(n, p).map(Setting::Expiry),
             R::Replication => self.choice(n, p).map(Setting::Replication),

@@ -106,7 +106,7 @@ pub struct View {
 fn node_of(c: &Component) -> Node {
     Node {
         id: c.id.clone(),
-        kind: c.kind.value.clone(),
+        kind: c.kind.value.to_string(),
         shape: Shape::of(eff::generic(c)),
         cluster: (!c.regions.is_empty()).then(|| {
             c.regions
@@ -115,7 +115,7 @@ fn node_of(c: &Component) -> Node {
                 .collect::<Vec<_>>()
                 .join(" + ")
         }),
-        regions: c.regions.iter().map(|r| r.value.clone()).collect(),
+        regions: c.regions.iter().map(|r| r.value.to_string()).collect(),
         codes: Vec::new(),
         severity: None,
     }

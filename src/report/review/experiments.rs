@@ -34,7 +34,7 @@ impl Ctx<'_, '_> {
             .intent
             .tested
             .as_ref()
-            .map(|t| t.value.iter().map(String::as_str).collect())
+            .map(|t| t.value.iter().map(|s| s.as_str()).collect())
             .unwrap_or_default();
         let mut plan = Plan {
             tested,
@@ -229,7 +229,7 @@ impl Ctx<'_, '_> {
                         self.id(e)
                     )
                 } else {
-                    match &m.components[q].redrive {
+                    match m.components[q].redrive() {
                         Some(l) => match l.within() {
                             Some(w) => format!(
                                 "{} after the messages were dead-lettered (redrive within)",

@@ -53,7 +53,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
                 intents: users(i),
             });
         }
-        if let Some(l) = &c.redrive
+        if let Some(l) = c.redrive()
             && let Some(w) = l.within()
         {
             out.push(AssumptionEntry {

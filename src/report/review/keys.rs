@@ -98,7 +98,7 @@ impl Ctx<'_, '_> {
         }
         let mut needing = 0;
         for (_, c) in self.components() {
-            for l in c.calls.iter().chain(&c.effects) {
+            for l in c.calls().iter().chain(c.effects()) {
                 let passes = match l.passes_key_written() {
                     Some(p) => format!("passes_key: {}", p.value),
                     None => "passes_key not given: the key is not passed".into(),

@@ -182,7 +182,7 @@ impl Ctx<'_, '_> {
         let unknown: Vec<&str> = tested
             .value
             .iter()
-            .map(String::as_str)
+            .map(|t| t.as_str())
             .filter(|t| !EXPERIMENTS.contains(t))
             .collect();
         if !unknown.is_empty() {

@@ -26,7 +26,7 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
     let has_dlq = r
         .horizons
         .keys()
-        .any(|&c| m.components[c].dead_letter.is_some() || m.components[c].redrive.is_some());
+        .any(|&c| m.components[c].dead_letter().is_some() || m.components[c].redrive().is_some());
     let multi_region = r
         .horizons
         .keys()
@@ -34,7 +34,7 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
     let tested: Vec<&str> = intent
         .tested
         .as_ref()
-        .map(|t| t.value.iter().map(String::as_str).collect())
+        .map(|t| t.value.iter().map(|s| s.as_str()).collect())
         .unwrap_or_default();
     let missing: Vec<&str> = FAILURE_MODES
         .iter()

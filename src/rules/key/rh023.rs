@@ -12,7 +12,7 @@
 //! can only tell that a fingerprint equal to the key binds nothing.
 
 use crate::analysis::{IntentResult, LayerType};
-use crate::manifest::model::Intent;
+use crate::manifest::model::{Intent, Name};
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
@@ -83,13 +83,13 @@ fn answers_reused_keys(r: &IntentResult) -> bool {
     })
 }
 
-fn key_fields(intent: &Intent) -> impl Iterator<Item = &String> {
+fn key_fields(intent: &Intent) -> impl Iterator<Item = &Name> {
     intent.key.fields.iter().flat_map(|k| k.value.iter())
 }
 
 /// The names, sorted and without repeats.
-fn sorted<'a>(names: impl Iterator<Item = &'a String>) -> Vec<&'a str> {
-    let mut v: Vec<&str> = names.map(String::as_str).collect();
+fn sorted<'a, S: AsRef<str> + 'a>(names: impl Iterator<Item = &'a S>) -> Vec<&'a str> {
+    let mut v: Vec<&str> = names.map(|s| s.as_ref()).collect();
     v.sort_unstable();
     v.dedup();
     v

@@ -8,7 +8,7 @@
 //! request, execution or invocation identity; any time bucket or
 //! timestamp). A field the key declares `business_assigned` is ours.
 
-use crate::manifest::model::Intent;
+use crate::manifest::model::{Intent, Name};
 use crate::rules::{Code, Ctx, Finding};
 
 /// Names, as words, that a transport or runtime assigns per delivery.
@@ -128,7 +128,7 @@ fn intent(intent: &Intent, out: &mut Vec<Finding>) {
             .as_ref()
             .is_some_and(|b| b.value.iter().any(|x| x == f))
     };
-    let bad: Vec<&String> = fields
+    let bad: Vec<&Name> = fields
         .value
         .iter()
         .filter(|f| !ours(f) && per_delivery(f))

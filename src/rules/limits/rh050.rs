@@ -28,7 +28,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
                 limit(comp, v.kind, field, value, loc, out);
             }
         }
-        if let Some(dl) = &comp.dead_letter
+        if let Some(dl) = comp.dead_letter()
             && let Some(n) = dl.after_receives()
         {
             limit(comp, v.kind, "max_receives", Dur::Secs(n.value), n.loc, out);

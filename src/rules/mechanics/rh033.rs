@@ -22,7 +22,7 @@ fn performers(m: &Manifest) -> Vec<Vec<usize>> {
         if performer.dedup.is_none() {
             continue;
         }
-        for l in &performer.effects {
+        for l in performer.effects() {
             if let Some(ec) = l.to.index()
                 && performers[ec].last() != Some(&pc)
             {
@@ -51,7 +51,7 @@ fn intent(ctx: &Ctx, r: &IntentResult, performers: &[Vec<usize>], out: &mut Vec<
             if !r.horizons.contains_key(&pc) {
                 continue;
             }
-            let Some(link) = performer.effects.iter().find(|l| l.to.value == ext.id) else {
+            let Some(link) = performer.effects().iter().find(|l| l.to.value == ext.id) else {
                 continue;
             };
             let provider_dedups = ctx.values(ec).accepts_key() && link.passes_key();

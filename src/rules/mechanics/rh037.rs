@@ -31,7 +31,7 @@ fn retried_steps<'a>(ctx: &Ctx<'a>) -> BTreeMap<usize, &'a str> {
         if v.kind.generic != Generic::Workflow {
             continue;
         }
-        for l in &w.calls {
+        for l in w.calls() {
             if let (Some(_), Some(t)) = (attempts(l), l.to.index()) {
                 step_of.entry(t).or_insert(w.id.as_str());
             }
@@ -58,7 +58,7 @@ fn component(ctx: &Ctx, c: usize, retried_by: Option<&&str>, intent: &str, out: 
         retried_by.map(|w| format!("is a step that `{w}` retries"))
     };
     let workflow = kind.generic == Generic::Workflow;
-    for l in comp.effects.iter().chain(comp.calls.iter()) {
+    for l in comp.effects().iter().chain(comp.calls()) {
         let Some(t) = l.to.index() else {
             continue;
         };

@@ -39,7 +39,7 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
             );
         }
     }
-    for l in &comp.sends_to {
+    for l in comp.sends_to() {
         let Some(ti) = l.to.index() else {
             continue;
         };
@@ -68,7 +68,7 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
         && ctx.values(c).delivery().value == Delivery::ExactlyOnce
     {
         let consumers_regions: usize = comp
-            .delivers_to
+            .delivers_to()
             .iter()
             .filter_map(|l| l.to.index())
             .map(|i| a.model.nodes[i].regions.len())

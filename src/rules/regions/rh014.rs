@@ -15,7 +15,7 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
     let m = ctx.m;
     let comp = &m.components[c];
     if ctx.values(c).kind.has_flag(Flag::DlqKeepsEnqueueTime)
-        && let Some(dl) = &comp.dead_letter
+        && let Some(dl) = comp.dead_letter()
         && let Some(d) = dl.to.index()
         && let (Some(src), Some(dst)) = (ctx.values(c).retention(), ctx.values(d).retention())
         && dst.value <= src.value

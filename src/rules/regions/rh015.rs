@@ -20,7 +20,7 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
     let Some(vis) = ctx.values(c).visibility_timeout() else {
         return;
     };
-    for l in &comp.delivers_to {
+    for l in comp.delivers_to() {
         let Some(t) = l.to.index() else {
             continue;
         };

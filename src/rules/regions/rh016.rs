@@ -100,7 +100,7 @@ fn component(ctx: &Ctx, keep: &[Keeper], c: usize, intent: Option<&str>, out: &m
     let m = ctx.m;
     let comp = &m.components[c];
     if ctx.generic(c) == Generic::Stream
-        && let Some(dl) = &comp.dead_letter
+        && let Some(dl) = comp.dead_letter()
         && let Some(d) = dl.to.index()
         && let Some(data) = ctx.values(c).retention()
         && let Some((pointer, h)) = keep[d].clone().or_else(|| own(ctx, d))

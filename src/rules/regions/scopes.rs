@@ -120,9 +120,9 @@ fn keyed_providers<'a>(
     c: usize,
 ) -> impl Iterator<Item = (usize, crate::diagnostics::Loc)> + 'a {
     let comp = &ctx.m.components[c];
-    comp.effects
+    comp.effects()
         .iter()
-        .chain(comp.calls.iter())
+        .chain(comp.calls())
         .filter(|l| l.passes_key())
         .filter_map(|l| Some((l.to.index()?, l.loc)))
         .filter(|&(t, _)| ctx.generic(t) == Generic::External)

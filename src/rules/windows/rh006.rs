@@ -17,7 +17,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         for &(e, (promised, deadline)) in &r.redrive_caps {
             let em = &a.model.edges[e];
             let dlq = &m.components[em.from];
-            let within = dlq.redrive.as_deref().and_then(|l| l.within());
+            let within = dlq.redrive().and_then(|l| l.within());
             let clock = if ctx.values(em.from).dlq_keeps_enqueue_time() {
                 "it keeps each message's original enqueue time, F004"
             } else {
