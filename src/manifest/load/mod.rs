@@ -337,6 +337,18 @@ pub fn load_nodes(sources: SourceMap, trees: &[Node]) -> Loaded {
     out.finish(sources, r)
 }
 
+/// Appends `more` to `all`, taking its buffer when `all` is empty (the
+/// first file, or the only one): appending would allocate a second array
+/// of every component while the first is alive, 22 MB more at the peak
+/// of loading a 20 MB manifest.
+fn extend<T>(all: &mut Vec<T>, mut more: Vec<T>) {
+    if all.is_empty() {
+        *all = more;
+    } else {
+        all.append(&mut more);
+    }
+}
+
 /// The sections read entry by entry (ids to settings).
 const SECTIONS: &[&str] = vocabulary::SECTIONS;
 
@@ -353,13 +365,13 @@ struct Collected {
 }
 
 impl Collected {
-    fn append(&mut self, mut other: Collected) {
+    fn append(&mut self, other: Collected) {
         if let Some(n) = other.name {
             self.name.get_or_insert(n);
         }
-        self.regions.append(&mut other.regions);
-        self.intents.append(&mut other.intents);
-        self.components.append(&mut other.components);
+        extend(&mut self.regions, other.regions);
+        extend(&mut self.intents, other.intents);
+        extend(&mut self.components, other.components);
     }
 
     fn finish(mut self, sources: SourceMap, r: Reader) -> Loaded {
