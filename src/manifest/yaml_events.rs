@@ -324,24 +324,55 @@ impl Keys {
     }
 }
 
+/// An untagged scalar typed as [`typed`] types it, its text still the
+/// parser's (borrowed from the file where it has no escape or folding):
+/// the direct reader parses most scalars right away (field names,
+/// durations, choices) and copies only the text the model keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Typed<'t> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Cow<'t, str>),
+}
+
+impl Typed<'_> {
+    pub fn into_value(self) -> Value {
+        match self {
+            Typed::Null => Value::Null,
+            Typed::Bool(b) => Value::Bool(b),
+            Typed::Int(i) => Value::Int(i),
+            Typed::Float(f) => Value::Float(f),
+            Typed::Str(s) => Value::Str(s.into_owned()),
+        }
+    }
+}
+
 /// An untagged scalar's value by serde-saphyr's rules for an untyped
 /// target (`deserialize_any`): null, YAML 1.1 booleans, decimal integers,
 /// finite floats, else text. Quoted and block scalars are text.
 pub fn typed(text: Cow<str>, style: ScalarStyle) -> Read<Value> {
+    typed_scalar(text, style).map(Typed::into_value)
+}
+
+/// [`typed`], the text left as the parser gave it.
+pub fn typed_scalar(text: Cow<str>, style: ScalarStyle) -> Read<Typed> {
     if style != ScalarStyle::Plain {
-        return Ok(Value::Str(text.into_owned()));
+        return Ok(Typed::Str(text));
     }
     let t: &str = &text;
     if matches!(t, "" | "~" | "null" | "Null" | "NULL") {
-        return Ok(Value::Null);
+        return Ok(Typed::Null);
     }
     if let Some(b) = yaml11_bool(t) {
-        return Ok(Value::Bool(b));
+        return Ok(Typed::Bool(b));
     }
-    if let Some(v) = number(t)? {
-        return Ok(v);
-    }
-    Ok(Value::Str(text.into_owned()))
+    Ok(match number(t)? {
+        Some(Value::Int(i)) => Typed::Int(i),
+        Some(Value::Float(f)) => Typed::Float(f),
+        _ => Typed::Str(text),
+    })
 }
 
 /// serde-saphyr's YAML 1.1 booleans (`strict_booleans` is off).
@@ -412,7 +443,7 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Read<Node> {
 /// [`Cursor`] on its value, which the sink reads to its end.
 pub trait Sink {
     fn piece(&mut self, piece: Piece);
-    fn entry(&mut self, key: &Node, value: &mut Cursor) -> Read<()>;
+    fn entry(&mut self, key: Node, value: &mut Cursor) -> Read<()>;
 }
 
 /// A [`Sink`] of pieces only: each entry's value read into a tree.
@@ -423,10 +454,10 @@ impl Sink for Pieces<'_> {
         (self.0)(piece)
     }
 
-    fn entry(&mut self, key: &Node, value: &mut Cursor) -> Read<()> {
+    fn entry(&mut self, key: Node, value: &mut Cursor) -> Read<()> {
         let first = value.0.expect()?;
         let value = value.0.node_from(first)?;
-        (self.0)(Piece::Entry(key, &value));
+        (self.0)(Piece::Entry(&key, &value));
         Ok(())
     }
 }
@@ -513,7 +544,7 @@ fn section(ev: &mut Events, sink: &mut dyn Sink) -> Read<()> {
         }
         let key = ev.node_from(next)?;
         keys.check(&key)?;
-        sink.entry(&key, &mut Cursor(ev))?;
+        sink.entry(key, &mut Cursor(ev))?;
     }
 }
 

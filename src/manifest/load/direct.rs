@@ -12,11 +12,13 @@
 //! reader's ([`super::values`]), and locations are the events' marks, as
 //! the tree's nodes carry them.
 
+use std::borrow::Cow;
+
 use crate::diagnostics::Loc;
 use crate::manifest::model::*;
-use crate::manifest::name::Names;
+use crate::manifest::name::{Name, Names};
 use crate::manifest::yaml::{Node, Piece, Value};
-use crate::manifest::yaml_events::{Bail, Cursor, Sink, Token, typed};
+use crate::manifest::yaml_events::{Bail, Cursor, Sink, Token, Typed, typed_scalar};
 use crate::time::Dur;
 
 use super::values::{bool_of, choice_of, count_of, duration_of, number_of, string_of};
@@ -37,8 +39,12 @@ impl Sink for Direct<'_> {
         self.r.piece(piece, self.doc, self.out)
     }
 
-    fn entry(&mut self, key: &Node, value: &mut Cursor) -> Read<()> {
-        let id = Sp::new(key.value.scalar_text().ok_or(Bail)?, key.loc);
+    fn entry(&mut self, key: Node, value: &mut Cursor) -> Read<()> {
+        let text = match key.value {
+            Value::Str(s) => s,
+            v => v.scalar_text().ok_or(Bail)?,
+        };
+        let id = Sp::new(text, key.loc);
         let what = match SECTIONS[self.doc.section] {
             "regions" => "region",
             "intents" => "intent",
@@ -66,31 +72,43 @@ impl Sink for Direct<'_> {
     }
 }
 
-/// A scalar's typed value and place.
-pub(super) fn scalar(token: Token) -> Read<(Value, Loc)> {
+/// A scalar's typed value and place; its text still the parser's, so a
+/// value parsed at once (a duration, a choice, a name looked up) is never
+/// copied.
+pub(super) fn scalar(token: Token) -> Read<(Typed, Loc)> {
     match token {
-        Token::Scalar(text, style, loc) => Ok((typed(text, style)?, loc)),
+        Token::Scalar(text, style, loc) => Ok((typed_scalar(text, style)?, loc)),
         _ => Err(Bail),
     }
 }
 
-/// A scalar as text (numbers and booleans as their text).
-pub(super) fn string(token: Token) -> Read<Sp<String>> {
+/// A scalar as text (numbers and booleans as their text), not copied.
+pub(super) fn text(token: Token) -> Read<Sp<Cow<str>>> {
     let (v, loc) = scalar(token)?;
     let s = match v {
-        Value::Str(s) => s,
-        v => string_of(&v).ok_or(Bail)?.into_owned(),
+        Typed::Str(s) => s,
+        v => Cow::Owned(string_of(&v).ok_or(Bail)?.into_owned()),
     };
     Ok(Sp::new(s, loc))
 }
 
+/// A scalar as text the model keeps.
+pub(super) fn string(token: Token) -> Read<Sp<String>> {
+    text(token).map(|s| Sp::new(s.value.into_owned(), s.loc))
+}
+
 pub(super) fn id_ref(token: Token) -> Read<Sp<String>> {
-    valid(string(token)?)
+    id_text(token).map(|s| Sp::new(s.value.into_owned(), s.loc))
+}
+
+/// A scalar that must be a valid id, as text not copied.
+pub(super) fn id_text(token: Token) -> Read<Sp<Cow<str>>> {
+    valid(text(token)?)
 }
 
 /// `s` if it is a valid id.
-pub(super) fn valid(s: Sp<String>) -> Read<Sp<String>> {
-    if is_valid_id(&s.value) {
+pub(super) fn valid<S: AsRef<str>>(s: Sp<S>) -> Read<Sp<S>> {
+    if is_valid_id(s.value.as_ref()) {
         Ok(s)
     } else {
         Err(Bail)
@@ -123,26 +141,45 @@ pub(super) fn duration(token: Token, allow_zero: bool) -> Read<Sp<Dur>> {
 
 /// One of the names of `T`.
 pub(super) fn choice<T: Named>(token: Token) -> Read<Sp<T>> {
-    let s = string(token)?;
+    let s = text(token)?;
     let i = choice_of(&s.value, T::NAMES).ok_or(Bail)?;
     Ok(Sp::new(T::ALL[i], s.loc))
 }
 
 /// One of `names`, kept as text.
 pub(super) fn choice_text(token: Token, names: &[&str]) -> Read<Sp<String>> {
-    let s = string(token)?;
+    let s = text(token)?;
     let i = choice_of(&s.value, names).ok_or(Bail)?;
     Ok(Sp::new(names[i].to_string(), s.loc))
 }
 
 /// A list of strings, or one string as a list of one.
 pub(super) fn string_list<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Sp<Vec<String>>> {
+    text_list(cur, token, |s| s.into_owned())
+}
+
+/// [`string_list`] with each item shared through `names`.
+pub(super) fn name_list<'t>(
+    cur: &mut Cursor<'_, 't>,
+    token: Token<'t>,
+    names: &mut Names,
+) -> Read<Sp<Vec<Name>>> {
+    text_list(cur, token, |s| names.get(&s))
+}
+
+/// A list of strings, or one string as a list of one, each item's text
+/// made into what the model keeps by `keep`.
+fn text_list<'t, T>(
+    cur: &mut Cursor<'_, 't>,
+    token: Token<'t>,
+    mut keep: impl FnMut(Cow<'t, str>) -> T,
+) -> Read<Sp<Vec<T>>> {
     if let Token::SeqStart(loc) = token {
-        let v = items(cur, token, |_, _, t| string(t).map(|s| s.value))?;
+        let v = items(cur, token, |_, _, t| text(t).map(|s| keep(s.value)))?;
         return Ok(Sp::new(shrunk(v), loc));
     }
     match scalar(token)? {
-        (Value::Str(s), loc) => Ok(Sp::new(vec![s], loc)),
+        (Typed::Str(s), loc) => Ok(Sp::new(vec![keep(s)], loc)),
         _ => Err(Bail),
     }
 }
@@ -200,7 +237,7 @@ fn region<'t>(id: Sp<String>, cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Rea
     if let Token::Scalar(..) = token {
         // Only a null region needs no mapping.
         return match scalar(token)?.0 {
-            Value::Null => Ok(r),
+            Typed::Null => Ok(r),
             _ => Err(Bail),
         };
     }
@@ -236,9 +273,9 @@ fn intent<'t>(
                 effects = Some(items(cur, v, |_, _, t| component_ref(t))?.into());
             }
             "key" => key = intent_key(cur, v, names)?,
-            "fingerprint" => fingerprint = Some(names.list(string_list(cur, v)?)),
+            "fingerprint" => fingerprint = Some(name_list(cur, v, names)?),
             "replays" => replays = items(cur, v, |cur, i, t| replay(cur, t, i))?,
-            "tested" => tested = Some(names.list(string_list(cur, v)?)),
+            "tested" => tested = Some(name_list(cur, v, names)?),
             "description" => description = Some(string(v)?.value),
             _ => return Err(Bail),
         }
@@ -261,13 +298,11 @@ fn intent_key<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, names: &mut Names)
     let mut k = Key::default();
     let loc = map(cur, token, KEY_FIELDS, |cur, name, v| {
         match name {
-            "fields" => k.fields = Some(names.list(string_list(cur, v)?)),
+            "fields" => k.fields = Some(name_list(cur, v, names)?),
             "minted_at" => k.minted_at = Some(Box::new(component_ref(v)?)),
             "minted" => k.minted = Some(choice(v)?),
             "persisted_before_retry" => k.persisted_before_retry = Some(boolean(v)?),
-            "business_assigned" => {
-                k.business_assigned = Some(Box::new(names.list(string_list(cur, v)?)))
-            }
+            "business_assigned" => k.business_assigned = Some(Box::new(name_list(cur, v, names)?)),
             _ => return Err(Bail),
         }
         Ok(())

@@ -2,10 +2,12 @@
 //! retries and settings, the dedup guard, the backup and the component's
 //! settings, read from the events as [`super::direct`] reads the rest.
 
+use std::borrow::Cow;
+
 use crate::manifest::model::*;
 use crate::manifest::name::Names;
 use crate::manifest::vocabulary::ON_EXPIRY;
-use crate::manifest::yaml_events::{Bail, Cursor, Token};
+use crate::manifest::yaml_events::{Bail, Cursor, Token, Typed};
 
 use super::direct::*;
 use super::values::{SettingRule, component_rule, link_rule};
@@ -18,15 +20,15 @@ pub(super) fn component<'t>(
     token: Token<'t>,
     names: &mut Names,
 ) -> Read<Component> {
-    let mut shared = |s: Sp<String>| Sp::new(names.get(&s.value), s.loc);
+    let mut shared = |s: Sp<Cow<str>>| Sp::new(names.get(&s.value), s.loc);
     let mut c = Component::new(id.value, id.loc);
     let mut kind = None;
     let (mut settings, mut links) = (Vec::new(), Vec::new());
     map(cur, token, COMPONENT_FIELDS, |cur, name, v| {
         match name {
-            "kind" => kind = Some(shared(string(v)?)),
+            "kind" => kind = Some(shared(text(v)?)),
             "description" => c.rare_mut().description = Some(string(v)?.value.into()),
-            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t).map(&mut shared))?.into(),
+            "regions" => c.regions = items(cur, v, |_, _, t| id_text(t).map(&mut shared))?.into(),
             "mode" => c.rare_mut().mode = Some(choice(v)?),
             "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
@@ -74,10 +76,10 @@ fn links<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<V
 fn link<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Link> {
     if let Token::Scalar(..) = token {
         // Only text is an id here; another scalar is refused as a mapping.
-        let (Value::Str(id), loc) = scalar(token)? else {
+        let (Typed::Str(id), loc) = scalar(token)? else {
             return Err(Bail);
         };
-        let to = Ref::new(valid(Sp::new(id, loc))?);
+        let to = Ref::new(valid(Sp::new(id.into_owned(), loc))?);
         return Ok(Link::new(ty, loc, to));
     }
     let (mut to, mut retry, mut settings) = (None, None, Vec::new());

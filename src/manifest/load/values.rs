@@ -2,30 +2,71 @@
 //! reader ([`super::reader`]) words what they refuse, the direct reader
 //! ([`super::direct`]) gives up on it and leaves the file to the tree
 //! reader. One function per rule, so the two cannot read a value
-//! differently.
+//! differently. Each takes a [`Scalar`]: the tree reader's [`Value`]s and
+//! the direct reader's [`Typed`] scalars, whose text borrows from the file,
+//! are read by the same code.
 
 use std::borrow::Cow;
 
 use crate::manifest::model::{Field, LinkField};
 use crate::manifest::vocabulary;
 use crate::manifest::yaml::Value;
+use crate::manifest::yaml_events::Typed;
 use crate::time::Dur;
 
-/// A scalar as text: strings as written, numbers and booleans as their
-/// text; `None` for null and collections.
-pub(super) fn string_of(v: &Value) -> Option<Cow<'_, str>> {
-    match v {
-        Value::Str(s) => Some(Cow::Borrowed(s)),
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) => v.scalar_text().map(Cow::Owned),
-        _ => None,
+/// A value as the rules see it: a scalar's text or type, or something
+/// else (null, a collection).
+#[derive(Clone, Copy)]
+pub(super) enum Scalar<'a> {
+    Str(&'a str),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    Other,
+}
+
+impl<'a> From<&'a Value> for Scalar<'a> {
+    fn from(v: &'a Value) -> Self {
+        match v {
+            Value::Str(s) => Scalar::Str(s),
+            Value::Int(i) => Scalar::Int(*i),
+            Value::Float(f) => Scalar::Float(*f),
+            Value::Bool(b) => Scalar::Bool(*b),
+            _ => Scalar::Other,
+        }
     }
+}
+
+impl<'a> From<&'a Typed<'_>> for Scalar<'a> {
+    fn from(v: &'a Typed<'_>) -> Self {
+        match v {
+            Typed::Str(s) => Scalar::Str(s),
+            Typed::Int(i) => Scalar::Int(*i),
+            Typed::Float(f) => Scalar::Float(*f),
+            Typed::Bool(b) => Scalar::Bool(*b),
+            Typed::Null => Scalar::Other,
+        }
+    }
+}
+
+/// A scalar as text: strings as written, numbers and booleans as their
+/// text (as [`Value::scalar_text`] words them); `None` for null and
+/// collections.
+pub(super) fn string_of<'a>(v: impl Into<Scalar<'a>>) -> Option<Cow<'a, str>> {
+    Some(match v.into() {
+        Scalar::Str(s) => Cow::Borrowed(s),
+        Scalar::Int(i) => Cow::Owned(i.to_string()),
+        Scalar::Float(f) => Cow::Owned(f.to_string()),
+        Scalar::Bool(b) => Cow::Owned(b.to_string()),
+        Scalar::Other => return None,
+    })
 }
 
 /// A boolean: `true` or `false` (and the YAML 1.1 spellings the parser
 /// types as booleans).
-pub(super) fn bool_of(v: &Value) -> Option<bool> {
-    match v {
-        Value::Bool(b) => Some(*b),
+pub(super) fn bool_of<'a>(v: impl Into<Scalar<'a>>) -> Option<bool> {
+    match v.into() {
+        Scalar::Bool(b) => Some(b),
         _ => None,
     }
 }
@@ -38,10 +79,10 @@ pub(super) enum CountError {
 }
 
 /// A whole number of at least `min`.
-pub(super) fn count_of(v: &Value, min: u64) -> Result<u64, CountError> {
-    match v {
-        Value::Int(i) if *i >= min as i64 => Ok(*i as u64),
-        Value::Int(i) => Err(CountError::Below(*i)),
+pub(super) fn count_of<'a>(v: impl Into<Scalar<'a>>, min: u64) -> Result<u64, CountError> {
+    match v.into() {
+        Scalar::Int(i) if i >= min as i64 => Ok(i as u64),
+        Scalar::Int(i) => Err(CountError::Below(i)),
         _ => Err(CountError::NotWhole),
     }
 }
@@ -53,11 +94,11 @@ pub(super) enum NumberError {
 }
 
 /// A positive finite number.
-pub(super) fn number_of(v: &Value) -> Result<f64, NumberError> {
-    match v {
-        Value::Int(i) if *i > 0 => Ok(*i as f64),
-        Value::Float(f) if f.is_finite() && *f > 0.0 => Ok(*f),
-        Value::Int(_) | Value::Float(_) => Err(NumberError::NotPositive),
+pub(super) fn number_of<'a>(v: impl Into<Scalar<'a>>) -> Result<f64, NumberError> {
+    match v.into() {
+        Scalar::Int(i) if i > 0 => Ok(i as f64),
+        Scalar::Float(f) if f.is_finite() && f > 0.0 => Ok(f),
+        Scalar::Int(_) | Scalar::Float(_) => Err(NumberError::NotPositive),
         _ => Err(NumberError::NotNumber),
     }
 }
@@ -74,11 +115,14 @@ pub(super) enum DurationError {
 
 /// A duration: whole seconds or text such as `30s`; zero only where
 /// `allow_zero` ("not kept").
-pub(super) fn duration_of(v: &Value, allow_zero: bool) -> Result<Dur, DurationError> {
-    let d = match v {
-        Value::Int(i) if *i < 0 => Err(format!("`{i}` is negative: durations cannot be negative")),
-        Value::Int(i) => Ok(Dur::Secs(*i as u64)),
-        Value::Str(s) => Dur::parse(s),
+pub(super) fn duration_of<'a>(
+    v: impl Into<Scalar<'a>>,
+    allow_zero: bool,
+) -> Result<Dur, DurationError> {
+    let d = match v.into() {
+        Scalar::Int(i) if i < 0 => Err(format!("`{i}` is negative: durations cannot be negative")),
+        Scalar::Int(i) => Ok(Dur::Secs(i as u64)),
+        Scalar::Str(s) => Dur::parse(s),
         _ => return Err(DurationError::NotDuration),
     };
     match d {
