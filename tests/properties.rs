@@ -370,7 +370,7 @@ proptest! {
             stack.extend(intent.replays.iter().filter_map(|r| r.enters_at.index()));
             while let Some(u) = stack.pop() {
                 if !std::mem::replace(&mut seen[u], true) {
-                    stack.extend(an.model.out[u].iter().map(|&e| an.model.edges[e].to));
+                    stack.extend(an.model.out[u].iter().map(|&e| an.model.edges[e].to()));
                 }
             }
             for e in &intent.effects {

@@ -47,6 +47,7 @@
 
 mod clock;
 mod cycles;
+mod edge_model;
 mod edges;
 pub mod effective;
 mod intent;

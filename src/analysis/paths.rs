@@ -112,7 +112,7 @@ impl Paths<'_> {
         let i = self.clocks.binary_search_by_key(&ix(s), |c| c.state).ok()?;
         // A note is made only on an edge that leaves a transport, with
         // that edge's retention.
-        let hold = self.model.edges[e].hold?;
+        let hold = self.model.edges[e].hold()?;
         Some(self.clocks[i].note(hold.retention()))
     }
 
@@ -120,7 +120,7 @@ impl Paths<'_> {
     /// clock ended the step first: an assumption that bounds nothing is
     /// not one.
     fn binding_assumption(&self, s: usize, e: usize) -> Option<EdgeAssumption> {
-        let x = self.model.edges[e].assumption?;
+        let x = self.model.edges[e].assumption()?;
         (!self.clock(s, e).is_some_and(|c| c.capped)).then_some(x)
     }
 
@@ -189,7 +189,7 @@ impl Paths<'_> {
                 Step {
                     from,
                     to,
-                    adds: clock.map_or(em.delay, |c| c.adds),
+                    adds: clock.map_or(em.delay(), |c| c.adds),
                     why,
                     assumptions: self
                         .binding_assumption(s, e as usize)

@@ -128,8 +128,8 @@ fn bounds(
         let em = &a.model.edges[e];
         out.push(format!(
             "`max_times` on the redrive `{}` → `{}` (the cycle repeats without a bound)",
-            id(em.from),
-            id(em.to)
+            id(em.from()),
+            id(em.to())
         ));
     }
     for (s, _) in &steps {

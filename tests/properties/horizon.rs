@@ -212,11 +212,11 @@ proptest! {
         let steps = oracle::steps(&m, &an.model);
         for (e, s) in an.model.edges.iter().zip(&steps) {
             let got = edges::Step {
-                delay: e.delay,
-                hold: e.hold.as_ref().map(|h| (h.retention(), h.after())),
+                delay: e.delay(),
+                hold: e.hold().as_ref().map(|h| (h.retention(), h.after())),
                 keeps_clock: e.keeps_clock,
             };
-            prop_assert_eq!(&got, s, "edge c{} -> c{}\n{}", e.from, e.to, a.text());
+            prop_assert_eq!(&got, s, "edge c{} -> c{}\n{}", e.from(), e.to(), a.text());
         }
         // Without a kept enqueue time every copy's clock equals its age and
         // the bound is exact; with one, merged paths keep the later age and

@@ -100,7 +100,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
 pub(super) fn incoming(a: &Analysis) -> Vec<Vec<usize>> {
     let mut into = vec![Vec::new(); a.model.nodes.len()];
     for (k, e) in a.model.edges.iter().enumerate() {
-        into[e.to].push(k);
+        into[e.to()].push(k);
     }
     into
 }

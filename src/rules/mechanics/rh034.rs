@@ -63,7 +63,7 @@ fn provider_backstops(a: &Analysis, horizon: &[Option<Dur>], c: usize) -> bool {
         .peekable();
     effects.peek().is_some()
         && effects.all(|e| {
-            let Some(layer) = a.model.nodes[e.to]
+            let Some(layer) = a.model.nodes[e.to()]
                 .own_layer
                 .as_deref()
                 .filter(|l| l.ty == LayerType::ProviderKey)
@@ -71,6 +71,6 @@ fn provider_backstops(a: &Analysis, horizon: &[Option<Dur>], c: usize) -> bool {
                 return false;
             };
             e.passes_key
-                && horizon[e.to].is_some_and(|h| !h.is_unbounded() && h < layer.window.value)
+                && horizon[e.to()].is_some_and(|h| !h.is_unbounded() && h < layer.window.value)
         })
 }
