@@ -195,7 +195,10 @@ fn a_mapping_into_lambda_is_at_least_once_whatever_the_source_says() {
         a.model.edges[0].birth,
         Some(replay_audit::analysis::Birth::Redelivery)
     );
-    assert_eq!(a.model.edges[0].delay(), replay_audit::time::Dur::Secs(3_600));
+    assert_eq!(
+        a.model.edges[0].delay(),
+        replay_audit::time::Dur::Secs(3_600)
+    );
 }
 
 #[test]

@@ -22,13 +22,14 @@ pub struct Step {
 
 /// What `IntentResult::path_to` needs of a state once its run is over:
 /// its component and the back-pointer of the worst path (`prev == NO_BACK`
-/// when the original never reached it). 16 bytes instead of a whole
+/// when the original never reached it). 12 bytes instead of a whole
 /// [`State`].
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Back {
     pub(super) comp: u32,
     pub(super) prev: u32,
-    pub(super) via: Via,
+    /// [`Via::pack`]ed.
+    via: u32,
 }
 
 /// `Back::prev` of a state the original never reached.
@@ -43,12 +44,12 @@ impl Back {
         Back {
             comp: ix(st.comp),
             prev,
-            via,
+            via: via.pack(),
         }
     }
 
     pub(super) fn back(&self) -> Option<(usize, Via)> {
-        (self.prev != NO_BACK).then_some((self.prev as usize, self.via))
+        (self.prev != NO_BACK).then_some((self.prev as usize, Via::unpack(self.via)))
     }
 }
 
