@@ -50,6 +50,7 @@ mod cycles;
 mod edge_model;
 mod edges;
 pub mod effective;
+mod horizons;
 mod intent;
 pub mod long_path;
 mod mapping;
@@ -69,6 +70,7 @@ use crate::diagnostics::Loc;
 use crate::graph::Graph;
 use crate::manifest::model::Manifest;
 pub use clock::ClockNote;
+pub use horizons::Horizons;
 use intent::{Scratch, analyse_intent};
 pub use model::{Assumed, Birth, Layer, LayerType, Model};
 pub use paths::{PathAssumption, Step};
@@ -105,7 +107,7 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
     // every intent for every component.
     let mut first_reaching = vec![NOT_REACHED; m.components.len()].into_boxed_slice();
     for (i, r) in intents.iter().enumerate() {
-        for &c in r.horizons.keys() {
+        for c in r.horizons.keys() {
             if let Some(slot) = first_reaching.get_mut(c)
                 && *slot == NOT_REACHED
             {

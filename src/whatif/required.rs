@@ -72,7 +72,7 @@ pub fn each_required(
             // the original at it (nothing it could stop arrives later).
             let h = l
                 .reach
-                .unwrap_or_else(|| r.horizons.get(&l.at).copied().unwrap_or(Dur::ZERO));
+                .unwrap_or_else(|| r.horizons.get(l.at).unwrap_or(Dur::ZERO));
             let need = required_window(h);
             let window = l.layer.window.value;
             let verdict = if h.is_unbounded() {

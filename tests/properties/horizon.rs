@@ -227,10 +227,10 @@ proptest! {
             if exact {
                 prop_assert_eq!(&r.horizons, &expected, "intent {}\n{}", m.intents[r.intent].id, a.text());
             } else {
-                let keys: Vec<_> = r.horizons.keys().copied().collect();
+                let keys: Vec<_> = r.horizons.keys().collect();
                 prop_assert_eq!(keys, expected.keys().copied().collect::<Vec<_>>());
                 for (c, h) in &expected {
-                    prop_assert!(r.horizons.get(c).is_some_and(|x| x >= h), "{c}: {:?} below {h:?}\n{}", r.horizons.get(c), a.text());
+                    prop_assert!(r.horizons.get(*c).is_some_and(|x| x >= *h), "{c}: {:?} below {h:?}\n{}", r.horizons.get(*c), a.text());
                 }
             }
         }

@@ -222,7 +222,7 @@ impl Ctx<'_, '_> {
             for (e, from) in &leaves {
                 let e = *e;
                 let via = redriven && from.contains(&q);
-                let h = self.r.horizons.get(&e).copied().unwrap_or(Dur::ZERO);
+                let h = self.r.horizons.get(e).unwrap_or(Dur::ZERO);
                 let when = if via {
                     format!(
                         "at the latest the manifest allows, so its copy reaches `{}` {h} after the first attempt",

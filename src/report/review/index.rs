@@ -30,7 +30,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
     // The intents reaching each component (in intent order), once.
     let mut reaching: Vec<Vec<usize>> = vec![Vec::new(); m.components.len()];
     for (k, r) in a.intents.iter().enumerate() {
-        for &c in r.horizons.keys() {
+        for c in r.horizons.keys() {
             reaching[c].push(k);
         }
     }

@@ -11,7 +11,7 @@ use crate::time::Dur;
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let mut horizon: Vec<Option<Dur>> = vec![None; ctx.m.components.len()];
     for r in &ctx.a.intents {
-        for (&c, &h) in r.horizons.iter() {
+        for (c, h) in r.horizons.iter() {
             horizon[c] = horizon[c].max(Some(h));
         }
     }
