@@ -127,7 +127,7 @@ mod tests {
         assert_eq!(h.get(4), None);
         assert!(h.contains_key(5) && !h.contains_key(3));
         assert_eq!(h.keys().collect::<Vec<_>>(), vec![2, 5, 7]);
-        assert_eq!(h.iter().rev().next(), Some((7, Dur::Unbounded)));
+        assert_eq!(h.iter().next_back(), Some((7, Dur::Unbounded)));
         assert_eq!(
             format!("{h:?}"),
             "{2: Secs(18446744073709551615), 5: Secs(0), 7: Unbounded}"
