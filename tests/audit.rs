@@ -78,7 +78,7 @@ fn an_async_express_start_is_a_birth_point_and_a_standard_one_is_not() {
         .model
         .edges
         .iter()
-        .map(|e| (m.components[e.to].id.as_str(), e.birth))
+        .map(|e| (m.components[e.to()].id.as_str(), e.birth))
         .collect();
     assert_eq!(
         births,

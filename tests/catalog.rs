@@ -26,7 +26,7 @@ fn every_kind_loads_and_is_analysed() {
         let findings = rules::check(&a);
         // The subject is reached by the intent: its horizon is known.
         let subject = m.component_index("subject").unwrap();
-        assert!(a.intents[0].horizons.contains_key(&subject), "{}", k.id);
+        assert!(a.intents[0].horizons.contains_key(subject), "{}", k.id);
         // Every value the analysis assumed names a field the kind does not document.
         for f in findings.iter().filter(|f| f.rule.code == "RH041") {
             let field = f

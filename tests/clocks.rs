@@ -169,7 +169,7 @@ fn a_stream_mapping_retries_within_the_record_life() {
         .edges
         .iter()
         .filter(|e| e.ty == replay_audit::manifest::model::LinkType::DeliversTo)
-        .map(|e| (m.components[e.to].id.as_str(), e.birth))
+        .map(|e| (m.components[e.to()].id.as_str(), e.birth))
         .collect();
     use replay_audit::analysis::Birth::Redelivery;
     assert_eq!(
@@ -195,7 +195,10 @@ fn a_mapping_into_lambda_is_at_least_once_whatever_the_source_says() {
         a.model.edges[0].birth,
         Some(replay_audit::analysis::Birth::Redelivery)
     );
-    assert_eq!(a.model.edges[0].delay, replay_audit::time::Dur::Secs(3_600));
+    assert_eq!(
+        a.model.edges[0].delay(),
+        replay_audit::time::Dur::Secs(3_600)
+    );
 }
 
 #[test]

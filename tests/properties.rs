@@ -198,7 +198,7 @@ fn horizons(m: &Manifest) -> BTreeMap<(String, String), Dur> {
     let a = analysis::analyse(m);
     let mut out = BTreeMap::new();
     for r in &a.intents {
-        for (&c, &h) in &r.horizons {
+        for (c, h) in r.horizons.iter() {
             out.insert(
                 (m.intents[r.intent].id.clone(), m.components[c].id.clone()),
                 h,
@@ -243,7 +243,7 @@ proptest! {
         let an = analysis::analyse(&m);
         for r in &an.intents {
             let origin = m.intents[r.intent].origin.index().unwrap_or(0);
-            for &c in r.horizons.keys() {
+            for c in r.horizons.keys() {
                 let steps = r.path_to(&an, c);
                 prop_assert_eq!(
                     r.path_ids_to(&an, c, origin),
@@ -370,7 +370,7 @@ proptest! {
             stack.extend(intent.replays.iter().filter_map(|r| r.enters_at.index()));
             while let Some(u) = stack.pop() {
                 if !std::mem::replace(&mut seen[u], true) {
-                    stack.extend(an.model.out[u].iter().map(|&e| an.model.edges[e].to));
+                    stack.extend(an.model.out[u].iter().map(|&e| an.model.edges[e].to()));
                 }
             }
             for e in &intent.effects {

@@ -36,7 +36,7 @@ pub(super) fn bfs_order(
     while let Some(c) = queue.pop_front() {
         order.push(c);
         for &e in &model.out[c] {
-            let w = model.edges[e].to;
+            let w = model.edges[e].to();
             if inside(w) {
                 let i = comp.binary_search(&w).expect("member");
                 if !std::mem::replace(&mut seen[i], true) {
@@ -84,14 +84,14 @@ pub(super) fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
     for &c in comp {
         for &e in &model.out[c] {
             let em = &model.edges[e];
-            if !inside(em.to) {
+            if !inside(em.to()) {
                 continue;
             }
             has_internal = true;
             if em.ty == LinkType::Redrive {
                 redrives.push(e);
             } else {
-                *indeg.get_mut(&em.to).expect("inside") += 1;
+                *indeg.get_mut(&em.to()).expect("inside") += 1;
             }
         }
     }
@@ -106,11 +106,11 @@ pub(super) fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
         topo.push(c);
         for &e in &model.out[c] {
             let em = &model.edges[e];
-            if inside(em.to) && em.ty != LinkType::Redrive {
-                let d = indeg.get_mut(&em.to).expect("inside");
+            if inside(em.to()) && em.ty != LinkType::Redrive {
+                let d = indeg.get_mut(&em.to()).expect("inside");
                 *d -= 1;
                 if *d == 0 {
-                    ready.insert(em.to);
+                    ready.insert(em.to());
                 }
             }
         }
@@ -127,7 +127,7 @@ pub(super) fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
         let blame = rest
             .iter()
             .flat_map(|&c| model.out[c].iter().copied())
-            .find(|&e| inside(model.edges[e].to))
+            .find(|&e| inside(model.edges[e].to()))
             .unwrap_or(0);
         topo.append(&mut rest);
         return CycleInfo {
@@ -137,7 +137,7 @@ pub(super) fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
     }
     let mut total = 0u64;
     for &e in &redrives {
-        match model.edges[e].redrive_bound {
+        match model.edges[e].redrive_bound() {
             Some(Some(k)) => total = total.saturating_add(k),
             _ => {
                 return CycleInfo {

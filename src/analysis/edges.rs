@@ -2,6 +2,7 @@
 //! it gives birth to, the assumption the delay rests on, and (only for the
 //! edges a path shows) the words that explain it.
 
+use super::edge_model::EdgeParts;
 use super::effective::{self as eff, Eff, Origin};
 use super::model::{Assumed, Birth, EdgeAssumption, EdgeModel, NodeModel, assume};
 use super::retry;
@@ -115,7 +116,7 @@ pub(super) fn edge_model(
     let (a, b) = (edge.from, edge.to);
     let link: &Link = Graph::link(m, edge);
     let (ca, cb) = (&m.components[a], &m.components[b]);
-    let mut em = EdgeModel {
+    let mut em = EdgeParts {
         from: a,
         to: b,
         ty: link.ty,
@@ -153,7 +154,7 @@ pub(super) fn edge_model(
     }
     add_clock(&mut em, ca, cb, &nodes[a], assumed, after);
     super::targets::add_target(&mut em, cb, &nodes[a], &nodes[b], why);
-    em
+    em.pack()
 }
 
 /// The message clock of an edge: out of a transport with a retention the
@@ -162,7 +163,7 @@ pub(super) fn edge_model(
 /// else starts it again (F005; assumed when a generic queue does not say,
 /// the later deadline).
 fn add_clock(
-    em: &mut EdgeModel,
+    em: &mut EdgeParts,
     ca: &Component,
     cb: &Component,
     na: &NodeModel,
@@ -196,7 +197,7 @@ fn add_clock(
 /// Adds the span of the link's retries `r` to the edge. Returns whether
 /// it retries at all (a retry then gives birth to duplicates).
 fn add_retry(
-    em: &mut EdgeModel,
+    em: &mut EdgeParts,
     link: &Link,
     r: &Retry,
     ca: &Component,
@@ -225,7 +226,7 @@ fn add_retry(
 
 /// `sends_to` a transport (`cb`): how its dedup id is formed (the event
 /// queue of an asynchronously invoked function is `targets`').
-fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component) {
+fn add_send(em: &mut EdgeParts, link: &Link, cb: &Component) {
     em.dedup_id = Some(link.dedup_id().map_or_else(
         || {
             if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
@@ -241,7 +242,7 @@ fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component) {
 /// `delivers_to` or `dead_letter` out of a transport (`ca`): the span it
 /// may still deliver in, and for a delivery its semantics.
 fn add_delivery(
-    em: &mut EdgeModel,
+    em: &mut EdgeParts,
     link: &Link,
     ca: &Component,
     (na, nb): (&NodeModel, &NodeModel),
@@ -316,7 +317,7 @@ fn add_delivery(
 /// of the 23-day policy of AWS-managed endpoints. Topics whose kind
 /// documents no HTTP/S policy are left as they are (returns false).
 fn http_policy(
-    em: &mut EdgeModel,
+    em: &mut EdgeParts,
     link: &Link,
     ca: &Component,
     span: &mut Dur,
@@ -355,7 +356,7 @@ fn http_policy(
 /// fixed 23-day policy `span` applies and the declared one bounds nothing
 /// (F016). Returns whether it set the policy aside.
 fn managed_policy(
-    em: &mut EdgeModel,
+    em: &mut EdgeParts,
     link: &Link,
     ca: &Component,
     span: Dur,
@@ -374,7 +375,7 @@ fn managed_policy(
 /// `redrive` out of a dead-letter queue (`ca`): within the declared time,
 /// else any time within its retention.
 fn add_redrive(
-    em: &mut EdgeModel,
+    em: &mut EdgeParts,
     link: &Link,
     ca: &Component,
     assumed: &mut Vec<Assumed>,

@@ -62,7 +62,7 @@ fn reachable(model: &Model, seeds: &[usize], seen: &mut [bool]) -> Vec<usize> {
         }
         out.push(n);
         for &e in &model.out[n] {
-            stack.push(model.edges[e].to);
+            stack.push(model.edges[e].to());
         }
     }
     out.sort_unstable();
@@ -222,7 +222,7 @@ fn walk_scc(
                 }
                 for &e in &model.out[c] {
                     let em = &model.edges[e];
-                    let w = em.to;
+                    let w = em.to();
                     let Some(target_round) = next_round(comp, em, round, r, unbounded) else {
                         continue;
                     };
@@ -246,7 +246,7 @@ fn next_round(
     r: usize,
     unbounded: bool,
 ) -> Option<usize> {
-    if comp.binary_search(&em.to).is_err() {
+    if comp.binary_search(&em.to()).is_err() {
         return Some(0);
     }
     if em.ty == LinkType::Redrive && !unbounded {

@@ -103,7 +103,7 @@ fn incoming(p: &Paths, s: usize) -> Option<(u32, Via)> {
 /// What the step into `s` adds, without writing its explanation.
 fn adds(p: &Paths, s: usize, via: Via) -> Dur {
     match via {
-        Via::Edge(e) => p.model.edges[e as usize].delay,
+        Via::Edge(e) => p.model.edges[e as usize].delay(),
         Via::Failover => {
             let from = p.backs[p.backs[s].prev as usize].comp as usize;
             p.model.nodes[from]
@@ -277,8 +277,8 @@ impl PathIndex<'_> {
 pub fn first_unbounded_edges(a: &Analysis) -> HashMap<(usize, usize), usize> {
     let mut map = HashMap::new();
     for (i, e) in a.model.edges.iter().enumerate() {
-        if e.delay.is_unbounded() {
-            map.entry((e.from, e.to)).or_insert(i);
+        if e.delay().is_unbounded() {
+            map.entry((e.from(), e.to())).or_insert(i);
         }
     }
     map

@@ -47,8 +47,10 @@
 
 mod clock;
 mod cycles;
+mod edge_model;
 mod edges;
 pub mod effective;
+mod horizons;
 mod intent;
 pub mod long_path;
 mod mapping;
@@ -68,6 +70,7 @@ use crate::diagnostics::Loc;
 use crate::graph::Graph;
 use crate::manifest::model::Manifest;
 pub use clock::ClockNote;
+pub use horizons::Horizons;
 use intent::{Scratch, analyse_intent};
 pub use model::{Assumed, Birth, Layer, LayerType, Model};
 pub use paths::{PathAssumption, Step};
@@ -80,9 +83,13 @@ pub struct Analysis<'m> {
     pub model: Model,
     pub intents: Vec<IntentResult>,
     /// For each component, the first intent (in manifest order) whose
-    /// analysis reached it; computed once, read by several rules.
-    first_reaching: Vec<Option<usize>>,
+    /// analysis reached it, [`NOT_REACHED`] where none did; computed once,
+    /// read by several rules.
+    first_reaching: Box<[u32]>,
 }
+
+/// `first_reaching` of a component no intent reaches.
+const NOT_REACHED: u32 = u32::MAX;
 
 /// Runs the whole analysis.
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
@@ -98,11 +105,13 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
         .collect::<Vec<_>>();
     // One pass over what the intents reached, instead of a search through
     // every intent for every component.
-    let mut first_reaching = vec![None; m.components.len()];
+    let mut first_reaching = vec![NOT_REACHED; m.components.len()].into_boxed_slice();
     for (i, r) in intents.iter().enumerate() {
-        for &c in r.horizons.keys() {
-            if let Some(slot) = first_reaching.get_mut(c) {
-                slot.get_or_insert(i);
+        for c in r.horizons.keys() {
+            if let Some(slot) = first_reaching.get_mut(c)
+                && *slot == NOT_REACHED
+            {
+                *slot = state::ix(i);
             }
         }
     }
@@ -115,10 +124,11 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
 }
 
 impl Analysis<'_> {
-    /// For each component, the index (into `intents`) of the first intent
-    /// whose analysis reached it.
-    pub fn first_intent_reaching(&self) -> &[Option<usize>] {
-        &self.first_reaching
+    /// The index (into `intents`) of the first intent whose analysis
+    /// reached component `c`.
+    pub fn first_intent_reaching(&self, c: usize) -> Option<usize> {
+        let i = self.first_reaching[c];
+        (i != NOT_REACHED).then_some(i as usize)
     }
 }
 

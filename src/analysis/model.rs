@@ -9,13 +9,12 @@ use crate::catalog::Generic;
 use crate::diagnostics::Loc;
 use crate::graph::{Adjacency, Components, Graph};
 use crate::hash::IdMap;
-use crate::manifest::model::{
-    Claim, Component, DedupId, LinkType, Manifest, Mode, Region, Replication,
-};
+use crate::manifest::model::{Claim, Component, Manifest, Mode, Region, Replication};
 use crate::time::Dur;
 use std::sync::Arc;
 
 pub use super::clock::Hold;
+pub use super::edge_model::{EdgeAssumption, EdgeModel};
 pub use super::edges::transport_span;
 
 /// Where a duplicate is born.
@@ -47,68 +46,6 @@ pub struct Assumed {
     pub field: String,
     pub value: String,
     pub loc: Loc,
-}
-
-/// One edge as the analysis sees it. How its delay adds up, in words, is
-/// written only for the edges a path shows ([`Model::explain`]).
-#[derive(Debug, Clone)]
-pub struct EdgeModel {
-    pub from: usize,
-    pub to: usize,
-    pub ty: LinkType,
-    /// The link's position in its component's `links()` list.
-    pub link: u32,
-    pub loc: Loc,
-    pub delay: Dur,
-    /// The declared operational assumption the delay rests on, if any.
-    pub assumption: Option<EdgeAssumption>,
-    pub birth: Option<Birth>,
-    pub passes_key: bool,
-    /// `sends_to` into a transport: how its dedup id is formed.
-    pub dedup_id: Option<DedupId>,
-    /// `redrive`: `Some(max_times)`, where `None` inside means no bound.
-    pub redrive_bound: Option<Option<u64>>,
-    /// Out of a transport with a retention: the message clock bounds the
-    /// step (`clock`).
-    pub hold: Option<Hold>,
-    /// A move into a dead-letter queue that keeps the enqueue time (F004).
-    pub keeps_clock: bool,
-    /// The start carries an execution name made from the key, which a
-    /// workflow that dedups by name recognises (`name_from_key`).
-    pub named_start: bool,
-    /// A delivery policy declared where the platform applies a fixed one
-    /// (SNS to an AWS-managed endpoint, F016): the horizon ignores it.
-    pub policy_not_applied: bool,
-}
-
-/// An operational assumption an edge's delay rests on (RH005 lists them).
-/// Components as `u32`: most edges carry one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum EdgeAssumption {
-    /// The backlog of a transport (component) stays below its `max_backlog`.
-    Backlog { component: u32, max_backlog: Dur },
-    /// A dead-letter queue (component) is redriven within the declared time.
-    RedriveWithin { component: u32, within: Dur },
-}
-
-impl EdgeAssumption {
-    pub fn text(&self, m: &Manifest) -> String {
-        match *self {
-            EdgeAssumption::Backlog {
-                component,
-                max_backlog,
-            } => format!(
-                "max_backlog {max_backlog} on {}",
-                m.components[component as usize].id
-            ),
-            EdgeAssumption::RedriveWithin { component, within } => {
-                format!(
-                    "redrive of {} within {within}",
-                    m.components[component as usize].id
-                )
-            }
-        }
-    }
 }
 
 /// A dedup layer: a guard's store, a transport window, a provider key
@@ -224,8 +161,8 @@ impl Model {
     pub fn explain(&self, m: &Manifest, e: usize) -> String {
         let em = &self.edges[e];
         let edge = crate::graph::Edge {
-            from: em.from,
-            to: em.to,
+            from: em.from(),
+            to: em.to(),
             ty: em.ty,
             link: em.link,
         };

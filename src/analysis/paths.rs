@@ -22,13 +22,14 @@ pub struct Step {
 
 /// What `IntentResult::path_to` needs of a state once its run is over:
 /// its component and the back-pointer of the worst path (`prev == NO_BACK`
-/// when the original never reached it). 16 bytes instead of a whole
+/// when the original never reached it). 12 bytes instead of a whole
 /// [`State`].
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Back {
     pub(super) comp: u32,
     pub(super) prev: u32,
-    pub(super) via: Via,
+    /// [`Via::pack`]ed.
+    via: u32,
 }
 
 /// `Back::prev` of a state the original never reached.
@@ -43,12 +44,12 @@ impl Back {
         Back {
             comp: ix(st.comp),
             prev,
-            via,
+            via: via.pack(),
         }
     }
 
     pub(super) fn back(&self) -> Option<(usize, Via)> {
-        (self.prev != NO_BACK).then_some((self.prev as usize, self.via))
+        (self.prev != NO_BACK).then_some((self.prev as usize, Via::unpack(self.via)))
     }
 }
 
@@ -112,7 +113,7 @@ impl Paths<'_> {
         let i = self.clocks.binary_search_by_key(&ix(s), |c| c.state).ok()?;
         // A note is made only on an edge that leaves a transport, with
         // that edge's retention.
-        let hold = self.model.edges[e].hold?;
+        let hold = self.model.edges[e].hold()?;
         Some(self.clocks[i].note(hold.retention()))
     }
 
@@ -120,7 +121,7 @@ impl Paths<'_> {
     /// clock ended the step first: an assumption that bounds nothing is
     /// not one.
     fn binding_assumption(&self, s: usize, e: usize) -> Option<EdgeAssumption> {
-        let x = self.model.edges[e].assumption?;
+        let x = self.model.edges[e].assumption()?;
         (!self.clock(s, e).is_some_and(|c| c.capped)).then_some(x)
     }
 
@@ -189,7 +190,7 @@ impl Paths<'_> {
                 Step {
                     from,
                     to,
-                    adds: clock.map_or(em.delay, |c| c.adds),
+                    adds: clock.map_or(em.delay(), |c| c.adds),
                     why,
                     assumptions: self
                         .binding_assumption(s, e as usize)

@@ -364,8 +364,8 @@ impl Run<'_> {
                 age: h,
                 enq: src.enq,
             },
-            em.delay,
-            em.hold,
+            em.delay(),
+            em.hold(),
             em.keeps_clock,
         );
         let nh = moved.to.age;
@@ -396,9 +396,9 @@ impl Run<'_> {
             merge_dup(&mut dst.dups[class as usize], d);
         }
         if let Some(l) = send_layer {
-            self.apply_layer(t, em.to, &l, Ok(()));
+            self.apply_layer(t, em.to(), &l, Ok(()));
         }
-        if em.ty == LinkType::Redrive && em.assumption.is_some() && moved.capped() {
+        if em.ty == LinkType::Redrive && em.assumption().is_some() && moved.capped() {
             let deadline = moved.deadline.unwrap_or(nh);
             let slot = self
                 .redrive_caps
@@ -436,8 +436,8 @@ impl Run<'_> {
                         age: d.age,
                         enq: d.enq,
                     },
-                    em.delay,
-                    em.hold,
+                    em.delay(),
+                    em.hold(),
                     em.keeps_clock,
                 );
                 (d2.age, d2.enq) = (dm.to.age, dm.to.enq);
@@ -482,7 +482,7 @@ impl Run<'_> {
         match (
             em.ty,
             em.dedup_id,
-            &self.model.nodes[em.to].transport_window,
+            &self.model.nodes[em.to()].transport_window,
         ) {
             (LinkType::SendsTo, Some(id), Some(l)) if id != DedupId::None => {
                 let content = id == DedupId::Content;
@@ -500,13 +500,13 @@ impl Run<'_> {
     fn name_layer(&self, em: &EdgeModel) -> Option<Arc<Layer>> {
         let polled = em.ty == LinkType::DeliversTo
             && matches!(
-                self.model.nodes[em.from].generic,
+                self.model.nodes[em.from()].generic,
                 crate::catalog::Generic::Queue | crate::catalog::Generic::Stream
             );
         if !em.named_start || polled || em.ty == LinkType::Effects {
             return None;
         }
-        self.model.nodes[em.to].name_window.clone()
+        self.model.nodes[em.to()].name_window.clone()
     }
 }
 
@@ -514,7 +514,7 @@ impl Run<'_> {
 /// when the step left a transport.
 fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<Box<ClockNote>> {
     // In a cycle nothing bounds every age is unbounded: no clock to show.
-    let hold = em.hold.filter(|_| !h.is_unbounded())?;
+    let hold = em.hold().filter(|_| !h.is_unbounded())?;
     Some(Box::new(ClockNote {
         enq,
         retention: hold.retention(),

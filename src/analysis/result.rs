@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::clock::KeptClock;
 use super::paths::{Back, PathAssumption, Paths, Step, ids_along};
 use super::state::{Class, Dup, Via};
-use super::{Analysis, Layer, SortedMap};
+use super::{Analysis, Horizons, Layer, SortedMap};
 use crate::manifest::model::Manifest;
 use crate::time::Dur;
 
@@ -29,7 +29,7 @@ pub struct LayerReach {
 pub struct IntentResult {
     pub intent: usize,
     /// Horizon of every reached component (max over regions and rounds).
-    pub horizons: SortedMap<usize, Dur>,
+    pub horizons: Horizons,
     /// Duplicates that reach each effect past every layer, by class.
     pub surviving: SortedMap<usize, Vec<(Class, Dup, Vec<Step>)>>,
     pub layers: SortedMap<(usize, usize), LayerReach>,

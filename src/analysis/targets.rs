@@ -7,15 +7,16 @@
 //! mappings F026, asynchronous Express workflows F032) gives birth to
 //! duplicates on every start.
 
+use super::edge_model::EdgeParts;
 use super::edges::Why;
 use super::effective as eff;
-use super::model::{Birth, EdgeModel, NodeModel};
+use super::model::{Birth, NodeModel};
 use crate::catalog::Generic;
 use crate::manifest::model::{Component, LinkType};
 
 /// Adds what the target `cb` of edge `em` does to a copy.
 pub(super) fn add_target(
-    em: &mut EdgeModel,
+    em: &mut EdgeParts,
     cb: &Component,
     na: &NodeModel,
     nb: &NodeModel,

@@ -125,12 +125,12 @@ fn rows_where(
         }
         let origin = i.origin.index().unwrap_or(0);
         let mut index = None;
-        for &c in r.horizons.keys() {
+        for c in r.horizons.keys() {
             if at.is_some_and(|x| x != m.components[c].id) {
                 continue;
             }
             for (role, via, window) in roles(a, r, &guards, c) {
-                let h = r.horizons.get(&c).copied().unwrap_or(Dur::ZERO);
+                let h = r.horizons.get(c).unwrap_or(Dur::ZERO);
                 let (path, steps, elided) = if paths(role) {
                     let index = index.get_or_insert_with(|| r.path_index(a));
                     let view = index.view(via);
@@ -185,8 +185,8 @@ fn roles(
         let guard = gs
             .iter()
             .copied()
-            .filter(|g| r.horizons.contains_key(g))
-            .max_by_key(|g| r.horizons[g])
+            .filter(|&g| r.horizons.contains_key(g))
+            .max_by_key(|&g| r.horizons.get(g))
             .unwrap_or(c);
         let w = a.model.nodes[guard]
             .guard

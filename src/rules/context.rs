@@ -131,7 +131,7 @@ impl<'a> Ctx<'a> {
     /// The id of the first intent (in manifest order) whose copies reach
     /// component `c`.
     pub fn reached_by(&self, c: usize) -> Option<&'a str> {
-        let i = self.a.first_intent_reaching()[c]?;
+        let i = self.a.first_intent_reaching(c)?;
         Some(self.m.intents[self.a.intents[i].intent].id.as_str())
     }
 

@@ -72,7 +72,7 @@ pub fn each_required(
             // the original at it (nothing it could stop arrives later).
             let h = l
                 .reach
-                .unwrap_or_else(|| r.horizons.get(&l.at).copied().unwrap_or(Dur::ZERO));
+                .unwrap_or_else(|| r.horizons.get(l.at).unwrap_or(Dur::ZERO));
             let need = required_window(h);
             let window = l.layer.window.value;
             let verdict = if h.is_unbounded() {
@@ -128,8 +128,8 @@ fn bounds(
         let em = &a.model.edges[e];
         out.push(format!(
             "`max_times` on the redrive `{}` → `{}` (the cycle repeats without a bound)",
-            id(em.from),
-            id(em.to)
+            id(em.from()),
+            id(em.to())
         ));
     }
     for (s, _) in &steps {

@@ -212,11 +212,11 @@ proptest! {
         let steps = oracle::steps(&m, &an.model);
         for (e, s) in an.model.edges.iter().zip(&steps) {
             let got = edges::Step {
-                delay: e.delay,
-                hold: e.hold.as_ref().map(|h| (h.retention(), h.after())),
+                delay: e.delay(),
+                hold: e.hold().as_ref().map(|h| (h.retention(), h.after())),
                 keeps_clock: e.keeps_clock,
             };
-            prop_assert_eq!(&got, s, "edge c{} -> c{}\n{}", e.from, e.to, a.text());
+            prop_assert_eq!(&got, s, "edge c{} -> c{}\n{}", e.from(), e.to(), a.text());
         }
         // Without a kept enqueue time every copy's clock equals its age and
         // the bound is exact; with one, merged paths keep the later age and
@@ -227,10 +227,10 @@ proptest! {
             if exact {
                 prop_assert_eq!(&r.horizons, &expected, "intent {}\n{}", m.intents[r.intent].id, a.text());
             } else {
-                let keys: Vec<_> = r.horizons.keys().copied().collect();
+                let keys: Vec<_> = r.horizons.keys().collect();
                 prop_assert_eq!(keys, expected.keys().copied().collect::<Vec<_>>());
                 for (c, h) in &expected {
-                    prop_assert!(r.horizons.get(c).is_some_and(|x| x >= h), "{c}: {:?} below {h:?}\n{}", r.horizons.get(c), a.text());
+                    prop_assert!(r.horizons.get(*c).is_some_and(|x| x >= *h), "{c}: {:?} below {h:?}\n{}", r.horizons.get(*c), a.text());
                 }
             }
         }

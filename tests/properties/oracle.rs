@@ -30,7 +30,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
     for (u, row) in reach.iter_mut().enumerate() {
         row[u] = true;
         for &e in &model.out[u] {
-            row[model.edges[e].to] = true;
+            row[model.edges[e].to()] = true;
         }
     }
     for k in 0..n {
@@ -44,7 +44,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
     }
     let same_scc = |u: usize, v: usize| reach[u][v] && reach[v][u];
     let is_redrive = |e: usize| model.edges[e].ty == LinkType::Redrive;
-    let internal = |e: usize| same_scc(model.edges[e].from, model.edges[e].to);
+    let internal = |e: usize| same_scc(model.edges[e].from(), model.edges[e].to());
     // Per SCC (keyed by its smallest member): the redrive budget, or None
     // when nothing bounds it.
     let mut budget: BTreeMap<usize, Option<u64>> = BTreeMap::new();
@@ -64,7 +64,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
         let non_redrive_cycle = {
             let mut r = vec![vec![false; n]; n];
             for &e in edges.iter().filter(|&&e| !is_redrive(e)) {
-                r[model.edges[e].from][model.edges[e].to] = true;
+                r[model.edges[e].from()][model.edges[e].to()] = true;
             }
             for k in 0..n {
                 for i in 0..n {
@@ -81,7 +81,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
             b = None;
         }
         for &e in edges.iter().filter(|&&e| is_redrive(e)) {
-            match (b, model.edges[e].redrive_bound) {
+            match (b, model.edges[e].redrive_bound()) {
                 (Some(t), Some(Some(k))) => b = Some(t.saturating_add(k)),
                 _ => b = None,
             }
@@ -137,7 +137,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
             }
             let next_enq = if s.keeps_clock { enq } else { next };
             walk(
-                em.to,
+                em.to(),
                 (next, next_enq),
                 u,
                 depth + 1,
@@ -195,6 +195,6 @@ pub fn steps(m: &Manifest, model: &Model) -> Vec<Step> {
     model
         .edges
         .iter()
-        .map(|em| step(m, em.from, em.to, em.link))
+        .map(|em| step(m, em.from(), em.to(), em.link))
         .collect()
 }

@@ -53,8 +53,8 @@ impl Ctx<'_, '_> {
         for (e, _) in self.effects() {
             for &k in &self.into[e] {
                 let em = &model.edges[k];
-                if self.reached(em.from) && matches!(em.ty, LinkType::Effects | LinkType::Calls) {
-                    performers.push((em.from, e));
+                if self.reached(em.from()) && matches!(em.ty, LinkType::Effects | LinkType::Calls) {
+                    performers.push((em.from(), e));
                 }
             }
         }
@@ -73,17 +73,17 @@ impl Ctx<'_, '_> {
         let incoming: Vec<&crate::analysis::model::EdgeModel> = self.into[p]
             .iter()
             .map(|&k| &model.edges[k])
-            .filter(|e| e.birth.is_some() && self.reached(e.from))
+            .filter(|e| e.birth.is_some() && self.reached(e.from()))
             .collect();
         match incoming.first() {
             Some(e) if e.ty == LinkType::DeliversTo => {
-                let vis = eff::dur(&self.m.components[e.from], "visibility_timeout")
+                let vis = eff::dur(&self.m.components[e.from()], "visibility_timeout")
                     .map_or_else(String::new, |v| {
                         format!(" after its {} visibility timeout", v.value)
                     });
-                format!("let `{}` deliver the message again{vis}", self.id(e.from))
+                format!("let `{}` deliver the message again{vis}", self.id(e.from()))
             }
-            Some(e) => format!("let `{}` retry", self.id(e.from)),
+            Some(e) => format!("let `{}` retry", self.id(e.from())),
             None => "send the request again".to_string(),
         }
     }
@@ -196,7 +196,7 @@ impl Ctx<'_, '_> {
         let mut dlqs: Vec<usize> = self
             .reached_edges()
             .filter(|e| e.ty == LinkType::DeadLetter)
-            .map(|e| e.to)
+            .map(|e| e.to())
             .collect();
         dlqs.sort_unstable();
         dlqs.dedup();
@@ -222,7 +222,7 @@ impl Ctx<'_, '_> {
             for (e, from) in &leaves {
                 let e = *e;
                 let via = redriven && from.contains(&q);
-                let h = self.r.horizons.get(&e).copied().unwrap_or(Dur::ZERO);
+                let h = self.r.horizons.get(e).unwrap_or(Dur::ZERO);
                 let when = if via {
                     format!(
                         "at the latest the manifest allows, so its copy reaches `{}` {h} after the first attempt",

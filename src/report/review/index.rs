@@ -30,7 +30,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
     // The intents reaching each component (in intent order), once.
     let mut reaching: Vec<Vec<usize>> = vec![Vec::new(); m.components.len()];
     for (k, r) in a.intents.iter().enumerate() {
-        for &c in r.horizons.keys() {
+        for c in r.horizons.keys() {
             reaching[c].push(k);
         }
     }
@@ -100,7 +100,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
 pub(super) fn incoming(a: &Analysis) -> Vec<Vec<usize>> {
     let mut into = vec![Vec::new(); a.model.nodes.len()];
     for (k, e) in a.model.edges.iter().enumerate() {
-        into[e.to].push(k);
+        into[e.to()].push(k);
     }
     into
 }

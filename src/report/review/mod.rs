@@ -102,7 +102,7 @@ pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
             mine.extend(
                 loose
                     .iter()
-                    .filter(|(_, c)| r.horizons.contains_key(c))
+                    .filter(|&&(_, c)| r.horizons.contains_key(c))
                     .map(|&(k, _)| k),
             );
             mine.sort_unstable();
@@ -185,13 +185,13 @@ impl<'m> Ctx<'_, 'm> {
     }
 
     fn reached(&self, c: usize) -> bool {
-        self.r.horizons.contains_key(&c)
+        self.r.horizons.contains_key(c)
     }
 
     /// Reached components, in manifest (id) order.
     fn components(&self) -> impl Iterator<Item = (usize, &'m Component)> + '_ {
         // Horizons are keyed by component index, ascending: manifest order.
-        self.r.horizons.keys().map(|&i| (i, &self.m.components[i]))
+        self.r.horizons.keys().map(|i| (i, &self.m.components[i]))
     }
 
     /// The model's edges out of reached components (by component, then edge).
@@ -200,7 +200,7 @@ impl<'m> Ctx<'_, 'm> {
         self.r
             .horizons
             .keys()
-            .flat_map(move |&c| model.out[c].iter().map(move |&k| &model.edges[k]))
+            .flat_map(move |c| model.out[c].iter().map(move |&k| &model.edges[k]))
     }
 
     /// Reached components that claim keys (guards), with their store.
@@ -273,7 +273,7 @@ impl<'m> Ctx<'_, 'm> {
     /// findings; without an error, the path to its latest effect is the
     /// one emphasised.
     fn graph(&self) -> draw::Part {
-        let reached: Vec<usize> = self.r.horizons.keys().copied().collect();
+        let reached: Vec<usize> = self.r.horizons.keys().collect();
         let worst = self
             .rows
             .iter()

@@ -26,11 +26,11 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
     let has_dlq = r
         .horizons
         .keys()
-        .any(|&c| m.components[c].dead_letter().is_some() || m.components[c].redrive().is_some());
+        .any(|c| m.components[c].dead_letter().is_some() || m.components[c].redrive().is_some());
     let multi_region = r
         .horizons
         .keys()
-        .any(|&c| a.model.nodes[c].regions.len() > 1);
+        .any(|c| a.model.nodes[c].regions.len() > 1);
     let tested: Vec<&str> = intent
         .tested
         .as_ref()

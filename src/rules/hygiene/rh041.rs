@@ -6,10 +6,10 @@ use crate::rules::{Code, Ctx, Finding};
 /// RH041: values the analysis had to assume, reported only where some
 /// intent's analysis actually read them.
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let (a, first) = (ctx.a, ctx.a.first_intent_reaching());
+    let (a, first) = (ctx.a, |c| ctx.a.first_intent_reaching(c));
     let m = a.manifest;
     for asm in &a.model.assumed {
-        let Some(r) = first[asm.component].map(|i| &a.intents[i]) else {
+        let Some(r) = first(asm.component).map(|i| &a.intents[i]) else {
             continue;
         };
         let c = &m.components[asm.component];

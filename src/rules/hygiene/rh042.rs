@@ -13,14 +13,16 @@ use crate::rules::{Code, Ctx, Finding};
 
 /// RH042: stores that protect nothing.
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let (a, first) = (ctx.a, ctx.a.first_intent_reaching());
+    let (a, first) = (ctx.a, |c| ctx.a.first_intent_reaching(c));
     let m = a.manifest;
     if m.intents.is_empty() {
         return;
     }
-    let mut used: Vec<bool> = first.iter().map(Option::is_some).collect();
+    let mut used: Vec<bool> = (0..m.components.len())
+        .map(|c| first(c).is_some())
+        .collect();
     for (g, node) in a.model.nodes.iter().enumerate() {
-        if let (Some(gm), Some(_)) = (&node.guard, first[g]) {
+        if let (Some(gm), Some(_)) = (&node.guard, first(g)) {
             used[gm.layer.component] = true;
         }
     }

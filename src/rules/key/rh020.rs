@@ -30,7 +30,8 @@ fn finding(copy: &Surviving, out: &mut Vec<Finding>) {
             let em = &a.model.edges[e];
             format!(
                 "`{}` → `{}`",
-                m.components[em.from].id, m.components[em.to].id
+                m.components[em.from()].id,
+                m.components[em.to()].id
             )
         }
         _ => "its way".to_string(),

@@ -38,7 +38,7 @@ fn keyed(a: &Analysis, r: &IntentResult, intent: &Intent) -> BTreeSet<usize> {
     let mut todo = vec![mint];
     while let Some(c) = todo.pop() {
         for &e in &a.model.out[c] {
-            let to = a.model.edges[e].to;
+            let to = a.model.edges[e].to();
             if r.reaches(to) && seen.insert(to) {
                 todo.push(to);
             }
@@ -56,10 +56,10 @@ fn unpassed(ctx: &Ctx, r: &IntentResult, reported: &BTreeSet<usize>, out: &mut V
     for c in keyed(a, r, intent) {
         for &e in &a.model.out[c] {
             let em = &a.model.edges[e];
-            let to = &m.components[em.to];
-            let takes = if a.model.nodes[em.to].guard.is_some() {
+            let to = &m.components[em.to()];
+            let takes = if a.model.nodes[em.to()].guard.is_some() {
                 "claims it in its guard"
-            } else if ctx.values(em.to).accepts_key() {
+            } else if ctx.values(em.to()).accepts_key() {
                 "deduplicates by it"
             } else {
                 continue;
@@ -105,8 +105,8 @@ fn finding(copy: &Surviving, out: &mut Vec<Finding>) -> Option<usize> {
             em.loc,
             format!(
                 "`{}` → `{}` ({})",
-                m.components[em.from].id,
-                m.components[em.to].id,
+                m.components[em.from()].id,
+                m.components[em.to()].id,
                 em.ty.field()
             ),
         ),
@@ -119,7 +119,7 @@ fn finding(copy: &Surviving, out: &mut Vec<Finding>) -> Option<usize> {
     );
     out.push(
         copy.finding(Code::RH021, message)
-            .component(&m.components[edge.map_or(effect, |e| e.to)].id)
+            .component(&m.components[edge.map_or(effect, |e| e.to())].id)
             .at(loc),
     );
     edge_ix

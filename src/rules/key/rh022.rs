@@ -7,7 +7,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let m = ctx.m;
     for r in &ctx.a.intents {
         let intent = &m.intents[r.intent];
-        for &g in r.horizons.keys() {
+        for g in r.horizons.keys() {
             let comp = &m.components[g];
             let Some(guard) = &comp.dedup else { continue };
             let (bound, loc) = match &guard.binds_fingerprint {

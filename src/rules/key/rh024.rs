@@ -45,7 +45,7 @@ fn intent(a: &Analysis, intent: &Intent, out: &mut Vec<Finding>) {
                     m.components[mc].id,
                     m.components[mc].id,
                     em.ty.field(),
-                    m.components[em.to].id
+                    m.components[em.to()].id
                 ),
             )
             .intent(&intent.id)

@@ -11,10 +11,10 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     for em in a.model.edges.iter().filter(|e| e.policy_not_applied) {
         // A configuration rule: the policy is set aside whether or not an
         // intent reaches the topic.
-        let intent = ctx.reached_by(em.from);
-        let (topic, target) = (&m.components[em.from], &m.components[em.to]);
+        let intent = ctx.reached_by(em.from());
+        let (topic, target) = (&m.components[em.from()], &m.components[em.to()]);
         let policy = ctx
-            .values(em.from)
+            .values(em.from())
             .max_event_age()
             .map(|d| format!(", {}{}", d.value, d.provenance()))
             .unwrap_or_default();

@@ -47,9 +47,9 @@ pub(super) fn unseen_copies<'x>(ctx: &Ctx<'x>, mut f: impl FnMut(Unseen<'x>)) {
                         (
                             format!(
                                 "`{}` {} `{}`",
-                                m.components[em.from].id,
+                                m.components[em.from()].id,
                                 em.ty.field(),
-                                m.components[em.to].id
+                                m.components[em.to()].id
                             ),
                             em.loc,
                         )

@@ -47,7 +47,7 @@ fn explicit_ids(a: &Analysis) -> Vec<bool> {
     let mut seen = vec![None; a.manifest.components.len()];
     for e in a.model.edges.iter().filter(|e| e.ty == LinkType::SendsTo) {
         let key = e.dedup_id == Some(DedupId::Key);
-        let s = &mut seen[e.to];
+        let s = &mut seen[e.to()];
         *s = Some(s.unwrap_or(true) && key);
     }
     seen.into_iter().map(|s| s == Some(true)).collect()

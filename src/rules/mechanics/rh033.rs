@@ -42,13 +42,13 @@ fn intent(ctx: &Ctx, r: &IntentResult, performers: &[Vec<usize>], out: &mut Vec<
         let Some(ec) = e.index() else {
             continue;
         };
-        if a.model.nodes[ec].generic != Generic::External || !r.horizons.contains_key(&ec) {
+        if a.model.nodes[ec].generic != Generic::External || !r.horizons.contains_key(ec) {
             continue;
         }
         let ext = &m.components[ec];
         for &pc in &performers[ec] {
             let performer = &m.components[pc];
-            if !r.horizons.contains_key(&pc) {
+            if !r.horizons.contains_key(pc) {
                 continue;
             }
             let Some(link) = performer.effects().iter().find(|l| l.to.value == ext.id) else {

@@ -11,7 +11,7 @@ use crate::time::Dur;
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let mut horizon: Vec<Option<Dur>> = vec![None; ctx.m.components.len()];
     for r in &ctx.a.intents {
-        for (&c, &h) in r.horizons.iter() {
+        for (c, h) in r.horizons.iter() {
             horizon[c] = horizon[c].max(Some(h));
         }
     }
@@ -63,7 +63,7 @@ fn provider_backstops(a: &Analysis, horizon: &[Option<Dur>], c: usize) -> bool {
         .peekable();
     effects.peek().is_some()
         && effects.all(|e| {
-            let Some(layer) = a.model.nodes[e.to]
+            let Some(layer) = a.model.nodes[e.to()]
                 .own_layer
                 .as_deref()
                 .filter(|l| l.ty == LayerType::ProviderKey)
@@ -71,6 +71,6 @@ fn provider_backstops(a: &Analysis, horizon: &[Option<Dur>], c: usize) -> bool {
                 return false;
             };
             e.passes_key
-                && horizon[e.to].is_some_and(|h| !h.is_unbounded() && h < layer.window.value)
+                && horizon[e.to()].is_some_and(|h| !h.is_unbounded() && h < layer.window.value)
         })
 }

@@ -8,7 +8,7 @@ use crate::rules::{Code, Ctx, Finding};
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let a = ctx.a;
     let m = a.manifest;
-    let first = a.first_intent_reaching();
+    let first = |c| a.first_intent_reaching(c);
     for (c, comp) in m.components.iter().enumerate() {
         let Some(g) = &comp.dedup else { continue };
         let Some(claim) = &g.claim else { continue };
@@ -26,7 +26,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         )
         .component(&comp.id)
         .at(claim.loc);
-        f.intent = first[c].map(|i| m.intents[a.intents[i].intent].id.clone());
+        f.intent = first(c).map(|i| m.intents[a.intents[i].intent].id.clone());
         out.push(f);
     }
 }

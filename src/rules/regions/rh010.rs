@@ -30,7 +30,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             .component(&g.id)
             .at(loc);
             f.path = r.path_ids_to(a, *guard, intent.origin.index().unwrap_or(0));
-            f.horizon = r.horizons.get(guard).copied().filter(|h| !h.is_unbounded());
+            f.horizon = r.horizons.get(*guard).filter(|h| !h.is_unbounded());
             out.push(f);
         }
     }

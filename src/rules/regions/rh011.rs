@@ -10,7 +10,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let a = ctx.a;
     for r in &a.intents {
         let intent = &m.intents[r.intent];
-        for &c in r.horizons.keys() {
+        for c in r.horizons.keys() {
             let node = &a.model.nodes[c];
             let Some(gm) = &node.guard else { continue };
             if node.mode != Mode::ActiveActive

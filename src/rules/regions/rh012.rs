@@ -15,10 +15,9 @@ fn intent(a: &Analysis, r: &IntentResult, out: &mut Vec<Finding>) {
     let ledgers: Vec<usize> = r
         .horizons
         .keys()
-        .copied()
         .filter(|&c| a.model.nodes[c].generic == crate::catalog::Generic::Ledger)
         .collect();
-    for &g in r.horizons.keys() {
+    for g in r.horizons.keys() {
         let Some(gm) = &a.model.nodes[g].guard else {
             continue;
         };

@@ -32,7 +32,7 @@ pub(super) fn emit(copy: &Surviving, out: &mut Vec<Finding>) {
 fn show_cycle(a: &Analysis, e: usize, path: &mut Vec<String>) {
     let m = a.manifest;
     let em = &a.model.edges[e];
-    let (entry, back) = (em.to, em.from);
+    let (entry, back) = (em.to(), em.from());
     let Some(at) = path.iter().position(|id| *id == m.components[entry].id) else {
         return;
     };
@@ -44,7 +44,7 @@ fn show_cycle(a: &Analysis, e: usize, path: &mut Vec<String>) {
             break;
         }
         for &x in &a.model.out[c] {
-            let t = a.model.edges[x].to;
+            let t = a.model.edges[x].to();
             if a.model.components.of[t] == scc && !parent.contains_key(&t) {
                 parent.insert(t, c);
                 queue.push_back(t);
@@ -74,7 +74,8 @@ fn unbounded_reason(a: &Analysis, r: &IntentResult, steps: &[Step]) -> String {
         let em = &a.model.edges[e];
         return format!(
             "the cycle through `{}` → `{}` has no `max_times`",
-            a.manifest.components[em.from].id, a.manifest.components[em.to].id
+            a.manifest.components[em.from()].id,
+            a.manifest.components[em.to()].id
         );
     }
     steps
@@ -96,7 +97,7 @@ fn unbounded_loc(
     let e = a.model.out[s.from]
         .iter()
         .copied()
-        .filter(|&e| a.model.edges[e].to == s.to)
+        .filter(|&e| a.model.edges[e].to() == s.to)
         .min()?;
     Some(a.model.edges[e].loc)
 }

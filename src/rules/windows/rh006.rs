@@ -16,9 +16,9 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         let intent = &m.intents[r.intent];
         for &(e, (promised, deadline)) in &r.redrive_caps {
             let em = &a.model.edges[e];
-            let dlq = &m.components[em.from];
+            let dlq = &m.components[em.from()];
             let within = dlq.redrive().and_then(|l| l.within());
-            let clock = if ctx.values(em.from).dlq_keeps_enqueue_time() {
+            let clock = if ctx.values(em.from()).dlq_keeps_enqueue_time() {
                 "it keeps each message's original enqueue time, F004"
             } else {
                 "its retention counts from the move, F005"
@@ -29,7 +29,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
                     format!(
                         "the redrive of `{}` is promised within {}, which reaches age {promised}, but the messages expire from `{}` at age {deadline} at the latest ({clock}): a redrive that late finds them gone, and the replay it plans loses them",
                         dlq.id,
-                        within.map_or(em.delay, |w| w.value),
+                        within.map_or(em.delay(), |w| w.value),
                         dlq.id,
                     ),
                 )
