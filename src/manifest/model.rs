@@ -419,7 +419,7 @@ named! {
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Component {
-    pub id: String,
+    pub id: Name,
     pub loc: Loc,
     /// Shared with every component of the same kind.
     pub kind: Sp<Name>,

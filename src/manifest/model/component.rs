@@ -5,9 +5,9 @@ use super::*;
 
 impl Component {
     /// A component with only its id and place; the loaders set the rest.
-    pub fn new(id: String, loc: Loc) -> Self {
+    pub fn new(id: impl Into<Name>, loc: Loc) -> Self {
         Component {
-            id,
+            id: id.into(),
             loc,
             ..Component::default()
         }
@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn links_are_read_by_type_in_the_order_written() {
-        let mut c = Component::new("a".into(), Loc::default());
+        let mut c = Component::new("a", Loc::default());
         c.set_links(vec![
             link(LinkType::Effects, "e1"),
             link(LinkType::SendsTo, "s1"),
