@@ -115,10 +115,11 @@ mod tests {
     #[test]
     fn the_model_stays_small() {
         use std::mem::size_of;
-        assert_eq!(size_of::<Component>(), 152);
-        assert_eq!(size_of::<Link>(), 88);
+        assert_eq!(size_of::<Component>(), 144);
+        assert_eq!(size_of::<Link>(), 72);
+        assert_eq!(size_of::<Ref>(), 32);
         assert_eq!(size_of::<(Field, Setting)>(), 40);
-        assert_eq!(size_of::<Intent>(), 328);
+        assert_eq!(size_of::<Intent>(), 312);
     }
 
     fn link(ty: LinkType, to: &str) -> Link {
