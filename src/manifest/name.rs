@@ -116,11 +116,6 @@ impl Names {
         n
     }
 
-    /// A text read, shared.
-    pub fn sp(&mut self, s: Sp<String>) -> Sp<Name> {
-        Sp::new(self.get(&s.value), s.loc)
-    }
-
     /// A list read, each item shared.
     pub fn list(&mut self, l: Sp<Vec<String>>) -> Sp<Vec<Name>> {
         Sp::new(l.value.iter().map(|s| self.get(s)).collect(), l.loc)

@@ -18,16 +18,17 @@ pub(super) fn component<'t>(
     token: Token<'t>,
     names: &mut Names,
 ) -> Read<Component> {
+    let mut shared = |s: Sp<String>| Sp::new(names.get(&s.value), s.loc);
     let mut c = Component::new(id.value, id.loc);
     let mut kind = None;
     let (mut settings, mut links) = (Vec::new(), Vec::new());
     map(cur, token, COMPONENT_FIELDS, |cur, name, v| {
         match name {
-            "kind" => kind = Some(names.sp(string(v)?)),
+            "kind" => kind = Some(shared(string(v)?)),
             "description" => c.rare_mut().description = Some(string(v)?.value.into()),
-            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t).map(|r| names.sp(r)))?.into(),
+            "regions" => c.regions = items(cur, v, |_, _, t| id_ref(t).map(&mut shared))?.into(),
             "mode" => c.rare_mut().mode = Some(choice(v)?),
-            "dedup" => c.dedup = Some(Box::new(guard(cur, v, names)?)),
+            "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
             _ => {
                 if let Some(&ty) = LinkType::ALL.iter().find(|t| t.field() == name) {
@@ -117,7 +118,7 @@ fn retry_of<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Retry> {
     Ok(r)
 }
 
-fn guard<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, names: &mut Names) -> Read<Guard> {
+fn guard<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<Guard> {
     let (mut store, mut claim, mut in_progress) = (None, None, None);
     let (mut binds_fingerprint, mut stores_result) = (None, None);
     let loc = map(cur, token, GUARD_FIELDS, |cur, name, v| {
@@ -126,7 +127,7 @@ fn guard<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, names: &mut Names) -> R
             "claim" => claim = Some(choice(v)?),
             "binds_fingerprint" => binds_fingerprint = Some(boolean(v)?),
             "stores_result" => stores_result = Some(boolean(v)?),
-            "in_progress" => in_progress = Some(in_progress_of(cur, v, names)?),
+            "in_progress" => in_progress = Some(in_progress_of(cur, v)?),
             _ => return Err(Bail),
         }
         Ok(())
@@ -141,18 +142,13 @@ fn guard<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, names: &mut Names) -> R
     })
 }
 
-/// The guard's `in_progress`; its words are shared through `names`.
-fn in_progress_of<'t>(
-    cur: &mut Cursor<'_, 't>,
-    token: Token<'t>,
-    names: &mut Names,
-) -> Read<InProgress> {
+fn in_progress_of<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>) -> Read<InProgress> {
     let (mut on_conflict, mut expires_after, mut on_expiry) = (None, None, None);
     let loc = map(cur, token, IN_PROGRESS_FIELDS, |_, name, v| {
         match name {
-            "on_conflict" => on_conflict = Some(names.sp(string(v)?)),
+            "on_conflict" => on_conflict = Some(string(v)?),
             "expires_after" => expires_after = Some(duration(v, false)?),
-            "on_expiry" => on_expiry = Some(names.sp(choice_text(v, ON_EXPIRY)?)),
+            "on_expiry" => on_expiry = Some(choice_text(v, ON_EXPIRY)?),
             _ => return Err(Bail),
         }
         Ok(())

@@ -463,17 +463,13 @@ impl Reader {
                     loc: n.loc,
                     on_conflict: ip
                         .get("on_conflict")
-                        .and_then(|x| self.string(x, &p("in_progress.on_conflict")))
-                        .map(|s| self.names.sp(s)),
+                        .and_then(|x| self.string(x, &p("in_progress.on_conflict"))),
                     expires_after: ip
                         .get("expires_after")
                         .and_then(|x| self.duration(x, &p("in_progress.expires_after"), false)),
-                    on_expiry: ip
-                        .get("on_expiry")
-                        .and_then(|x| {
-                            self.choice_text(x, &p("in_progress.on_expiry"), vocabulary::ON_EXPIRY)
-                        })
-                        .map(|s| self.names.sp(s)),
+                    on_expiry: ip.get("on_expiry").and_then(|x| {
+                        self.choice_text(x, &p("in_progress.on_expiry"), vocabulary::ON_EXPIRY)
+                    }),
                 })
             }
             None => None,
