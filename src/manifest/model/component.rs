@@ -118,7 +118,7 @@ mod tests {
         assert_eq!(size_of::<Component>(), 144);
         assert_eq!(size_of::<Link>(), 72);
         assert_eq!(size_of::<Ref>(), 32);
-        assert_eq!(size_of::<(Field, Setting)>(), 40);
+        assert_eq!(size_of::<Setting>(), 32);
         assert_eq!(size_of::<Intent>(), 312);
     }
 
