@@ -200,7 +200,10 @@ fn horizons(m: &Manifest) -> BTreeMap<(String, String), Dur> {
     for r in &a.intents {
         for (&c, &h) in &r.horizons {
             out.insert(
-                (m.intents[r.intent].id.clone(), m.components[c].id.to_string()),
+                (
+                    m.intents[r.intent].id.clone(),
+                    m.components[c].id.to_string(),
+                ),
                 h,
             );
         }
