@@ -200,7 +200,10 @@ fn horizons(m: &Manifest) -> BTreeMap<(String, String), Dur> {
     for r in &a.intents {
         for (c, h) in r.horizons.iter() {
             out.insert(
-                (m.intents[r.intent].id.clone(), m.components[c].id.clone()),
+                (
+                    m.intents[r.intent].id.clone(),
+                    m.components[c].id.to_string(),
+                ),
                 h,
             );
         }
@@ -375,7 +378,7 @@ proptest! {
             }
             for e in &intent.effects {
                 if !seen[e.index().unwrap()] {
-                    want.insert((intent.id.clone(), e.value.clone()));
+                    want.insert((intent.id.clone(), e.value.to_string()));
                 }
             }
         }

@@ -304,10 +304,10 @@ pub(super) fn ids_along(
 ) -> Vec<String> {
     let mut hops = hops.peekable();
     let first = hops.peek().map_or(origin, |&(from, _)| from);
-    let mut ids = vec![m.components[first].id.clone()];
+    let mut ids = vec![m.components[first].id.as_str().to_owned()];
     for (from, to) in hops {
-        if to != from || ids.last() != Some(&m.components[to].id) {
-            ids.push(m.components[to].id.clone());
+        if to != from || ids.last().map(String::as_str) != Some(&m.components[to].id) {
+            ids.push(m.components[to].id.as_str().to_owned());
         }
     }
     ids

@@ -21,6 +21,8 @@ pub trait SettingField: Copy + Eq + 'static {
     const ALL: &'static [Self];
     /// The field's name in the manifest.
     fn name(self) -> &'static str;
+    /// The field's position in [`SettingField::ALL`].
+    fn position(self) -> u32;
 }
 
 /// An enumeration whose values the manifest writes by name.
@@ -76,12 +78,17 @@ macro_rules! settings {
                     $($fields::$field => $key,)*
                 }
             }
+
+            fn position(self) -> u32 {
+                self as u32
+            }
         }
 
         impl $owner {
             $(
                 pub fn $name(&self) -> Option<&Sp<$ty>> {
-                    match self.settings.get($fields::$field) {
+                    let present = u32::from(self.setting_fields);
+                    match settings_get(&self.settings, present, $fields::$field.position()) {
                         // Through `Borrow`: the text and list values are boxed.
                         Some(Setting::$variant(v)) => {
                             Some(<_ as std::borrow::Borrow<Sp<$ty>>>::borrow(v))
@@ -313,8 +320,11 @@ pub struct Link {
     /// of the link.
     pub retry: Option<Box<Retry>>,
     /// The other fields written on the link (`timeout`, `passes_key`,
-    /// `within`, ...), read through the accessors below.
-    pub settings: Settings<LinkField>,
+    /// `within`, ...), read through the accessors below: which ones (a bit
+    /// each, by position in [`LinkField::ALL`]) and their values in that
+    /// order; in the link's padding, where a field per value took 8 bytes.
+    setting_fields: u16,
+    settings: Box<[Setting]>,
 }
 
 settings! {
@@ -338,7 +348,8 @@ impl Link {
             loc,
             to,
             retry: None,
-            settings: Settings::default(),
+            setting_fields: 0,
+            settings: Box::default(),
         }
     }
 
@@ -419,7 +430,7 @@ named! {
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Component {
-    pub id: String,
+    pub id: Name,
     pub loc: Loc,
     /// Shared with every component of the same kind.
     pub kind: Sp<Name>,
@@ -442,8 +453,11 @@ pub struct Component {
     pub dedup: Option<Box<Guard>>,
     pub backup: Option<Box<Backup>>,
     /// Every other field the component writes (timeouts, retention, windows,
-    /// store and provider settings), read through the accessors below.
-    pub settings: Settings,
+    /// store and provider settings), read through the accessors below: as
+    /// a link's, which fields (by position in [`Field::ALL`]) and their
+    /// values.
+    setting_fields: u32,
+    settings: Box<[Setting]>,
 }
 
 /// The fields of a component that few components write, boxed together so
@@ -498,30 +512,66 @@ pub enum Setting {
     Mode(Sp<RedriveMode>),
 }
 
-/// The settings a component writes, as a short list.
+/// The settings read for a component or a link, as a short list: which
+/// fields are written (a bit each, by position in `F::ALL`) and their values
+/// in that order, the first written where one is written twice.
 ///
 /// A kind accepts about twenty settings and a component writes a handful:
 /// a slot for each (an `Option<Sp<..>>` of up to 40 bytes) made
 /// `Component` 824 bytes, most of them empty, and at 100k components the
-/// largest part of the model. Lookups scan at most the fields written.
+/// largest part of the model. The owner keeps the bits in its padding.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Settings<F = Field>(Box<[(F, Setting)]>);
-
-impl<F> Default for Settings<F> {
-    fn default() -> Self {
-        Settings(Box::default())
-    }
+pub struct Settings<F = Field> {
+    present: u32,
+    values: Box<[Setting]>,
+    field: std::marker::PhantomData<F>,
 }
 
-impl<F: Copy + Eq> Settings<F> {
-    pub fn get(&self, field: F) -> Option<&Setting> {
-        self.0.iter().find(|(f, _)| *f == field).map(|(_, s)| s)
-    }
-}
-
-impl<F> FromIterator<(F, Setting)> for Settings<F> {
+impl<F: SettingField> FromIterator<(F, Setting)> for Settings<F> {
     fn from_iter<I: IntoIterator<Item = (F, Setting)>>(items: I) -> Self {
-        Settings(items.into_iter().collect())
+        const { assert!(F::ALL.len() <= 32) };
+        let mut read: Vec<(F, Setting)> = items.into_iter().collect();
+        read.sort_by_key(|(f, _)| f.position());
+        let mut present = 0u32;
+        let values = read
+            .into_iter()
+            .filter_map(|(f, s)| {
+                let bit = 1 << f.position();
+                (present & bit == 0).then(|| {
+                    present |= bit;
+                    s
+                })
+            })
+            .collect();
+        Settings {
+            present,
+            values,
+            field: std::marker::PhantomData,
+        }
+    }
+}
+
+/// The value of the field at `position`, of the `values` of the fields
+/// whose bits `present` sets.
+fn settings_get(values: &[Setting], present: u32, position: u32) -> Option<&Setting> {
+    let bit = 1u32 << position;
+    (present & bit != 0).then(|| &values[(present & (bit - 1)).count_ones() as usize])
+}
+
+impl Link {
+    /// Sets the settings read.
+    pub fn set_settings(&mut self, s: Settings<LinkField>) {
+        const { assert!(LinkField::ALL.len() <= 16) };
+        self.setting_fields = s.present as u16;
+        self.settings = s.values;
+    }
+}
+
+impl Component {
+    /// Sets the settings read.
+    pub fn set_settings(&mut self, s: Settings) {
+        self.setting_fields = s.present;
+        self.settings = s.values;
     }
 }
 

@@ -2,6 +2,7 @@
 //! components ([`Ref`]) that carry the component's index once resolved.
 
 use crate::diagnostics::Loc;
+use crate::manifest::name::Name;
 
 /// A value and where it was written.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,13 +26,16 @@ impl<T> Sp<T> {
     }
 }
 
-/// A reference to a component: its id as written (what `Deref` gives, so
-/// `r.value` and `r.loc` read as on any [`Sp`]), and the index of the
-/// component in the sorted manifest once [`crate::manifest::check`] has
-/// resolved it.
+/// A reference to a component: its id as written (`value`, shared with
+/// the target component's id once resolved) and where (`loc`), as on any
+/// [`Sp`], and the index of the component in the sorted manifest once
+/// [`crate::manifest::check`] has resolved it. Flat rather than an
+/// `Sp<Name>` and an index, so that it is 32 bytes, not 40: a large
+/// manifest holds one per link.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ref {
-    pub id: Sp<String>,
+    pub value: Name,
+    pub loc: Loc,
     index: u32,
 }
 
@@ -41,7 +45,8 @@ impl Ref {
     /// A reference not resolved yet.
     pub fn new(id: Sp<String>) -> Self {
         Ref {
-            id,
+            value: id.value.into(),
+            loc: id.loc,
             index: Self::UNRESOLVED,
         }
     }
@@ -61,16 +66,8 @@ impl Ref {
     }
 }
 
-impl std::ops::Deref for Ref {
-    type Target = Sp<String>;
-
-    fn deref(&self) -> &Sp<String> {
-        &self.id
-    }
-}
-
 impl std::fmt::Display for Ref {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.id.value.fmt(f)
+        self.value.fmt(f)
     }
 }

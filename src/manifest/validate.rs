@@ -11,19 +11,21 @@ use crate::manifest::model::{Component, LinkType, Manifest, Name, Ref, Sp};
 /// and the graph and the analysis never look an id up again (at 100k
 /// components those lookups missed the cache at every link).
 pub fn resolve(m: &mut Manifest) {
-    // The ids are moved out while the references are written, so that the
-    // index can borrow them without a copy.
-    let ids: Vec<String> = m
-        .components
-        .iter_mut()
-        .map(|c| std::mem::take(&mut c.id))
-        .collect();
+    // A reference found takes its target's id, so the text is kept once per
+    // component and not once more per reference to it.
+    let ids: Vec<Name> = m.components.iter().map(|c| c.id.clone()).collect();
     let index: IdMap<&str, usize> = ids
         .iter()
         .enumerate()
         .map(|(i, id)| (id.as_str(), i))
         .collect();
-    let find = |r: &mut Ref| r.resolve(index.get(r.value.as_str()).copied());
+    let find = |r: &mut Ref| {
+        let i = index.get(r.value.as_str()).copied();
+        if let Some(i) = i {
+            r.value = ids[i].clone();
+        }
+        r.resolve(i);
+    };
     m.components
         .iter_mut()
         .flat_map(|c| c.refs_mut())
@@ -32,9 +34,6 @@ pub fn resolve(m: &mut Manifest) {
         .iter_mut()
         .flat_map(|i| i.refs_mut())
         .for_each(find);
-    for (c, id) in m.components.iter_mut().zip(ids) {
-        c.id = id;
-    }
 }
 
 /// Checks the loaded manifest, whose references [`resolve`] has resolved;

@@ -146,7 +146,7 @@ fn rows_where(
                 };
                 emit(Row {
                     intent: i.id.clone(),
-                    node: m.components[c].id.clone(),
+                    node: m.components[c].id.as_str().to_owned(),
                     role,
                     horizon_seconds: h.secs(),
                     window_seconds: window.and_then(|w| w.secs()),
@@ -212,8 +212,8 @@ fn roles(
 fn json_steps<'s>(a: &Analysis, steps: impl Iterator<Item = &'s Step>) -> Vec<JsonStep> {
     steps
         .map(|s| JsonStep {
-            from: a.manifest.components[s.from].id.clone(),
-            to: a.manifest.components[s.to].id.clone(),
+            from: a.manifest.components[s.from].id.as_str().to_owned(),
+            to: a.manifest.components[s.to].id.as_str().to_owned(),
             adds_seconds: s.adds.secs(),
             why: s.why.clone(),
         })

@@ -91,7 +91,7 @@ impl Shell {
         let m = &self.current.manifest;
         let mut fields = HashMap::new();
         for c in &m.components {
-            fields.insert(c.id.clone(), kind_fields(effective::generic(c)));
+            fields.insert(c.id.as_str().to_owned(), kind_fields(effective::generic(c)));
         }
         for i in &m.intents {
             fields.insert(i.id.clone(), crate::manifest::load::INTENT_FIELDS.to_vec());

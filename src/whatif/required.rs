@@ -96,9 +96,9 @@ pub fn each_required(
             };
             emit(RequiredRow {
                 intent: i.id.clone(),
-                component: comp.clone(),
+                component: comp.as_str().to_owned(),
                 layer: l.layer.label,
-                at: at_id.clone(),
+                at: at_id.as_str().to_owned(),
                 horizon_seconds: h.secs(),
                 window_seconds: window.secs(),
                 required_retention_seconds: need.secs(),

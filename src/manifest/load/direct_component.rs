@@ -46,7 +46,7 @@ pub(super) fn component<'t>(
     c.kind = kind.ok_or(Bail)?;
     c.catalog_kind = CatalogKind::of(&c.kind.value);
     c.set_links(links);
-    c.settings = in_order(settings);
+    c.set_settings(in_order(settings));
     Ok(c)
 }
 
@@ -99,7 +99,7 @@ fn link<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Li
     })?;
     let mut l = Link::new(ty, loc, to.ok_or(Bail)?);
     l.retry = retry;
-    l.settings = in_order(settings);
+    l.set_settings(in_order(settings));
     Ok(l)
 }
 

@@ -336,7 +336,7 @@ impl Reader {
             .get("backup")
             .and_then(|n| self.backup(n, &p("backup")))
             .map(Box::new);
-        c.settings = self.settings(&f, &path, Self::component_setting);
+        c.set_settings(self.settings(&f, &path, Self::component_setting));
         c.kind = kind?;
         c.catalog_kind = CatalogKind::of(&c.kind.value);
         Some(c)
@@ -422,7 +422,7 @@ impl Reader {
             .get("retry")
             .and_then(|n| self.retry(n, &p("retry")))
             .map(Box::new);
-        l.settings = self.settings(&f, path, Self::link_setting);
+        l.set_settings(self.settings(&f, path, Self::link_setting));
         Some(l)
     }
 

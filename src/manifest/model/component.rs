@@ -5,9 +5,9 @@ use super::*;
 
 impl Component {
     /// A component with only its id and place; the loaders set the rest.
-    pub fn new(id: String, loc: Loc) -> Self {
+    pub fn new(id: impl Into<Name>, loc: Loc) -> Self {
         Component {
-            id,
+            id: id.into(),
             loc,
             ..Component::default()
         }
@@ -115,10 +115,11 @@ mod tests {
     #[test]
     fn the_model_stays_small() {
         use std::mem::size_of;
-        assert_eq!(size_of::<Component>(), 152);
-        assert_eq!(size_of::<Link>(), 88);
-        assert_eq!(size_of::<(Field, Setting)>(), 40);
-        assert_eq!(size_of::<Intent>(), 328);
+        assert_eq!(size_of::<Component>(), 144);
+        assert_eq!(size_of::<Link>(), 72);
+        assert_eq!(size_of::<Ref>(), 32);
+        assert_eq!(size_of::<Setting>(), 32);
+        assert_eq!(size_of::<Intent>(), 312);
     }
 
     fn link(ty: LinkType, to: &str) -> Link {
@@ -131,7 +132,7 @@ mod tests {
 
     #[test]
     fn links_are_read_by_type_in_the_order_written() {
-        let mut c = Component::new("a".into(), Loc::default());
+        let mut c = Component::new("a", Loc::default());
         c.set_links(vec![
             link(LinkType::Effects, "e1"),
             link(LinkType::SendsTo, "s1"),

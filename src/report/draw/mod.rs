@@ -105,7 +105,7 @@ pub struct View {
 /// A component as drawn, no finding marked yet.
 fn node_of(c: &Component) -> Node {
     Node {
-        id: c.id.clone(),
+        id: c.id.as_str().to_owned(),
         kind: c.kind.value.to_string(),
         shape: Shape::of(eff::generic(c)),
         cluster: (!c.regions.is_empty()).then(|| {

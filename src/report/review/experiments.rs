@@ -93,7 +93,7 @@ impl Ctx<'_, '_> {
         self.m.components[p]
             .dedup
             .as_ref()
-            .map(|g| g.store.value.clone())
+            .map(|g| g.store.value.as_str().to_owned())
     }
 
     /// " (past its 30s timeout)" of performer `p`, or nothing.

@@ -255,12 +255,12 @@ impl<'m> Ctx<'_, 'm> {
             id: self.intent.id.clone(),
             description: self.intent.description.clone(),
             at: fl(self.map, self.intent.loc),
-            origin: self.intent.origin.value.clone(),
+            origin: self.intent.origin.value.as_str().to_owned(),
             effects: self
                 .intent
                 .effects
                 .iter()
-                .map(|e| e.value.clone())
+                .map(|e| e.value.as_str().to_owned())
                 .collect(),
             unevaluated,
             answers,

@@ -65,7 +65,7 @@ fn show_cycle(a: &Analysis, e: usize, path: &mut Vec<String>) {
     let ids = round[1..]
         .iter()
         .chain(std::iter::once(&entry))
-        .map(|&c| m.components[c].id.clone());
+        .map(|&c| m.components[c].id.as_str().to_owned());
     path.splice(at + 1..at + 1, ids);
 }
 
