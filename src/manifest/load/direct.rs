@@ -44,7 +44,9 @@ impl Sink for Direct<'_> {
             Value::Str(s) => s,
             v => v.scalar_text().ok_or(Bail)?,
         };
-        let id = Sp::new(text, key.loc);
+        // The id is shared: the set of defined ids and the component hold
+        // one text.
+        let id = Sp::new(crate::manifest::name::Name::from(text), key.loc);
         let what = match SECTIONS[self.doc.section] {
             "regions" => "region",
             "intents" => "intent",
@@ -56,11 +58,11 @@ impl Sink for Direct<'_> {
         }
         let first = value.token()?;
         match what {
-            "region" => self.out.regions.push(region(id, value, first)?),
+            "region" => self.out.regions.push(region(owned(id), value, first)?),
             "intent" => self
                 .out
                 .intents
-                .push(intent(id, value, first, &mut self.r.names)?),
+                .push(intent(owned(id), value, first, &mut self.r.names)?),
             _ => self.out.components.push(super::direct_component::component(
                 id,
                 value,
@@ -70,6 +72,11 @@ impl Sink for Direct<'_> {
         }
         Ok(())
     }
+}
+
+/// An id as the region and intent models keep it (owned text).
+fn owned(id: Sp<crate::manifest::name::Name>) -> Sp<String> {
+    Sp::new(id.value.as_str().to_owned(), id.loc)
 }
 
 /// A scalar's typed value and place; its text still the parser's, so a

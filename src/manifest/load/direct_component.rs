@@ -15,7 +15,7 @@ use super::*;
 
 /// A component; its kind and region names are shared through `names`.
 pub(super) fn component<'t>(
-    id: Sp<String>,
+    id: Sp<crate::manifest::name::Name>,
     cur: &mut Cursor<'_, 't>,
     token: Token<'t>,
     names: &mut Names,

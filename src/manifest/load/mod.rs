@@ -37,7 +37,7 @@ pub fn discover_inputs(paths: &[PathBuf]) -> Result<Vec<(PathBuf, Origin)>, Vec<
 pub struct Loaded {
     pub manifest: Manifest,
     pub errors: Vec<Diagnostic>,
-    pub defined: crate::hash::IdSet<String>,
+    pub defined: crate::hash::IdSet<crate::manifest::name::Name>,
 }
 
 /// Reads files into one manifest; `Err` carries the errors that stopped
@@ -422,7 +422,8 @@ impl Doc {
 #[derive(Default)]
 pub(crate) struct Reader {
     pub errors: Vec<Diagnostic>,
-    ids: crate::hash::IdMap<String, (Loc, &'static str)>,
+    /// Keyed by the shared id the component keeps, so no copy of its text.
+    ids: crate::hash::IdMap<crate::manifest::name::Name, (Loc, &'static str)>,
     /// The kinds and region names read, each kept once.
     pub names: crate::manifest::name::Names,
 }

@@ -236,7 +236,11 @@ impl Reader {
         }
     }
 
-    pub(super) fn define(&mut self, id: &Sp<String>, what: &'static str) -> bool {
+    pub(super) fn define(
+        &mut self,
+        id: &Sp<crate::manifest::name::Name>,
+        what: &'static str,
+    ) -> bool {
         if !is_valid_id(&id.value) {
             self.err(
                 Diagnostic::at(id.loc, format!("`{}` is not a valid {what} id", id.value))

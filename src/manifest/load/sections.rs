@@ -125,23 +125,24 @@ impl Reader {
 
     /// One `id: settings` entry of section `SECTIONS[section]`.
     pub(super) fn entry(&mut self, id: Sp<String>, v: &Node, section: usize, out: &mut Collected) {
+        let name = Sp::new(crate::manifest::name::Name::from(id.value.as_str()), id.loc);
         match SECTIONS[section] {
             "regions" => {
-                if self.define(&id, "region")
+                if self.define(&name, "region")
                     && let Some(r) = self.region(id, v)
                 {
                     out.regions.push(r);
                 }
             }
             "intents" => {
-                if self.define(&id, "intent")
+                if self.define(&name, "intent")
                     && let Some(i) = self.intent(id, v)
                 {
                     out.intents.push(i);
                 }
             }
             _ => {
-                if self.define(&id, "component")
+                if self.define(&name, "component")
                     && let Some(c) = self.component(id, v)
                 {
                     out.components.push(c);
