@@ -134,14 +134,14 @@ const CAPPED: u8 = 8;
 
 /// A duration's seconds, and `flag` when it is unbounded (else the
 /// default: zero, false).
-fn pack<F: Default>(d: Dur, flag: F) -> (u64, F) {
+pub(super) fn pack<F: Default>(d: Dur, flag: F) -> (u64, F) {
     match d {
         Dur::Secs(s) => (s, F::default()),
         Dur::Unbounded => (0, flag),
     }
 }
 
-fn unpack(secs: u64, unbounded: bool) -> Dur {
+pub(super) fn unpack(secs: u64, unbounded: bool) -> Dur {
     if unbounded {
         Dur::Unbounded
     } else {

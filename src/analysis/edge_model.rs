@@ -3,7 +3,7 @@
 //! [`EdgeParts`], the same edge with every part typed, as `edges` builds
 //! it.
 
-use super::clock::Hold;
+use super::clock::{Hold, pack, unpack};
 use super::model::Birth;
 use crate::diagnostics::Loc;
 use crate::manifest::model::{DedupId, LinkType, Manifest};
@@ -81,22 +81,6 @@ const RETENTION_UNBOUNDED: u8 = 16;
 const AFTER_UNBOUNDED: u8 = 32;
 const REDRIVE: u8 = 64;
 const MAX_TIMES: u8 = 128;
-
-/// A duration's seconds, and `flag` when it is unbounded (else 0).
-fn pack(d: Dur, flag: u8) -> (u64, u8) {
-    match d {
-        Dur::Secs(s) => (s, 0),
-        Dur::Unbounded => (0, flag),
-    }
-}
-
-fn unpack(secs: u64, unbounded: bool) -> Dur {
-    if unbounded {
-        Dur::Unbounded
-    } else {
-        Dur::Secs(secs)
-    }
-}
 
 impl Rare {
     fn of(p: &EdgeParts) -> Option<Box<Rare>> {
