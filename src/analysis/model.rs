@@ -10,6 +10,7 @@ use crate::diagnostics::Loc;
 use crate::graph::{Adjacency, Components, Graph};
 use crate::hash::IdMap;
 use crate::manifest::model::{Claim, Component, Manifest, Mode, Region, Replication};
+use crate::manifest::name::Name;
 use crate::time::Dur;
 use std::sync::Arc;
 
@@ -86,7 +87,7 @@ pub struct GuardModel {
 }
 
 /// A list of region names, shared by the components that declare it.
-pub type Regions = Arc<[Arc<str>]>;
+pub type Regions = Arc<[Name]>;
 
 #[derive(Debug, Clone)]
 pub struct NodeModel {
@@ -223,31 +224,20 @@ fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>)
     })
 }
 
-/// One shared copy of each region name, and of each list of them.
+/// One shared copy of each list of region names (the names themselves are
+/// the manifest's shared [`Name`]s).
 #[derive(Default)]
-struct Names(IdMap<String, Arc<str>>, IdMap<Vec<Arc<str>>, Regions>);
+struct Names(IdMap<Vec<Name>, Regions>);
 
 impl Names {
-    fn list(
-        &mut self,
-        regions: &[crate::manifest::model::Sp<crate::manifest::name::Name>],
-    ) -> Regions {
-        let names: Vec<Arc<str>> = regions.iter().map(|r| self.get(&r.value)).collect();
-        if let Some(l) = self.1.get(&names) {
+    fn list(&mut self, regions: &[crate::manifest::model::Sp<Name>]) -> Regions {
+        let names: Vec<Name> = regions.iter().map(|r| r.value.clone()).collect();
+        if let Some(l) = self.0.get(&names) {
             return l.clone();
         }
         let l: Regions = Arc::from(names.as_slice());
-        self.1.insert(names, l.clone());
+        self.0.insert(names, l.clone());
         l
-    }
-
-    fn get(&mut self, name: &str) -> Arc<str> {
-        if let Some(n) = self.0.get(name) {
-            return n.clone();
-        }
-        let n: Arc<str> = Arc::from(name);
-        self.0.insert(name.to_string(), n.clone());
-        n
     }
 }
 
@@ -336,7 +326,7 @@ fn name_window(i: usize, c: &Component) -> Option<Arc<Layer>> {
 
 /// Failover from the primary region `r` of an active-passive component
 /// whose regions are `regions`: (from, to, delay).
-fn failover(r: &Region, regions: &[Arc<str>]) -> Option<Box<(usize, usize, Dur)>> {
+fn failover(r: &Region, regions: &[Name]) -> Option<Box<(usize, usize, Dur)>> {
     let to = r.failover_to.as_ref()?;
     let ti = regions.iter().position(|x| **x == *to.value)?;
     let (det, cu) = detection_catch_up(r);

@@ -263,7 +263,7 @@ impl Ctx<'_, '_> {
             .collect();
         let effects = effects.join(", ");
         let mut failovers: Vec<(String, String, Dur, Vec<&str>)> = Vec::new();
-        let mut actives: Vec<(Vec<std::sync::Arc<str>>, Vec<&str>)> = Vec::new();
+        let mut actives: Vec<(Vec<crate::manifest::name::Name>, Vec<&str>)> = Vec::new();
         for (i, c) in self.components() {
             let node = &model.nodes[i];
             if let Some((from, to, delay)) = node.failover.as_deref() {

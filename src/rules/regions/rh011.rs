@@ -19,7 +19,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             {
                 continue;
             }
-            let shared: Vec<&std::sync::Arc<str>> = node
+            let shared: Vec<&crate::manifest::name::Name> = node
                 .regions
                 .iter()
                 .filter(|r| gm.store_regions.is_empty() || gm.store_regions.contains(r))
