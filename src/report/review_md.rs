@@ -13,7 +13,7 @@ use std::io;
 
 use crate::report::draw;
 use crate::report::markdown::{code, escape, spans};
-use crate::report::review::page::{self, Page};
+use crate::report::review::page::{self, Intent, Page, Parts};
 use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
 use crate::rules::required_window;
 
@@ -34,22 +34,30 @@ fn title_case(s: &str) -> String {
     })
 }
 
+/// How this format writes an intent's parts.
+pub const PARTS: Parts = Parts {
+    section: intent,
+    plan,
+};
+
 /// The page as one string (for tests and small reviews; the command
 /// writes it with [`render_to`]).
-pub fn render(r: &Review) -> String {
+pub fn render<I: Intent>(r: &Review<I>) -> String {
     page::string(|p| write_page(p, r))
 }
 
-/// Writes the page into `out` as it is made; the first failed write ends it.
-pub fn render_to(r: &Review, out: &mut dyn io::Write) -> io::Result<()> {
+/// Writes the page into `out` as it is made; the first failed write ends
+/// it. A review built with [`PARTS`] ([`crate::report::review::build_written`])
+/// has its intents' parts written already.
+pub fn render_to<I: Intent>(r: &Review<I>, out: &mut dyn io::Write) -> io::Result<()> {
     page::write_to(out, |p| write_page(p, r))
 }
 
-fn write_page(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn write_page<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     header(s, r);
     s.spill()?;
     for i in &r.intents {
-        intent(s, i);
+        i.section(s, PARTS);
         s.spill()?;
     }
     horizons(s, r)?;
@@ -59,18 +67,12 @@ fn write_page(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 }
 
 /// The title, the counts, the legend and the graph.
-fn header(s: &mut Page<'_>, r: &Review) {
+fn header<I: Intent>(s: &mut Page<'_>, r: &Review<I>) {
     let _ = writeln!(s, "# Idempotency review: {}\n", escape(&r.title));
     let files: Vec<String> = r.files.iter().map(|f| code(f)).collect();
     let _ = writeln!(s, "Manifest: {}  ", files.join(", "));
     let _ = writeln!(s, "Findings: {}.  ", r.summary.line());
-    let count = |st: Status| {
-        r.intents
-            .iter()
-            .flat_map(|i| &i.answers)
-            .filter(|a| a.status == st)
-            .count()
-    };
+    let count = |st: Status| r.intents.iter().map(|i| i.count(st)).sum::<usize>();
     let unevaluated = match count(Status::Unevaluated) {
         0 => String::new(),
         n => format!(", {n} **not evaluated**"),
@@ -171,7 +173,7 @@ fn intent(s: &mut Page<'_>, i: &IntentReview) {
 }
 
 /// The horizon table.
-fn horizons(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("## Horizons\n\n");
     if r.horizons.is_empty() {
         s.push_str("No guard, store or effect is reached.\n\n");
@@ -204,7 +206,7 @@ fn horizons(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 }
 
 /// The operational assumptions the verdicts rest on.
-fn assumptions(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn assumptions<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("## Operational assumptions\n\n");
     if r.assumptions.is_empty() {
         s.push_str("None: no verdict rests on a declared bound or a guessed value.\n\n");
@@ -236,7 +238,7 @@ fn assumptions(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 }
 
 /// Every finding, waived ones marked.
-fn findings(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn findings<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("## Findings\n\n");
     if r.findings.is_empty() {
         s.push_str("No findings.\n\n");
@@ -278,27 +280,32 @@ fn findings(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
     Ok(())
 }
 
+/// An intent's entry in the failure-injection test plan.
+fn plan(s: &mut Page<'_>, i: &IntentReview) {
+    let _ = writeln!(s, "### {}\n", code(&i.id));
+    if i.experiments.is_empty() {
+        s.push_str("No failure injection applies.\n\n");
+        return;
+    }
+    for e in &i.experiments {
+        let _ = writeln!(
+            s,
+            "- [{}] **{}** ({}): {}",
+            if e.covered { "x" } else { " " },
+            escape(e.name),
+            if e.covered { "covered" } else { "missing" },
+            spans(&e.text)
+        );
+    }
+    s.push('\n');
+}
+
 /// The failure-injection test plan per intent.
-fn test_plan(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn test_plan<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("## Failure-injection test plan\n\n");
     s.push_str("Only the experiments that apply to each intent's graph; checked ones are named in the intent's `tested` list.\n\n");
     for i in &r.intents {
-        let _ = writeln!(s, "### {}\n", code(&i.id));
-        if i.experiments.is_empty() {
-            s.push_str("No failure injection applies.\n\n");
-            continue;
-        }
-        for e in &i.experiments {
-            let _ = writeln!(
-                s,
-                "- [{}] **{}** ({}): {}",
-                if e.covered { "x" } else { " " },
-                escape(e.name),
-                if e.covered { "covered" } else { "missing" },
-                spans(&e.text)
-            );
-        }
-        s.push('\n');
+        i.plan(s, PARTS);
         s.spill()?;
     }
     Ok(())

@@ -67,6 +67,24 @@ pub fn row_verdict(r: &Row) -> &'static str {
 
 /// Builds the review of a whole architecture.
 pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
+    build_each(a, findings, |i| i)
+}
+
+/// Builds the review with each intent's parts already written by a format.
+pub fn build_written(
+    a: &Analysis,
+    findings: &[Finding],
+    parts: page::Parts,
+) -> Review<page::Written> {
+    build_each(a, findings, |i| page::Written::of(i, parts))
+}
+
+/// Builds the review, each intent's review handed to `each` where it is made.
+fn build_each<I: Send>(
+    a: &Analysis,
+    findings: &[Finding],
+    each: impl Fn(IntentReview) -> I + Sync,
+) -> Review<I> {
     let m = a.manifest;
     let map = &m.sources;
     // Only an effect's worst path is shown (drawn, and listed step by step).
@@ -90,35 +108,38 @@ pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
         rows_of.entry(x.intent.as_str()).or_default().push(x);
     }
     let into = incoming(a);
-    let intents = a
-        .intents
-        .iter()
-        .map(|r| {
-            let intent = &m.intents[r.intent];
-            let mut mine: Vec<usize> = by_intent
-                .get(intent.id.as_str())
-                .cloned()
-                .unwrap_or_default();
-            mine.extend(
-                loose
-                    .iter()
-                    .filter(|&&(_, c)| r.horizons.contains_key(c))
-                    .map(|&(k, _)| k),
-            );
-            mine.sort_unstable();
-            Ctx {
-                a,
-                m,
-                map,
-                r,
-                intent,
-                findings: mine.into_iter().map(|k| &findings[k]).collect(),
-                rows: rows_of.remove(intent.id.as_str()).unwrap_or_default(),
-                into: &into,
-            }
-            .review()
-        })
-        .collect();
+    let ctx = |r: &'_ IntentResult| {
+        let intent = &m.intents[r.intent];
+        let mut mine: Vec<usize> = by_intent
+            .get(intent.id.as_str())
+            .cloned()
+            .unwrap_or_default();
+        mine.extend(
+            loose
+                .iter()
+                .filter(|&&(_, c)| r.horizons.contains_key(c))
+                .map(|&(k, _)| k),
+        );
+        mine.sort_unstable();
+        (intent, mine)
+    };
+    let rows_of = &rows_of;
+    let review_of = |r: &IntentResult| {
+        let (intent, mine) = ctx(r);
+        let review = Ctx {
+            a,
+            m,
+            map,
+            r,
+            intent,
+            findings: mine.into_iter().map(|k| &findings[k]).collect(),
+            rows: rows_of.get(intent.id.as_str()).cloned().unwrap_or_default(),
+            into: &into,
+        }
+        .review();
+        each(review)
+    };
+    let intents = in_parallel(&a.intents, review_of);
     Review {
         title: m.name.clone().unwrap_or_else(|| "architecture".to_string()),
         files: map.files.iter().map(|f| f.path.clone()).collect(),
@@ -145,7 +166,31 @@ pub fn build(a: &Analysis, findings: &[Finding]) -> Review {
     }
 }
 
-/// "reason (ticket PAY-12, until 2027-01-31)".
+/// `f` of every item, in order. Intents are reviewed independently of
+/// one another, so on a large manifest the second half is reviewed on a
+/// second thread while this one reviews the first (docs/performance.md,
+/// "The HTML report").
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    /// Below this many, a thread costs more than it saves.
+    const ALONE: usize = 64;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+    if threads < 2 || items.len() < ALONE {
+        return items.iter().map(&f).collect();
+    }
+    let (first, second) = items.split_at(items.len() / 2);
+    std::thread::scope(|s| {
+        let later = s.spawn(|| second.iter().map(&f).collect::<Vec<R>>());
+        let mut all: Vec<R> = first.iter().map(&f).collect();
+        // A panic on the other thread is a bug; it is raised here as well.
+        all.extend(
+            later
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
+        );
+        all
+    })
+}
+
 struct Ctx<'a, 'm> {
     a: &'a Analysis<'m>,
     m: &'m Manifest,

@@ -151,13 +151,15 @@ pub struct FindingEntry {
     pub waived: Option<String>,
 }
 
-/// The whole report, ready for a renderer.
+/// The whole report, ready for a renderer. Each intent is its
+/// [`IntentReview`], or that review already written by a format
+/// ([`super::page::Written`]).
 #[derive(Debug, Clone)]
-pub struct Review {
+pub struct Review<I = IntentReview> {
     pub title: String,
     pub files: Vec<String>,
     pub summary: Summary,
-    pub intents: Vec<IntentReview>,
+    pub intents: Vec<I>,
     pub horizons: Vec<Row>,
     pub assumptions: Vec<AssumptionEntry>,
     pub findings: Vec<FindingEntry>,

@@ -3,13 +3,15 @@
 //! network. Light and dark (prefers-color-scheme) and printable. Every
 //! string from the manifest goes through [`esc`].
 
+mod intent;
+
 use std::fmt::{self, Write as _};
 use std::io;
 
 use crate::report::draw::text::Xml;
 use crate::report::draw::{self, xml_escape};
-use crate::report::review::page::{self, Page};
-use crate::report::review::{Answer, IntentReview, Review, Status, margin_text, row_verdict};
+use crate::report::review::page::{self, Intent, Page, Parts};
+use crate::report::review::{Review, Status, margin_text, row_verdict};
 use crate::rules::{Severity, required_window};
 
 /// [`esc`] where it is formatted (`{}`), without a copy.
@@ -107,35 +109,6 @@ nav ul { padding-left:1.2em; }
 }
 "#;
 
-/// The status of an answer as a badge, written where it is formatted.
-struct Badge<'a>(&'a Answer);
-
-impl fmt::Display for Badge<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = self.0;
-        let (head, codes) = match a.status {
-            Status::Satisfied => ("<span class=\"badge satisfied\">✓ satisfied", false),
-            Status::Failing if a.codes.is_empty() => {
-                ("<span class=\"badge failing\">✗ failing", false)
-            }
-            Status::Failing => ("<span class=\"badge failing\">✗ failing: ", true),
-            Status::Assumed => ("<span class=\"badge assumed\">⚠ ASSUMED", false),
-            // Styled as failing: a broken model is no better than a failure.
-            Status::Unevaluated => ("<span class=\"badge failing\">⛔ not evaluated: ", true),
-        };
-        f.write_str(head)?;
-        if codes {
-            for (k, c) in a.codes.iter().enumerate() {
-                if k > 0 {
-                    f.write_str(", ")?;
-                }
-                f.write_str(c)?;
-            }
-        }
-        f.write_str("</span>")
-    }
-}
-
 /// Items written one after another, each as `<code>ITEM</code>` (escaped),
 /// with `sep` between them.
 struct Codes<'a, T>(&'a [T], &'a str);
@@ -149,32 +122,6 @@ impl<T: AsRef<str>> fmt::Display for Codes<'_, T> {
             write!(f, "<code>{}</code>", Xml(x.as_ref()))?;
         }
         Ok(())
-    }
-}
-
-fn class(s: Status) -> &'static str {
-    match s {
-        Status::Satisfied => "satisfied",
-        Status::Failing | Status::Unevaluated => "failing",
-        Status::Assumed => "assumed",
-    }
-}
-
-/// The first letter in upper case, written where it is formatted.
-struct Title<'a>(&'a str);
-
-impl fmt::Display for Title<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut c = self.0.chars();
-        match c.next() {
-            Some(first) => {
-                for u in first.to_uppercase() {
-                    f.write_char(u)?;
-                }
-                f.write_str(c.as_str())
-            }
-            None => Ok(()),
-        }
     }
 }
 
@@ -192,18 +139,26 @@ fn anchor(s: &str) -> String {
         .collect()
 }
 
+/// How this format writes an intent's parts.
+pub const PARTS: Parts = Parts {
+    section: intent::section,
+    plan: intent::plan,
+};
+
 /// The page as one string (for tests and small reviews; the command
 /// writes it with [`render_to`]).
-pub fn render(r: &Review) -> String {
+pub fn render<I: Intent>(r: &Review<I>) -> String {
     page::string(|p| write_page(p, r))
 }
 
-/// Writes the page into `out` as it is made; the first failed write ends it.
-pub fn render_to(r: &Review, out: &mut dyn io::Write) -> io::Result<()> {
+/// Writes the page into `out` as it is made; the first failed write ends
+/// it. A review built with [`PARTS`] ([`crate::report::review::build_written`])
+/// has its intents' parts written already.
+pub fn render_to<I: Intent>(r: &Review<I>, out: &mut dyn io::Write) -> io::Result<()> {
     page::write_to(out, |p| write_page(p, r))
 }
 
-fn write_page(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn write_page<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     header(s, r);
     contents(s, r)?;
     intents(s, r)?;
@@ -214,7 +169,7 @@ fn write_page(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 }
 
 /// The document head and the header: title, files, counts and the legend.
-fn header(s: &mut Page<'_>, r: &Review) {
+fn header<I: Intent>(s: &mut Page<'_>, r: &Review<I>) {
     s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"color-scheme\" content=\"light dark\">\n");
     let _ = writeln!(
@@ -233,13 +188,7 @@ fn header(s: &mut Page<'_>, r: &Review) {
         "<p class=\"muted\">Manifest: {}</p>",
         Codes(&r.files, ", ")
     );
-    let count = |st: Status| {
-        r.intents
-            .iter()
-            .flat_map(|i| &i.answers)
-            .filter(|a| a.status == st)
-            .count()
-    };
+    let count = |st: Status| r.intents.iter().map(|i| i.count(st)).sum::<usize>();
     let _ = writeln!(
         s,
         "<p>Findings: <span class=\"badge error\">{} error(s)</span> <span class=\"badge warning\">{} warning(s)</span> <span class=\"badge info\">{} info</span>{} — checklist: <span class=\"badge satisfied\">{} satisfied</span> <span class=\"badge failing\">{} failing</span> <span class=\"badge assumed\">{} ASSUMED</span>{}</p>",
@@ -263,14 +212,14 @@ fn header(s: &mut Page<'_>, r: &Review) {
 }
 
 /// The table of contents and the drawn graph.
-fn contents(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn contents<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("<nav><h2>Contents</h2><ul><li><a href=\"#graph\">Architecture</a></li>");
     for i in &r.intents {
         let _ = write!(
             s,
             "<li><a href=\"#intent-{}\">Intent {}</a></li>",
-            anchor(&i.id),
-            Xml(&i.id)
+            anchor(i.id()),
+            Xml(i.id())
         );
         s.spill()?;
     }
@@ -293,104 +242,10 @@ fn contents(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 /// What the shapes and lines of a drawing mean.
 const LEGEND: &str = "Boxes: compute; rounded: queues, topics, streams; cylinders: stores and ledgers; hexagons: external effects; dashed frames: regions. Red outlines and the codes under them: components a finding names. Dashed edges: dead-letter and redrive; dotted: dedup claims.";
 
-/// The part of the architecture an intent reaches, at its natural size.
-fn intent_graph(s: &mut Page<'_>, i: &IntentReview) {
-    let (class, worst) = if i.graph.errors {
-        ("", "Thick red edges: the worst path of each error.")
-    } else {
-        (
-            " class=\"calm\"",
-            "Thick edges: the path to the effect a copy reaches latest.",
-        )
-    };
-    let _ = writeln!(s, "<figure{class}>");
-    draw::svg_into(
-        &mut s.text,
-        &i.graph.view,
-        &format!("What intent {} reaches", i.id),
-        &format!("intent-{}-", anchor(&i.id)),
-    );
-    let _ = writeln!(
-        s,
-        "<figcaption>The components copies of <code>{}</code> reach. {LEGEND} {worst}</figcaption></figure>",
-        Xml(&i.id)
-    );
-}
-
 /// Each intent's checklist.
-fn intents(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn intents<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     for i in &r.intents {
-        let anchor = anchor(&i.id);
-        let _ = writeln!(
-            s,
-            "<section class=\"intent\" id=\"intent-{}\">\n<h2>Intent <code>{}</code></h2>",
-            anchor,
-            Xml(&i.id)
-        );
-        if let Some(d) = &i.description {
-            let _ = writeln!(s, "<p>{}</p>", Xml(d));
-        }
-        let _ = writeln!(
-            s,
-            "<p class=\"muted\">Origin <code>{}</code>, effect {}; declared at <span class=\"loc\">{}</span>.</p>",
-            Xml(&i.origin),
-            Codes(&i.effects, ", "),
-            Xml(&i.at)
-        );
-        intent_graph(s, i);
-        if let Some(why) = &i.unevaluated {
-            let _ = writeln!(s, "<p><strong>{}</strong></p>", Esc(why));
-        }
-        s.push_str("<table class=\"checklist\"><thead><tr><th>#</th><th>Question</th><th>Status</th></tr></thead><tbody>\n");
-        for a in &i.answers {
-            let _ = writeln!(
-                s,
-                "<tr><td>{}</td><td><a href=\"#{}-q{}\">{}</a>: {}</td><td>{}</td></tr>",
-                a.number,
-                anchor,
-                a.number,
-                Title(a.topic),
-                Xml(a.question),
-                Badge(a)
-            );
-        }
-        s.push_str("</tbody></table>\n");
-        for a in &i.answers {
-            let _ = writeln!(
-                s,
-                "<div class=\"answer {}\" id=\"{}-q{}\">",
-                class(a.status),
-                anchor,
-                a.number
-            );
-            let _ = writeln!(s, "<h3>{}. {} {}</h3>", a.number, Title(a.topic), Badge(a));
-            let _ = writeln!(
-                s,
-                "<p class=\"q\">{}</p>\n<p>{}</p>",
-                Xml(a.question),
-                Esc(&a.answer)
-            );
-            if !a.evidence.is_empty() || !a.assumptions.is_empty() {
-                s.push_str("<ul>");
-                for e in &a.evidence {
-                    let _ = write!(s, "<li>{}", Esc(&e.text));
-                    if let Some(at) = &e.at {
-                        let _ = write!(s, " <span class=\"loc\">{}</span>", Xml(at));
-                    }
-                    s.push_str("</li>");
-                }
-                for x in &a.assumptions {
-                    let _ = write!(
-                        s,
-                        "<li><span class=\"assumption\">ASSUMED:</span> <strong>{}</strong></li>",
-                        Esc(x)
-                    );
-                }
-                s.push_str("</ul>\n");
-            }
-            s.push_str("</div>\n");
-        }
-        s.push_str("</section>\n");
+        i.section(s, PARTS);
         s.spill()?;
     }
     Ok(())
@@ -422,7 +277,7 @@ impl<T: fmt::Display> fmt::Display for Or<T> {
 }
 
 /// The horizon table.
-fn horizons(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("<section id=\"horizons\"><h2>Horizons</h2>\n");
     if r.horizons.is_empty() {
         s.push_str("<p>No guard, store or effect is reached.</p>\n");
@@ -455,7 +310,7 @@ fn horizons(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 }
 
 /// Every operational assumption.
-fn assumptions(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn assumptions<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("<section id=\"assumptions\"><h2>Operational assumptions</h2>\n");
     if r.assumptions.is_empty() {
         s.push_str("<p>None: no verdict rests on a declared bound or a guessed value.</p>\n");
@@ -483,7 +338,7 @@ fn assumptions(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 }
 
 /// The findings.
-fn findings(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn findings<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("<section id=\"findings\"><h2>Findings</h2>\n");
     if r.findings.is_empty() {
         s.push_str("<p>No findings.</p>\n");
@@ -542,29 +397,10 @@ fn findings(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
 }
 
 /// The failure-injection test plan of each intent, and the end of the document.
-fn test_plan(s: &mut Page<'_>, r: &Review) -> io::Result<()> {
+fn test_plan<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     s.push_str("<section id=\"test-plan\"><h2>Failure-injection test plan</h2>\n<p>Only the experiments that apply to each intent's graph; <span class=\"covered\">✓ covered</span> ones are named in the intent's <code>tested</code> list.</p>\n");
     for i in &r.intents {
-        let _ = writeln!(s, "<h3>Intent <code>{}</code></h3>", Xml(&i.id));
-        if i.experiments.is_empty() {
-            s.push_str("<p>No failure injection applies.</p>\n");
-            continue;
-        }
-        s.push_str("<ul class=\"plan\">\n");
-        for e in &i.experiments {
-            let mark = if e.covered {
-                "<span class=\"covered\">✓ covered</span>"
-            } else {
-                "<span class=\"missing\">✗ missing</span>"
-            };
-            let _ = writeln!(
-                s,
-                "<li>{mark} <strong>{}</strong>: {}</li>",
-                e.name,
-                Esc(&e.text)
-            );
-        }
-        s.push_str("</ul>\n");
+        i.plan(s, PARTS);
         s.spill()?;
     }
     s.push_str("</section>\n</body>\n</html>\n");
