@@ -90,7 +90,7 @@ fn codes(m: &Manifest) -> Vec<(&'static str, Option<String>)> {
     let a = analyse(m);
     let mut got: Vec<_> = rules::check(&a)
         .into_iter()
-        .map(|f| (f.rule.code, f.component))
+        .map(|f| (f.rule.code, f.component.map(|c| c.to_string())))
         .collect();
     got.sort();
     got

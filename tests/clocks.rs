@@ -121,7 +121,7 @@ fn a_capped_redrive_promise_is_rh006_and_no_rh005() {
         .map(|f| {
             (
                 f.rule.code,
-                f.component.clone(),
+                f.component.as_deref().map(str::to_string),
                 f.horizon,
                 f.window,
                 f.loc.map(|l| (l.line, l.col)),

@@ -95,8 +95,8 @@ fn every_fixture_produces_exactly_its_expected_findings() {
             .map(|f| {
                 (
                     f.rule.code.to_string(),
-                    f.intent.clone().unwrap_or_else(|| "-".into()),
-                    f.component.clone().unwrap_or_else(|| "-".into()),
+                    f.intent.as_deref().unwrap_or("-").to_string(),
+                    f.component.as_deref().unwrap_or("-").to_string(),
                 )
             })
             .collect();

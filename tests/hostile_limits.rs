@@ -32,8 +32,8 @@ fn check(name: &str, text: &str) -> (i32, String) {
 
 fn finding(code: &str, intent: Option<String>, component: Option<String>) -> Finding {
     let mut f = Finding::new(code, "m");
-    f.intent = intent;
-    f.component = component;
+    f.intent = intent.map(Into::into);
+    f.component = component.map(Into::into);
     f
 }
 

@@ -189,7 +189,13 @@ fn expiry_findings(m: &Manifest) -> BTreeSet<(String, Option<String>, Option<Str
     rules::check(&analysis::analyse(m))
         .into_iter()
         .filter(|f| matches!(f.rule.code, "RH001" | "RH002"))
-        .map(|f| (f.rule.code.to_string(), f.intent, f.component))
+        .map(|f| {
+            (
+                f.rule.code.to_string(),
+                f.intent.map(|i| i.to_string()),
+                f.component.map(|c| c.to_string()),
+            )
+        })
         .collect()
 }
 
@@ -201,7 +207,7 @@ fn horizons(m: &Manifest) -> BTreeMap<(String, String), Dur> {
         for (c, h) in r.horizons.iter() {
             out.insert(
                 (
-                    m.intents[r.intent].id.clone(),
+                    m.intents[r.intent].id.to_string(),
                     m.components[c].id.to_string(),
                 ),
                 h,
@@ -364,7 +370,7 @@ proptest! {
         let got: BTreeSet<(String, String)> = rules::check(&an)
             .into_iter()
             .filter(|f| f.rule.code == "RH043")
-            .map(|f| (f.intent.unwrap(), f.component.unwrap()))
+            .map(|f| (f.intent.unwrap().to_string(), f.component.unwrap().to_string()))
             .collect();
         let mut want = BTreeSet::new();
         for intent in &m.intents {
@@ -378,7 +384,7 @@ proptest! {
             }
             for e in &intent.effects {
                 if !seen[e.index().unwrap()] {
-                    want.insert((intent.id.clone(), e.value.to_string()));
+                    want.insert((intent.id.to_string(), e.value.to_string()));
                 }
             }
         }

@@ -69,24 +69,24 @@ impl Diff {
         let mut d = Diff::default();
         let delta = whatif::compare(&base.findings, &head.findings);
         for f in delta.introduced {
-            d.intent(&f.intent).introduced.push(f);
+            d.intent(f.intent.as_deref()).introduced.push(f);
         }
         for f in delta.resolved {
-            d.intent(&f.intent).resolved.push(f);
+            d.intent(f.intent.as_deref()).resolved.push(f);
         }
         let rows = |c: &Checked| horizon::rows(&c.analysis, None, None);
         for (intent, m) in moved(rows(base), rows(head)) {
-            d.intent(&Some(intent)).moved.push(m);
+            d.intent(Some(&intent)).moved.push(m);
         }
         let req = |c: &Checked| whatif::required(&c.analysis, None, None);
         for (intent, r) in retentions(req(base), req(head)) {
-            d.intent(&Some(intent)).retentions.push(r);
+            d.intent(Some(&intent)).retentions.push(r);
         }
         d
     }
 
-    fn intent(&mut self, id: &Option<String>) -> &mut IntentDiff {
-        self.intents.entry(id.clone()).or_default()
+    fn intent(&mut self, id: Option<&str>) -> &mut IntentDiff {
+        self.intents.entry(id.map(str::to_string)).or_default()
     }
 
     /// Whether the change introduces an active finding at or above

@@ -216,7 +216,7 @@ pub struct Replay {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Intent {
-    pub id: String,
+    pub id: Name,
     pub loc: Loc,
     pub description: Option<String>,
     pub origin: Ref,

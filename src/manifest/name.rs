@@ -46,6 +46,13 @@ impl From<&str> for Name {
     }
 }
 
+/// A clone: the text is shared.
+impl From<&Name> for Name {
+    fn from(n: &Name) -> Self {
+        n.clone()
+    }
+}
+
 impl From<String> for Name {
     fn from(s: String) -> Self {
         Name(Arc::from(s))

@@ -43,14 +43,14 @@ pub struct Waiver {
 
 impl Waiver {
     pub fn matches(&self, f: &Finding) -> bool {
-        let field = |pat: &Option<String>, val: &Option<String>| match (pat, val) {
+        let field = |pat: &Option<String>, val: Option<&str>| match (pat, val) {
             (None, _) => true,
             (Some(p), Some(v)) => glob(p, v),
             (Some(_), None) => false,
         };
         f.rule.code == self.rule.code
-            && field(&self.intent, &f.intent)
-            && field(&self.component, &f.component)
+            && field(&self.intent, f.intent.as_deref())
+            && field(&self.component, f.component.as_deref())
     }
 
     pub fn expired(&self, today: Date) -> bool {

@@ -145,7 +145,7 @@ fn rows_where(
                     (Vec::new(), Vec::new(), None)
                 };
                 emit(Row {
-                    intent: i.id.clone(),
+                    intent: i.id.to_string(),
                     node: m.components[c].id.as_str().to_owned(),
                     role,
                     horizon_seconds: h.secs(),

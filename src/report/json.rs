@@ -55,12 +55,12 @@ pub struct FindingValues {
 impl FindingValues {
     pub fn of(f: &Finding) -> FindingValues {
         FindingValues {
-            intent: f.intent.clone(),
-            component: f.component.clone(),
+            intent: f.intent.as_deref().map(str::to_string),
+            component: f.component.as_deref().map(str::to_string),
             horizon_seconds: f.horizon.and_then(|h| h.secs()),
             window_seconds: f.window.and_then(|w| w.secs()),
             path: f.path.clone(),
-            assumptions: f.assumptions.clone(),
+            assumptions: f.assumptions.to_vec(),
         }
     }
 }
@@ -355,7 +355,7 @@ mod tests {
                 col: 3,
             });
         f.path = vec!["q".into(), "w".into()];
-        f.assumptions = vec!["max_backlog 1h on q".into()];
+        f.assumptions = vec!["max_backlog 1h on q".into()].into();
         f.waived = Some(Waived {
             reason: "known".into(),
             ticket: Some("T-1".into()),

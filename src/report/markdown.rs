@@ -172,15 +172,15 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
     ));
     out.push_str("| severity | code | intent | component | location | message |\n");
     out.push_str("|---|---|---|---|---|---|\n");
-    let dash = |v: &Option<String>| v.as_deref().map_or_else(|| "-".to_string(), escape);
+    let dash = |v: Option<&str>| v.map_or_else(|| "-".to_string(), escape);
     for f in findings {
         out.push_str(&format!(
             "| {} | {} {} | {} | {} | {} | {} |\n",
             f.severity.name(),
             f.rule.code,
             escape(f.rule.name),
-            dash(&f.intent),
-            dash(&f.component),
+            dash(f.intent.as_deref()),
+            dash(f.component.as_deref()),
             escape(&place(map, f)),
             accepted(f) + &escape(&f.message)
         ));
@@ -190,8 +190,8 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
             "\n<details>\n<summary>{} {} — {} / {}</summary>\n\n",
             f.rule.code,
             escape(f.rule.name),
-            dash(&f.intent),
-            dash(&f.component)
+            dash(f.intent.as_deref()),
+            dash(f.component.as_deref())
         ));
         out.push_str(&format!("- location: {}\n", escape(&place(map, f))));
         out.push_str(&format!("- message: {}\n", escape(&f.message)));

@@ -82,6 +82,7 @@ use serde::Serialize;
 use crate::analysis::{Analysis, Step};
 use crate::diagnostics::Loc;
 use crate::manifest::model::Component;
+use crate::manifest::name::Name;
 use crate::time::Dur;
 use context::Eff;
 
@@ -165,9 +166,12 @@ pub struct Finding {
     /// Listed in the `--baseline` file: shown, never counted toward failure.
     pub baselined: bool,
     pub message: String,
-    pub intent: Option<String>,
-    pub component: Option<String>,
-    pub assumptions: Vec<String>,
+    /// Shared with the manifest's intent and component ids.
+    pub intent: Option<Name>,
+    pub component: Option<Name>,
+    /// Exactly as long as it is: most findings have none, and the
+    /// thousands that do keep it to the end of the run.
+    pub assumptions: Box<[String]>,
     pub loc: Option<Loc>,
     details: Boxed,
 }
@@ -266,7 +270,7 @@ impl Finding {
             message,
             intent: None,
             component: None,
-            assumptions: Vec::new(),
+            assumptions: Box::default(),
             loc: None,
             details: Boxed::default(),
         }
@@ -278,8 +282,8 @@ impl Finding {
     pub fn scope(&self) -> String {
         match (&self.intent, &self.component) {
             (Some(i), Some(c)) => format!("{i} / {c}"),
-            (Some(i), None) => i.clone(),
-            (None, Some(c)) => c.clone(),
+            (Some(i), None) => i.to_string(),
+            (None, Some(c)) => c.to_string(),
             (None, None) => "-".into(),
         }
     }
@@ -294,19 +298,19 @@ impl Finding {
         self.is_active() && self.severity >= threshold
     }
 
-    pub fn intent(mut self, id: &str) -> Self {
-        self.intent = Some(id.to_string());
+    pub fn intent(mut self, id: impl Into<Name>) -> Self {
+        self.intent = Some(id.into());
         self
     }
 
     /// The intent, where there is one (configuration rules need none).
-    pub fn maybe_intent(mut self, id: Option<&str>) -> Self {
-        self.intent = id.map(str::to_string);
+    pub fn maybe_intent(mut self, id: Option<impl Into<Name>>) -> Self {
+        self.intent = id.map(Into::into);
         self
     }
 
-    pub fn component(mut self, id: &str) -> Self {
-        self.component = Some(id.to_string());
+    pub fn component(mut self, id: impl Into<Name>) -> Self {
+        self.component = Some(id.into());
         self
     }
 
@@ -449,7 +453,7 @@ mod tests {
             .map(|i| {
                 let code = codes[(i * 7 % 4) as usize];
                 Finding::new(code, format!("m{}", i * 13 % 5))
-                    .intent(&format!("i{}", i * 3 % 4))
+                    .intent(format!("i{}", i * 3 % 4))
                     .horizon(Dur::Secs(i))
             })
             .collect();
@@ -467,7 +471,7 @@ mod tests {
     /// stays out of line, and an empty box reads and compares as none.
     #[test]
     fn findings_stay_small() {
-        assert!(std::mem::size_of::<Finding>() <= 136);
+        assert_eq!(std::mem::size_of::<Finding>(), 112);
         let plain = Finding::new(Code::RH040, "m");
         let mut written = plain.clone();
         written.path = Vec::new();

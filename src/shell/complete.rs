@@ -94,7 +94,10 @@ impl Shell {
             fields.insert(c.id.as_str().to_owned(), kind_fields(effective::generic(c)));
         }
         for i in &m.intents {
-            fields.insert(i.id.clone(), crate::manifest::load::INTENT_FIELDS.to_vec());
+            fields.insert(
+                i.id.to_string(),
+                crate::manifest::load::INTENT_FIELDS.to_vec(),
+            );
         }
         for r in &m.regions {
             fields.insert(r.id.clone(), crate::manifest::load::REGION_FIELDS.to_vec());

@@ -95,7 +95,7 @@ pub fn each_required(
                 Vec::new()
             };
             emit(RequiredRow {
-                intent: i.id.clone(),
+                intent: i.id.to_string(),
                 component: comp.as_str().to_owned(),
                 layer: l.layer.label,
                 at: at_id.as_str().to_owned(),

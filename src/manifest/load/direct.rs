@@ -289,7 +289,7 @@ fn intent<'t>(
         Ok(())
     })?;
     Ok(Intent {
-        id: id.value,
+        id: id.value.into(),
         loc: id.loc,
         description,
         origin: origin.ok_or(Bail)?,

@@ -223,7 +223,7 @@ impl Reader {
             .and_then(|n| self.string(n, &format!("{path}.description")))
             .map(|s| s.value);
         Some(Intent {
-            id: id.value,
+            id: id.value.into(),
             loc: id.loc,
             description,
             origin: origin?,

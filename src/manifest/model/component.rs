@@ -119,7 +119,7 @@ mod tests {
         assert_eq!(size_of::<Link>(), 72);
         assert_eq!(size_of::<Ref>(), 32);
         assert_eq!(size_of::<Setting>(), 32);
-        assert_eq!(size_of::<Intent>(), 312);
+        assert_eq!(size_of::<Intent>(), 304);
     }
 
     fn link(ty: LinkType, to: &str) -> Link {

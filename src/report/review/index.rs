@@ -37,7 +37,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
     let users = |c: usize| -> Vec<String> {
         reaching[c]
             .iter()
-            .map(|&k| m.intents[a.intents[k].intent].id.clone())
+            .map(|&k| m.intents[a.intents[k].intent].id.to_string())
             .collect()
     };
     let mut out = Vec::new();
@@ -76,7 +76,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
                     rp.name, rp.enters_at.value, rp.within.value
                 ),
                 at: Some(fl(map, rp.within.loc)),
-                intents: vec![intent.id.clone()],
+                intents: vec![intent.id.to_string()],
             });
         }
     }

@@ -153,12 +153,12 @@ fn build_each<I: Send>(
                 severity: f.severity,
                 code: f.rule.code,
                 name: f.rule.name,
-                intent: f.intent.clone(),
-                component: f.component.clone(),
+                intent: f.intent.as_deref().map(str::to_string),
+                component: f.component.as_deref().map(str::to_string),
                 at: place(map, f),
                 message: f.message.clone(),
                 path: f.path.clone(),
-                assumptions: f.assumptions.clone(),
+                assumptions: f.assumptions.to_vec(),
                 waived: f.waived.as_ref().map(waiver_text),
             })
             .collect(),
@@ -297,7 +297,7 @@ impl<'m> Ctx<'_, 'm> {
         answers.push(self.settle(11, testing, untested));
         let unevaluated = self.unevaluated(&mut answers);
         IntentReview {
-            id: self.intent.id.clone(),
+            id: self.intent.id.to_string(),
             description: self.intent.description.clone(),
             at: fl(self.map, self.intent.loc),
             origin: self.intent.origin.value.as_str().to_owned(),

@@ -44,7 +44,7 @@ pub(super) fn emit(
         )
         .intent(&intent.id)
         .at(intent.loc);
-        f.assumptions = list;
+        f.assumptions = list.into();
         out.push(f);
     }
 }
