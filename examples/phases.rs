@@ -183,7 +183,7 @@ fn main() {
             sum(&|f| f.steps.len()),
             sum(&|f| f.steps.iter().map(|s| s.why.len()).sum()),
             sum(&|f| f.steps.iter().map(|s| s.assumptions.len()).sum()),
-            sum(&|f| f.assumptions.len()),
+            sum(&|f| f.assumptions().count()),
             sum(&|f| f.related.len()),
         );
         let mut by_code = std::collections::BTreeMap::new();

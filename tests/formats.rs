@@ -225,7 +225,7 @@ fn nasty() -> (SourceMap, Vec<Finding>) {
         .component(NASTY_COMPONENT)
         .at(at);
     error.path = vec!["a<b>".into(), "]]>".into()];
-    error.assumptions = vec!["x|y\nz".into()].into();
+    error.rests_on = vec!["x|y\nz".into()];
     let mut warning = Finding::new("RH002", "w: 50%").at(at);
     warning.severity = Severity::Warning;
     let info = Finding::new("RH005", "i,j").intent(NASTY_INTENT);

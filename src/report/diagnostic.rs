@@ -139,7 +139,7 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
     if let Some(a) = arithmetic(f) {
         notes.push((None, shown(&a)));
     }
-    let assumed = f.assumptions.join("; ");
+    let assumed = f.assumptions_joined();
     // RH005's message is the list itself.
     if !assumed.is_empty() && !f.message.contains(&assumed) {
         notes.push((Some("assumes"), shown(&assumed)));

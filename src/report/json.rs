@@ -60,7 +60,7 @@ impl FindingValues {
             horizon_seconds: f.horizon.and_then(|h| h.secs()),
             window_seconds: f.window.and_then(|w| w.secs()),
             path: f.path.clone(),
-            assumptions: f.assumptions.to_vec(),
+            assumptions: f.assumptions().map(str::to_string).collect(),
         }
     }
 }
@@ -87,7 +87,7 @@ struct JsonFindingRef<'a> {
     horizon_seconds: Option<u64>,
     window_seconds: Option<u64>,
     path: &'a [String],
-    assumptions: &'a [String],
+    assumptions: Vec<&'a str>,
     location: Option<LocationRef<'a>>,
     waived: Option<&'a Waived>,
     baselined: bool,
@@ -105,7 +105,7 @@ impl<'a> JsonFindingRef<'a> {
             horizon_seconds: f.horizon.and_then(|h| h.secs()),
             window_seconds: f.window.and_then(|w| w.secs()),
             path: &f.path,
-            assumptions: &f.assumptions,
+            assumptions: f.assumptions().collect(),
             location: f.loc.map(|l| LocationRef {
                 file: map.path(l),
                 line: l.line,
@@ -355,7 +355,7 @@ mod tests {
                 col: 3,
             });
         f.path = vec!["q".into(), "w".into()];
-        f.assumptions = vec!["max_backlog 1h on q".into()].into();
+        f.rests_on = vec!["max_backlog 1h on q".into()];
         f.waived = Some(Waived {
             reason: "known".into(),
             ticket: Some("T-1".into()),

@@ -138,7 +138,7 @@ fn detail(map: &SourceMap, f: &Finding) -> String {
         let path = f.path.join(" → ");
         text.push_str(&format!("  path: {}\n", xml::value(&path)));
     }
-    for a in &f.assumptions {
+    for a in f.assumptions() {
         text.push_str(&format!("  assumes: {}\n", xml::value(a)));
     }
     text.trim_end_matches('\n').to_string()

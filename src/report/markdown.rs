@@ -211,11 +211,11 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
             let at = h.loc.map_or_else(|| "-".to_string(), |l| map.display(l));
             out.push_str(&format!("  - {} ({})\n", escape(&h.text), escape(&at)));
         }
-        if f.assumptions.is_empty() {
+        if !f.has_assumptions() {
             out.push_str("- assumptions: none\n");
         } else {
             out.push_str("- assumptions:\n");
-            for a in &f.assumptions {
+            for a in f.assumptions() {
                 out.push_str(&format!("  - {}\n", escape(a)));
             }
         }

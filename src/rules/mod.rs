@@ -169,9 +169,10 @@ pub struct Finding {
     /// Shared with the manifest's intent and component ids.
     pub intent: Option<Name>,
     pub component: Option<Name>,
-    /// Exactly as long as it is: most findings have none, and the
-    /// thousands that do keep it to the end of the run.
-    pub assumptions: Box<[String]>,
+    /// The assumptions the message itself lists (RH005, one per intent):
+    /// (start, end) of each in `message`, so the text is not kept twice.
+    /// [`Finding::assumptions`] reads them.
+    listed: Box<[(u32, u32)]>,
     pub loc: Option<Loc>,
     details: Boxed,
 }
@@ -188,6 +189,9 @@ pub struct Details {
     pub related: Vec<(Loc, String)>,
     /// Covered by a live waiver: shown, never counted toward failure.
     pub waived: Option<Waived>,
+    /// What the finding rests on that its message does not list (see
+    /// [`Finding::assumptions`]).
+    pub rests_on: Vec<String>,
 }
 
 /// What a finding without details reads.
@@ -198,6 +202,7 @@ static NO_DETAILS: Details = Details {
     steps: Vec::new(),
     related: Vec::new(),
     waived: None,
+    rests_on: Vec::new(),
 };
 
 /// [`Details`] boxed, `None` until one is written; compared and printed as
@@ -270,13 +275,52 @@ impl Finding {
             message,
             intent: None,
             component: None,
-            assumptions: Box::default(),
+            listed: Box::default(),
             loc: None,
             details: Boxed::default(),
         }
     }
 
-    /// Counts toward the failing severity (neither waived nor baselined).
+    /// A finding whose message ends with the assumptions it rests on,
+    /// `prefix` then each of `items` joined by "; ": the ranges of the
+    /// items are kept instead of a second copy of their text.
+    pub fn listing(code: impl IntoCode, prefix: &str, items: &[String]) -> Finding {
+        let mut message =
+            String::with_capacity(prefix.len() + items.iter().map(|x| x.len() + 2).sum::<usize>());
+        message.push_str(prefix);
+        let mut listed = Vec::with_capacity(items.len());
+        for (k, x) in items.iter().enumerate() {
+            if k > 0 {
+                message.push_str("; ");
+            }
+            // A message is far below 4 GiB: a manifest is at most 256 MiB.
+            let start = u32::try_from(message.len()).unwrap_or(u32::MAX);
+            message.push_str(x);
+            listed.push((start, u32::try_from(message.len()).unwrap_or(u32::MAX)));
+        }
+        let mut f = Finding::new(code, message);
+        f.listed = listed.into();
+        f
+    }
+
+    /// What the finding takes on trust (declared assumptions, guessed
+    /// values), in order: those its message lists, then [`Details::rests_on`].
+    pub fn assumptions(&self) -> impl Iterator<Item = &str> + '_ {
+        self.listed
+            .iter()
+            .filter_map(|&(s, e)| self.message.get(s as usize..e as usize))
+            .chain(self.rests_on.iter().map(String::as_str))
+    }
+
+    pub fn has_assumptions(&self) -> bool {
+        !self.listed.is_empty() || !self.rests_on.is_empty()
+    }
+
+    /// [`Finding::assumptions`] joined by "; ".
+    pub fn assumptions_joined(&self) -> String {
+        self.assumptions().collect::<Vec<_>>().join("; ")
+    }
+
     /// What it is about, in one phrase: "intent / component", the intent,
     /// the component, or "-".
     pub fn scope(&self) -> String {
@@ -288,6 +332,7 @@ impl Finding {
         }
     }
 
+    /// Counts toward the failing severity (neither waived nor baselined).
     pub fn is_active(&self) -> bool {
         self.waived.is_none() && !self.baselined
     }
@@ -465,6 +510,31 @@ mod tests {
         let mut none: Vec<Finding> = Vec::new();
         sort(&mut none);
         assert!(none.is_empty());
+    }
+
+    /// A message that lists its assumptions keeps their ranges, not their
+    /// text again: they read back exactly, whatever they contain, and text
+    /// appended to the message later (an expired waiver) leaves them be.
+    #[test]
+    fn assumptions_listed_in_the_message_read_back_exactly() {
+        let items = ["max_backlog 1h on q".to_string(), "a; b `c`".to_string()];
+        let mut f = Finding::listing(Code::RH005, "rests on 2: ", &items);
+        assert_eq!(f.message, "rests on 2: max_backlog 1h on q; a; b `c`");
+        f.message.push_str(" (waiver expired on 2026-01-01: x)");
+        assert_eq!(
+            f.assumptions().collect::<Vec<_>>(),
+            ["max_backlog 1h on q", "a; b `c`"]
+        );
+        assert_eq!(f.assumptions_joined(), "max_backlog 1h on q; a; b `c`");
+        assert!(f.has_assumptions());
+        let mut own = Finding::new(Code::RH001, "m");
+        assert!(!own.has_assumptions());
+        own.rests_on = vec!["redrive of d within 1d".into()];
+        assert_eq!(
+            own.assumptions().collect::<Vec<_>>(),
+            ["redrive of d within 1d"]
+        );
+        assert_eq!(Finding::listing(Code::RH005, "p", &[]).message, "p");
     }
 
     /// A large check holds tens of thousands of findings: what few carry

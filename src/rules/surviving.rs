@@ -49,7 +49,7 @@ impl Surviving<'_> {
         let mut f = Finding::new(code, message).intent(&self.intent.id);
         f.path = IntentResult::path_ids(self.a.manifest, origin, self.steps);
         f.steps = self.steps.to_vec();
-        f.assumptions = self.assumed.clone().into();
+        f.rests_on = self.assumed.clone();
         f
     }
 }

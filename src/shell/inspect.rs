@@ -104,8 +104,8 @@ impl Shell {
                     None => s.push_str(&format!("  horizon {h}; minimum safe retention {need}\n")),
                 }
             }
-            if !f.assumptions.is_empty() {
-                s.push_str(&format!("  rests on: {}\n", f.assumptions.join("; ")));
+            if f.has_assumptions() {
+                s.push_str(&format!("  rests on: {}\n", f.assumptions_joined()));
             }
         }
         Reply::out(s)

@@ -158,7 +158,7 @@ fn build_each<I: Send>(
                 at: place(map, f),
                 message: f.message.clone(),
                 path: f.path.clone(),
-                assumptions: f.assumptions.to_vec(),
+                assumptions: f.assumptions().map(str::to_string).collect(),
                 waived: f.waived.as_ref().map(waiver_text),
             })
             .collect(),

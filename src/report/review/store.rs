@@ -240,7 +240,7 @@ impl Ctx<'_, '_> {
             }
         }
         for f in &self.findings {
-            d.assumptions.extend(f.assumptions.iter().cloned());
+            d.assumptions.extend(f.assumptions().map(str::to_string));
         }
         for asm in &self.a.model.assumed {
             if self.reached(asm.component) {

@@ -24,27 +24,18 @@ pub(super) fn emit(
     for l in r.layers.values() {
         r.assumptions_to(a, l.at, &mut on_paths);
     }
-    // Each text is kept in the finding: without the room its making left.
-    all_assumptions.extend(on_paths.into_iter().map(|x| {
-        let mut text = r.assumption_text(a, x);
-        text.shrink_to_fit();
-        text
-    }));
+    all_assumptions.extend(on_paths.into_iter().map(|x| r.assumption_text(a, x)));
     if !all_assumptions.is_empty() {
         let list: Vec<String> = all_assumptions.into_iter().collect();
-        let mut f = Finding::new(
-            Code::RH005,
-            format!(
-                "the verdict on `{}` rests on {} declared assumption{}: {}",
-                intent.id,
-                list.len(),
-                if list.len() == 1 { "" } else { "s" },
-                list.join("; ")
-            ),
-        )
-        .intent(&intent.id)
-        .at(intent.loc);
-        f.assumptions = list.into();
+        let prefix = format!(
+            "the verdict on `{}` rests on {} declared assumption{}: ",
+            intent.id,
+            list.len(),
+            if list.len() == 1 { "" } else { "s" },
+        );
+        let f = Finding::listing(Code::RH005, &prefix, &list)
+            .intent(&intent.id)
+            .at(intent.loc);
         out.push(f);
     }
 }
