@@ -108,7 +108,8 @@ fn build_each<I: Send>(
         rows_of.entry(x.intent.as_str()).or_default().push(x);
     }
     let into = incoming(a);
-    let ctx = |r: &'_ IntentResult| {
+    let rows_of = &rows_of;
+    let review_of = |r: &IntentResult| {
         let intent = &m.intents[r.intent];
         let mut mine: Vec<usize> = by_intent
             .get(intent.id.as_str())
@@ -121,11 +122,6 @@ fn build_each<I: Send>(
                 .map(|&(k, _)| k),
         );
         mine.sort_unstable();
-        (intent, mine)
-    };
-    let rows_of = &rows_of;
-    let review_of = |r: &IntentResult| {
-        let (intent, mine) = ctx(r);
         let review = Ctx {
             a,
             m,
@@ -167,28 +163,44 @@ fn build_each<I: Send>(
 }
 
 /// `f` of every item, in order. Intents are reviewed independently of
-/// one another, so on a large manifest the second half is reviewed on a
-/// second thread while this one reviews the first (docs/performance.md,
-/// "The HTML report").
+/// one another, so on a large manifest two threads take turns at chunks of
+/// them (a chunk at a time, so neither waits while the other has the
+/// hubs' large reviews left) and the results are put back in order
+/// (docs/performance.md, "Tenth session").
 fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    /// Below this many, a thread costs more than it saves.
-    const ALONE: usize = 64;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    /// Items per turn: below this many in all, one thread does them.
+    const CHUNK: usize = 32;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
-    if threads < 2 || items.len() < ALONE {
+    if threads < 2 || items.len() < 2 * CHUNK {
         return items.iter().map(&f).collect();
     }
-    let (first, second) = items.split_at(items.len() / 2);
-    std::thread::scope(|s| {
-        let later = s.spawn(|| second.iter().map(&f).collect::<Vec<R>>());
-        let mut all: Vec<R> = first.iter().map(&f).collect();
+    let next = AtomicUsize::new(0);
+    let turns = || {
+        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let rest = items.get(k.saturating_mul(CHUNK)..).unwrap_or_default();
+            if rest.is_empty() {
+                return done;
+            }
+            let chunk = &rest[..rest.len().min(CHUNK)];
+            done.push((k, chunk.iter().map(&f).collect()));
+        }
+    };
+    let mut done = std::thread::scope(|s| {
+        let other = s.spawn(turns);
+        let mut done = turns();
         // A panic on the other thread is a bug; it is raised here as well.
-        all.extend(
-            later
+        done.extend(
+            other
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e)),
         );
-        all
-    })
+        done
+    });
+    done.sort_unstable_by_key(|&(k, _)| k);
+    done.into_iter().flat_map(|(_, chunk)| chunk).collect()
 }
 
 struct Ctx<'a, 'm> {
@@ -405,6 +417,23 @@ impl<'m> Ctx<'_, 'm> {
             answer: d.answer,
             evidence: d.evidence,
             assumptions: d.assumptions,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_parallel;
+
+    /// Whichever thread takes which chunk, the results come back in the
+    /// order of the items, each once.
+    #[test]
+    fn reviews_in_parallel_come_back_in_order() {
+        for n in [0, 1, 63, 64, 65, 1000, 1025] {
+            let items: Vec<usize> = (0..n).collect();
+            let got = in_parallel(&items, |&x| x * 3 + 1);
+            let want: Vec<usize> = items.iter().map(|&x| x * 3 + 1).collect();
+            assert_eq!(got, want, "{n} items");
         }
     }
 }

@@ -125,7 +125,7 @@ impl Intent for IntentReview {
 /// of a page need every intent's statuses before the first section is
 /// written, so each intent is kept until then, as its text. Writing the
 /// parts on both threads of the build made the 20 MB HTML report about a
-/// fifth faster (docs/performance.md, "The HTML report").
+/// fifth faster (docs/performance.md, "Tenth session").
 #[derive(Debug, Clone)]
 pub struct Written {
     id: String,
