@@ -245,124 +245,9 @@ impl Intent {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum LinkType {
-    SendsTo,
-    DeliversTo,
-    Calls,
-    DeadLetter,
-    Redrive,
-    Effects,
-}
-
-impl LinkType {
-    /// Every kind of link, in the order of the component's fields.
-    pub const ALL: [LinkType; 6] = [
-        LinkType::SendsTo,
-        LinkType::DeliversTo,
-        LinkType::Calls,
-        LinkType::DeadLetter,
-        LinkType::Redrive,
-        LinkType::Effects,
-    ];
-
-    pub fn field(self) -> &'static str {
-        match self {
-            LinkType::SendsTo => "sends_to",
-            LinkType::DeliversTo => "delivers_to",
-            LinkType::Calls => "calls",
-            LinkType::DeadLetter => "dead_letter",
-            LinkType::Redrive => "redrive",
-            LinkType::Effects => "effects",
-        }
-    }
-
-    /// Messages carry the request they were sent with; calls and effects
-    /// pass the key only where declared (`passes_key`).
-    pub fn passes_key_by_default(self) -> bool {
-        !matches!(self, LinkType::Calls | LinkType::Effects)
-    }
-}
-
-named! {
-    DedupId {
-        Key = "key",
-        Content = "content",
-        None = "none",
-    }
-}
-
-named! {
-    RedriveMode {
-        Manual = "manual",
-        Automatic = "automatic",
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Retry {
-    pub loc: Loc,
-    pub attempts: Option<Sp<u64>>,
-    pub timeout: Option<Sp<Dur>>,
-    pub backoff: Option<Sp<Dur>>,
-    pub multiplier: Option<Sp<f64>>,
-    pub max_backoff: Option<Sp<Dur>>,
-    pub max_elapsed: Option<Sp<Dur>>,
-}
-
-/// An edge of the architecture, as written on its source component.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Link {
-    pub ty: LinkType,
-    pub loc: Loc,
-    pub to: Ref,
-    /// Boxed: most links have none, and a `Retry` is larger than the rest
-    /// of the link.
-    pub retry: Option<Box<Retry>>,
-    /// The other fields written on the link (`timeout`, `passes_key`,
-    /// `within`, ...), read through the accessors below: which ones (a bit
-    /// each, by position in [`LinkField::ALL`]) and their values in that
-    /// order; in the link's padding, where a field per value took 8 bytes.
-    setting_fields: u16,
-    settings: Box<[Setting]>,
-}
-
-settings! {
-    /// A field of a link other than `to` and `retry`.
-    Link, LinkField in crate::manifest::vocabulary::LINKS;
-    timeout: Timeout = "timeout" => Dur(Dur),
-    passes_key_written: PassesKey = "passes_key" => Bool(bool),
-    dedup_id: DedupId = "dedup_id" => DedupId(DedupId),
-    max_record_age: MaxRecordAge = "max_record_age" => Dur(Dur),
-    after_receives: AfterReceives = "after_receives" => Count(u64),
-    mode: Mode = "mode" => Mode(RedriveMode),
-    within: Within = "within" => Dur(Dur),
-    max_times: MaxTimes = "max_times" => Count(u64),
-    name_from_key: NameFromKey = "name_from_key" => Bool(bool),
-}
-
-impl Link {
-    pub fn new(ty: LinkType, loc: Loc, to: Ref) -> Self {
-        Link {
-            ty,
-            loc,
-            to,
-            retry: None,
-            setting_fields: 0,
-            settings: Box::default(),
-        }
-    }
-
-    /// Whether the key travels on this link: as written, else the link
-    /// type's default; a start named by the key carries it as the
-    /// execution name (`name_from_key`).
-    pub fn passes_key(&self) -> bool {
-        self.name_from_key().is_some_and(|n| n.value)
-            || self
-                .passes_key_written()
-                .map_or(self.ty.passes_key_by_default(), |p| p.value)
-    }
-}
+// Links: their types, retry and settings.
+mod link;
+pub use link::{DedupId, Link, LinkField, LinkType, RedriveMode, Retry};
 
 named! {
     Claim {
@@ -556,15 +441,6 @@ impl<F: SettingField> FromIterator<(F, Setting)> for Settings<F> {
 fn settings_get(values: &[Setting], present: u32, position: u32) -> Option<&Setting> {
     let bit = 1u32 << position;
     (present & bit != 0).then(|| &values[(present & (bit - 1)).count_ones() as usize])
-}
-
-impl Link {
-    /// Sets the settings read.
-    pub fn set_settings(&mut self, s: Settings<LinkField>) {
-        const { assert!(LinkField::ALL.len() <= 16) };
-        self.setting_fields = s.present as u16;
-        self.settings = s.values;
-    }
 }
 
 impl Component {
