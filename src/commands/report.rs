@@ -2,6 +2,8 @@
 //! HTML.
 
 use replay_audit::cli::{Cli, Command, ReportFormat};
+use replay_audit::report::review::Review;
+use replay_audit::report::review::page::Written;
 use replay_audit::{engine, report};
 
 use super::{inputs, today, write_output_with};
@@ -22,24 +24,14 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let policy = engine::policy(&inputs)?;
     let checked = engine::check(&m, &policy, today()?);
     let (a, findings) = (&checked.analysis, &checked.findings[..]);
-    let code = match format {
-        ReportFormat::Markdown => {
-            let review = report::review::build_written(a, findings, report::review_md::PARTS);
-            let code = write_output_with(output.as_deref(), |w| {
-                report::review_md::render_to(&review, w)
-            });
-            std::mem::forget(review);
-            code
-        }
-        ReportFormat::Html => {
-            let review = report::review::build_written(a, findings, report::review_html::PARTS);
-            let code = write_output_with(output.as_deref(), |w| {
-                report::review_html::render_to(&review, w)
-            });
-            std::mem::forget(review);
-            code
-        }
+    type Render = fn(&Review<Written>, &mut dyn std::io::Write) -> std::io::Result<()>;
+    let (parts, render): (_, Render) = match format {
+        ReportFormat::Markdown => (report::review_md::PARTS, report::review_md::render_to),
+        ReportFormat::Html => (report::review_html::PARTS, report::review_html::render_to),
     };
+    let review = report::review::build_written(a, findings, parts);
+    let code = write_output_with(output.as_deref(), |w| render(&review, w));
+    std::mem::forget(review);
     // The page is written; the process exits after this command, so freeing
     // the review, the analysis and the manifest (millions of small
     // allocations on a large manifest, about 6% of the run) is skipped, as
