@@ -31,6 +31,7 @@ use crate::{analysis, engine, report};
 /// and its sub-folders with such files below them. Hidden entries and
 /// symbolic links are skipped, as in a folder scan.
 pub fn architectures(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
+    crate::files::check_given(dir)?;
     let rd = std::fs::read_dir(dir).map_err(|e| {
         Diagnostic::new(None, format!("cannot read folder `{}`: {e}", dir.display()))
             .help("`--each` takes a folder whose manifests, or sub-folders of manifests, are separate architectures")

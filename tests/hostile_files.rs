@@ -140,21 +140,126 @@ fn given_files_holding_control_characters_show_nothing() {
             "could not analyse the manifest: 1 error",
         ),
     );
-    // A link named on the command line is followed, and still shows nothing.
-    symlink("/proc/self/environ", d.path().join("policy.toml")).unwrap();
-    let environ_at = "line 1, column 35 (byte 34)";
-    for config in ["policy.toml", "/proc/self/environ"] {
+    // A link named on the command line is followed within the tree, and
+    // what it reaches still shows nothing; a file named outside the tree
+    // is read wherever it is, and shows nothing either.
+    symlink("env.txt", d.path().join("policy.toml")).unwrap();
+    refused(
+        d.path(),
+        &["check", "ra", "--config", "policy.toml"],
+        &not_text(
+            "policy.toml",
+            at,
+            TEXT_HELP,
+            "could not use `policy.toml`: 1 error",
+        ),
+    );
+    refused(
+        d.path(),
+        &["check", "ra", "--config", "/proc/self/environ"],
+        &not_text(
+            "/proc/self/environ",
+            "line 1, column 35 (byte 34)",
+            TEXT_HELP,
+            "could not use `/proc/self/environ`: 1 error",
+        ),
+    );
+}
+
+/// The error for a named path that a link takes out of `tree`.
+fn leads_out(name: &str, tree: &Path, what: &str, then: &str) -> String {
+    format!(
+        "error: `{name}` leads out of {what} (`{}`) through a symbolic link; such a link is not followed
+help: name the file the link points to by its own path, or put the file itself in its place
+
+error: {then}
+",
+        tree.display()
+    )
+}
+
+/// CI names files by a pattern (`check ra/*.yaml`): a link the pull
+/// request put into the tree that points outside it is not followed,
+/// whatever reads it, so no line of what it points at reaches the log.
+#[test]
+fn a_named_link_out_of_the_tree_is_refused_not_read() {
+    let d = tree();
+    let secrets = tempfile::tempdir().unwrap();
+    let secret = secrets.path().join("credentials");
+    std::fs::write(&secret, format!("https://ci:{CANARY}@example.com\n")).unwrap();
+    std::fs::create_dir(secrets.path().join("folder")).unwrap();
+    std::fs::write(secrets.path().join("folder/a.yaml"), format!("{CANARY}\n")).unwrap();
+    symlink(&secret, d.path().join("ra/leak.yaml")).unwrap();
+    symlink(secrets.path().join("folder"), d.path().join("ra/more")).unwrap();
+    let root = std::fs::canonicalize(d.path()).unwrap();
+    let folder = "the current folder";
+    let analyse = "could not analyse the manifest: 1 error";
+    for (args, name, then) in [
+        (
+            &["check", "ra/leak.yaml", "ra/m.yaml"][..],
+            "ra/leak.yaml",
+            analyse,
+        ),
+        (&["check", "ra/more"], "ra/more", analyse),
+        (&["report", "ra/leak.yaml"], "ra/leak.yaml", analyse),
+        (
+            &["check", "ra", "--config", "ra/leak.yaml"],
+            "ra/leak.yaml",
+            "could not use `ra/leak.yaml`: 1 error",
+        ),
+        (
+            &["check", "ra", "--baseline", "ra/leak.yaml"],
+            "ra/leak.yaml",
+            "could not use `ra/leak.yaml`: 1 error",
+        ),
+    ] {
+        refused(d.path(), args, &leads_out(name, &root, folder, then));
+    }
+    let absolute = root.join("ra/leak.yaml").display().to_string();
+    refused(
+        d.path(),
+        &["graph", &absolute],
+        &leads_out(&absolute, &root, folder, analyse),
+    );
+    for args in [
+        &["check", "ra", "--overrides", "ra/leak.yaml"][..],
+        &["import", "cloudformation", "ra/leak.yaml"],
+    ] {
         refused(
             d.path(),
-            &["check", "ra", "--config", config],
-            &not_text(
-                config,
-                environ_at,
-                TEXT_HELP,
-                &format!("could not use `{config}`: 1 error"),
-            ),
+            args,
+            &leads_out("ra/leak.yaml", &root, folder, analyse),
         );
     }
+    // `--each` reports a folder it cannot use on one line.
+    refused(
+        d.path(),
+        &["check", "--each", "ra/more"],
+        &format!(
+            "error: `ra/more` leads out of the current folder (`{}`) through a symbolic link; such a link is not followed; help: name the file the link points to by its own path, or put the file itself in its place\n",
+            root.display()
+        ),
+    );
+    // In a repository the tree is the repository, from any folder in it:
+    // a link to another of its folders is followed.
+    std::fs::create_dir(d.path().join(".git")).unwrap();
+    std::fs::create_dir(d.path().join("ci")).unwrap();
+    symlink("../ra/m.yaml", d.path().join("ci/m.yaml")).unwrap();
+    let (code, _, err) = run(
+        &d.path().join("ci"),
+        &["check", "m.yaml", "--format", "json"],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    refused(
+        &d.path().join("ci"),
+        &["check", "../ra/leak.yaml"],
+        &leads_out("../ra/leak.yaml", &root, "the repository", analyse),
+    );
+    // Named outside the tree, a link is the user's own: it is followed.
+    symlink(d.path().join("ra/m.yaml"), secrets.path().join("m.yaml")).unwrap();
+    let outside = secrets.path().join("m.yaml").display().to_string();
+    let (code, _, err) = run(d.path(), &["check", &outside, "--format", "json"]);
+    assert_eq!(code, Some(1), "{err}");
 }
 
 #[test]

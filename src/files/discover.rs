@@ -100,6 +100,10 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovered, Vec<Diagnostic>> {
     for p in paths {
         match std::fs::metadata(p) {
             Ok(m) if m.is_dir() => {
+                if let Err(d) = super::check_given(p) {
+                    errors.push(d);
+                    continue;
+                }
                 let mut found = Vec::new();
                 walk(p, &mut found, &mut out.skipped, &mut errors, 0);
                 out.files

@@ -5,7 +5,8 @@
 //! - [`read_found`] reads a file the tool finds by itself (a manifest under
 //!   a folder, `replay-audit.toml` beside the manifests): never through a
 //!   symbolic link. [`read_given`] reads a file named on the command line
-//!   and follows links. Both read at most the size limit + 1 bytes from the
+//!   and follows links, except one from inside the work tree to outside it
+//!   ([`check_given`]). Both read at most the size limit + 1 bytes from the
 //!   opened handle (a `/proc` file stats as size 0 and still yields data)
 //!   and refuse what is not text ([`read`]).
 //! - [`discover`] lists the files of a run (folders walked, hidden
@@ -25,9 +26,11 @@
 //! differ and the read is refused.
 
 mod discover;
+mod given;
 mod write;
 
 pub use discover::{Discovered, Skipped, discover, is_manifest_text};
+pub use given::{check_given, normalise, work_tree};
 pub use write::{Mode, WriteError, WriteErrorKind, write_atomic, write_atomic_with};
 
 use std::io::Read;
@@ -42,7 +45,8 @@ pub enum Origin {
     /// Found by the tool (folder scan, policy beside the manifests): a
     /// symbolic link is refused.
     Found,
-    /// Named by the user (command line): a symbolic link is followed.
+    /// Named by the user (command line): a symbolic link is followed
+    /// unless it leads out of the work tree ([`check_given`]).
     Given,
 }
 
@@ -55,7 +59,8 @@ pub fn read_found(path: &Path, max_bytes: u64) -> Result<String, Diagnostic> {
     read(path, Origin::Found, max_bytes)
 }
 
-/// Reads a file named by the user: links are followed.
+/// Reads a file named by the user: links are followed, within the work
+/// tree ([`check_given`]).
 pub fn read_given(path: &Path, max_bytes: u64) -> Result<String, Diagnostic> {
     read(path, Origin::Given, max_bytes)
 }
@@ -81,7 +86,10 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
     };
     let entry = match origin {
         Origin::Found => std::fs::symlink_metadata(path),
-        Origin::Given => std::fs::metadata(path),
+        Origin::Given => {
+            check_given(path)?;
+            std::fs::metadata(path)
+        }
     }
     .map_err(cannot)?;
     if entry.file_type().is_symlink() {

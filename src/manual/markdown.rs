@@ -30,7 +30,7 @@ pub fn render() -> String {
     }
     let _ = writeln!(
         s,
-        "`{BIN} [GLOBAL OPTIONS] COMMAND [ARGS]`. `PATHS` are manifest files or folders (every `*.yaml`/`*.yml` below a folder, symbolic links not followed); all of them form one architecture. `{BIN} man` prints this reference as a man page, `{BIN} COMMAND --help` as help.\n"
+        "`{BIN} [GLOBAL OPTIONS] COMMAND [ARGS]`. `PATHS` are manifest files or folders (every `*.yaml`/`*.yml` below a folder, symbolic links not followed; a path named inside the repository, or the current folder outside one, is not followed through a link that leads out of it); all of them form one architecture. `{BIN} man` prints this reference as a man page, `{BIN} COMMAND --help` as help.\n"
     );
     s.push_str("## Commands\n\n| command | what it does |\n|---|---|\n");
     for sub in subcommands(&cmd) {

@@ -41,6 +41,9 @@ impl Baseline {
     pub fn read(path: &Path) -> Result<Baseline, PolicyError> {
         let name = path.display().to_string();
         let max = crate::manifest::Limits::default().max_file_bytes;
+        // Its own help, not the one below for a file that is no baseline.
+        crate::files::check_given(path)
+            .map_err(|d| PolicyError::one(&name, SourceMap::default(), d))?;
         let text = crate::files::read_given(path, max).map_err(|d| {
             PolicyError::one(
                 &name,

@@ -7,7 +7,9 @@
 //! repository, and a literal CLI argument (`./a.yaml`, `/abs/a.yaml`,
 //! `../a.yaml`) places nothing.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::files::{normalise, work_tree};
 
 use crate::diagnostics::SourceMap;
 
@@ -35,11 +37,7 @@ impl Root {
     /// `cwd` upward holding `.git` (a folder, or a file in a linked work
     /// tree), else `cwd`.
     pub fn of(cwd: &Path) -> Root {
-        let root = cwd
-            .ancestors()
-            .find(|d| d.join(".git").exists())
-            .unwrap_or(cwd)
-            .to_path_buf();
+        let root = work_tree(cwd).to_path_buf();
         Root {
             cwd: cwd.to_path_buf(),
             root,
@@ -113,22 +111,6 @@ fn split_imported(path: &str) -> (&str, &str) {
         Some(base) => (base, IMPORTED),
         None => (path, ""),
     }
-}
-
-/// `path` without `.` and with each `..` taking off the folder before it,
-/// on the text alone (an input that does not exist is still named).
-fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -92,6 +92,8 @@ impl Session {
     /// as `save` writes it.
     pub fn read_overrides(&mut self, path: &Path) -> Result<Vec<Override>, LoadError> {
         let name = path.display().to_string();
+        // Its own help, not the one below for a file that is no overrides file.
+        crate::files::check_given(path).map_err(|d| self.error(d))?;
         let text = load::read_text(path, &self.limits).map_err(|d| {
             self.error(
                 d.help("give a YAML file of `TARGET: VALUE` lines, as the shell's `save` writes"),

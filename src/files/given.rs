@@ -1,0 +1,96 @@
+//! Paths named on the command line. A user may name a symbolic link and
+//! have it followed, but CI often names files by a shell pattern
+//! (`check manifests/*.yaml`), and a pull request can put a link into the
+//! tree that points to a secret outside it (`~/.git-credentials`): errors
+//! quote the line they point at, so following that link would print the
+//! secret in the CI log. The rule: a named path that lies in the work tree
+//! (the repository, else the current folder) must also resolve into it; a
+//! path named outside the work tree (an absolute path the user typed) is
+//! followed wherever it leads, since no pull request put it there.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::diagnostics::Diagnostic;
+
+/// The work tree seen from `cwd` (absolute): the nearest folder from `cwd`
+/// upward holding `.git` (a folder, or a file in a linked work tree), else
+/// `cwd`.
+pub fn work_tree(cwd: &Path) -> &Path {
+    cwd.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(cwd)
+}
+
+/// `path` without `.` and with each `..` taking off the folder before it,
+/// on the text alone (an input that does not exist is still named).
+pub fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Refuses a path named on the command line that lies in the work tree
+/// but resolves outside it through a symbolic link (see the module). A
+/// path that cannot be resolved passes: reading it reports why.
+pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
+    let Ok(cwd) = std::env::current_dir() else {
+        return Ok(());
+    };
+    let tree = work_tree(&cwd);
+    if !normalise(&cwd.join(path)).starts_with(tree) {
+        return Ok(());
+    }
+    let (Ok(real), Ok(real_tree)) = (std::fs::canonicalize(path), std::fs::canonicalize(tree))
+    else {
+        return Ok(());
+    };
+    if real.starts_with(&real_tree) {
+        return Ok(());
+    }
+    let what = if tree == cwd.as_path() && !tree.join(".git").exists() {
+        "the current folder"
+    } else {
+        "the repository"
+    };
+    Err(Diagnostic::new(
+        None,
+        format!(
+            "`{}` leads out of {what} (`{}`) through a symbolic link; such a link is not followed",
+            path.display(),
+            tree.display()
+        ),
+    )
+    .help("name the file the link points to by its own path, or put the file itself in its place"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_works_on_the_text() {
+        assert_eq!(normalise(Path::new("/a/./b/../c")), Path::new("/a/c"));
+        assert_eq!(normalise(Path::new("a/../../b")), Path::new("b"));
+    }
+
+    #[test]
+    fn the_work_tree_is_the_nearest_folder_with_git() {
+        let d = tempfile::tempdir().unwrap();
+        let sub = d.path().join("repo/a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir(d.path().join("repo/.git")).unwrap();
+        assert_eq!(work_tree(&sub), d.path().join("repo"));
+        let outside = d.path().join("elsewhere");
+        if !outside.ancestors().any(|a| a.join(".git").exists()) {
+            assert_eq!(work_tree(&outside), outside);
+        }
+    }
+}
