@@ -294,6 +294,34 @@ fn links_under_a_folder_are_not_followed() {
     assert!(!text.contains("secret"), "{text}");
 }
 
+/// A module folder is named by the configuration, which a pull request
+/// writes: one outside the repository (and outside the folder given) is
+/// not read; one elsewhere in the repository is.
+#[test]
+fn a_module_source_out_of_the_repository_is_not_read() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = t.path().join("repo");
+    for d in ["repo/.git", "repo/infra", "repo/modules/q", "outside"] {
+        std::fs::create_dir_all(t.path().join(d)).unwrap();
+    }
+    let main = "module \"x\" {\n  source = \"../../outside\"\n}\nmodule \"q\" {\n  source = \"../modules/q\"\n}\n";
+    std::fs::write(repo.join("infra/main.tf"), main).unwrap();
+    let q = "resource \"aws_sqs_queue\" \"inrepo\" {}\n";
+    std::fs::write(repo.join("modules/q/main.tf"), q).unwrap();
+    let canary = "resource \"aws_sqs_queue\" \"canary\" {}\n";
+    std::fs::write(t.path().join("outside/main.tf"), canary).unwrap();
+    let o = bin()
+        .current_dir(&repo)
+        .args(["import", "terraform", "infra"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(!text.contains("canary"), "{text}");
+    assert!(text.contains("# TODO: module `x` (source `../../outside`, infra/main.tf:1) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
+    assert!(text.contains("  inrepo:\n    kind: sqs-standard  # aws_sqs_queue, from module.q.aws_sqs_queue.inrepo (modules/q/main.tf:1)\n"), "{text}");
+}
+
 /// Input built to overflow the stack, explode the values or loop for
 /// long: every case ends in well under the time limit with exit 0 or 2
 /// and no panic.

@@ -71,6 +71,25 @@ pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
     .help("name the file the link points to by its own path, or put the file itself in its place"))
 }
 
+/// Whether `path`, which a file under `named` (a path the user named)
+/// points to, may be read: as [`check_given`], if `named` lies in the
+/// work tree, `path` must resolve into it; named outside it, `named` is the
+/// user's own and so is what it points to. (A Terraform module folder is
+/// named by the configuration's text, which a pull request writes.)
+pub fn stays_in_tree(path: &Path, named: &Path) -> bool {
+    let Ok(cwd) = std::env::current_dir() else {
+        return true;
+    };
+    let tree = work_tree(&cwd);
+    if !normalise(&cwd.join(named)).starts_with(tree) {
+        return true;
+    }
+    match (std::fs::canonicalize(path), std::fs::canonicalize(tree)) {
+        (Ok(real), Ok(real_tree)) => real.starts_with(real_tree),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

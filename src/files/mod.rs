@@ -30,7 +30,7 @@ mod given;
 mod write;
 
 pub use discover::{Discovered, Skipped, discover, is_manifest_text};
-pub use given::{check_given, normalise, work_tree};
+pub use given::{check_given, normalise, stays_in_tree, work_tree};
 pub use write::{Mode, WriteError, WriteErrorKind, write_atomic, write_atomic_with};
 
 use std::io::Read;

@@ -104,7 +104,9 @@ pub fn import_hcl(
 
 /// Imports module folder `dir` with the local module folders it calls
 /// (`source = "./x"`, followed to [`modules::MAX_INSTANCES`] folders; a
-/// folder that cannot be read, or is a symbolic link, stays a TODO), then
+/// folder that cannot be read, is a symbolic link, or lies outside the
+/// work tree when `dir` lies in it stays a TODO:
+/// [`crate::files::stays_in_tree`]), then
 /// `var_files` for the root.
 pub fn import_dir(
     dir: &Path,
@@ -127,7 +129,8 @@ pub fn import_dir(
                 false => d.as_path(),
             };
             let link = std::fs::symlink_metadata(here).map_or(true, |m| m.is_symlink());
-            if link || groups.iter().any(|g| modules::normal(&g.0) == d) {
+            let outside = !crate::files::stays_in_tree(here, dir);
+            if link || outside || groups.iter().any(|g| modules::normal(&g.0) == d) {
                 continue;
             }
             if let Ok(files) = read_dir(here, limits) {
