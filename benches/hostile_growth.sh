@@ -28,8 +28,8 @@ seconds() {
 
 # case: name, shape, base size, then the command's arguments before the file.
 cases=(
-  "horizon|ring|1250|horizon"
-  "horizon json|ring|1250|horizon --format json"
+  "horizon|relays|1250|horizon"
+  "horizon json|relays|1250|horizon --format json"
   "horizon --required|ring|1250|horizon --required"
   "horizon --required json|ring|1250|horizon --required --format json"
   "report html (chain)|chain|5000|report --format html"

@@ -13,7 +13,7 @@ mod hostile_gen;
 use std::io::Write;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: hostile_gen (ring|chain|hub|word) N";
+const USAGE: &str = "usage: hostile_gen (ring|relays|chain|hub|word) N";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,6 +27,7 @@ fn main() -> ExitCode {
     };
     let text = match shape.as_str() {
         "ring" => hostile_gen::ring(n),
+        "relays" => hostile_gen::relays(n),
         "chain" => hostile_gen::chain(n),
         "hub" => hostile_gen::hub(n),
         "word" => hostile_gen::long_word(n).0,

@@ -279,6 +279,39 @@ fn a_folder_is_one_architecture() {
     );
 }
 
+/// A transport's dedup window has a row only where a send with a dedup id
+/// meets it, as the analysis applies it: the FIFO queue `checkout` sends
+/// into with the key has one (its 18d: 4d to the move, F003, plus 14d of
+/// the FIFO dead-letter queue's own clock, F005, before the redrive), the
+/// FIFO dead-letter queue, reached only by the move, has none.
+#[test]
+fn horizon_shows_a_transport_window_only_where_a_send_uses_it() {
+    let v = json(&[
+        "horizon",
+        "fixtures/clocks/fifo-dlq-resets.yaml",
+        "--format",
+        "json",
+    ]);
+    let rows: Vec<(&str, &str, u64)> = v["horizons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let (node, role) = (h["node"].as_str().unwrap(), h["role"].as_str().unwrap());
+            (node, role, h["horizon_seconds"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("ledger", "effect", 1_900_800),
+            ("order-keys", "store", 1_900_800),
+            ("order-worker", "guard", 1_900_800),
+            ("orders", "transport", 1_555_200),
+        ]
+    );
+}
+
 #[test]
 fn horizon_shows_the_arithmetic() {
     let v = json(&[

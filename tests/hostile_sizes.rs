@@ -1,6 +1,6 @@
 //! Output commands on hostile sizes (issue #14 items 10-11): a ring of
-//! thousands of redriven queues, a chain of 20,000 services, thousands of
-//! intents on one hub, a 1.6 MB word. Each command must finish (no timing
+//! thousands of redriven queues, a line of thousands of relayed queues, a
+//! chain of 20,000 services, thousands of intents on one hub, a 1.6 MB word. Each command must finish (no timing
 //! assertion) with output linear in the input: long worst paths shown as
 //! their ends with the exact count of the steps between, drawings above the
 //! budget showing what findings point at and counting the rest, overlong
@@ -44,35 +44,42 @@ fn run(dir: &Path, args: &[&str], code: i32) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The row of q2500 on the ring of 5,000: 2,501 steps, 16 shown.
-const Q2500: &str = "  q2500 (transport): horizon unbounded, window 5m, minimum safe retention unbounded — EXPIRES FIRST
+/// The row of q2500 on the line of 5,000 relayed queues: 5,001 steps, 16
+/// shown; 2,500 deliveries of 4d (retention, no backlog bound) make
+/// 10000d, and the 4,985 steps left out hold 2,492 of them (9968d).
+const Q2500: &str =
+    "  q2500 (transport): horizon 10000d, window 5m, minimum safe retention 11000d — EXPIRES FIRST
                +0s  svc → q0: sends_to: no delay
-               +4d  q0 → q1: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q1 → q2: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2 → q3: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q3 → q4: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q4 → q5: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q5 → q6: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q6 → q7: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-            +9940d  … 2,485 more steps
-               +4d  q2492 → q2493: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2493 → q2494: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2494 → q2495: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2495 → q2496: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2496 → q2497: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2497 → q2498: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2498 → q2499: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
-               +4d  q2499 → q2500: dead_letter: moved to dead-letter queue after the source's delivery span: retention 4d
+               +4d  q0 → r0: delivers_to: at-least-once delivery: retention 4d
+               +0s  r0 → q1: sends_to: no delay
+               +4d  q1 → r1: delivers_to: at-least-once delivery: retention 4d
+               +0s  r1 → q2: sends_to: no delay
+               +4d  q2 → r2: delivers_to: at-least-once delivery: retention 4d
+               +0s  r2 → q3: sends_to: no delay
+               +4d  q3 → r3: delivers_to: at-least-once delivery: retention 4d
+            +9968d  … 4,985 more steps
+               +4d  q2496 → r2496: delivers_to: at-least-once delivery: retention 4d
+               +0s  r2496 → q2497: sends_to: no delay
+               +4d  q2497 → r2497: delivers_to: at-least-once delivery: retention 4d
+               +0s  r2497 → q2498: sends_to: no delay
+               +4d  q2498 → r2498: delivers_to: at-least-once delivery: retention 4d
+               +0s  r2498 → q2499: sends_to: no delay
+               +4d  q2499 → r2499: delivers_to: at-least-once delivery: retention 4d
+               +0s  r2499 → q2500: sends_to: no delay
           = 10000d  total
 ";
 
 #[test]
-fn horizon_on_a_ring_of_5000_queues_shows_each_worst_path_by_its_ends() {
+fn horizon_on_a_line_of_5000_relayed_queues_shows_each_worst_path_by_its_ends() {
     let n = 5000;
-    let d = manifest(&hostile_gen::ring(n));
+    let d = manifest(&hostile_gen::relays(n));
     let text = run(d.path(), &["horizon"], 0);
     assert!(text.len() < PER_NODE * n, "{} bytes", text.len());
-    assert!(text.contains(Q2500), "{}", &text[..2000]);
+    assert!(
+        text.contains(Q2500),
+        "{}",
+        text.get(..2000).unwrap_or(&text)
+    );
     // One row per queue (transport), plus the store, the guard and the bank.
     assert_eq!(text.matches(" (transport): ").count(), n);
     assert_eq!(
@@ -81,30 +88,31 @@ fn horizon_on_a_ring_of_5000_queues_shows_each_worst_path_by_its_ends() {
     );
     // A row is at most 1 + 8 + 1 + 8 + 1 lines long.
     assert!(text.lines().count() <= (n + 3) * 19 + 1);
-    // Paths of up to 20 steps are whole (q19 is 20 steps from svc).
-    let q19 = text.split("  q19 (transport)").nth(1).unwrap();
-    let q19 = &q19[..q19.find(" total\n").unwrap()];
-    assert!(!q19.contains("more steps"), "{q19}");
-    assert!(text.contains("+4d  q18 → q19: dead_letter"));
+    // Paths of up to 20 steps are whole (q9 is 19 steps from svc).
+    let q9 = text.split("  q9 (transport)").nth(1).unwrap();
+    let q9 = &q9[..q9.find(" total\n").unwrap()];
+    assert!(!q9.contains("more steps"), "{q9}");
+    assert!(q9.contains("+4d  q8 → r8: delivers_to"), "{q9}");
 }
 
 #[test]
-fn horizon_json_on_the_ring_counts_and_sums_what_it_leaves_out() {
+fn horizon_json_on_the_line_counts_and_sums_what_it_leaves_out() {
     let n = 5000;
-    let d = manifest(&hostile_gen::ring(n));
+    let d = manifest(&hostile_gen::relays(n));
     let text = run(d.path(), &["horizon", "--format", "json"], 0);
     assert!(text.len() < 2 * PER_NODE * n, "{} bytes", text.len());
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let rows = v["horizons"].as_array().unwrap();
     assert_eq!(rows.len(), n + 3);
     let q = rows.iter().find(|r| r["node"] == "q2500").unwrap();
+    assert_eq!(q["horizon_seconds"], 2500 * 345_600);
     assert_eq!(
         q["elided"],
-        serde_json::json!({"after_step": 8, "steps": 2485, "adds_seconds": 2485 * 345_600})
+        serde_json::json!({"after_step": 8, "steps": 4985, "adds_seconds": 2492 * 345_600})
     );
     assert_eq!(q["steps"].as_array().unwrap().len(), 16);
-    assert_eq!(q["steps"][7]["to"], "q7");
-    assert_eq!(q["steps"][8]["from"], "q2492");
+    assert_eq!(q["steps"][7]["to"], "r3");
+    assert_eq!(q["steps"][8]["from"], "q2496");
     let path: Vec<&str> = q["path"]
         .as_array()
         .unwrap()
@@ -112,12 +120,28 @@ fn horizon_json_on_the_ring_counts_and_sums_what_it_leaves_out() {
         .map(|x| x.as_str().unwrap())
         .collect();
     assert_eq!(path.len(), 18);
-    assert_eq!(&path[..3], ["svc", "q0", "q1"]);
-    assert_eq!(&path[8..11], ["q7", "q2492", "q2493"]);
+    assert_eq!(&path[..3], ["svc", "q0", "r0"]);
+    assert_eq!(&path[8..11], ["r3", "q2496", "r2496"]);
     assert_eq!(path[17], "q2500");
     // Short paths carry no `elided` key at all.
     let q3 = rows.iter().find(|r| r["node"] == "q3").unwrap();
     assert!(q3.get("elided").is_none(), "{q3}");
+}
+
+/// A queue's dedup window acts on what is sent into it with a dedup id:
+/// on the ring every queue after the first is reached by dead-lettering
+/// and redrive, and `svc` sends without one, so no queue has a row.
+#[test]
+fn horizon_on_the_ring_shows_no_window_that_no_send_uses() {
+    let d = manifest(&hostile_gen::ring(5000));
+    let text = run(d.path(), &["horizon"], 0);
+    assert_eq!(text.matches(" (transport): ").count(), 0);
+    assert_eq!(
+        text.lines().filter(|l| l.ends_with(" total")).count(),
+        3,
+        "{}",
+        text.get(..2000).unwrap_or(&text)
+    );
 }
 
 #[test]

@@ -194,7 +194,12 @@ fn roles(
             .map(|g| g.layer.window.value);
         out.push(("store", guard, w));
     }
-    if let Some(t) = &node.transport_window {
+    // A transport's window, where a send with a dedup id met it: a send
+    // without one (`dedup_id: none`, no content-based dedup) is not
+    // deduplicated, and a row would show a window that protects nothing.
+    if let Some(t) = &node.transport_window
+        && r.layers.get(&(c, c)).is_some_and(|l| l.layer.ty == t.ty)
+    {
         out.push(("transport", c, Some(t.window.value)));
     }
     // A workflow's execution names, where a start named by the key met them.

@@ -16,9 +16,10 @@ fn worker_and_bank(s: &mut String) {
 }
 
 /// A ring of `n` queues `q0` … `q{n-1}`: each dead-letters into the next
-/// and is redriven (at most twice, within an hour) from it, and each has a
-/// 5-minute dedup window, so `horizon` has a row for every queue whose
-/// worst path goes round the ring (`q{k}` is `k + 1` steps from `svc`).
+/// and is redriven (at most twice, within an hour) from it, so every worst
+/// path goes round the ring (`q{k}` is `k + 1` steps from `svc`). Each has
+/// a 5-minute dedup window that no send uses: nothing is sent into a queue
+/// with a dedup id, so `horizon` has no row for them ([`relays`] has).
 pub fn ring(n: usize) -> String {
     let mut s = String::from(
         "version: 1\nintents:\n  pay:\n    origin: svc\n    effect: bank\n    key: { fields: [id] }\ncomponents:\n  svc: { kind: service, sends_to: q0 }\n",
@@ -31,6 +32,39 @@ pub fn ring(n: usize) -> String {
             "  q{i}:\n    kind: queue\n    retention: 4d\n    dedup_window: 5m\n    delivers_to: worker\n    dead_letter: {{ to: q{next}, after_receives: 3 }}\n    redrive: {{ to: q{prev}, mode: manual, within: 1h, max_times: 2 }}\n"
         )
         .unwrap();
+    }
+    s
+}
+
+/// A line of `n` queues `q0` … `q{n-1}` with a 5-minute dedup window,
+/// each delivering to a relay `r{k}` that sends on to the next queue with
+/// the key as dedup id (the last queue delivers to the worker), so
+/// `horizon` has a row for every queue, whose worst path is the whole line
+/// up to it (`q{k}` is `2k + 1` steps from `svc`, `4d` a queue).
+pub fn relays(n: usize) -> String {
+    let mut s = String::from(
+        "version: 1\nintents:\n  pay:\n    origin: svc\n    effect: bank\n    key: { fields: [id] }\ncomponents:\n  svc: { kind: service, sends_to: { to: q0, dedup_id: key } }\n",
+    );
+    worker_and_bank(&mut s);
+    for i in 0..n {
+        let to = if i + 1 == n {
+            "worker".to_string()
+        } else {
+            format!("r{i}")
+        };
+        write!(
+            s,
+            "  q{i}:\n    kind: queue\n    retention: 4d\n    dedup_window: 5m\n    delivers_to: {to}\n"
+        )
+        .unwrap();
+        if i + 1 < n {
+            writeln!(
+                s,
+                "  r{i}: {{ kind: service, sends_to: {{ to: q{}, dedup_id: key }} }}",
+                i + 1
+            )
+            .unwrap();
+        }
     }
     s
 }
