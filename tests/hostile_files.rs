@@ -170,7 +170,7 @@ fn given_files_holding_control_characters_show_nothing() {
 fn leads_out(name: &str, tree: &Path, what: &str, then: &str) -> String {
     format!(
         "error: `{name}` leads out of {what} (`{}`) through a symbolic link; such a link is not followed
-help: name the file the link points to by its own path, or put the file itself in its place
+help: name what the link points to by its own path, or put it in the link's place
 
 error: {then}
 ",
@@ -236,7 +236,7 @@ fn a_named_link_out_of_the_tree_is_refused_not_read() {
         d.path(),
         &["check", "--each", "ra/more"],
         &format!(
-            "error: `ra/more` leads out of the current folder (`{}`) through a symbolic link; such a link is not followed; help: name the file the link points to by its own path, or put the file itself in its place\n",
+            "error: `ra/more` leads out of the current folder (`{}`) through a symbolic link; such a link is not followed; help: name what the link points to by its own path, or put it in the link's place\n",
             root.display()
         ),
     );

@@ -5,8 +5,8 @@
 //! asked for (faster than TOML, and a small check reads only the few kinds
 //! its manifest names: parsing the whole catalog was a third of its work).
 //! Every number cites a fact by id (`[sources.F001]` ... in `kinds.toml`),
-//! and every fact carries its URL and how well it was verified. Adding a kind is a data
-//! change: no code needs to move.
+//! and every fact carries its URL and how well it was verified. Adding a
+//! kind is a data change: no code needs to move.
 
 use std::collections::BTreeMap;
 use std::ops::Deref;

@@ -68,7 +68,7 @@ pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
             tree.display()
         ),
     )
-    .help("name the file the link points to by its own path, or put the file itself in its place"))
+    .help("name what the link points to by its own path, or put it in the link's place"))
 }
 
 /// Whether `path`, which a file under `named` (a path the user named)

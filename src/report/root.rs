@@ -9,9 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::files::{normalise, work_tree};
-
 use crate::diagnostics::SourceMap;
+use crate::files::{normalise, work_tree};
 
 /// The name suffix the engine gives the manifest it imports from a file.
 const IMPORTED: &str = " (imported)";
