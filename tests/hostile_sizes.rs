@@ -1,10 +1,11 @@
 //! Output commands on hostile sizes (issue #14 items 10-11): a ring of
 //! thousands of redriven queues, a line of thousands of relayed queues, a
-//! chain of 20,000 services, thousands of intents on one hub, a 1.6 MB word. Each command must finish (no timing
-//! assertion) with output linear in the input: long worst paths shown as
-//! their ends with the exact count of the steps between, drawings above the
-//! budget showing what findings point at and counting the rest, overlong
-//! words cut in the table. benches/hostile_growth.sh times the same shapes.
+//! chain of 20,000 services, thousands of intents on one hub, a 1.6 MB
+//! word. Each command must finish (no timing assertion) with output
+//! linear in the input: long worst paths shown as their ends with the
+//! exact count of the steps between, drawings above the budget showing
+//! what findings point at and counting the rest, overlong words cut in the
+//! table. benches/hostile_growth.sh times the same shapes.
 
 #[path = "common/hostile_gen.rs"]
 mod hostile_gen;

@@ -37,28 +37,31 @@ pub fn normalise(path: &Path) -> PathBuf {
     out
 }
 
-/// Refuses a path named on the command line that lies in the work tree
-/// but resolves outside it through a symbolic link (see the module). A
-/// path that cannot be resolved passes: reading it reports why.
-pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
-    let Ok(cwd) = std::env::current_dir() else {
-        return Ok(());
-    };
+/// The work tree, when `named` lies in it (by its text, from the current
+/// folder) but `target` resolves outside it; `None` when `named` lies
+/// outside the tree (the user's own choice), `target` stays in it, or
+/// either cannot be resolved (reading it then reports why).
+fn escaped_tree(named: &Path, target: &Path) -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
     let tree = work_tree(&cwd);
-    if !normalise(&cwd.join(path)).starts_with(tree) {
-        return Ok(());
+    if !normalise(&cwd.join(named)).starts_with(tree) {
+        return None;
     }
-    let (Ok(real), Ok(real_tree)) = (std::fs::canonicalize(path), std::fs::canonicalize(tree))
-    else {
+    let real = std::fs::canonicalize(target).ok()?;
+    let real_tree = std::fs::canonicalize(tree).ok()?;
+    (!real.starts_with(real_tree)).then(|| tree.to_path_buf())
+}
+
+/// Refuses a path named on the command line that lies in the work tree
+/// but resolves outside it through a symbolic link (see the module).
+pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
+    let Some(tree) = escaped_tree(path, path) else {
         return Ok(());
     };
-    if real.starts_with(&real_tree) {
-        return Ok(());
-    }
-    let what = if tree == cwd.as_path() && !tree.join(".git").exists() {
-        "the current folder"
-    } else {
+    let what = if tree.join(".git").exists() {
         "the repository"
+    } else {
+        "the current folder"
     };
     Err(Diagnostic::new(
         None,
@@ -75,19 +78,10 @@ pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
 /// points to, may be read: as [`check_given`], if `named` lies in the
 /// work tree, `path` must resolve into it; named outside it, `named` is the
 /// user's own and so is what it points to. (A Terraform module folder is
-/// named by the configuration's text, which a pull request writes.)
+/// named by the configuration's text, which a pull request writes.) A
+/// `path` that cannot be resolved may be tried: reading it fails.
 pub fn stays_in_tree(path: &Path, named: &Path) -> bool {
-    let Ok(cwd) = std::env::current_dir() else {
-        return true;
-    };
-    let tree = work_tree(&cwd);
-    if !normalise(&cwd.join(named)).starts_with(tree) {
-        return true;
-    }
-    match (std::fs::canonicalize(path), std::fs::canonicalize(tree)) {
-        (Ok(real), Ok(real_tree)) => real.starts_with(real_tree),
-        _ => false,
-    }
+    escaped_tree(named, path).is_none()
 }
 
 #[cfg(test)]
