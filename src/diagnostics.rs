@@ -294,37 +294,58 @@ impl SnippetText {
     }
 }
 
-/// Text from a manifest made inert for a terminal: control characters
-/// other than newline and tab (ESC starts ANSI sequences that recolour,
-/// clear or retitle the terminal) become their visible Unicode "control
-/// pictures" (`\x1b` shows as `␛`), C1 controls and the bidirectional
-/// overrides that can reorder what a reader sees (U+202A..U+202E,
-/// U+2066..U+2069) become U+FFFD.
+/// Text from an input made inert for a terminal or a CI log, keeping its
+/// line breaks (a table cell, a drawing label, a line of `horizon`): see
+/// [`neutralise`].
 pub fn inert(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\n' | '\t' => c,
-            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
-            '\u{7f}' => '\u{2421}',
-            '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => '\u{fffd}',
-            c => c,
-        })
-        .collect()
+    neutralise(s, Breaks::Keep)
 }
 
-/// Text echoed in a message on one line (stderr, a CI log, a one-line
-/// error): as [`inert`], and besides line breaks, C1 controls, line and
-/// paragraph separators and bidirectional overrides are shown as escapes
-/// (`\n`, `\r`, `\u{9b}`, `\u{202e}`), so that no echoed value starts a
-/// line of its own (a CI runner takes a line starting with `::`, after
-/// spaces, as a workflow command), sends a terminal sequence (U+009B is a
-/// one-byte CSI) or reorders what a reader sees. Tabs stay.
+/// Text from an input echoed in a message on one line (stderr, a CI log,
+/// a one-line error): as [`inert`], and line breaks shown as `\n`/`\r`,
+/// so that no echoed value starts a line of its own.
 pub fn echo(s: &str) -> String {
+    neutralise(s, Breaks::Escape)
+}
+
+/// What [`neutralise`] does with LF and CR.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Breaks {
+    /// LF and CR LF stay (the output is several lines); a lone CR (which
+    /// would overwrite the line on a terminal) is shown as `\r`.
+    Keep,
+    /// LF and CR are shown as `\n` and `\r`.
+    Escape,
+}
+
+/// The one function that makes input text inert wherever a terminal or a
+/// CI runner reads it:
+///
+/// - C0 controls other than tab (and LF with [`Breaks::Keep`]) become their
+///   visible Unicode pictures (`\x1b` shows as `␛`, BEL as `␇`), DEL `␡`:
+///   ESC and BEL start and end the sequences that recolour, clear, retitle
+///   the terminal or set its clipboard;
+/// - CR, C1 controls (U+009B is a one-byte CSI), the line and paragraph
+///   separators and the bidirectional overrides that reorder what a reader
+///   sees (U+202A..U+202E, U+2066..U+2069) are shown as escapes (`\r`,
+///   `\u{9b}`, `\u{202e}`);
+/// - a `##[` (GitHub's old-style workflow commands, `##[error]`,
+///   `##[add-mask]`, read anywhere in a line) gets a zero-width space after
+///   its first `#`, and so does a `::` that starts a line of the text (a
+///   workflow command, leading spaces allowed): both still read the same,
+///   neither is a command.
+pub fn neutralise(s: &str, breaks: Breaks) -> String {
+    const ZWSP: char = '\u{200b}';
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let mut line_start = true;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\t' => out.push(c),
+            ' ' => out.push(c),
+            '\n' if breaks == Breaks::Keep => out.push(c),
             '\n' => out.push_str("\\n"),
+            '\r' if breaks == Breaks::Keep && chars.peek() == Some(&'\n') => out.push(c),
             '\r' => out.push_str("\\r"),
             '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}')),
             '\u{7f}' => out.push('\u{2421}'),
@@ -335,8 +356,21 @@ pub fn echo(s: &str) -> String {
             | '\u{2066}'..='\u{2069}' => {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32));
             }
+            '#' if out.ends_with('#') && chars.peek() == Some(&'[') => {
+                out.push(ZWSP);
+                out.push(c);
+            }
+            ':' if line_start && chars.peek() == Some(&':') => {
+                out.push(c);
+                out.push(ZWSP);
+            }
             c => out.push(c),
         }
+        line_start = match c {
+            '\n' => breaks == Breaks::Keep,
+            ' ' | '\t' => line_start,
+            _ => false,
+        };
     }
     out
 }

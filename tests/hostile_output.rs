@@ -28,7 +28,9 @@ fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 /// Link, image, tag, cell break and emphasis in one string.
 const MD: &str = "[x](https://evil.example) ![i](https://evil.example/i.png) <img src=x> | *b*";
 /// `MD` as `markdown::escape` writes it.
-const MD_ESCAPED: &str = "\\[x\\](https://evil.example) \\!\\[i\\](https://evil.example/i.png) &lt;img src=x&gt; \\| \\*b\\*";
+/// (A zero-width joiner after the scheme's colon keeps a bare URL from
+/// becoming a link.)
+const MD_ESCAPED: &str = "\\[x\\](https:\u{200d}//evil.example) \\!\\[i\\](https:\u{200d}//evil.example/i.png) &lt;img src=x&gt; \\| \\*b\\*";
 
 /// A manifest whose every free-text string field holds [`MD`].
 fn md_manifest() -> String {
@@ -264,7 +266,7 @@ fn a_load_error_echoing_a_forged_id_starts_no_command() {
                 assert_no_command("github", &out, true);
                 assert_eq!(out.lines().count(), 1, "{out}");
                 assert!(
-                    out.contains("`q%0A::error file=README.md::forged\u{fffd}`"),
+                    out.contains("`q%0A::error file=README.md::forged\\u{9b}`"),
                     "{out}"
                 );
             }

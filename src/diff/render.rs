@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::{Diff, IntentDiff, Moved, Retention};
-use crate::diagnostics::{SourceMap, inert};
+use crate::diagnostics::{SourceMap, echo};
 use crate::report::json::JsonFinding;
 use crate::report::markdown::escape;
 use crate::rules::{Finding, Severity};
@@ -96,14 +96,14 @@ fn summary(d: &Diff, c: &Context) -> String {
 
 /// `diff --format table`.
 pub fn render_table(d: &Diff, c: &Context) -> String {
-    let mut s = format!("diff against {}\n", inert(c.base));
+    let mut s = format!("diff against {}\n", echo(c.base));
     if d.intents.is_empty() {
         s.push_str("no finding, horizon, window or minimum retention changed\n");
     }
     for (id, i) in &d.intents {
-        s.push_str(&format!("{}\n", inert(&intent_title(id))));
+        s.push_str(&format!("{}\n", echo(&intent_title(id))));
         let mut line =
-            |what: &str, text: String| s.push_str(&format!("  {what:<11} {}\n", inert(&text)));
+            |what: &str, text: String| s.push_str(&format!("  {what:<11} {}\n", echo(&text)));
         for (what, list) in [("introduced", &i.introduced), ("resolved", &i.resolved)] {
             for f in list {
                 line(what, finding_text(f));
@@ -132,7 +132,7 @@ pub fn render_table(d: &Diff, c: &Context) -> String {
     s.push_str(&summary(d, c));
     s.push('\n');
     if let Some(p) = c.policy {
-        s.push_str(&format!("{}\n", inert(p)));
+        s.push_str(&format!("{}\n", echo(p)));
     }
     s
 }

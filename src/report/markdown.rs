@@ -44,6 +44,13 @@ pub fn escape(s: &str) -> String {
             // `@org/team` in a comment would notify the team: a zero-width
             // joiner after `@` keeps the text and breaks the mention.
             '@' => out.push_str("@\u{200d}"),
+            // A bare URL (`https://…`, `www.…`) would become a live link:
+            // a zero-width joiner after the scheme's colon or `www` breaks
+            // the autolink and keeps the text.
+            ':' if chars.clone().take(2).eq("//".chars()) => out.push_str(":\u{200d}"),
+            '.' if out.len() >= 3 && out[out.len() - 3..].eq_ignore_ascii_case("www") => {
+                out.push_str("\u{200d}.")
+            }
             c => out.push(c),
         }
     }

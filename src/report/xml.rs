@@ -22,31 +22,24 @@ pub fn push_shown(out: &mut String, c: char) {
     }
 }
 
-/// A manifest string for a JUnit field: forbidden characters shown, and a
-/// line break that would start a line with `::` (after spaces or tabs)
-/// shown as the text `\n` (`\r`): a CI runner printing the report takes
-/// such a line as a workflow command (`::error file=...::forged`). Other
-/// line breaks stay, so the text reads back the same. (A character
-/// reference, `&#10;`, would keep every break for XML readers, but JUnit
-/// readers such as quick-junit's reject it.)
+/// A manifest string for a JUnit field: inert as on a terminal
+/// ([`crate::diagnostics::inert`]: a CI runner printing the report reads
+/// neither a `::` line nor `##[` as a workflow command, and no control
+/// character or bidirectional override is raw), line breaks kept so the
+/// text reads back the same, and what XML still forbids (U+FFFE, U+FFFF)
+/// shown. (A character reference, `&#10;`, would keep every break for XML
+/// readers, but JUnit readers such as quick-junit's reject it.)
 pub fn value(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for (i, c) in s.char_indices() {
-        match c {
-            '\n' | '\r' if starts_command(&s[i + 1..]) => {
-                out.push_str(if c == '\n' { "\\n" } else { "\\r" });
-            }
-            c if allowed(c) => out.push(c),
-            c => push_shown(&mut out, c),
+    let inert = crate::diagnostics::inert(s);
+    let mut out = String::with_capacity(inert.len());
+    for c in inert.chars() {
+        if allowed(c) {
+            out.push(c);
+        } else {
+            push_shown(&mut out, c);
         }
     }
     out
-}
-
-/// Whether a line holding `rest` starts with `::` once spaces and tabs are
-/// trimmed.
-fn starts_command(rest: &str) -> bool {
-    rest.trim_start_matches([' ', '\t']).starts_with("::")
 }
 
 #[cfg(test)]
@@ -56,7 +49,10 @@ mod tests {
     #[test]
     fn forbidden_characters_and_breaks_are_shown() {
         assert_eq!(value("a\u{fffe}b\u{1}c\td"), "a\\u{fffe}b␁c\td");
-        assert_eq!(value("a\n ::x\r\n::y\nz\r\n"), "a\\n ::x\r\\n::y\nz\r\n");
+        assert_eq!(
+            value("a\n ::x\r\n::y\nz ##[error]"),
+            "a\n :\u{200b}:x\r\n:\u{200b}:y\nz #\u{200b}#[error]"
+        );
         assert!(allowed('\u{fffd}') && allowed('\u{10000}') && !allowed('\u{ffff}'));
     }
 }

@@ -172,6 +172,15 @@ impl Shell {
 
     /// Runs one command line.
     pub fn exec(&mut self, line: &str) -> Reply {
+        let mut r = self.run_command(line);
+        // Manifest text reaches the terminal or a CI log in almost every
+        // reply (messages, ids, replay names): all of it is made inert in
+        // this one place. Errors are rendered inert where they are made.
+        r.out = crate::diagnostics::inert(&r.out);
+        r
+    }
+
+    fn run_command(&mut self, line: &str) -> Reply {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Reply::default();

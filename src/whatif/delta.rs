@@ -137,9 +137,9 @@ pub fn render_text(changes: &[Change], d: &Delta) -> String {
         for (before, f) in items {
             s.push_str(&format!(
                 "  {}{}\n          {}\n",
-                finding_line(f),
+                crate::diagnostics::echo(&finding_line(f)),
                 numbers(before, f),
-                f.message
+                crate::diagnostics::echo(&f.message)
             ));
         }
     };

@@ -9,20 +9,14 @@ use crate::rules::Severity;
 pub fn dot_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
-    for ch in s.chars() {
+    // Control characters, bidirectional overrides and workflow-command
+    // sequences made inert first, as in every output a terminal or a CI
+    // log may show; then DOT's own escapes.
+    for ch in crate::diagnostics::inert(s).chars() {
         match ch {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
-            '\r' => {}
-            // No raw control character (ESC) in a file meant for a terminal
-            // or an editor.
-            // Nor a bidirectional override that reorders what a reader sees.
-            c if c.is_control()
-                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') =>
-            {
-                out.push_str(&crate::diagnostics::inert(c.encode_utf8(&mut [0; 4])))
-            }
             c => out.push(c),
         }
     }
