@@ -157,6 +157,12 @@ fn every_command_in_every_format_keeps_hostile_text_inert() {
             let v: serde_json::Value = serde_json::from_slice(&out).expect(&what);
             assert!(quiet || v.to_string().contains("##[add-mask]"), "{what}");
             assert!(!out.contains(&0x1b), "{what}: a raw ESC");
+            // The data is exact, and the log shows no `##[`: the second
+            // `#` is the escape `\u0023`.
+            assert!(
+                !String::from_utf8_lossy(&out).contains("##["),
+                "{what}: `##[` in the JSON"
+            );
         } else {
             assert_inert(&format!("{what} (stdout)"), &out, genuine, markdown);
         }

@@ -85,7 +85,9 @@ pub fn out(text: &str) -> anyhow::Result<()> {
 /// Standard output through a buffer (reports may be written as they are
 /// made); a closed pipe ends the output quietly.
 pub fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
-    let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut w = replay_audit::report::no_commands::NoCommands::new(std::io::BufWriter::new(
+        std::io::stdout().lock(),
+    ));
     match write(&mut w).and_then(|_| w.flush()) {
         Err(e) if broken_pipe(&e) => Ok(()),
         r => Ok(r?),
@@ -122,7 +124,11 @@ pub fn write_output_with(
             out_with(write)?;
             Ok(0)
         }
-        Some(p) => match files::write_atomic_with(p, files::Mode::Replace, write) {
+        Some(p) => match files::write_atomic_with(p, files::Mode::Replace, |w| {
+            let mut w = replay_audit::report::no_commands::NoCommands::new(w);
+            write(&mut w)?;
+            w.flush()
+        }) {
             Ok(()) => Ok(0),
             Err(e) => {
                 eprintln!("{e}");

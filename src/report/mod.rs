@@ -10,6 +10,7 @@ pub mod horizon;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod no_commands;
 pub mod related;
 pub mod root;
 pub mod sarif;
