@@ -42,7 +42,7 @@ pub fn normalise(path: &Path) -> PathBuf {
 /// outside the tree (the user's own choice), `target` stays in it, or
 /// either cannot be resolved (reading it then reports why).
 fn escaped_tree(named: &Path, target: &Path) -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
+    let cwd = real_cwd()?;
     let tree = work_tree(&cwd);
     if !normalise(&cwd.join(named)).starts_with(tree) {
         return None;
@@ -52,17 +52,28 @@ fn escaped_tree(named: &Path, target: &Path) -> Option<PathBuf> {
     (!real.starts_with(real_tree)).then(|| tree.to_path_buf())
 }
 
+/// The current folder, resolved: a folder reached through a symbolic link
+/// is judged by where it is, like any other path.
+pub(crate) fn real_cwd() -> Option<PathBuf> {
+    std::fs::canonicalize(std::env::current_dir().ok()?).ok()
+}
+
+/// How errors name `tree`: "the repository" or "the current folder".
+pub(crate) fn tree_word(tree: &Path) -> &'static str {
+    if tree.join(".git").exists() {
+        "the repository"
+    } else {
+        "the current folder"
+    }
+}
+
 /// Refuses a path named on the command line that lies in the work tree
 /// but resolves outside it through a symbolic link (see the module).
 pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
     let Some(tree) = escaped_tree(path, path) else {
         return Ok(());
     };
-    let what = if tree.join(".git").exists() {
-        "the repository"
-    } else {
-        "the current folder"
-    };
+    let what = tree_word(&tree);
     Err(Diagnostic::new(
         None,
         format!(
