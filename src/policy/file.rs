@@ -47,8 +47,7 @@ impl Policy {
         Policy::parse(&name, &text)
     }
 
-    /// Reads policy text; `name` is used in messages. However many errors
-    /// it holds, one line of it is quoted at most ([`quote_one_line`]).
+    /// Reads policy text; `name` is used in messages.
     pub fn parse(name: &str, text: &str) -> Result<Policy, PolicyError> {
         let mut sources = SourceMap::default();
         // Errors show one line of the file at most, cut short
@@ -89,11 +88,10 @@ impl Policy {
         if errors.is_empty() {
             Ok(p)
         } else {
-            let diagnostics = quote_one_line(errors, &p.sources);
             Err(PolicyError {
                 path: name.to_string(),
                 sources: p.sources,
-                diagnostics,
+                diagnostics: errors,
             })
         }
     }
@@ -320,27 +318,6 @@ impl Locate for Lines<'_> {
             col,
         }
     }
-}
-
-/// `errors` with only the first that points at a line quoting it: the
-/// file may be any text named by mistake (a `.env` file is valid TOML, and
-/// every one of its keys an unknown field), so the others name their place
-/// (`file:line:column`) in the message instead of showing the line.
-fn quote_one_line(errors: Vec<Diagnostic>, sources: &SourceMap) -> Vec<Diagnostic> {
-    let mut quoted = false;
-    errors
-        .into_iter()
-        .map(|mut d| {
-            if quoted && let Some(at) = d.loc.take() {
-                d.message = format!("{} (at {})", d.message, sources.display(at));
-            }
-            for (at, note) in std::mem::take(&mut d.related) {
-                d.message = format!("{}; {note} (at {})", d.message, sources.display(at));
-            }
-            quoted |= d.loc.is_some();
-            d
-        })
-        .collect()
 }
 
 #[cfg(test)]
