@@ -533,3 +533,205 @@ fn a_link_to_a_stream_is_written_in_place() {
     assert_eq!((code, err.as_str()), (Some(0), ""));
     assert!(out.starts_with("digraph "), "{out}");
 }
+
+/// The refusal of an output path that leads through `link`, a symbolic
+/// link to a folder in the repository `root`.
+fn through_a_link(target: &str, link: &str, root: &Path) -> String {
+    format!(
+        "error: `{target}` leads through `{link}`, a symbolic link in the repository (`{}`); replay-audit does not write through links\nhelp: remove the link, or give a path without links in it\n",
+        root.display()
+    )
+}
+
+/// A pull request makes `reports` a link to a folder outside the
+/// repository: no writer writes through it, whatever file it writes.
+#[test]
+fn no_writer_writes_through_a_linked_folder() {
+    let d = tree();
+    let p = d.path();
+    std::fs::create_dir(p.join(".git")).unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    symlink(outside.path(), p.join("reports")).unwrap();
+    let root = std::fs::canonicalize(p).unwrap();
+    let before = snapshot(p);
+    for (args, target) in [
+        (
+            &["report", "ra", "--format", "html", "-o", "reports/x.html"][..],
+            "reports/x.html",
+        ),
+        (
+            &["report", "ra", "-o", "reports/../x.md"],
+            "reports/../x.md",
+        ),
+        (
+            &["graph", "ra/m.yaml", "-o", "reports/g.dot"],
+            "reports/g.dot",
+        ),
+        (
+            &["check", "ra", "--write-baseline", "reports/b.json"],
+            "reports/b.json",
+        ),
+        (
+            &["init", "--output", "reports/replay-audit.toml"],
+            "reports/replay-audit.toml",
+        ),
+        (&["man", "--out-dir", "reports"], "reports/replay-audit.1"),
+    ] {
+        let (code, _, err) = run(p, args);
+        assert_eq!(err, through_a_link(target, "reports", &root), "{args:?}");
+        assert_eq!(code, Some(2), "{args:?}");
+        assert_eq!(snapshot(p), before, "{args:?} changed a file");
+        assert_eq!(snapshot(outside.path()), [], "{args:?} wrote outside");
+    }
+    let (code, _, err) = shell(
+        p,
+        "set payout-idempotency.retention=16h\nsave reports/o.yaml\n",
+    );
+    assert_eq!(err, through_a_link("reports/o.yaml", "reports", &root));
+    assert_eq!(code, Some(2));
+    assert_eq!(snapshot(outside.path()), []);
+    // A path the user names outside the repository is written.
+    let own = outside.path().join("own.md").display().to_string();
+    let (code, _, err) = run(p, &["report", "ra/m.yaml", "-o", &own]);
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(outside.path().join("own.md").is_file());
+}
+
+/// The refusal of `name`, which lies in (`how`) or leads into `.git`.
+fn in_git(name: &str, how: &str, help: &str, then: &str) -> String {
+    format!(
+        "error: `{name}` {how} a `.git` folder; nothing under `.git` is read\nhelp: {help}\n\nerror: {then}\n"
+    )
+}
+
+const GIT_HELP: &str = "give a file of the work tree; `.git` holds the repository's own data";
+
+/// `.git/config` may hold a token: no name or link makes it an input, and
+/// no byte of it is shown.
+#[test]
+fn nothing_under_git_is_read() {
+    let d = tree();
+    let p = d.path();
+    std::fs::create_dir(p.join(".git")).unwrap();
+    std::fs::write(
+        p.join(".git/config"),
+        format!("[remote \"origin\"]\nurl = https://ci:{CANARY}@example.com\n"),
+    )
+    .unwrap();
+    symlink(".git/config", p.join("replay-audit.toml")).unwrap();
+    let linked = "leads through a symbolic link into";
+    refused(
+        p,
+        &["check", "ra", "--config", "replay-audit.toml"],
+        &in_git(
+            "replay-audit.toml",
+            linked,
+            GIT_HELP,
+            "could not use `replay-audit.toml`: 1 error",
+        ),
+    );
+    refused(
+        p,
+        &["check", "ra", "--config", ".git/config"],
+        &in_git(
+            ".git/config",
+            "lies in",
+            GIT_HELP,
+            "could not use `.git/config`: 1 error",
+        ),
+    );
+    refused(
+        p,
+        &["check", ".git/config"],
+        &in_git(
+            ".git/config",
+            "lies in",
+            GIT_HELP,
+            "could not analyse the manifest: 1 error",
+        ),
+    );
+    // Found beside the manifests, it is refused too.
+    symlink("../.git/config", p.join("ra/replay-audit.toml")).unwrap();
+    refused(
+        p,
+        &["check", "ra"],
+        &in_git(
+            "ra/replay-audit.toml",
+            linked,
+            &LINK_HELP["help: ".len()..],
+            "could not use `ra/replay-audit.toml`: 1 error",
+        ),
+    );
+}
+
+/// A file named as the policy by mistake: however many errors it holds,
+/// one line of it is shown, and only the first error quotes it.
+#[test]
+fn a_policy_with_many_errors_quotes_one_line() {
+    let d = tree();
+    let p = d.path();
+    std::fs::write(p.join("n.txt"), "API_KEY one\nTOKEN hunter2\n").unwrap();
+    refused(
+        p,
+        &["check", "ra", "--config", "n.txt"],
+        "error: key with no value, expected `=`
+ --> n.txt:1:9
+  |
+1 | API_KEY one
+  |         ^^^
+
+error: key with no value, expected `=` (at n.txt:2:7)
+
+error: could not use `n.txt`: 2 errors
+",
+    );
+    // A `.env` file is valid TOML: each key is an unknown field.
+    std::fs::write(p.join(".env"), "API_KEY = \"one\"\nTOKEN = \"hunter2\"\n").unwrap();
+    let keys = "help: the keys here are: fail_on, require_expiry, severity, margin, waiver";
+    refused(
+        p,
+        &["check", "ra", "--config", ".env"],
+        &format!(
+            "error: unknown field `API_KEY`
+ --> .env:1:1
+  |
+1 | API_KEY = \"one\"
+  | ^^^^^^^ not one of the keys here
+  |
+{keys}
+
+error: unknown field `TOKEN` (at .env:2:1)
+{keys}
+
+error: could not use `.env`: 2 errors
+"
+        ),
+    );
+}
+
+/// The current folder reached through a symbolic link is judged where it
+/// is: a link out of the tree named from there is refused all the same.
+#[test]
+fn a_current_folder_reached_through_a_link_is_resolved() {
+    let d = tree();
+    let secrets = tempfile::tempdir().unwrap();
+    std::fs::write(secrets.path().join("credentials"), format!("{CANARY}\n")).unwrap();
+    symlink(
+        secrets.path().join("credentials"),
+        d.path().join("ra/leak.yaml"),
+    )
+    .unwrap();
+    let via = tempfile::tempdir().unwrap();
+    symlink(d.path(), via.path().join("repo")).unwrap();
+    let root = std::fs::canonicalize(d.path()).unwrap();
+    refused(
+        &via.path().join("repo"),
+        &["check", "ra/leak.yaml"],
+        &leads_out(
+            "ra/leak.yaml",
+            &root,
+            "the current folder",
+            "could not analyse the manifest: 1 error",
+        ),
+    );
+}

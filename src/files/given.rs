@@ -42,7 +42,14 @@ pub fn normalise(path: &Path) -> PathBuf {
 /// outside the tree (the user's own choice), `target` stays in it, or
 /// either cannot be resolved (reading it then reports why).
 fn escaped_tree(named: &Path, target: &Path) -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
+    escaped_tree_from(&std::env::current_dir().ok()?, named, target)
+}
+
+/// [`escaped_tree`] seen from `cwd`, resolved first: from a folder reached
+/// through a link, the tree's own path (`/real/repo/ra/leak.yaml`) lies in
+/// the tree as much as a relative name does.
+fn escaped_tree_from(cwd: &Path, named: &Path, target: &Path) -> Option<PathBuf> {
+    let cwd = std::fs::canonicalize(cwd).ok()?;
     let tree = work_tree(&cwd);
     if !normalise(&cwd.join(named)).starts_with(tree) {
         return None;
@@ -52,17 +59,28 @@ fn escaped_tree(named: &Path, target: &Path) -> Option<PathBuf> {
     (!real.starts_with(real_tree)).then(|| tree.to_path_buf())
 }
 
+/// The current folder, resolved: a folder reached through a symbolic link
+/// is judged by where it is, like any other path.
+pub(crate) fn real_cwd() -> Option<PathBuf> {
+    std::fs::canonicalize(std::env::current_dir().ok()?).ok()
+}
+
+/// How errors name `tree`: "the repository" or "the current folder".
+pub(crate) fn tree_word(tree: &Path) -> &'static str {
+    if tree.join(".git").exists() {
+        "the repository"
+    } else {
+        "the current folder"
+    }
+}
+
 /// Refuses a path named on the command line that lies in the work tree
 /// but resolves outside it through a symbolic link (see the module).
 pub fn check_given(path: &Path) -> Result<(), Diagnostic> {
     let Some(tree) = escaped_tree(path, path) else {
         return Ok(());
     };
-    let what = if tree.join(".git").exists() {
-        "the repository"
-    } else {
-        "the current folder"
-    };
+    let what = tree_word(&tree);
     Err(Diagnostic::new(
         None,
         format!(
@@ -92,6 +110,33 @@ mod tests {
     fn normalise_works_on_the_text() {
         assert_eq!(normalise(Path::new("/a/./b/../c")), Path::new("/a/c"));
         assert_eq!(normalise(Path::new("a/../../b")), Path::new("b"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_current_folder_reached_through_a_link_is_resolved_first() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let repo = root.join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::write(root.join("secret"), "s").unwrap();
+        std::os::unix::fs::symlink(root.join("secret"), repo.join("leak.yaml")).unwrap();
+        std::os::unix::fs::symlink(&repo, root.join("via")).unwrap();
+        // Named by the tree's own path from the linked folder: in the tree.
+        let leak = repo.join("leak.yaml");
+        assert_eq!(
+            escaped_tree_from(&root.join("via"), &leak, &leak),
+            Some(repo.clone())
+        );
+        assert_eq!(escaped_tree_from(&repo, &leak, &leak), Some(repo.clone()));
+        assert_eq!(
+            escaped_tree_from(
+                &root.join("via"),
+                &root.join("secret"),
+                &root.join("secret")
+            ),
+            None
+        );
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //!   and follows links, except one from inside the work tree to outside it
 //!   ([`check_given`]). Both read at most the size limit + 1 bytes from the
 //!   opened handle (a `/proc` file stats as size 0 and still yields data)
-//!   and refuse what is not text ([`read`]).
+//!   and refuse what is not text ([`read`]). Nothing under a `.git` folder
+//!   is read, whatever name or link leads there.
 //! - [`discover`] lists the files of a run (folders walked, hidden
 //!   folders skipped, each file once).
 //! - Every file read is remembered ([`is_input`]), and [`write_atomic`]
@@ -85,6 +86,7 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
     let cannot = |e: std::io::Error| {
         Diagnostic::new(None, format!("cannot read `{name}`: {}", io_reason(&e)))
     };
+    not_in_git(path)?;
     let entry = match origin {
         Origin::Found => std::fs::symlink_metadata(path),
         Origin::Given => {
@@ -162,6 +164,30 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
         .help("give a text file; nothing of a file holding control characters is shown"));
     }
     Ok(text)
+}
+
+/// Refuses a path that lies under a `.git` folder, by its name or where
+/// it resolves to: the repository's own data (`.git/config` may hold a
+/// token) is never an input, whatever link or name leads there.
+fn not_in_git(path: &Path) -> Result<(), Diagnostic> {
+    let git = |p: &Path| p.components().any(|c| c.as_os_str() == ".git");
+    let named = git(&normalise(path));
+    if named || std::fs::canonicalize(path).is_ok_and(|real| git(&real)) {
+        let how = if named {
+            "lies in"
+        } else {
+            "leads through a symbolic link into"
+        };
+        return Err(Diagnostic::new(
+            None,
+            format!(
+                "`{}` {how} a `.git` folder; nothing under `.git` is read",
+                path.display()
+            ),
+        )
+        .help("give a file of the work tree; `.git` holds the repository's own data"));
+    }
+    Ok(())
 }
 
 fn not_regular(name: &std::path::Display) -> Diagnostic {

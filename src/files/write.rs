@@ -4,7 +4,7 @@
 
 use std::hash::{BuildHasher, Hasher};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Whether a file already at the target may be replaced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +93,7 @@ pub fn write_atomic_with(
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
     let name = target.display();
+    folders_hold_no_link(target)?;
     match std::fs::symlink_metadata(target) {
         // `-o /dev/stdout` on a terminal or a pipe: a link to a stream
         // replaces no file.
@@ -152,6 +153,72 @@ pub fn write_atomic_with(
         let _ = std::fs::remove_file(&tmp);
         io_error(target, &e)
     })
+}
+
+/// Refuses `target` when a folder on its way that lies in the work tree
+/// (the repository, else the current folder, [`super::work_tree`]) is a
+/// symbolic link: a pull request can make `reports` a link to `../outside`,
+/// and `-o reports/x.html` would then write outside the tree. Each folder
+/// is examined from the current folder (resolved) downward with
+/// `symlink_metadata`, which does not follow links. A path named outside
+/// the tree (an absolute path, or one going up out of it) is the user's
+/// own: links there are followed. The last component is the target itself,
+/// checked by [`write_atomic_with`].
+fn folders_hold_no_link(target: &Path) -> Result<(), WriteError> {
+    let Some(cwd) = super::given::real_cwd() else {
+        return Ok(());
+    };
+    let tree = super::work_tree(&cwd).to_path_buf();
+    let full = cwd.join(target);
+    if !super::normalise(&full).starts_with(&tree) {
+        return Ok(());
+    }
+    let parts: Vec<Component> = full.components().collect();
+    let mut at = PathBuf::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i + 1 == parts.len() && matches!(part, Component::Normal(_)) {
+            break;
+        }
+        match part {
+            Component::ParentDir => {
+                at.pop();
+                continue;
+            }
+            Component::CurDir => continue,
+            Component::Normal(n) => at.push(n),
+            other => {
+                at.push(other.as_os_str());
+                continue;
+            }
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&at) else {
+            // Missing: creating the file there fails and says so.
+            return Ok(());
+        };
+        if !meta.file_type().is_symlink() {
+            continue;
+        }
+        if at.starts_with(&tree) {
+            let link = at.strip_prefix(&cwd).unwrap_or(&at);
+            return Err(refused(
+                WriteErrorKind::Link,
+                format!(
+                    "`{}` leads through `{}`, a symbolic link in {} (`{}`); replay-audit does not write through links",
+                    target.display(),
+                    link.display(),
+                    super::given::tree_word(&tree),
+                    tree.display()
+                ),
+                "remove the link, or give a path without links in it",
+            ));
+        }
+        // Outside the tree, the user's own link: followed.
+        match std::fs::canonicalize(&at) {
+            Ok(real) => at = real,
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 /// Whether `target` resolves to a FIFO, a socket or a device (not a

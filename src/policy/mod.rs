@@ -60,11 +60,34 @@ impl PolicyError {
         }
     }
 
-    /// Renders every error like rustc, followed by a count.
+    /// Renders every error like rustc, followed by a count; one line of
+    /// the file is quoted at most ([`quote_one_line`]).
     pub fn render(&self, color: bool) -> String {
         let what = format!("use `{}`", crate::diagnostics::echo(&self.path));
-        crate::diagnostics::render_all(&self.diagnostics, &self.sources, color, &what)
+        let shown = quote_one_line(self.diagnostics.clone(), &self.sources);
+        crate::diagnostics::render_all(&shown, &self.sources, color, &what)
     }
+}
+
+/// `errors` with only the first that points at a line quoting it: the
+/// file may be any text named by mistake (a `.env` file is valid TOML, and
+/// every one of its keys an unknown field), so the others name their place
+/// (`file:line:column`) in the message instead of showing the line.
+fn quote_one_line(errors: Vec<Diagnostic>, sources: &SourceMap) -> Vec<Diagnostic> {
+    let mut quoted = false;
+    errors
+        .into_iter()
+        .map(|mut d| {
+            if quoted && let Some(at) = d.loc.take() {
+                d.message = format!("{} (at {})", d.message, sources.display(at));
+            }
+            for (at, note) in std::mem::take(&mut d.related) {
+                d.message = format!("{}; {note} (at {})", d.message, sources.display(at));
+            }
+            quoted |= d.loc.is_some();
+            d
+        })
+        .collect()
 }
 
 /// A read policy; [`Policy::default`] is what applies without a file.
