@@ -75,8 +75,10 @@ pub struct OutIntent {
 pub struct Out {
     pub file: String,
     /// The input files by `Loc::file`, when more than one was read
-    /// (a Terraform module folder); else every place is in `file`.
-    pub files: Vec<String>,
+    /// (a Terraform module folder); else every place is in `file`. Shared
+    /// by every output of one run: roots read together each name all the
+    /// inputs, and a copy each would grow with the square of their number.
+    pub files: std::sync::Arc<[String]>,
     /// The header names several inputs of the format (templates read
     /// together); a plan read beside others names only itself.
     pub several: bool,
@@ -95,7 +97,7 @@ impl Out {
     pub fn new(file: &str, format: Format) -> Out {
         Out {
             file: file.to_string(),
-            files: Vec::new(),
+            files: std::sync::Arc::from(Vec::new()),
             several: false,
             format,
             comps: Vec::new(),

@@ -47,7 +47,7 @@ pub fn import_stacks(
     }
     let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
     let mut out = Out::new(&names.join(", "), Format::CloudFormation);
-    out.files = names.clone();
+    out.files = names.clone().into();
     out.several = names.len() > 1;
     // Named in the header, so that `check` points into each template.
     let header = names.iter().map(|n| format!("{}{n}", INPUT_FILE));

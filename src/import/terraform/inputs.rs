@@ -185,7 +185,7 @@ fn import_groups(
     }
     // Evaluated values may not outweigh the input many times over.
     let budget = input.saturating_mul(16).max(1 << 20);
-    let names: Vec<String> = sources.files.iter().map(|f| f.path.clone()).collect();
+    let names: std::sync::Arc<[String]> = sources.files.iter().map(|f| f.path.clone()).collect();
     let mut out_list = Vec::new();
     let roots = modules::roots(&folders);
     let trees: Vec<modules::Tree> = roots
@@ -245,13 +245,13 @@ fn import_groups(
 /// read: the input files it read, its region TODOs and notes.
 fn root_out(
     label: &str,
-    names: &[String],
+    names: &std::sync::Arc<[String]>,
     folders: &[modules::Folder],
     tree: &modules::Tree,
     ns: Option<&roots::Namespace>,
 ) -> Out {
     let mut out = Out::new(label, Format::TerraformHcl);
-    out.files = names.to_vec();
+    out.files = names.clone();
     // Several files: named in the header, so that `check` points into each.
     let configs: Vec<&String> = tree
         .read

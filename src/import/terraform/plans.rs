@@ -37,7 +37,7 @@ pub fn import_plans(
             Err(d) => errors.push(d),
         }
     }
-    let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
+    let names: std::sync::Arc<[String]> = files.iter().map(|(n, _)| n.clone()).collect();
     // The namespace of a plan is its file name without `.json`.
     let stems: Vec<PathBuf> = names
         .iter()
@@ -49,7 +49,7 @@ pub fn import_plans(
         let spaces = roots::namespaces(&keyed);
         let mut outs = Vec::with_capacity(trees.len());
         let mut regions = Vec::with_capacity(trees.len());
-        for ((tree, name), ns) in trees.iter().zip(&names).zip(&spaces) {
+        for ((tree, name), ns) in trees.iter().zip(names.iter()).zip(&spaces) {
             let mut out = Out::new(name, Format::Terraform);
             out.files = names.clone();
             if let Some(ns) = ns.as_ref().filter(|n| !n.taken.is_empty()) {
