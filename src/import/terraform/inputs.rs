@@ -321,6 +321,9 @@ pub struct Modules {
     groups: Vec<(PathBuf, usize, Files)>,
     /// `.tfvars` files named on the command line: for every module.
     given_vars: Vec<(String, String)>,
+    /// Position in `groups` by folder (a search of `groups` per file made
+    /// reading N folders quadratic).
+    by_dir: std::collections::HashMap<PathBuf, usize>,
 }
 
 impl Modules {
@@ -337,9 +340,12 @@ impl Modules {
             return;
         }
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        match self.groups.iter_mut().find(|g| g.0 == dir) {
-            Some(g) => g.2.push((name, text)),
-            None => self.groups.push((dir, slot, vec![(name, text)])),
+        match self.by_dir.get(&dir) {
+            Some(&g) => self.groups[g].2.push((name, text)),
+            None => {
+                self.by_dir.insert(dir.clone(), self.groups.len());
+                self.groups.push((dir, slot, vec![(name, text)]));
+            }
         }
     }
 
