@@ -237,7 +237,15 @@ impl SnippetText {
     ) -> Option<SnippetText> {
         let file = map.files.get(loc.file as usize)?;
         // An empty file has no line 1; the snippet still names the file.
+        // So does a file read through a symbolic link: no line of it is
+        // quoted (the link may lead to a file its author cannot read), only
+        // a caret at its column.
+        let blank;
         let line_text = match file.line(loc.line.checked_sub(1)? as usize) {
+            Some(_) if crate::files::through_link(&file.path) => {
+                blank = " ".repeat((loc.col as usize).clamp(1, 200));
+                blank.as_str()
+            }
             Some(l) => l,
             None if loc.line == 1 => "",
             None => return None,

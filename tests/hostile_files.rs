@@ -735,3 +735,41 @@ fn a_current_folder_reached_through_a_link_is_resolved() {
         ),
     );
 }
+
+#[test]
+fn no_line_of_a_file_read_through_a_link_is_quoted() {
+    // A link within the repository is followed, but what it leads to may
+    // be a file its author could not otherwise show: the error names the
+    // place (file:line:col) and quotes no line of it. The same file named
+    // by its own path shows its line.
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join(".git")).unwrap();
+    std::fs::create_dir(d.path().join("d")).unwrap();
+    std::fs::write(
+        d.path().join("d/real.yaml"),
+        "version: 1\ncomponents:\n  svc:\n    kind: service\n    sends_to: line-of-the-target # hunter2\n",
+    )
+    .unwrap();
+    symlink("d/real.yaml", d.path().join("link.yaml")).unwrap();
+    symlink("d", d.path().join("dl")).unwrap();
+    for name in ["link.yaml", "dl/real.yaml"] {
+        let (code, out, err) = run(d.path(), &["check", name, "--color", "never"]);
+        assert_eq!(code, Some(2), "{name}: {err}");
+        assert_eq!(out, "", "{name}");
+        assert!(
+            // The line shown is blank: the gutter's space and 15 more.
+            err.contains(&format!(
+                " --> {name}:5:15\n  |\n5 |{}\n  |               ^ unknown id\n",
+                " ".repeat(16)
+            )),
+            "{name}: {err}"
+        );
+        assert!(!err.contains("hunter2"), "{name}: {err}");
+    }
+    let (code, _, err) = run(d.path(), &["check", "d/real.yaml", "--color", "never"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("5 |     sends_to: line-of-the-target # hunter2\n"),
+        "{err}"
+    );
+}

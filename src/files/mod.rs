@@ -127,6 +127,7 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
         .help("run again once nothing is changing the files"));
     }
     remember(path, &opened);
+    note_link(path);
     // The length in the metadata is not trusted: read one byte past the limit.
     // It sizes the buffer (when the memory is there), so a small file takes
     // two reads rather than one per doubling of the buffer.
@@ -289,6 +290,31 @@ fn file_id(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
 /// each in O(log N) (a list searched on every read made `check` over
 /// 16,000 files quadratic).
 static INPUTS: Mutex<BTreeSet<Identity>> = Mutex::new(BTreeSet::new());
+
+/// The names (as shown) of the files read through a symbolic link in some
+/// folder of their path or in their own name: no line of them is quoted.
+static LINKED: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+/// Whether the file named `name` was read through a symbolic link.
+pub fn through_link(name: &str) -> bool {
+    let linked = LINKED.lock().unwrap_or_else(|e| e.into_inner());
+    !linked.is_empty() && linked.contains(name)
+}
+
+/// Records `path` in [`LINKED`] when where it resolves differs from its
+/// own text taken from the (resolved) current folder.
+fn note_link(path: &Path) {
+    let Ok(cwd) = std::env::current_dir().and_then(std::fs::canonicalize) else {
+        return;
+    };
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return;
+    };
+    if given::normalise(&cwd.join(path)) != real {
+        let mut linked = LINKED.lock().unwrap_or_else(|e| e.into_inner());
+        linked.insert(path.display().to_string());
+    }
+}
 
 fn remember(path: &Path, meta: &std::fs::Metadata) {
     let id = Identity::of(path, meta);
