@@ -662,6 +662,20 @@ fn nothing_under_git_is_read() {
             "could not use `ra/replay-audit.toml`: 1 error",
         ),
     );
+    // As a baseline, with no policy link in the way: the same refusal,
+    // not the help for a missing baseline.
+    std::fs::remove_file(p.join("replay-audit.toml")).unwrap();
+    std::fs::remove_file(p.join("ra/replay-audit.toml")).unwrap();
+    refused(
+        p,
+        &["check", "ra", "--baseline", ".git/config"],
+        &in_git(
+            ".git/config",
+            "lies in",
+            GIT_HELP,
+            "could not use `.git/config`: 1 error",
+        ),
+    );
 }
 
 /// A file named as the policy by mistake: however many errors it holds,

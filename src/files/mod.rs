@@ -170,7 +170,7 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
 /// Refuses a path that lies under a `.git` folder, by its name or where
 /// it resolves to: the repository's own data (`.git/config` may hold a
 /// token) is never an input, whatever link or name leads there.
-fn not_in_git(path: &Path) -> Result<(), Diagnostic> {
+pub fn not_in_git(path: &Path) -> Result<(), Diagnostic> {
     let git = |p: &Path| p.components().any(|c| c.as_os_str() == ".git");
     let named = git(&normalise(path));
     if named || std::fs::canonicalize(path).is_ok_and(|real| git(&real)) {

@@ -43,6 +43,7 @@ impl Baseline {
         let max = crate::manifest::Limits::default().max_file_bytes;
         // Its own help, not the one below for a file that is no baseline.
         crate::files::check_given(path)
+            .and_then(|()| crate::files::not_in_git(path))
             .map_err(|d| PolicyError::one(&name, SourceMap::default(), d))?;
         let text = crate::files::read_given(path, max).map_err(|d| {
             PolicyError::one(
