@@ -22,7 +22,8 @@ pub const ID: &str = "urn:replay-audit:manifest:1";
 
 /// The strings the loader reads as a duration (`Dur::parse`): `unbounded`
 /// in any case, a whole number of seconds, or humantime's syntax (numbers,
-/// each with a unit, optionally with a fraction, spaces between or not).
+/// each with a unit, optionally with a fraction, spaces between or not);
+/// months (`M`, `month`) are refused as ambiguous with minutes.
 /// Beyond a pattern: a number too large, or a fraction finer than the unit
 /// can hold, still fails `check`.
 pub const DURATION_PATTERN: &str = concat!(
@@ -30,7 +31,7 @@ pub const DURATION_PATTERN: &str = concat!(
     r"(?:[0-9][0-9\s]*(?:\.[0-9\s]*[0-9][0-9\s]*)?",
     r"(?:nanos|nsec|ns|usec|us|µs|millis|msec|ms|seconds|second|secs|sec|s",
     r"|minutes|minute|min|mins|m|hours|hour|hr|hrs|h|days|day|d",
-    r"|weeks|week|wk|wks|w|months|month|M|years|year|yr|yrs|y)\s*)+)\s*$",
+    r"|weeks|week|wk|wks|w|years|year|yr|yrs|y)\s*)+)\s*$",
 );
 
 /// The plain scalars the YAML reader takes for booleans besides `true` and

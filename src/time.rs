@@ -59,12 +59,43 @@ impl Dur {
         if let Ok(n) = t.parse::<u64>() {
             return Ok(Dur::Secs(n));
         }
-        match humantime::parse_duration(t) {
-            Ok(d) => Ok(Dur::Secs(d.as_secs())),
-            Err(e) => Err(format!(
-                "`{t}` is not a duration ({e}); write e.g. `30s`, `5m`, `1h 30m`, `4d`, a number of seconds, or `unbounded`"
-            )),
+        const EXAMPLES: &str =
+            "write e.g. `30s`, `5m`, `1h 30m`, `4d`, a number of seconds, or `unbounded`";
+        if let Some(m) = months_unit(t) {
+            return Err(format!(
+                "`{t}` is ambiguous: `{m}` reads as minutes in some tools and months in others; write `m` or `min` for minutes, `d` for days"
+            ));
         }
+        humantime::parse_duration(t)
+            .map(|d| Dur::Secs(d.as_secs()))
+            .map_err(|e| format!("`{t}` is not a duration: {}; {EXAMPLES}", why(t, &e)))
+    }
+}
+
+/// The unit `M` or `months`/`month` after a number in `t`: humantime reads
+/// them as months (30.44 days), where a reader may mean minutes.
+fn months_unit(t: &str) -> Option<&str> {
+    t.split(|c: char| c.is_ascii_digit() || c.is_whitespace())
+        .find(|u| matches!(*u, "M" | "month" | "months"))
+}
+
+/// A parse error in our own words: the character or unit at fault, counted
+/// from 1, never the parser's internal text.
+fn why(t: &str, e: &humantime::DurationError) -> String {
+    use humantime::DurationError as E;
+    let at = |pos: usize| {
+        let c = t[pos.min(t.len())..].chars().next();
+        let n = t[..pos.min(t.len())].chars().count() + 1;
+        c.map_or_else(
+            || "it ends where a number is expected".to_string(),
+            |c| format!("`{c}` (character {n}) is not a number or a unit"),
+        )
+    };
+    match e {
+        E::InvalidCharacter(pos) | E::NumberExpected(pos) => at(*pos),
+        E::UnknownUnit { unit, .. } => format!("`{unit}` is not a unit (s, m, h, d, w)"),
+        E::NumberOverflow => "the number is too large".to_string(),
+        E::Empty => "it is empty".to_string(),
     }
 }
 
@@ -98,6 +129,38 @@ impl fmt::Display for Dur {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn months_are_refused_as_ambiguous_and_errors_name_no_parser_internals() {
+        let ambiguous = "`1M` is ambiguous: `M` reads as minutes in some tools and months in others; write `m` or `min` for minutes, `d` for days";
+        assert_eq!(Dur::parse("1M"), Err(ambiguous.to_string()));
+        assert!(
+            Dur::parse("2 months")
+                .unwrap_err()
+                .contains("is ambiguous: `months`")
+        );
+        assert_eq!(Dur::parse("1m"), Ok(Dur::Secs(60)));
+        let examples =
+            "write e.g. `30s`, `5m`, `1h 30m`, `4d`, a number of seconds, or `unbounded`";
+        assert_eq!(
+            Dur::parse("2x"),
+            Err(format!(
+                "`2x` is not a duration: `x` is not a unit (s, m, h, d, w); {examples}"
+            ))
+        );
+        assert_eq!(
+            Dur::parse("soon"),
+            Err(format!(
+                "`soon` is not a duration: `s` (character 1) is not a number or a unit; {examples}"
+            ))
+        );
+        assert_eq!(
+            Dur::parse("5m x"),
+            Err(format!(
+                "`5m x` is not a duration: `x` (character 4) is not a number or a unit; {examples}"
+            ))
+        );
+    }
 
     #[test]
     fn parses_the_spec_forms() {
