@@ -248,7 +248,6 @@ fn the_duration_pattern_matches_what_the_loader_reads() {
         "1.5h",
         "90 min",
         "2 days",
-        "1M",
         "1y",
         "250ms",
         "1 2h",
@@ -259,6 +258,7 @@ fn the_duration_pattern_matches_what_the_loader_reads() {
     }
     for s in [
         "PT1H", "forever", "-5m", "1x", "", "h", "1.h", "5 m x", "1h-2m", "1 H", "soon", "1e3",
+        "1M", "2 months",
     ] {
         assert!(Dur::parse(s).is_err(), "the loader accepts {s:?}");
         assert!(!schema_takes(&v, s), "the schema accepts {s:?}");
