@@ -350,7 +350,6 @@ pub fn neutralise(s: &str, breaks: Breaks) -> String {
     while let Some(c) = chars.next() {
         match c {
             '\t' => out.push(c),
-            ' ' => out.push(c),
             '\n' if breaks == Breaks::Keep => out.push(c),
             '\n' => out.push_str("\\n"),
             '\r' if breaks == Breaks::Keep && chars.peek() == Some(&'\n') => out.push(c),

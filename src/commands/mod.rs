@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use replay_audit::cli::{Cli, ColorChoice, Command, FailOn};
 pub use replay_audit::diagnostics::did_you_mean;
 use replay_audit::engine::{self, Inputs};
+use replay_audit::report::no_commands;
 use replay_audit::{files, manifest, policy, rules};
 
 /// Runs the command; an input error is printed and gives exit code 2.
@@ -85,10 +86,8 @@ pub fn out(text: &str) -> anyhow::Result<()> {
 /// Standard output through a buffer (reports may be written as they are
 /// made); a closed pipe ends the output quietly.
 pub fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
-    let mut w = replay_audit::report::no_commands::NoCommands::new(std::io::BufWriter::new(
-        std::io::stdout().lock(),
-    ));
-    match write(&mut w).and_then(|_| w.flush()) {
+    let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+    match no_commands::write_through(&mut w, write) {
         Err(e) if broken_pipe(&e) => Ok(()),
         r => Ok(r?),
     }
@@ -125,9 +124,7 @@ pub fn write_output_with(
             Ok(0)
         }
         Some(p) => match files::write_atomic_with(p, files::Mode::Replace, |w| {
-            let mut w = replay_audit::report::no_commands::NoCommands::new(w);
-            write(&mut w)?;
-            w.flush()
+            no_commands::write_through(w, write)
         }) {
             Ok(()) => Ok(0),
             Err(e) => {

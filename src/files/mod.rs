@@ -298,13 +298,13 @@ static LINKED: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
 /// Whether the file named `name` was read through a symbolic link.
 pub fn through_link(name: &str) -> bool {
     let linked = LINKED.lock().unwrap_or_else(|e| e.into_inner());
-    !linked.is_empty() && linked.contains(name)
+    linked.contains(name)
 }
 
 /// Records `path` in [`LINKED`] when where it resolves differs from its
 /// own text taken from the (resolved) current folder.
 fn note_link(path: &Path) {
-    let Ok(cwd) = std::env::current_dir().and_then(std::fs::canonicalize) else {
+    let Some(cwd) = given::real_cwd() else {
         return;
     };
     let Ok(real) = std::fs::canonicalize(path) else {

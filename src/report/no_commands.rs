@@ -66,6 +66,16 @@ impl<W: Write> Write for NoCommands<W> {
     }
 }
 
+/// Runs `write` on `w` through [`NoCommands`], flushing at the end.
+pub fn write_through(
+    w: &mut dyn Write,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut w = NoCommands::new(w);
+    write(&mut w)?;
+    w.flush()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,8 @@ pub fn dot_quote(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
+            // The CR of a CR LF, which `inert` keeps: the break is `\n`.
+            '\r' => {}
             c => out.push(c),
         }
     }

@@ -119,6 +119,8 @@ fn barycentre_ordering_removes_a_needless_crossing() {
 #[test]
 fn escapes_for_every_format() {
     assert_eq!(dot_quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+    // A CR LF is one break; a lone CR is shown, never raw.
+    assert_eq!(dot_quote("a\r\nb\rc"), "\"a\\nb\\\\rc\"");
     assert_eq!(mermaid_text("x\"]<script>#"), "x#34;#93;#60;script#62;#35;");
     assert_eq!(
         xml_escape("<a href='x'>&\"</a>"),
