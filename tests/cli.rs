@@ -344,7 +344,7 @@ fn horizon_shows_the_arithmetic() {
         .args(["horizon", "fixtures/incident-dlq-redrive.yaml", "--intent", "seller-payout"])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("payout-idempotency (store): horizon 15h 20m, window 1h, minimum safe retention 16h 52m — EXPIRES FIRST"))
+        .stdout(predicate::str::contains("payout-idempotency (store): horizon 15h 20m, window 1h, latest copy to stop 15h 20m after its first sighting, minimum safe retention 16h 52m — EXPIRES FIRST"))
         .stdout(predicate::str::contains("+14h  payout-dlq → payout-requests: redrive: redrive within 14h (declared)"));
     cmd()
         .args([

@@ -49,7 +49,7 @@ fn run(dir: &Path, args: &[&str], code: i32) -> String {
 /// shown; 2,500 deliveries of 4d (retention, no backlog bound) make
 /// 10000d, and the 4,985 steps left out hold 2,492 of them (9968d).
 const Q2500: &str =
-    "  q2500 (transport): horizon 10000d, window 5m, minimum safe retention 11000d — EXPIRES FIRST
+    "  q2500 (transport): horizon 10000d, window 5m, latest copy to stop 10000d after its first sighting, minimum safe retention 11000d — EXPIRES FIRST
                +0s  svc → q0: sends_to: no delay
                +4d  q0 → r0: delivers_to: at-least-once delivery: retention 4d
                +0s  r0 → q1: sends_to: no delay
@@ -152,7 +152,7 @@ fn horizon_required_on_the_ring_is_one_row_per_layer() {
     assert_eq!(
         text,
         "intent pay
-  keys (guard store via `worker`): horizon unbounded, window 1h: no retention is long enough
+  keys (guard store via `worker`): latest copy to stop unbounded, window 1h: no retention is long enough
       bound it with `max_times` on the redrive `q0` → `q1` (the cycle repeats without a bound)
 "
     );

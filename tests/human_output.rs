@@ -113,7 +113,7 @@ fn human_carries_the_rule_the_place_the_arithmetic_and_the_fix() {
          \x20  = note: horizon 15h 20m = 40m dead_letter + 14h redrive + 40m delivers_to > window 1h\n"
     ), "{out}");
     assert!(out.contains(
-        "   = help: set `payout-idempotency.retention` to at least 16h 52m (horizon 15h 20m + margin 1h 32m)\n"
+        "   = help: set `payout-idempotency.retention` to at least 16h 52m (the latest copy 15h 20m after its first sighting + margin 1h 32m)\n"
     ), "{out}");
     assert!(out.contains("info[RH040]: untested-failure-mode"), "{out}");
     assert!(!out.contains('\x1b'), "{out}");
@@ -136,7 +136,9 @@ fn human_help_follows_the_policy_margin() {
     assert_eq!(code, Some(1), "{err}");
     // 50 % of 15h 20m is 7h 40m: 15h 20m + 7h 40m = 23h.
     assert!(
-        out.contains("to at least 23h (horizon 15h 20m + margin 7h 40m)"),
+        out.contains(
+            "to at least 23h (the latest copy 15h 20m after its first sighting + margin 7h 40m)"
+        ),
         "{out}"
     );
 }

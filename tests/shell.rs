@@ -57,11 +57,11 @@ info RH005 horizon-rests-on-assumption seller-payout
   the verdict on `seller-payout` rests on 2 declared assumptions: max_backlog 30m on payout-requests; redrive of payout-dlq within 14h
   at {FIXTURE}:10:3
 {RH004}
-  `payout-idempotency` keeps keys 16h and the latest copy arrives at 15h 20m: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
+  `payout-idempotency` keeps keys 16h and the latest copy it must stop arrives 15h 20m after its first sighting of the key: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
   at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h)
 0 error(s), 1 warning(s), 1 info
 {RH004}
-  `payout-idempotency` keeps keys 16h and the latest copy arrives at 15h 20m: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
+  `payout-idempotency` keeps keys 16h and the latest copy it must stop arrives 15h 20m after its first sighting of the key: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
   at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h)
   worst path:
              +0s  settlement-scheduler → payout-requests: sends_to: no delay
@@ -153,7 +153,7 @@ fn save_writes_an_overrides_file_that_check_reads() {
 fn horizon_and_help() {
     let (code, out, err) = shell("horizon payout-worker\nhelp\n");
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.starts_with("intent seller-payout\n  payout-worker (guard): horizon 15h 20m, window 1h, minimum safe retention 16h 52m — EXPIRES FIRST\n"), "{out}");
+    assert!(out.starts_with("intent seller-payout\n  payout-worker (guard): horizon 15h 20m, window 1h, latest copy to stop 15h 20m after its first sighting, minimum safe retention 16h 52m — EXPIRES FIRST\n"), "{out}");
     assert!(out.contains("  set TARGET=VALUE   change a value"), "{out}");
     assert!(
         out.ends_with("  quit               leave (also `exit` or end of input)\n"),

@@ -288,7 +288,7 @@ fn horizon_required_gives_the_minimum_safe_retention() {
         v,
         serde_json::json!({"version": 1, "required": [{
             "intent": "seller-payout", "component": "payout-idempotency", "layer": "guard store",
-            "at": "payout-worker", "horizon_seconds": 55200, "window_seconds": 3600,
+            "at": "payout-worker", "horizon_seconds": 55200, "span_seconds": 55200, "window_seconds": 3600,
             "required_retention_seconds": 60720, "verdict": "expires-first", "bounded_by": []
         }]})
     );
@@ -298,7 +298,7 @@ fn horizon_required_gives_the_minimum_safe_retention() {
         .unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "intent seller-payout\n  payout-idempotency (guard store via `payout-worker`): minimum safe retention 16h 52m (horizon 15h 20m + margin 1h 32m), window 1h — expires-first\n"
+        "intent seller-payout\n  payout-idempotency (guard store via `payout-worker`): minimum safe retention 16h 52m (the latest copy 15h 20m after its first sighting + margin 1h 32m), window 1h — expires-first\n"
     );
 }
 
@@ -330,7 +330,7 @@ fn horizon_required_says_what_would_bound_an_unbounded_horizon() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("horizon unbounded, window 1h: no retention is long enough\n      bound it with `max_backlog` on `payout-requests` (or a finite `retention`)\n"), "{text}");
+    assert!(text.contains("latest copy to stop unbounded, window 1h: no retention is long enough\n      bound it with `max_backlog` on `payout-requests` (or a finite `retention`)\n"), "{text}");
 }
 
 fn rh001_about(session: &mut Session, sets: &[String]) -> Vec<String> {

@@ -153,6 +153,8 @@ fn lay_out(
                         back: None,
                         key: KeyStatus::Unminted,
                         orig_layered: false,
+                        in_edge: None,
+                        converged: false,
                         dups: [None, None, None, None],
                     });
                 }
@@ -207,8 +209,12 @@ fn walk_scc(
                         // bounds them either.
                         st.h = Some(Dur::Unbounded);
                         st.enq = Dur::Unbounded;
+                        // A copy may have gone round already: the first
+                        // sighting of any layer here can be any age ago.
+                        st.converged = true;
                         for d in st.dups.iter_mut().flatten() {
                             d.age = Dur::Unbounded;
+                            d.since = Dur::Unbounded;
                             d.enq = Dur::Unbounded;
                         }
                     }

@@ -72,11 +72,11 @@ use crate::manifest::model::Manifest;
 pub use clock::ClockNote;
 pub use horizons::Horizons;
 use intent::{Scratch, analyse_intent};
-pub use model::{Assumed, Birth, Layer, LayerType, Model};
+pub use model::{Assumed, Birth, Layer, LayerType, Model, Scope};
 pub use paths::{PathAssumption, Step};
 pub use result::{IntentResult, LayerReach};
 pub use sorted_map::{SortedIter, SortedMap};
-pub use state::{BornAt, Bypass, Class, Dup};
+pub use state::{BornAt, Bypass, Class, Crossed, Dup, Expired};
 
 pub struct Analysis<'m> {
     pub manifest: &'m Manifest,

@@ -63,6 +63,30 @@ pub struct Layer {
     pub label: &'static str,
     /// What kind of layer it is (rules match on this, never on `label`).
     pub ty: LayerType,
+    /// The platform fixes the window (the catalog marks the field
+    /// `fixed`): no setting lengthens it, so no finding asks to.
+    pub fixed: bool,
+    /// A store more than one guard claims in: its first sighting of a key
+    /// may come through another guard, so copies are timed from the intent.
+    pub shared: bool,
+    /// Which copies it can recognise by where they come from.
+    pub scope: Scope,
+}
+
+/// Where a layer recognises a key: everywhere, or only for copies that
+/// come the way the first one did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    Global,
+    /// Per Region (a provider's regional endpoints, F044, F068; a queue's
+    /// window per queue and Region, F011, F013): not a copy that crossed
+    /// to another Region.
+    Region,
+    /// Per zone: no copy of a retry, which may reach another zone.
+    Zone,
+    /// A store replicated asynchronously (F038): a copy that failed over
+    /// may not see the claims the failed Region had not replicated.
+    Replicated,
 }
 
 /// The kinds of dedup layer.
@@ -134,11 +158,12 @@ impl Model {
     pub fn build(m: &Manifest, graph: Graph) -> Model {
         let mut assumed = Vec::new();
         let mut names = Names::default();
+        let shared = shared_stores(m);
         let nodes: Vec<NodeModel> = m
             .components
             .iter()
             .enumerate()
-            .map(|(i, c)| node_model(m, i, c, &mut assumed, &mut names))
+            .map(|(i, c)| node_model(m, i, c, &mut assumed, &mut names, &shared))
             .collect();
         let edges: Vec<EdgeModel> = graph
             .edges
@@ -241,12 +266,34 @@ impl Names {
     }
 }
 
+/// Whether the catalog marks `field` of `c`'s kind as a platform constant.
+fn fixed(c: &Component, field: &str) -> bool {
+    eff::kind_of(c).fields.get(field).is_some_and(|f| f.fixed)
+}
+
+/// The stores more than one guard claims in.
+fn shared_stores(m: &Manifest) -> std::collections::BTreeSet<usize> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut shared = std::collections::BTreeSet::new();
+    for si in m
+        .components
+        .iter()
+        .filter_map(|c| c.dedup.as_ref()?.store.index())
+    {
+        if !seen.insert(si) {
+            shared.insert(si);
+        }
+    }
+    shared
+}
+
 fn node_model(
     m: &Manifest,
     i: usize,
     c: &Component,
     assumed: &mut Vec<Assumed>,
     names: &mut Names,
+    shared: &std::collections::BTreeSet<usize>,
 ) -> NodeModel {
     let generic = eff::generic(c);
     let regions = names.list(&c.regions);
@@ -268,6 +315,13 @@ fn node_model(
                 content: false,
                 label: "guard store",
                 ty: LayerType::GuardStore,
+                fixed: fixed(s, "retention"),
+                shared: shared.contains(&si),
+                scope: if eff::replication(s).value == Replication::Async && s.regions.len() != 1 {
+                    Scope::Replicated
+                } else {
+                    Scope::Global
+                },
             }),
             claim: g
                 .claim
@@ -289,6 +343,9 @@ fn node_model(
                     content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
                     label: "transport dedup window",
                     ty: LayerType::TransportWindow,
+                    fixed: fixed(c, "dedup_window"),
+                    shared: false,
+                    scope: Scope::Region,
                 })
             })
     } else {
@@ -321,6 +378,9 @@ fn name_window(i: usize, c: &Component) -> Option<Arc<Layer>> {
         content: false,
         label: "execution name",
         ty: LayerType::ExecutionName,
+        fixed: fixed(c, "retention"),
+        shared: false,
+        scope: Scope::Global,
     }))
 }
 
@@ -356,6 +416,9 @@ fn own_layer(
             content: false,
             label: "unique constraint",
             ty: LayerType::UniqueConstraint,
+            fixed: fixed(c, "retention"),
+            shared: false,
+            scope: Scope::Global,
         }))
     } else if eff::boolean(c, "accepts_key").is_some_and(|a| a.value) {
         let window = eff::dur(c, "key_window").unwrap_or_else(|| {
@@ -372,6 +435,13 @@ fn own_layer(
             content: false,
             label: "provider key window",
             ty: LayerType::ProviderKey,
+            fixed: fixed(c, "key_window"),
+            shared: false,
+            scope: match eff::key_scope(c).as_ref().map(|s| s.value.as_str()) {
+                Some("region") => Scope::Region,
+                Some("zone") => Scope::Zone,
+                _ => Scope::Global,
+            },
         }))
     } else {
         None

@@ -7,9 +7,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::clock::{ClockNote, Clocks, Moved, advance, since};
-use super::model::{Birth, EdgeModel, Layer, Model};
+use super::model::{Birth, EdgeModel, Layer, Model, Scope};
 use super::result::LayerReach;
-use super::state::{BornAt, Bypass, CLASSES, Class, Dup, DupBack, KeyStatus, State, Via, ix};
+use super::state::{
+    BornAt, Bypass, CLASSES, Class, Crossed, Dup, DupBack, Expired, KeyStatus, State, Via, ix,
+};
 use crate::manifest::model::{Claim, DedupId, Intent, LinkType, Mode};
 use crate::time::Dur;
 
@@ -36,10 +38,16 @@ pub(super) struct Run<'a> {
 #[inline]
 fn merge_dup(slot: &mut Option<Dup>, mut d: Dup) {
     match slot {
-        Some(cur) if d.age <= cur.age => cur.enq = cur.enq.max(d.enq),
+        Some(cur) if d.age <= cur.age => {
+            cur.enq = cur.enq.max(d.enq);
+            cur.since = cur.since.max(d.since);
+            cur.crossed = cur.crossed.max(d.crossed);
+        }
         _ => {
             if let Some(cur) = slot.as_ref() {
                 d.enq = d.enq.max(cur.enq);
+                d.since = d.since.max(cur.since);
+                d.crossed = d.crossed.max(cur.crossed);
             }
             *slot = Some(d);
         }
@@ -118,12 +126,15 @@ impl Run<'_> {
         st.enq = st.enq.max(within);
         let class = self.class_of(self.states[s].key, usize::MAX);
         let layered = self.states[s].orig_layered;
+        // The original may have met every layer before: timed from the intent.
         let d = Dup {
             age: within,
+            since: within,
             enq: within,
             birth: Birth::Replay,
             born_at: BornAt::Replay(ri),
             born_after_layer: layered,
+            crossed: Crossed::No,
             lost_at: None,
             bypass: Bypass::default(),
             back: DupBack::Born {
@@ -137,6 +148,15 @@ impl Run<'_> {
     /// Everything that happens at a component once all its inputs arrived:
     /// key minting, regional fan-out and failover, then its dedup layers.
     pub(super) fn finalize(&mut self, c: usize, first: usize, count: usize) {
+        // Where the original's paths meet, one of them may have met a
+        // layer first: a duplicate here is timed from the intent.
+        for st in &mut self.states[first..first + count] {
+            if st.converged {
+                for d in st.dups.iter_mut().flatten() {
+                    d.since = d.age;
+                }
+            }
+        }
         if Some(c) == self.minted_at {
             self.mint(first, count);
         }
@@ -252,6 +272,12 @@ impl Run<'_> {
                 let d = self.states[from].dups[class as usize].as_ref()?;
                 let mut d2 = d.clone();
                 d2.age = d.age.add(delay);
+                d2.since = d.since.add(delay).min(d2.age);
+                d2.crossed = d.crossed.max(match via {
+                    Via::Failover => Crossed::Failover,
+                    Via::Fanout => Crossed::Region,
+                    _ => Crossed::No,
+                });
                 d2.enq = d.enq.add(delay);
                 d2.back = DupBack::Carried {
                     state: from,
@@ -280,12 +306,15 @@ impl Run<'_> {
         }
         if let Some(c) = failover_of {
             let class = self.class_of(src_key, usize::MAX);
+            // Timed from the original's passage in the failed region.
             let d = Dup {
                 age: nh,
+                since: delay.min(nh),
                 enq,
                 birth: Birth::Failover,
                 born_at: BornAt::Failover(c),
                 born_after_layer: src_layered,
+                crossed: Crossed::Failover,
                 lost_at: None,
                 bypass: Bypass::default(),
                 back: DupBack::Born { state: from, via },
@@ -328,6 +357,16 @@ impl Run<'_> {
                 d.bypass.region.get_or_insert((*g, r.clone()));
                 continue;
             }
+            let in_scope = match layer.scope {
+                Scope::Global => true,
+                Scope::Region => d.crossed == Crossed::No,
+                Scope::Zone => false,
+                Scope::Replicated => d.crossed != Crossed::Failover,
+            };
+            if recognises && !in_scope {
+                d.bypass.scope.get_or_insert(layer.component);
+                continue;
+            }
             if !recognises {
                 match class {
                     Class::Lost => {
@@ -341,13 +380,21 @@ impl Run<'_> {
                 }
                 continue;
             }
-            if entry.reach.is_none_or(|r| d.age > r) {
-                entry.reach = Some(d.age);
+            // The window runs from the layer's first sighting of the key.
+            let span = if layer.shared { d.age } else { d.since };
+            if entry.reach.is_none_or(|r| span > r) {
+                entry.reach = Some(span);
             }
-            if d.age <= window {
+            if span <= window {
                 st.dups[class as usize] = None;
-            } else if d.bypass.expired.is_none_or(|(w, _, _)| window > w) {
-                d.bypass.expired = Some((window, layer.component, d.age));
+            } else if d.bypass.expired.is_none_or(|x| x.fixed && !layer.fixed) {
+                d.bypass.expired = Some(Expired {
+                    window,
+                    layer: layer.component,
+                    since: span,
+                    age: d.age,
+                    fixed: layer.fixed,
+                });
             }
         }
     }
@@ -378,7 +425,10 @@ impl Run<'_> {
         };
         let arriving = self.arriving(s, e, &moved);
         let send_layer = self.send_layer(em);
+        let src_converged = self.states[s].converged;
         let dst = &mut self.states[t];
+        dst.converged |= src_converged || dst.in_edge.is_some_and(|x| x != ix(e));
+        dst.in_edge.get_or_insert(ix(e));
         let first_copy = dst.h.is_none();
         if dst.h.is_none_or(|x| nh > x) {
             dst.h = Some(nh);
@@ -426,6 +476,9 @@ impl Run<'_> {
                 c
             }
         };
+        // After a dead-letter move the message already met its consumers'
+        // layers, and a redrive goes back to them: timed from the intent.
+        let restarts = matches!(em.ty, LinkType::DeadLetter | LinkType::Redrive);
         let mut arriving: Vec<(Class, Dup)> = Vec::new();
         for class in CLASSES {
             if let Some(d) = &src.dups[class as usize] {
@@ -441,6 +494,11 @@ impl Run<'_> {
                     em.keeps_clock,
                 );
                 (d2.age, d2.enq) = (dm.to.age, dm.to.enq);
+                d2.since = if restarts {
+                    d2.age
+                } else {
+                    d.since.add(em.delay()).min(d2.age)
+                };
                 if nc == Class::Lost && class == Class::Same {
                     d2.lost_at = Some(e);
                 }
@@ -459,10 +517,17 @@ impl Run<'_> {
                 class,
                 Dup {
                     age: moved.to.age,
+                    since: if restarts || src.converged {
+                        moved.to.age
+                    } else {
+                        em.delay().min(moved.to.age)
+                    },
                     enq: moved.to.enq,
                     birth,
                     born_at: BornAt::Edge(e),
+                    // A retry goes the way its first attempt went.
                     born_after_layer: src_layered,
+                    crossed: Crossed::No,
                     lost_at: (class == Class::Lost && src_key == KeyStatus::Carried).then_some(e),
                     bypass: Bypass::default(),
                     back: DupBack::Born {

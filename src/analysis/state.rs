@@ -24,16 +24,35 @@ pub(super) const CLASSES: [Class; 4] = [Class::Same, Class::Lost, Class::Fresh, 
 /// Why a layer did not stop a duplicate (the first such layer of each sort).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Bypass {
-    /// (window, layer component, age when it arrived): the longest window
-    /// that forgot the key before the copy came.
-    pub expired: Option<(Dur, usize, Dur)>,
+    /// The layer to lengthen: the first on the copy's path that forgot the
+    /// key before the copy came and whose window the team sets, else (when
+    /// every such window is a platform constant) the first of those.
+    pub expired: Option<Expired>,
     /// A key-based layer saw a different key (layer component).
     pub fresh_key: Option<usize>,
     /// A key-based layer saw no key (layer component, edge that dropped it).
     pub lost_key: Option<(usize, Option<usize>)>,
     /// A guard whose store is not in the copy's region (guard, region).
     pub region: Option<(usize, String)>,
+    /// A layer whose scope does not reach the copy (its component): a
+    /// Region- or zone-scoped key, a per-Region window, a store that had
+    /// not replicated the claim when the copy failed over.
+    pub scope: Option<usize>,
     pub layers_seen: u32,
+}
+
+/// A layer that had forgotten the key when a copy came.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expired {
+    pub window: Dur,
+    /// The component whose window it is.
+    pub layer: usize,
+    /// How long after the layer's first sighting of the key the copy came.
+    pub since: Dur,
+    /// The copy's age (since the intent) when it came.
+    pub age: Dur,
+    /// The platform fixes the window: no setting can lengthen it.
+    pub fixed: bool,
 }
 
 /// A duplicate no dedup layer has stopped yet: its age, how and where it
@@ -41,16 +60,37 @@ pub struct Bypass {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dup {
     pub age: Dur,
+    /// How long after a layer can first have seen the key this copy
+    /// arrives: the time since the original passed the point where the
+    /// copy was born (a layer's window starts at its first sighting), or
+    /// its whole age where an earlier copy may have met the layer first
+    /// (after a dead-letter move, a redrive, a replay, where the original's
+    /// paths meet, at a store several guards claim in).
+    pub since: Dur,
     /// The age at which the message carrying it was enqueued (`clock`).
     pub enq: Dur,
     pub birth: Birth,
     /// The link (edge index) or pseudo-step where it was born.
     pub born_at: BornAt,
     pub born_after_layer: bool,
+    /// Whether the copy may come through another Region than the first
+    /// copy did, and how.
+    pub crossed: Crossed,
     /// The edge that dropped the key, for `Lost` copies.
     pub lost_at: Option<usize>,
     pub bypass: Bypass,
     pub(super) back: DupBack,
+}
+
+/// How a copy may have come to another Region than the first copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Crossed {
+    #[default]
+    No,
+    /// An active-active component: any copy may reach any Region.
+    Region,
+    /// An active-passive component failed over.
+    Failover,
 }
 
 /// Where a duplicate was born: on a link, at a failover, or by a declared
@@ -154,6 +194,11 @@ pub(super) struct State {
     pub(super) key: KeyStatus,
     /// Whether the original already passed a dedup layer.
     pub(super) orig_layered: bool,
+    /// The edge the original first arrived by, and whether it arrived by
+    /// another one too here or upstream (its paths meet): then a copy born
+    /// after this point cannot be timed from the original's passage.
+    pub(super) in_edge: Option<u32>,
+    pub(super) converged: bool,
     /// The oldest unstopped duplicate of each [`Class`].
     pub(super) dups: [Option<Dup>; 4],
 }

@@ -302,8 +302,20 @@ fn help(m: &Manifest, f: &Finding, margin: Margin) -> String {
         } else {
             "retention"
         };
+        if effective::kind_of(c)
+            .fields
+            .get(field)
+            .is_some_and(|f| f.fixed)
+        {
+            // A platform constant is never the fix: a layer the team sets is.
+            return format!(
+                "`{id}.{field}` is fixed by the platform: claim the key in front of `{id}` in a store that keeps it at least {} (the latest copy {h} after the first sighting + margin {}), or bound how late copies arrive",
+                margin.required_window(h),
+                margin.of(h)
+            );
+        }
         return format!(
-            "set `{id}.{field}` to at least {} (horizon {h} + margin {})",
+            "set `{id}.{field}` to at least {} (the latest copy {h} after its first sighting + margin {})",
             margin.required_window(h),
             margin.of(h)
         );

@@ -35,6 +35,10 @@ pub struct Row {
     /// guard | store | effect | transport
     pub role: &'static str,
     pub horizon_seconds: Option<u64>,
+    /// For a dedup layer: the latest a copy it must recognise arrives after
+    /// the layer's first sighting of the key (its window starts there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span_seconds: Option<Option<u64>>,
     pub window_seconds: Option<u64>,
     pub required_retention_seconds: Option<u64>,
     pub path: Vec<String>,
@@ -47,15 +51,25 @@ pub struct Row {
     pub horizon: Dur,
     #[serde(skip)]
     pub window: Option<Dur>,
+    #[serde(skip)]
+    pub span: Option<Dur>,
 }
 
 impl Row {
-    /// How the window compares with the horizon under the default margin.
+    /// What the window must cover: the span from the layer's first
+    /// sighting to the latest copy it must recognise.
+    pub fn needs(&self) -> Dur {
+        self.span.unwrap_or(self.horizon)
+    }
+
+    /// How the window compares with what it must cover under the default
+    /// margin.
     pub fn verdict(&self) -> &'static str {
+        let need = self.needs();
         match self.window {
             None => "no window",
-            Some(w) if w < self.horizon => "expires first",
-            Some(w) if w < required_window(self.horizon) => "thin margin",
+            Some(w) if w < need => "expires first",
+            Some(w) if w < required_window(need) => "thin margin",
             Some(_) => "covered",
         }
     }
@@ -129,7 +143,7 @@ fn rows_where(
             if at.is_some_and(|x| x != m.components[c].id) {
                 continue;
             }
-            for (role, via, window) in roles(a, r, &guards, c) {
+            for (role, via, window, span) in roles(a, r, &guards, c) {
                 let h = r.horizons.get(c).unwrap_or(Dur::ZERO);
                 let (path, steps, elided) = if paths(role) {
                     let index = index.get_or_insert_with(|| r.path_index(a));
@@ -149,13 +163,15 @@ fn rows_where(
                     node: m.components[c].id.as_str().to_owned(),
                     role,
                     horizon_seconds: h.secs(),
+                    span_seconds: span.map(Dur::secs),
                     window_seconds: window.and_then(|w| w.secs()),
-                    required_retention_seconds: required_window(h).secs(),
+                    required_retention_seconds: required_window(span.unwrap_or(h)).secs(),
                     path,
                     steps,
                     elided,
                     horizon: h,
                     window,
+                    span,
                 })?;
             }
         }
@@ -164,19 +180,35 @@ fn rows_where(
 }
 
 /// The roles component `c` plays for intent `r`, each with the component
-/// whose worst path the row shows and the window that applies.
+/// whose worst path the row shows, the window that applies and, for a
+/// layer, the span its window must cover.
 fn roles(
     a: &Analysis,
     r: &IntentResult,
     guards: &HashMap<usize, Vec<usize>>,
     c: usize,
-) -> Vec<(&'static str, usize, Option<Dur>)> {
+) -> Vec<(&'static str, usize, Option<Dur>, Option<Dur>)> {
     let m = a.manifest;
     let i = &m.intents[r.intent];
     let node = &a.model.nodes[c];
+    // No copy to recognise reached the layer after its first sighting:
+    // it needs to remember nothing.
+    let span = |at: usize, layer: usize| {
+        Some(
+            r.layers
+                .get(&(at, layer))
+                .and_then(|l| l.reach)
+                .unwrap_or(Dur::ZERO),
+        )
+    };
     let mut out = Vec::new();
     if let Some(g) = &node.guard {
-        out.push(("guard", c, Some(g.layer.window.value)));
+        out.push((
+            "guard",
+            c,
+            Some(g.layer.window.value),
+            span(c, g.layer.component),
+        ));
     }
     if node.generic.is_store()
         && let Some(gs) = guards.get(&c)
@@ -192,7 +224,8 @@ fn roles(
             .guard
             .as_ref()
             .map(|g| g.layer.window.value);
-        out.push(("store", guard, w));
+        let worst = gs.iter().filter_map(|&g| span(g, c)).max();
+        out.push(("store", guard, w, worst));
     }
     // A transport's window, where a send with a dedup id met it: a send
     // without one (`dedup_id: none`, no content-based dedup) is not
@@ -200,16 +233,22 @@ fn roles(
     if let Some(t) = &node.transport_window
         && r.layers.get(&(c, c)).is_some_and(|l| l.layer.ty == t.ty)
     {
-        out.push(("transport", c, Some(t.window.value)));
+        out.push(("transport", c, Some(t.window.value), span(c, c)));
     }
     // A workflow's execution names, where a start named by the key met them.
     if let Some(n) = &node.name_window
         && r.layers.get(&(c, c)).is_some_and(|l| l.layer.ty == n.ty)
     {
-        out.push(("name", c, Some(n.window.value)));
+        out.push(("name", c, Some(n.window.value), span(c, c)));
     }
     if i.effects.iter().any(|e| e.value == m.components[c].id) {
-        out.push(("effect", c, node.own_layer.as_ref().map(|l| l.window.value)));
+        let own = node.own_layer.as_ref();
+        out.push((
+            "effect",
+            c,
+            own.map(|l| l.window.value),
+            own.and_then(|l| span(c, l.component)),
+        ));
     }
     out
 }
@@ -355,13 +394,18 @@ fn row_text(r: &Row, s: &mut String) {
         "expires first" => "EXPIRES FIRST".to_string(),
         v => v.to_string(),
     };
+    // Both ends of what a layer's window must cover: its first sighting of
+    // the key and the latest copy it must recognise.
+    let span = r.span.map_or_else(String::new, |sp| {
+        format!(", latest copy to stop {sp} after its first sighting")
+    });
     s.push_str(&format!(
-        "  {} ({}): horizon {}, window {}, minimum safe retention {} — {}\n",
+        "  {} ({}): horizon {}, window {}{span}, minimum safe retention {} — {}\n",
         r.node,
         r.role,
         r.horizon,
         window,
-        required_window(r.horizon),
+        required_window(r.needs()),
         verdict
     ));
     let mut total = Dur::ZERO;

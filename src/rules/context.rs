@@ -4,7 +4,7 @@
 //! computed where a rule asks. Rules read effective values here only.
 
 use crate::analysis::effective as eff;
-pub use crate::analysis::effective::{Eff, Origin};
+pub use crate::analysis::effective::Eff;
 use crate::analysis::{Analysis, IntentResult};
 use crate::catalog::{Generic, Kind};
 use crate::manifest::model::{Component, Delivery, Expiry, Manifest};

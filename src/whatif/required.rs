@@ -21,8 +21,12 @@ pub struct RequiredRow {
     pub layer: &'static str,
     /// Where the layer acts (the guard for a store).
     pub at: String,
-    /// The latest age at which a copy it must recognise arrives.
+    /// The latest age (since the intent) at which a copy arrives where the
+    /// layer acts.
     pub horizon_seconds: Option<u64>,
+    /// The latest a copy it must recognise arrives after the layer's first
+    /// sighting of the key: what its window must cover.
+    pub span_seconds: Option<u64>,
     pub window_seconds: Option<u64>,
     pub required_retention_seconds: Option<u64>,
     /// covered | thin-margin | expires-first | unbounded
@@ -30,7 +34,7 @@ pub struct RequiredRow {
     /// When the horizon is unbounded: what would bound it.
     pub bounded_by: Vec<String>,
     #[serde(skip)]
-    pub horizon: Dur,
+    pub span: Dur,
     #[serde(skip)]
     pub window: Dur,
 }
@@ -68,11 +72,9 @@ pub fn each_required(
             if at.is_some_and(|x| x != comp && x != at_id) {
                 continue;
             }
-            // A layer no recognisable copy reaches needs only the horizon of
-            // the original at it (nothing it could stop arrives later).
-            let h = l
-                .reach
-                .unwrap_or_else(|| r.horizons.get(l.at).unwrap_or(Dur::ZERO));
+            // The window runs from the layer's first sighting of the key; a
+            // layer no copy to recognise reaches needs to remember nothing.
+            let h = l.reach.unwrap_or(Dur::ZERO);
             let need = required_window(h);
             let window = l.layer.window.value;
             let verdict = if h.is_unbounded() {
@@ -99,12 +101,13 @@ pub fn each_required(
                 component: comp.as_str().to_owned(),
                 layer: l.layer.label,
                 at: at_id.as_str().to_owned(),
-                horizon_seconds: h.secs(),
+                horizon_seconds: r.horizons.get(l.at).and_then(Dur::secs),
+                span_seconds: h.secs(),
                 window_seconds: window.secs(),
                 required_retention_seconds: need.secs(),
                 verdict,
                 bounded_by,
-                horizon: h,
+                span: h,
                 window,
             })?;
         }
@@ -233,13 +236,13 @@ fn required_row_text(r: &RequiredRow, current: &mut Option<String>, s: &mut Stri
         format!(" via `{}`", r.at)
     };
     s.push_str(&format!("  {} ({}{via}): ", r.component, r.layer));
-    if r.horizon.is_unbounded() {
+    if r.span.is_unbounded() {
         if r.window.is_unbounded() {
-            s.push_str("horizon unbounded, window unbounded — covered\n");
+            s.push_str("latest copy to stop unbounded, window unbounded — covered\n");
             return;
         }
         s.push_str(&format!(
-            "horizon unbounded, window {}: no retention is long enough\n",
+            "latest copy to stop unbounded, window {}: no retention is long enough\n",
             r.window
         ));
         for b in &r.bounded_by {
@@ -247,11 +250,11 @@ fn required_row_text(r: &RequiredRow, current: &mut Option<String>, s: &mut Stri
         }
         return;
     }
-    let need = required_window(r.horizon);
+    let need = required_window(r.span);
     s.push_str(&format!(
-        "minimum safe retention {need} (horizon {} + margin {}), window {} — {}\n",
-        r.horizon,
-        margin(r.horizon),
+        "minimum safe retention {need} (the latest copy {} after its first sighting + margin {}), window {} — {}\n",
+        r.span,
+        margin(r.span),
         r.window,
         r.verdict
     ));

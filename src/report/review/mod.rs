@@ -44,16 +44,18 @@ fn fl(map: &SourceMap, loc: Loc) -> String {
     format!("{}:{}", map.path(loc), loc.line)
 }
 
-/// The window of a horizon row against its horizon: `+2h` spare, `-14h 20m` short.
+/// The window of a horizon row against what it must cover: `+2h` spare,
+/// `-14h 20m` short.
 pub fn margin_text(r: &Row) -> String {
+    let need = r.needs();
     match r.window {
         None => "no window".to_string(),
-        Some(w) if w >= r.horizon => match (w, r.horizon) {
+        Some(w) if w >= need => match (w, need) {
             (Dur::Unbounded, _) => "unbounded".to_string(),
             (Dur::Secs(w), Dur::Secs(h)) => format!("+{}", Dur::Secs(w - h)),
             _ => "-".to_string(),
         },
-        Some(w) => match (w, r.horizon) {
+        Some(w) => match (w, need) {
             (Dur::Secs(w), Dur::Secs(h)) => format!("-{}", Dur::Secs(h - w)),
             _ => "-unbounded".to_string(),
         },

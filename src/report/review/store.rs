@@ -208,11 +208,14 @@ impl Ctx<'_, '_> {
                 .map_or_else(|| "no window".to_string(), |w| format!("{field} {w}{prov}"));
             d.ev(
                 format!(
-                    "`{}` ({}): {window}; latest copy at {}; minimum safe retention {} ({})",
+                    "`{}` ({}): {window}; latest copy at {}{}; minimum safe retention {} ({})",
                     row.node,
                     row.role,
                     row.horizon,
-                    required_window(row.horizon),
+                    row.span.map_or_else(String::new, |sp| format!(
+                        ", the latest it must stop {sp} after its first sighting"
+                    )),
+                    required_window(row.needs()),
                     row_verdict(row)
                 ),
                 at,

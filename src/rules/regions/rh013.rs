@@ -1,20 +1,47 @@
 //! RH013 scope-narrower-than-replay: a dedup scope narrower than where
 //! copies arrive (page `docs/rules/RH013.md`).
 
+use std::collections::BTreeSet;
+
+use crate::analysis::BornAt;
 use crate::catalog::Flag;
 use crate::manifest::model::Delivery;
+use crate::rules::surviving::Surviving;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let surviving = surviving_births(ctx);
     for (c, intent) in ctx.reached() {
-        component(ctx, c, intent, out);
+        component(ctx, c, intent, &surviving, out);
     }
     super::scopes::zones(ctx, out);
 }
 
+/// The links (from, to) on which a copy that reaches an effect past every
+/// layer was born, over all intents.
+fn surviving_births(ctx: &Ctx) -> BTreeSet<(usize, usize)> {
+    let a = ctx.a;
+    let mut out = BTreeSet::new();
+    for r in &a.intents {
+        for (_, copy) in Surviving::of(a, r) {
+            if let BornAt::Edge(e) = copy.dup.born_at {
+                let em = &a.model.edges[e];
+                out.insert((em.from(), em.to()));
+            }
+        }
+    }
+    out
+}
+
 /// RH013: scopes narrower than where copies arrive (the guard's store
 /// scope, session-scoped producer dedup, region-scoped exactly-once).
-fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
+fn component(
+    ctx: &Ctx,
+    c: usize,
+    intent: &str,
+    surviving: &BTreeSet<(usize, usize)>,
+    out: &mut Vec<Finding>,
+) {
     let (a, m) = (ctx.a, ctx.m);
     let comp = &m.components[c];
     let node = &a.model.nodes[c];
@@ -44,7 +71,10 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
             continue;
         };
         let t = &m.components[ti];
+        // A layer after the transport (a consumer's guard) that stops the
+        // re-sent records covers them.
         if ctx.values(ti).kind.has_flag(Flag::SessionScopedDedup)
+            && surviving.contains(&(c, ti))
             && l.retry
                 .as_ref()
                 .and_then(|r| r.attempts.as_ref())

@@ -11,7 +11,8 @@ pub(super) fn emit(copy: &Surviving, out: &mut Vec<Finding>) -> Option<usize> {
     let m = copy.a.manifest;
     let dup = copy.dup;
     let eid = &m.components[copy.effect].id;
-    let (window, layer, age) = dup.bypass.expired?;
+    let x = dup.bypass.expired?;
+    let (window, layer) = (x.window, x.layer);
     let lid = &m.components[layer].id;
     let lay = copy
         .r
@@ -22,17 +23,26 @@ pub(super) fn emit(copy: &Surviving, out: &mut Vec<Finding>) -> Option<usize> {
     let loc = lay
         .as_ref()
         .map_or(m.components[layer].loc, |l| window_loc(m, l));
+    // The window runs from the layer's first sighting of the key: say so
+    // where that is later than the intent.
+    let when = if x.since == x.age {
+        format!("{} after the intent", x.age)
+    } else {
+        format!(
+            "{} after `{lid}` can first have seen the key ({} after the intent)",
+            x.since, x.age
+        )
+    };
     let message = format!(
-        "{} can reach `{eid}` {} after the intent, but `{lid}` forgets the key after {}{}: the copy looks new and the effect happens twice",
+        "{} can reach `{eid}` {when}, but `{lid}` forgets the key after {}{}: the copy looks new and the effect happens twice",
         dup.birth.describe(),
-        age,
         window,
         lay.map(|l| l.window.provenance()).unwrap_or_default()
     );
     out.push(
         copy.finding(Code::RH001, message)
             .component(lid)
-            .horizon(age)
+            .horizon(x.since)
             .window(window)
             .at(loc),
     );

@@ -17,7 +17,7 @@ pub(super) fn emit(
 ) {
     let lid = &a.manifest.components[l.layer.component].id;
     let message = format!(
-        "`{lid}` ({}) forgets the key after {}{}, but a copy can reach it {}; another layer still covers the effect, so the defence is thinner than it looks",
+        "`{lid}` ({}) forgets the key after {}{}, but a copy can reach it {} after its first sighting of the key; another layer still covers the effect, so the defence is thinner than it looks",
         l.layer.label,
         l.layer.window.value,
         l.layer.window.provenance(),

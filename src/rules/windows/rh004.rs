@@ -2,8 +2,7 @@
 //! the policy's margin (page `docs/rules/RH004.md`).
 
 use super::at_layer;
-use crate::analysis::{IntentResult, Layer, LayerReach, LayerType};
-use crate::rules::context::Origin;
+use crate::analysis::{IntentResult, LayerReach};
 use crate::rules::{Code, Ctx, Finding};
 use crate::time::Dur;
 
@@ -18,15 +17,12 @@ pub(super) fn emit(
 ) {
     let policy = ctx.options.margin;
     let window = l.layer.window.value;
-    if window.is_unbounded()
-        || window >= policy.required_window(reach)
-        || platform_fixed(ctx, &l.layer)
-    {
+    if window.is_unbounded() || window >= policy.required_window(reach) || l.layer.fixed {
         return;
     }
     let lid = &ctx.m.components[l.layer.component].id;
     let message = format!(
-        "`{lid}` keeps keys {} and the latest copy arrives at {}: the margin {} is below the policy's {} ({} % or {})",
+        "`{lid}` keeps keys {} and the latest copy it must stop arrives {} after its first sighting of the key: the margin {} is below the policy's {} ({} % or {})",
         window,
         reach,
         Dur::Secs(window.secs().unwrap_or(0) - reach.secs().unwrap_or(0)),
@@ -39,12 +35,4 @@ pub(super) fn emit(
         }
     );
     out.push(at_layer(ctx.a, r, l, reach, Code::RH004, message));
-}
-
-/// A window the platform fixes (the SQS FIFO five minutes) cannot be raised:
-/// a thin margin there is for the horizon to fix, not the window.
-fn platform_fixed(ctx: &Ctx, layer: &Layer) -> bool {
-    layer.ty == LayerType::TransportWindow
-        && matches!(layer.window.origin, Origin::Catalog { .. })
-        && ctx.values(layer.component).fixed("dedup_window")
 }
