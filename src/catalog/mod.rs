@@ -123,6 +123,12 @@ pub struct Kind {
     pub delivery_source: Option<String>,
     #[serde(default)]
     pub behaviours: Vec<Behaviour>,
+    /// When the kind's dedup window starts counting (the key's first use, the
+    /// completion of the first request, ...). The analysis counts every
+    /// window from the layer's first sighting of the key, which is never
+    /// later than any of these, so a window is never taken as longer than
+    /// it is.
+    pub window_starts: Option<Behaviour>,
     #[serde(default)]
     pub flags: Vec<Flag>,
     #[serde(default)]

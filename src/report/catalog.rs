@@ -56,6 +56,7 @@ pub fn show(k: &Kind, json: bool) -> String {
             .values()
             .map(|f| f.source.as_str())
             .chain(k.behaviours.iter().map(|b| b.source.as_str()))
+            .chain(k.window_starts.iter().map(|b| b.source.as_str()))
             .chain(k.delivery_source.as_deref());
         for id in ids {
             if let Some(s) = c.sources.get(id) {
@@ -98,6 +99,9 @@ pub fn show(k: &Kind, json: bool) -> String {
         }
         s.push_str(&format!("\n{t}\n"));
     }
+    if let Some(w) = &k.window_starts {
+        s.push_str(&format!("window counted {} [{}]\n", w.text, w.source));
+    }
     if !k.behaviours.is_empty() {
         s.push_str("\nbehaviours:\n");
         for b in &k.behaviours {
@@ -109,6 +113,7 @@ pub fn show(k: &Kind, json: bool) -> String {
         .values()
         .map(|f| f.source.as_str())
         .chain(k.behaviours.iter().map(|b| b.source.as_str()))
+        .chain(k.window_starts.iter().map(|b| b.source.as_str()))
         .chain(k.delivery_source.as_deref())
         .collect();
     ids.sort();

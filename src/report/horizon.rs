@@ -53,6 +53,9 @@ pub struct Row {
     pub window: Option<Dur>,
     #[serde(skip)]
     pub span: Option<Dur>,
+    /// When the window starts counting, where the catalog says.
+    #[serde(skip)]
+    pub window_starts: Option<String>,
 }
 
 impl Row {
@@ -143,7 +146,7 @@ fn rows_where(
             if at.is_some_and(|x| x != m.components[c].id) {
                 continue;
             }
-            for (role, via, window, span) in roles(a, r, &guards, c) {
+            for (role, via, window, span, layer) in roles(a, r, &guards, c) {
                 let h = r.horizons.get(c).unwrap_or(Dur::ZERO);
                 let (path, steps, elided) = if paths(role) {
                     let index = index.get_or_insert_with(|| r.path_index(a));
@@ -172,6 +175,7 @@ fn rows_where(
                     horizon: h,
                     window,
                     span,
+                    window_starts: layer.and_then(|l| window_starts(m, l)),
                 })?;
             }
         }
@@ -187,7 +191,7 @@ fn roles(
     r: &IntentResult,
     guards: &HashMap<usize, Vec<usize>>,
     c: usize,
-) -> Vec<(&'static str, usize, Option<Dur>, Option<Dur>)> {
+) -> Vec<(&'static str, usize, Option<Dur>, Option<Dur>, Option<usize>)> {
     let m = a.manifest;
     let i = &m.intents[r.intent];
     let node = &a.model.nodes[c];
@@ -208,6 +212,7 @@ fn roles(
             c,
             Some(g.layer.window.value),
             span(c, g.layer.component),
+            Some(g.layer.component),
         ));
     }
     if node.generic.is_store()
@@ -225,7 +230,7 @@ fn roles(
             .as_ref()
             .map(|g| g.layer.window.value);
         let worst = gs.iter().filter_map(|&g| span(g, c)).max();
-        out.push(("store", guard, w, worst));
+        out.push(("store", guard, w, worst, Some(c)));
     }
     // A transport's window, where a send with a dedup id met it: a send
     // without one (`dedup_id: none`, no content-based dedup) is not
@@ -233,13 +238,13 @@ fn roles(
     if let Some(t) = &node.transport_window
         && r.layers.get(&(c, c)).is_some_and(|l| l.layer.ty == t.ty)
     {
-        out.push(("transport", c, Some(t.window.value), span(c, c)));
+        out.push(("transport", c, Some(t.window.value), span(c, c), Some(c)));
     }
     // A workflow's execution names, where a start named by the key met them.
     if let Some(n) = &node.name_window
         && r.layers.get(&(c, c)).is_some_and(|l| l.layer.ty == n.ty)
     {
-        out.push(("name", c, Some(n.window.value), span(c, c)));
+        out.push(("name", c, Some(n.window.value), span(c, c), Some(c)));
     }
     if i.effects.iter().any(|e| e.value == m.components[c].id) {
         let own = node.own_layer.as_ref();
@@ -248,9 +253,18 @@ fn roles(
             c,
             own.map(|l| l.window.value),
             own.and_then(|l| span(c, l.component)),
+            own.map(|l| l.component),
         ));
     }
     out
+}
+
+/// When the window of component `c`'s kind starts counting, in words.
+fn window_starts(m: &crate::manifest::model::Manifest, c: usize) -> Option<String> {
+    let w = crate::analysis::effective::kind_of(&m.components[c])
+        .window_starts
+        .as_ref()?;
+    Some(format!("{} ({})", w.text, w.source))
 }
 
 fn json_steps<'s>(a: &Analysis, steps: impl Iterator<Item = &'s Step>) -> Vec<JsonStep> {
@@ -387,9 +401,13 @@ impl<'w> TextWriter<'w> {
 /// One row: its verdict line, its steps (the elided ones as one line with
 /// their count and what they add) and the total.
 fn row_text(r: &Row, s: &mut String) {
-    let window = r
-        .window
-        .map_or_else(|| "none".to_string(), |w| w.to_string());
+    let window = r.window.map_or_else(
+        || "none".to_string(),
+        |w| match &r.window_starts {
+            Some(from) => format!("{w} counted {from}"),
+            None => w.to_string(),
+        },
+    );
     let verdict = match r.verdict() {
         "expires first" => "EXPIRES FIRST".to_string(),
         v => v.to_string(),
