@@ -496,6 +496,9 @@ fn ttl_expiry_yields_to_an_overlay_kind() {
                 // VisibilityTimeout 60 s is below 6 x the function's Timeout 30 s (F073).
                 t("RH015", "refund-queue", "refund"),
                 t("RH001", "refund-keys", "refund"),
+                // No `in_progress`: a Powertools INPROGRESS record expires
+                // with the invocation and the next attempt runs again (F042).
+                t("RH034", "refund-function", "refund"),
                 t("RH040", "-", "refund")
             ],
             1
