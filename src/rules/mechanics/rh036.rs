@@ -1,16 +1,18 @@
 //! RH036 result-not-stored: duplicates do not get the original result
 //! (page `docs/rules/RH036.md`). Only where a caller waits for the answer:
-//! a component `calls` the guard, or the guard is an intent's origin (its
-//! client waits); a consumer reached only by `delivers_to` or `sends_to`
-//! answers no one, so a duplicate there has nobody to return a result to.
+//! a component `calls` the guard, or the guard is a service that is an
+//! intent's origin (an API, whose client waits); a consumer reached only by
+//! `delivers_to` or `sends_to` answers no one, so a duplicate there has
+//! nobody to return a result to.
 
+use crate::catalog::Generic;
 use crate::manifest::model::{Guard, LinkType, Manifest};
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (c, intent) in ctx.reached() {
         if let Some(g) = &ctx.m.components[c].dedup
-            && let Some(caller) = caller(ctx.m, c)
+            && let Some(caller) = caller(ctx.m, c, ctx.generic(c) == Generic::Service)
         {
             guard(ctx.m, c, g, &caller, intent, out);
         }
@@ -18,8 +20,9 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
 }
 
 /// Who waits for `c`'s answer, in words: the first component that `calls`
-/// it, else its client when it is an intent's origin.
-fn caller(m: &Manifest, c: usize) -> Option<String> {
+/// it, else its client when it is a service (`service`) and an intent's
+/// origin.
+fn caller(m: &Manifest, c: usize, service: bool) -> Option<String> {
     m.components
         .iter()
         .find(|x| {
@@ -29,9 +32,7 @@ fn caller(m: &Manifest, c: usize) -> Option<String> {
         })
         .map(|x| format!("`{}`, which calls it,", x.id))
         .or_else(|| {
-            m.intents
-                .iter()
-                .any(|i| i.origin.index() == Some(c))
+            (service && m.intents.iter().any(|i| i.origin.index() == Some(c)))
                 .then(|| "its caller".to_string())
         })
 }
