@@ -182,7 +182,7 @@ fn intent(intent: &Intent, out: &mut Vec<Finding>) {
                     intent.id,
                     names.join(", "),
                     if bad.iter().any(|b| sender_mintable(b)) {
-                        "; a request id the sender mints once at the origin and keeps is declared with `persisted_before_retry: true`"
+                        "; a request id the sender keeps for every copy is minted at the origin, with `persisted_before_retry: true`"
                     } else {
                         ""
                     }
