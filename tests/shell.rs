@@ -94,7 +94,7 @@ fn errors_print_and_the_session_goes_on() {
         "error: `components.payout-idempotency.retention`: `2x` is not a duration",
         " --> set:1:30\n  |\n1 | payout-idempotency.retention=2x\n  |                              ^^ bad duration\n",
         "error: nothing to undo\n",
-        "error: no rule `RH999`\nhelp: `replay-audit rules` lists every rule\n",
+        "error: no rule `RH999`\nhelp: did you mean `RH039`?\n",
         "error: no intent, component or region `nope`\nhelp: ids: bank-rail, payout-dlq, payout-idempotency, payout-requests, payout-worker, seller-payout, settlement-scheduler\n",
         "error: unknown command `chek`\nhelp: did you mean `check`?\n",
     ];

@@ -164,6 +164,10 @@ pub enum Flag {
     /// The store's records carry their own expiry, which the library checks
     /// on every read (Powertools, F042): physical deletion does not decide.
     ChecksRecordExpiry,
+    /// With no in-progress expiry configured, an in-progress record expires
+    /// with the remaining time of the invocation that wrote it, and the
+    /// next attempt runs again (Powertools, F042).
+    InProgressExpiresWithInvocation,
 }
 
 /// The built-in catalog: [`Builtin::kind`] and [`Builtin::source`] parse

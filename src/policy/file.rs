@@ -385,9 +385,14 @@ mod tests {
             err("[severity]\nthin-retention-margn = \"off\"\n"),
             "replay-audit.toml:2:1: error: `[severity]`: no rule `thin-retention-margn`; help: did you mean `thin-retention-margin`?"
         );
+        // RH039 is two edits from RH999, within what `did you mean` allows.
         assert_eq!(
             err("[severity]\nRH999 = \"off\"\n"),
-            "replay-audit.toml:2:1: error: `[severity]`: no rule `RH999`; help: `replay-audit rules` lists every rule"
+            "replay-audit.toml:2:1: error: `[severity]`: no rule `RH999`; help: did you mean `RH039`?"
+        );
+        assert_eq!(
+            err("[severity]\nRH9999 = \"off\"\n"),
+            "replay-audit.toml:2:1: error: `[severity]`: no rule `RH9999`; help: `replay-audit rules` lists every rule"
         );
         assert_eq!(
             err("[margin]\npercent = \"ten\"\n"),
@@ -417,7 +422,7 @@ mod tests {
         assert_eq!(
             err("[severity]\nRH999 = \"off\"\n[margin]\nminimum = \"unbounded\"\n[[waiver]]\ncode = \"RH00\"\nexpires = \"soon\"\nintent = \"\"\n"),
             [
-                "replay-audit.toml:2:1: error: `[severity]`: no rule `RH999`; help: `replay-audit rules` lists every rule",
+                "replay-audit.toml:2:1: error: `[severity]`: no rule `RH999`; help: did you mean `RH039`?",
                 "replay-audit.toml:4:11: error: `margin.minimum` cannot be `unbounded`; help: give a duration such as \"5m\", or a number of seconds",
                 "replay-audit.toml:6:8: error: waiver #1 (RH00): no rule `RH00`; help: did you mean one of `RH001`, `RH002`, `RH003`, `RH004`, `RH005` (or 6 more)? `replay-audit rules` lists every rule",
                 "replay-audit.toml:5:1: error: waiver #1 (RH00) has no `reason`; help: every waiver needs a reason: add reason = \"why this finding is accepted\"",

@@ -84,6 +84,7 @@ rules! {
     [super::mechanics::rh036::emit] { RH036 "result-not-stored" Warning Completion }
     [super::mechanics::rh037::emit] { RH037 "durable-step-side-effect" Error Propagation }
     [super::mechanics::rh038::emit] { RH038 "at-least-once-without-dedup" Error Retention }
+    [super::mechanics::rh039::emit] { RH039 "in-progress-expires-during-call" Error Concurrency }
     [super::hygiene::rh040::emit] { RH040 "untested-failure-mode" Info Testing }
     [super::hygiene::rh041::emit] { RH041 "unknown-value-assumed" Info Model }
     [super::hygiene::rh042::emit] { RH042 "unused-dedup-store" Warning Model }

@@ -126,7 +126,7 @@ pub(super) const COMPONENT: &[FieldDef] = &[
     f("witness", TEXT, Opt, No, "an MRSC global table's witness Region: two replicas plus a witness instead of three replicas"),
     f("lookup_by_reference", Type::Bool, Opt, No, "we can ask whether the effect already happened"),
     f("reconciliation", Type::Choice(RECONCILIATION), Opt, No, "how an ambiguous outcome is resolved"),
-    f("uses", Type::Texts, Opt, No, "as an intent's effect, the request fields its outcome depends on (`[amount, currency]`): RH023 fires when the intent's fingerprint and key leave one out"),
+    f("uses", Type::Texts, Opt, No, "as an intent's effect, the request fields its outcome depends on (`[amount, currency]`): RH023 fires when the intent's fingerprint and key leave one out; `[]` when it reads none, and RH022 and RH023 stay quiet"),
 ];
 
 #[rustfmt::skip]

@@ -1,12 +1,18 @@
 //! RH022 key-not-bound-to-fingerprint: a guard that does not bind the key to
-//! a request fingerprint (page `docs/rules/RH022.md`).
+//! a request fingerprint (page `docs/rules/RH022.md`). Quiet for an intent
+//! whose every effect declares `uses: []`: its outcome reads no request
+//! field, so there is nothing for a fingerprint to bind.
 
+use super::uses_no_request_field;
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let m = ctx.m;
     for r in &ctx.a.intents {
         let intent = &m.intents[r.intent];
+        if uses_no_request_field(m, intent) {
+            continue;
+        }
         for g in r.horizons.keys() {
             let comp = &m.components[g];
             let Some(guard) = &comp.dedup else { continue };

@@ -9,8 +9,11 @@
 //!
 //! Where an effect declares the fields it `uses`, the rule asks that the
 //! fingerprint or the key bind each of them, and nothing more; otherwise it
-//! can only tell that a fingerprint equal to the key binds nothing.
+//! can only tell that a fingerprint equal to the key binds nothing. Where
+//! every effect declares `uses: []`, its outcome reads no request field:
+//! nothing is left for a fingerprint to bind, and the rule is quiet.
 
+use super::uses_no_request_field;
 use crate::analysis::{IntentResult, LayerType};
 use crate::manifest::model::{Intent, Name};
 use crate::rules::{Code, Ctx, Finding};
@@ -19,7 +22,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let m = ctx.m;
     for r in &ctx.a.intents {
         let intent = &m.intents[r.intent];
-        if !answers_reused_keys(r) {
+        if !answers_reused_keys(r) || uses_no_request_field(m, intent) {
             continue;
         }
         let Some(fp) = &intent.fingerprint else {

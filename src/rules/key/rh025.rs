@@ -7,6 +7,13 @@
 //! `aws_request_id`, ...) or by pattern (a message, delivery, receipt,
 //! request, execution or invocation identity; any time bucket or
 //! timestamp). A field the key declares `business_assigned` is ours.
+//!
+//! A request id (`request_id`, `x-request-id`, `requestId`) is left alone
+//! when the sender mints the key once and keeps it: minted at the origin,
+//! per intent, with `persisted_before_retry: true`. Every copy then carries
+//! the id the first attempt carried. An id only a transport or runtime can
+//! assign (SQS `MessageId`, Lambda `aws_request_id`, a receipt handle, an
+//! offset) or a clock reading still fires.
 
 use crate::manifest::model::{Intent, Name};
 use crate::rules::{Code, Ctx, Finding};
@@ -99,6 +106,10 @@ fn words(name: &str) -> Vec<String> {
     out
 }
 
+/// Words naming a request's identity, which the sender may mint itself
+/// (`<word> id`).
+const REQUEST: &[&str] = &["request", "req"];
+
 /// Whether a key field names an identity assigned per delivery.
 pub(crate) fn per_delivery(name: &str) -> bool {
     let w = words(name);
@@ -116,6 +127,32 @@ pub(crate) fn per_delivery(name: &str) -> bool {
     identity || travelled
 }
 
+/// Whether a per-delivery-looking field is a request id a sender can mint
+/// itself (`request_id`, `x-request-id`, `requestid`), not one only a
+/// transport or runtime assigns (`aws_request_id`, `message_id`).
+fn sender_mintable(name: &str) -> bool {
+    let w = words(name);
+    let n = w.len();
+    if n == 1 {
+        return w[0] == "requestid";
+    }
+    n >= 2
+        && matches!(w[n - 1].as_str(), "id" | "ids")
+        && REQUEST.contains(&w[n - 2].as_str())
+        && !w.iter().any(|x| x == "aws")
+}
+
+/// Whether the sender mints the key once and keeps it for every copy:
+/// minted at the origin, per intent, and persisted before the first try.
+fn minted_once_and_kept(intent: &Intent) -> bool {
+    let k = &intent.key;
+    k.persisted_before_retry.as_ref().is_some_and(|p| p.value)
+        && !k.per_attempt()
+        && k.minted_at
+            .as_deref()
+            .is_none_or(|m| m.index().is_some() && m.index() == intent.origin.index())
+}
+
 /// RH025: a key built from per-delivery identities.
 fn intent(intent: &Intent, out: &mut Vec<Finding>) {
     let Some(fields) = &intent.key.fields else {
@@ -128,10 +165,12 @@ fn intent(intent: &Intent, out: &mut Vec<Finding>) {
             .as_ref()
             .is_some_and(|b| b.value.iter().any(|x| x == f))
     };
+    let kept = minted_once_and_kept(intent);
     let bad: Vec<&Name> = fields
         .value
         .iter()
         .filter(|f| !ours(f) && per_delivery(f))
+        .filter(|f| !(kept && sender_mintable(f)))
         .collect();
     if !bad.is_empty() {
         let names: Vec<String> = bad.iter().map(|b| format!("`{b}`")).collect();
@@ -139,9 +178,14 @@ fn intent(intent: &Intent, out: &mut Vec<Finding>) {
             Finding::new(
                 Code::RH025,
                 format!(
-                    "the key of `{}` uses {}, which the transport or runtime assigns per delivery: a re-send or redrive gets a new one (if our own code assigns it, list it in `key.business_assigned`)",
+                    "the key of `{}` uses {}, which the transport or runtime assigns per delivery: a re-send or redrive gets a new one (if our own code assigns it, list it in `key.business_assigned`{})",
                     intent.id,
-                    names.join(", ")
+                    names.join(", "),
+                    if bad.iter().any(|b| sender_mintable(b)) {
+                        "; a request id the sender keeps for every copy is minted at the origin, with `persisted_before_retry: true`"
+                    } else {
+                        ""
+                    }
                 ),
             )
             .intent(&intent.id)
@@ -152,7 +196,7 @@ fn intent(intent: &Intent, out: &mut Vec<Finding>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{per_delivery, words};
+    use super::{per_delivery, sender_mintable, words};
 
     #[test]
     fn names_split_into_words() {
@@ -193,6 +237,31 @@ mod tests {
             "messageid",
         ] {
             assert!(per_delivery(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn only_request_ids_are_sender_mintable() {
+        for name in [
+            "request_id",
+            "requestId",
+            "x-request-id",
+            "req_id",
+            "requestid",
+        ] {
+            assert!(sender_mintable(name), "{name}");
+        }
+        for name in [
+            "aws_request_id",
+            "awsRequestId",
+            "message_id",
+            "MessageId",
+            "receipt_handle",
+            "execution_id",
+            "offset",
+            "hour_bucket",
+        ] {
+            assert!(!sender_mintable(name), "{name}");
         }
     }
 

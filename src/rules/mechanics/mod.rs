@@ -10,6 +10,7 @@ pub(crate) mod rh035;
 pub(crate) mod rh036;
 pub(crate) mod rh037;
 pub(crate) mod rh038;
+pub(crate) mod rh039;
 
 use crate::analysis::{BornAt, Dup, IntentResult, Step};
 use crate::diagnostics::Loc;

@@ -2,9 +2,16 @@
 //! retried blindly (page `docs/rules/RH034.md`). Quiet when every effect of
 //! the guard passes the key to a provider that deduplicates by it for longer
 //! than the horizon at that provider: the retry after expiry is then safe.
+//!
+//! A guard that declares no `in_progress` but keeps its records in a store
+//! whose kind lets an in-progress record expire with the invocation (catalog
+//! flag `in_progress_expires_with_invocation`: Powertools, F042) gets that
+//! default: the next attempt finds the record expired and runs again, as
+//! `on_expiry: retry` would.
 
 use crate::analysis::{Analysis, LayerType};
-use crate::manifest::model::{Guard, LinkType};
+use crate::catalog::Flag;
+use crate::manifest::model::{Component, Guard, LinkType};
 use crate::rules::{Code, Ctx, Finding};
 use crate::time::Dur;
 
@@ -17,37 +24,65 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     }
     for (c, intent) in ctx.reached() {
         if let Some(g) = &ctx.m.components[c].dedup {
-            guard(ctx.a, &horizon, c, g, intent, out);
+            guard(ctx, &horizon, c, g, intent, out);
         }
     }
 }
 
+/// The store of `guard`, when its kind lets an undeclared in-progress
+/// record expire with the invocation (F042).
+fn expires_with_invocation<'a>(ctx: &Ctx<'a>, guard: &Guard) -> Option<&'a Component> {
+    let s = guard.store.index()?;
+    ctx.values(s)
+        .kind
+        .has_flag(Flag::InProgressExpiresWithInvocation)
+        .then(|| &ctx.m.components[s])
+}
+
 /// RH034: an in-progress claim that expires and is retried blindly.
 fn guard(
-    a: &Analysis,
+    ctx: &Ctx,
     horizon: &[Option<Dur>],
     c: usize,
     guard: &Guard,
     intent: &str,
     out: &mut Vec<Finding>,
 ) {
+    let a = ctx.a;
     let comp = &a.manifest.components[c];
-    if let Some(ip) = &guard.in_progress
-        && ip.expires_after.is_some()
-        && ip.on_expiry.as_ref().is_none_or(|x| x.value == "retry")
-        && !provider_backstops(a, horizon, c)
-    {
-        out.push(
-            Finding::new(
-                Code::RH034,
+    let (message, at) = match &guard.in_progress {
+        Some(ip)
+            if ip.expires_after.is_some()
+                && ip.on_expiry.as_ref().is_none_or(|x| x.value == "retry") =>
+        {
+            (
                 format!(
-                    "`{}` lets an in-progress claim expire and then retries without reconciling: if the first attempt's effect happened, it happens again",
+                    "`{}` lets an in-progress claim expire and then retries without reconciling: if the first attempt's effect happened, a retry or redelivery after the expiry makes it happen again",
                     comp.id
                 ),
+                ip.on_expiry.as_ref().map_or(ip.loc, |x| x.loc),
             )
-            .intent(intent)
-            .component(&comp.id)
-            .at(ip.on_expiry.as_ref().map_or(ip.loc, |x| x.loc)),
+        }
+        None => {
+            let Some(store) = expires_with_invocation(ctx, guard) else {
+                return;
+            };
+            (
+                format!(
+                    "`{}` declares no `in_progress`, so `{}` ({}) lets an in-progress record expire with the invocation that wrote it (F042) and the next attempt runs again without reconciling: if the first attempt's effect happened, a retry or redelivery makes it happen again (declare `in_progress` with `on_expiry: reconcile`)",
+                    comp.id, store.id, store.kind.value
+                ),
+                guard.loc,
+            )
+        }
+        Some(_) => return,
+    };
+    if !provider_backstops(a, horizon, c) {
+        out.push(
+            Finding::new(Code::RH034, message)
+                .intent(intent)
+                .component(&comp.id)
+                .at(at),
         );
     }
 }
