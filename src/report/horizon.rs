@@ -183,6 +183,11 @@ fn rows_where(
     Ok(())
 }
 
+/// A role a component plays for an intent: its name, the component whose
+/// worst path its row shows, the window that applies, the span that window
+/// must cover and the component whose kind the window belongs to.
+type Role = (&'static str, usize, Option<Dur>, Option<Dur>, Option<usize>);
+
 /// The roles component `c` plays for intent `r`, each with the component
 /// whose worst path the row shows, the window that applies and, for a
 /// layer, the span its window must cover.
@@ -191,7 +196,7 @@ fn roles(
     r: &IntentResult,
     guards: &HashMap<usize, Vec<usize>>,
     c: usize,
-) -> Vec<(&'static str, usize, Option<Dur>, Option<Dur>, Option<usize>)> {
+) -> Vec<Role> {
     let m = a.manifest;
     let i = &m.intents[r.intent];
     let node = &a.model.nodes[c];
