@@ -234,3 +234,45 @@ fn each_sns_step_names_what_bounds_it() {
         ]
     );
 }
+
+/// The horizon of `node`'s `role` row in seconds.
+fn horizon_secs(a: &replay_audit::Analysis, node: &str, role: &str) -> Option<u64> {
+    rows(a, None, Some(node))
+        .into_iter()
+        .find(|r| r.role == role)
+        .unwrap_or_else(|| panic!("{node} {role} row"))
+        .horizon_seconds
+}
+
+#[test]
+fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
+    // F017: retries with backoff until the maximum event age; the imported
+    // `max_record_age: 15m` is that cap: 900 s, not 0 s.
+    let m = fixture("eventbridge-unwritten-backoff.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "billing", "guard"), Some(900));
+    assert_eq!(
+        step_texts(&a, "billing", "guard")[1],
+        "delivers_to: retry 6 attempts: (0s + 0s) + (0s + 0s) + (0s + 0s) + (0s + 0s) + (0s + 0s) = 0s; no backoff written: eventbridge retries with backoff until the cap (eventbridge default, F017), so the retries end by max_record_age 15m; at-least-once delivery: max_record_age 15m"
+    );
+    // The 5-minute guard window is now RH001 (900 s > 300 s).
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.horizon, f.window))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(rh001, vec![(Some(Dur::Secs(900)), Some(Dur::Secs(300)))]);
+    // A bus whose facts give no backoff (F019) takes its cap, 300 s, as
+    // an assumption RH041 names.
+    assert_eq!(horizon_secs(&a, "shipping", "guard"), Some(300));
+    let rh041: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH041")
+        .map(|f| f.message)
+        .collect();
+    assert_eq!(
+        rh041,
+        vec!["`new-bus.delivers_to.retry.backoff` is not given and kind `eventbridge-bus` has no documented default: the analysis assumed the retries last until max_event_age 5m".to_string()]
+    );
+}

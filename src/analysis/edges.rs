@@ -260,10 +260,13 @@ fn add_delivery(
     }
     let (mut span, mut span_why, assumption) =
         transport_span(a, ca, receives, assumed, why.wanted());
+    // The cap that bounds the span, by name: `horizon` says which one it is.
+    let mut cap = "max_event_age";
     if let Some(max_age) = link.max_record_age()
         && max_age.value < span
     {
         span = max_age.value;
+        cap = "max_record_age";
         if why.wanted() {
             span_why = format!("max_record_age {}", max_age.value);
         }
@@ -273,12 +276,13 @@ fn add_delivery(
     // F019).
     let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
     let http = matches!(nb.generic, Generic::Service | Generic::External);
-    let mut cap = "max_event_age";
     if push && http && http_policy(em, link, ca, &mut span, &mut span_why, why) {
         cap = "the HTTP/S delivery policy cap";
     }
     if push && !http && managed_policy(em, link, ca, span, why) {
         em.delay = span;
+    } else if push && let Some(r) = link.retry.as_ref().filter(|r| backoff_unwritten(r)) {
+        em.delay = unwritten_backoff(em, link, r, ca, (cap, span), assumed, why);
     } else if push && (link.retry.is_some() || em.delay > Dur::ZERO) {
         let retries = em.delay;
         em.delay = retries.min(span);
@@ -309,6 +313,55 @@ fn add_delivery(
             format!("moved to dead-letter queue after the source's delivery span: {span_why}")
         });
     }
+}
+
+/// Whether a retry is repeated with no written backoff: the time between
+/// its attempts is unknown, and an unknown time is not zero.
+fn backoff_unwritten(r: &Retry) -> bool {
+    r.attempts.as_ref().is_some_and(|a| a.value > 1) && r.backoff.is_none()
+}
+
+/// A push delivery retried `r` times with no written backoff: the platform
+/// decides the time between attempts, so the retries can last until the
+/// cap `span` (named `cap`), or the retry's own `max_elapsed` when that is
+/// smaller. Where the kind documents backoff up to the cap (EventBridge,
+/// F017) that is the platform's behaviour; elsewhere it is assumed (RH041):
+/// the longer horizon, never 0 s.
+fn unwritten_backoff(
+    em: &EdgeParts,
+    link: &Link,
+    r: &Retry,
+    ca: &Component,
+    (cap, span): (&str, Dur),
+    assumed: &mut Vec<Assumed>,
+    why: &mut Why,
+) -> Dur {
+    let (bound, by) = match &r.max_elapsed {
+        Some(m) if m.value < span => (m.value, "max_elapsed"),
+        _ => (span, cap),
+    };
+    match eff::boolean(ca, "retry_backoff_to_cap").filter(|d| d.value) {
+        Some(d) => why.add(|| {
+            format!(
+                "no backoff written: {} retries with backoff until the cap{}, so the retries end by {by} {bound}",
+                ca.kind.value,
+                d.provenance()
+            )
+        }),
+        None => {
+            assume(
+                assumed,
+                em.from,
+                ca,
+                &format!("{}.retry.backoff", link.ty.field()),
+                &format!("the retries last until {by} {bound}"),
+            );
+            why.add(|| {
+                format!("no backoff written: the retries are assumed to last until {by} {bound} (RH041)")
+            });
+        }
+    }
+    bound
 }
 
 /// SNS retries an HTTP/S endpoint (a service or an external system, not an
