@@ -276,3 +276,38 @@ fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
         vec!["`new-bus.delivers_to.retry.backoff` is not given and kind `eventbridge-bus` has no documented default: the analysis assumed the retries last until max_event_age 5m".to_string()]
     );
 }
+
+#[test]
+fn the_dead_letter_move_comes_a_visibility_timeout_after_the_last_receive() {
+    // F002, F007: last receive at 30m + (2 - 1) × 12h = 45,000 s; the move
+    // at 30m + 2 × 12h = 88,200 s; redrive 1h; delivery 45,000 s: 136,800 s.
+    let m = fixture("dlq-move-after-visibility.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "order-worker", "guard"), Some(136_800));
+    let steps: Vec<Option<u64>> = rows(&a, None, Some("order-worker"))
+        .into_iter()
+        .find(|r| r.role == "guard")
+        .expect("guard row")
+        .steps
+        .iter()
+        .map(|s| s.adds_seconds)
+        .collect();
+    assert_eq!(
+        steps,
+        vec![Some(0), Some(88_200), Some(3_600), Some(45_000)]
+    );
+    assert_eq!(
+        step_texts(&a, "order-worker", "guard")[1],
+        "dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + 2 × visibility 12h = 1d 30m: moved when the last receive's visibility timeout ends (F002, F007) (below retention 4d)"
+    );
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.horizon, f.window))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(
+        rh001,
+        vec![(Some(Dur::Secs(136_800)), Some(Dur::Secs(108_000)))]
+    );
+}

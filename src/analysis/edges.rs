@@ -31,15 +31,18 @@ impl Why {
 
 /// How long a transport may still deliver a message: its retention, or with
 /// a declared `max_backlog` and a receive limit the smaller of the retention
-/// and `max_backlog + (max_receives - 1) * visibility_timeout`. Without a
-/// receive limit a failing message is redelivered until its retention ends
-/// (F002, F003), whatever the backlog. Returns the span, its explanation
-/// (only when `explain`; empty otherwise) and the backlog assumption it
-/// rests on, when the backlog is what bounds it.
+/// and `max_backlog + (max_receives - 1) * visibility_timeout`, the start of
+/// the last receive. The move into the dead-letter queue (`moves`) comes one
+/// visibility timeout later, when that receive's timeout ends undeleted
+/// (F002, F007): `max_backlog + max_receives * visibility_timeout`. Without
+/// a receive limit a failing message is redelivered until its retention
+/// ends (F002, F003), whatever the backlog. Returns the span, its
+/// explanation (only when `explain`; empty otherwise) and the backlog
+/// assumption it rests on, when the backlog is what bounds it.
 pub fn transport_span(
     i: usize,
     c: &Component,
-    after_receives: Option<u64>,
+    (after_receives, moves): (Option<u64>, bool),
     assumed: &mut Vec<Assumed>,
     explain: bool,
 ) -> (Dur, String, Option<EdgeAssumption>) {
@@ -78,12 +81,34 @@ pub fn transport_span(
         });
         return (retention.value, why, None);
     };
-    let vis = eff::dur(c, "visibility_timeout").map_or(Dur::ZERO, |v| v.value);
-    let bound = backlog.value.add(vis.times(receives.saturating_sub(1)));
+    let vis = eff::dur(c, "visibility_timeout");
+    if vis.is_none() {
+        // Without a visibility timeout the receives take no time: the
+        // shorter span, so an assumption RH041 names.
+        assume(assumed, i, c, "visibility_timeout", "0s");
+    }
+    let vis_why = vis.as_ref().map_or_else(String::new, Eff::provenance);
+    let vis = vis.map_or(Dur::ZERO, |v| v.value);
+    let timeouts = if moves {
+        receives
+    } else {
+        receives.saturating_sub(1)
+    };
+    let bound = backlog.value.add(vis.times(timeouts));
     if bound < retention.value {
         let why = text(&|| {
+            let n = if moves {
+                format!("{receives}")
+            } else {
+                format!("({receives} - 1)")
+            };
+            let after = if moves {
+                ": moved when the last receive's visibility timeout ends (F002, F007)"
+            } else {
+                ""
+            };
             format!(
-                "max_backlog {} + ({receives} - 1) × visibility {vis} = {bound} (below retention {})",
+                "max_backlog {} + {n} × visibility {vis}{vis_why} = {bound}{after} (below retention {})",
                 backlog.value, retention.value
             )
         });
@@ -258,8 +283,13 @@ fn add_delivery(
     if delivery.origin == Origin::Assumed && na.generic.is_transport() {
         assume(assumed, a, ca, "delivery", "at-least-once");
     }
-    let (mut span, mut span_why, assumption) =
-        transport_span(a, ca, receives, assumed, why.wanted());
+    let (mut span, mut span_why, assumption) = transport_span(
+        a,
+        ca,
+        (receives, link.ty == LinkType::DeadLetter),
+        assumed,
+        why.wanted(),
+    );
     // The cap that bounds the span, by name: `horizon` says which one it is.
     let mut cap = "max_event_age";
     if let Some(max_age) = link.max_record_age()
@@ -480,11 +510,13 @@ mod tests {
 
     #[test]
     fn retention_is_the_span_without_a_declared_backlog() {
-        let (span, why, assumption) = transport_span(0, &queue(""), None, &mut Vec::new(), true);
+        let (span, why, assumption) =
+            transport_span(0, &queue(""), (None, false), &mut Vec::new(), true);
         assert_eq!(span, Dur::Secs(345_600));
         assert_eq!(why, "retention 4d (sqs-standard default, F003)");
         assert_eq!(assumption, None);
-        let (_, unexplained, _) = transport_span(0, &queue(""), None, &mut Vec::new(), false);
+        let (_, unexplained, _) =
+            transport_span(0, &queue(""), (None, false), &mut Vec::new(), false);
         assert_eq!(unexplained, "", "no words unless asked for");
     }
 
@@ -496,7 +528,7 @@ mod tests {
         )
         .unwrap();
         let (span, why, assumption) =
-            transport_span(0, &m.components[0], Some(3), &mut Vec::new(), true);
+            transport_span(0, &m.components[0], (Some(3), false), &mut Vec::new(), true);
         assert_eq!(span, Dur::Secs(2_400));
         assert_eq!(
             why,
@@ -514,11 +546,44 @@ mod tests {
     }
 
     #[test]
+    fn the_move_comes_one_visibility_timeout_after_the_last_receive() {
+        // F002, F007: 30 m + 3 × 5 m = 45 m = 2,700 s, not 40 m.
+        let m = crate::manifest::from_str(
+            "version: 1\ncomponents:\n  q: { kind: sqs-standard, visibility_timeout: 5m, max_backlog: 30m }\n",
+        )
+        .unwrap();
+        let (span, why, _) =
+            transport_span(0, &m.components[0], (Some(3), true), &mut Vec::new(), true);
+        assert_eq!(span, Dur::Secs(2_700));
+        assert_eq!(
+            why,
+            "max_backlog 30m + 3 × visibility 5m = 45m: moved when the last receive's visibility timeout ends (F002, F007) (below retention 4d)"
+        );
+    }
+
+    #[test]
+    fn an_unknown_visibility_timeout_is_an_assumption() {
+        // A generic queue documents none: 0 s, named by RH041.
+        let m = crate::manifest::from_str(
+            "version: 1\ncomponents:\n  q: { kind: queue, retention: 1d, max_backlog: 30m, max_receives: 3 }\n",
+        )
+        .unwrap();
+        let mut assumed = Vec::new();
+        let (span, _, _) = transport_span(0, &m.components[0], (None, true), &mut assumed, true);
+        assert_eq!(span, Dur::Secs(1_800));
+        let fields: Vec<_> = assumed
+            .iter()
+            .map(|a| (a.field.as_str(), a.value.as_str()))
+            .collect();
+        assert_eq!(fields, vec![("visibility_timeout", "0s")]);
+    }
+
+    #[test]
     fn retention_caps_a_longer_backlog() {
         let (span, _, assumption) = transport_span(
             0,
             &queue("    retention: 1h\n    max_backlog: 2h\n"),
-            Some(5),
+            (Some(5), false),
             &mut Vec::new(),
             true,
         );
@@ -536,7 +601,7 @@ mod tests {
         let (span, why, assumption) = transport_span(
             0,
             &queue("    max_backlog: 30m\n"),
-            None,
+            (None, false),
             &mut assumed,
             true,
         );
@@ -554,7 +619,7 @@ mod tests {
         let m = crate::manifest::from_str("version: 1\ncomponents:\n  t: { kind: sns-standard }\n")
             .unwrap();
         let mut assumed = Vec::new();
-        let (span, _, _) = transport_span(0, &m.components[0], None, &mut assumed, true);
+        let (span, _, _) = transport_span(0, &m.components[0], (None, false), &mut assumed, true);
         assert_eq!(span, Dur::Secs(23 * 86_400));
         assert!(assumed.is_empty());
     }

@@ -117,9 +117,12 @@ fn retry_span(r: &Retry, fallback: Option<Dur>) -> Dur {
 /// How long transport `c` may still deliver a message: its retention, else
 /// the maximum event age of a push transport, else unbounded. A declared
 /// `max_backlog` bounds it only with a receive limit, to
-/// backlog + (receives - 1) × visibility; without one a failing message is
-/// redelivered until its retention ends (F002, F003).
-fn transport_span(c: &Component) -> Dur {
+/// backlog + (receives - 1) × visibility for the last receive, and for the
+/// move into the dead-letter queue (`moves`) one visibility timeout more,
+/// backlog + receives × visibility, when that receive's timeout ends
+/// (F002, F007); without a limit a failing message is redelivered until
+/// its retention ends (F002, F003).
+fn transport_span(c: &Component, moves: bool) -> Dur {
     let span = retention(c)
         .or_else(|| max_event_age(c))
         .unwrap_or(Dur::Unbounded);
@@ -129,7 +132,10 @@ fn transport_span(c: &Component) -> Dur {
         .or_else(|| c.max_receives())
         .map(|r| r.value);
     match (c.max_backlog(), receives) {
-        (Some(b), Some(k)) => span.min(b.value.add(visibility(c).times(k.saturating_sub(1)))),
+        (Some(b), Some(k)) => {
+            let timeouts = if moves { k } else { k.saturating_sub(1) };
+            span.min(b.value.add(visibility(c).times(timeouts)))
+        }
         _ => span,
     }
 }
@@ -148,7 +154,7 @@ fn invokes_async(ty: LinkType, from: &Component) -> bool {
 /// The delivery (or dead-letter move) out of transport `ca` into `cb`,
 /// after the link's own retries `retries`.
 fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
-    let mut span = transport_span(ca);
+    let mut span = transport_span(ca, link.ty == LinkType::DeadLetter);
     if let Some(a) = link.max_record_age() {
         // A stream mapping's record age caps the stream's retention (F027).
         span = span.min(a.value);
