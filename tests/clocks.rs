@@ -311,3 +311,29 @@ fn the_dead_letter_move_comes_a_visibility_timeout_after_the_last_receive() {
         vec![(Some(Dur::Secs(136_800)), Some(Dur::Secs(108_000)))]
     );
 }
+
+#[test]
+fn an_sns_fifo_archive_is_not_its_delivery_span() {
+    // F015 is the archive, F016 the delivery policy: 23d + 4d = 2,332,800 s
+    // (not 64d + 4d), and 23d + 1d = 2,073,600 s (not 1d + 1d).
+    let m = fixture("sns-fifo-archive-not-delivery.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "order-worker", "guard"), Some(2_332_800));
+    assert_eq!(horizon_secs(&a, "auditor", "guard"), Some(2_073_600));
+    assert_eq!(
+        step_texts(&a, "auditor", "guard")[1],
+        "delivers_to: at-least-once delivery: delivery retried for up to max_event_age 23d (sns-fifo default, F016) (the archive retention 1d (F015) bounds only a declared replay)"
+    );
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.component.as_deref().map(str::to_string), f.horizon))
+        .collect();
+    assert_eq!(
+        rh001,
+        vec![(
+            Some("audit-keys".to_string()),
+            Some(replay_audit::time::Dur::Secs(2_073_600))
+        )]
+    );
+}

@@ -47,8 +47,9 @@ pub fn transport_span(
     explain: bool,
 ) -> (Dur, String, Option<EdgeAssumption>) {
     // A push transport (SNS, EventBridge) keeps no backlog but retries a
-    // delivery for up to its maximum event age.
-    let (retention, what) = match (eff::dur(c, "retention"), eff::dur(c, "max_event_age")) {
+    // delivery for up to its maximum event age; its archive, where it has
+    // one, bounds a declared replay, not delivery.
+    let (retention, what) = match (delivery_retention(c), eff::dur(c, "max_event_age")) {
         (Some(r), _) => (r, "retention"),
         (None, Some(age)) => (age, "delivery retried for up to max_event_age"),
         (None, None) => {
@@ -62,7 +63,19 @@ pub fn transport_span(
     };
     let text = |f: &dyn Fn() -> String| if explain { f() } else { String::new() };
     let Some(backlog) = c.max_backlog() else {
-        let why = text(&|| format!("{what} {}{}", retention.value, retention.provenance()));
+        let why = text(&|| {
+            let archive = archive(c).map_or_else(String::new, |(a, fact)| {
+                format!(
+                    " (the archive retention {} ({fact}) bounds only a declared replay)",
+                    a.value
+                )
+            });
+            format!(
+                "{what} {}{}{archive}",
+                retention.value,
+                retention.provenance()
+            )
+        });
         return (retention.value, why, None);
     };
     let Some(receives) = after_receives.or_else(|| eff::count(c, "max_receives").map(|e| e.value))
@@ -128,6 +141,31 @@ pub fn transport_span(
         });
         (retention.value, why, None)
     }
+}
+
+/// The archive of a topic whose kind keeps one apart from delivery (SNS
+/// FIFO, F015; a new EventBridge bus, F020), when the manifest declares
+/// it, with the fact that says so.
+fn archive(c: &Component) -> Option<(Eff<Dur>, &'static str)> {
+    let kind = eff::kind_of(c);
+    if !kind.has_flag(crate::catalog::Flag::RetentionIsArchive) {
+        return None;
+    }
+    let fact = kind
+        .fields
+        .get("retention")
+        .map_or("", |f| f.source.as_str());
+    Some((eff::dur(c, "retention")?, fact))
+}
+
+/// The retention that bounds delivery out of transport `c`: its
+/// `retention`, except where that is an archive (`archive`): the delivery
+/// span is then the delivery policy's, `max_event_age` (F016, F019).
+fn delivery_retention(c: &Component) -> Option<Eff<Dur>> {
+    if eff::kind_of(c).has_flag(crate::catalog::Flag::RetentionIsArchive) {
+        return None;
+    }
+    eff::dur(c, "retention")
 }
 
 /// The model of one edge. Its explanation goes to `why`, when wanted.
@@ -200,7 +238,7 @@ fn add_clock(
         LinkType::DeliversTo | LinkType::DeadLetter | LinkType::Redrive
     );
     if leaves && na.generic.is_transport() {
-        em.hold = eff::dur(ca, "retention").map(|r| super::clock::Hold::new(r.value, after));
+        em.hold = delivery_retention(ca).map(|r| super::clock::Hold::new(r.value, after));
     }
     // Only a queue's own redrive policy moves a message (F004, F005); a
     // topic, event bus, function or pipe that fails over to a queue sends
@@ -304,7 +342,7 @@ fn add_delivery(
     // A push transport's delivery retries are what its maximum event age
     // bounds: the two compose to the smaller, they do not add (F016, F017,
     // F019).
-    let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
+    let push = delivery_retention(ca).is_none() && eff::dur(ca, "max_event_age").is_some();
     let http = matches!(nb.generic, Generic::Service | Generic::External);
     if push && http && http_policy(em, link, ca, &mut span, &mut span_why, why) {
         cap = "the HTTP/S delivery policy cap";

@@ -158,6 +158,10 @@ pub enum Flag {
     /// The store's records carry their own expiry, which the library checks
     /// on every read (Powertools, F042): physical deletion does not decide.
     ChecksRecordExpiry,
+    /// The topic's `retention` is a message archive (SNS FIFO, F015; a new
+    /// EventBridge bus, F020): it bounds a declared replay, not delivery,
+    /// whose span is the delivery policy's (`max_event_age`).
+    RetentionIsArchive,
 }
 
 /// The built-in catalog: [`Builtin::kind`] and [`Builtin::source`] parse
