@@ -337,3 +337,27 @@ fn an_sns_fifo_archive_is_not_its_delivery_span() {
         )]
     );
 }
+
+#[test]
+fn a_retried_call_without_a_timeout_waits_for_the_callee() {
+    // (60s + 1s) + (60s + 2s) = 123 s, not (0s + 1s) + (0s + 2s) = 3 s.
+    let m = fixture("call-timeout-from-callee.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "payments", "guard"), Some(123));
+    assert_eq!(
+        step_texts(&a, "payments", "guard")[0],
+        "calls: each attempt up to `payments`'s timeout 1m; retry 3 attempts: (1m + 1s) + (1m + 2s) = 2m 3s"
+    );
+    // No timeout anywhere (a generic service documents none): 0 s per
+    // attempt, 3 s, and RH041 says so.
+    assert_eq!(horizon_secs(&a, "fraud", "guard"), Some(3));
+    let rh041: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH041")
+        .map(|f| f.message)
+        .collect();
+    assert_eq!(
+        rh041,
+        vec!["`checkout.calls.retry.timeout` is not given and kind `service` has no documented default: the analysis assumed 0s per attempt".to_string()]
+    );
+}

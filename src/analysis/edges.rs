@@ -198,7 +198,7 @@ pub(super) fn edge_model(
     };
     let mut retried = false;
     if let Some(r) = &link.retry {
-        retried = add_retry(&mut em, link, r, ca, assumed, why);
+        retried = add_retry(&mut em, link, r, (ca, cb), assumed, why);
     }
     // A stream mapping retries while the record is still in the stream, so
     // none of its retries come after the message left (`mapping`).
@@ -259,27 +259,49 @@ fn add_clock(
 
 /// Adds the span of the link's retries `r` to the edge. Returns whether
 /// it retries at all (a retry then gives birth to duplicates).
+///
+/// The time of one attempt is the retry's `timeout`, else the call's, else
+/// for a `calls` how long one invocation of the callee `cb` may run (its
+/// `timeout`, or its kind's documented one). Where none is known the
+/// attempt of a call or a send takes 0 s, the shorter span: an assumption
+/// RH041 names, never a silent one.
 fn add_retry(
     em: &mut EdgeParts,
     link: &Link,
     r: &Retry,
-    ca: &Component,
+    (ca, cb): (&Component, &Component),
     assumed: &mut Vec<Assumed>,
     why: &mut Why,
 ) -> bool {
-    let fallback = link.timeout().map(|t| t.value);
-    if r.attempts.as_ref().is_some_and(|a| a.value > 1)
-        && r.timeout.is_none()
-        && fallback.is_none()
-        && link.ty == LinkType::Calls
-    {
-        assume(
-            assumed,
-            em.from,
-            ca,
-            &format!("{}.timeout", link.ty.field()),
-            "0s",
-        );
+    let callee = (link.ty == LinkType::Calls)
+        .then(|| eff::dur(cb, "timeout"))
+        .flatten();
+    let fallback = link
+        .timeout()
+        .map(|t| t.value)
+        .or(callee.as_ref().map(|t| t.value));
+    if r.attempts.as_ref().is_some_and(|a| a.value > 1) && r.timeout.is_none() {
+        match (&callee, fallback) {
+            (Some(t), _) if link.timeout().is_none() => why.add(|| {
+                format!(
+                    "each attempt up to `{}`'s timeout {}{}",
+                    cb.id,
+                    t.value,
+                    t.provenance()
+                )
+            }),
+            // A delivery's attempts are the platform's (a push topic's cap
+            // bounds them, `unwritten_backoff`); a client's are the call's
+            // or the send's, which the manifest should say.
+            (_, None) if matches!(link.ty, LinkType::Calls | LinkType::SendsTo) => assume(
+                assumed,
+                em.from,
+                ca,
+                &format!("{}.retry.timeout", link.ty.field()),
+                "0s per attempt",
+            ),
+            _ => {}
+        }
     }
     let s = retry::span(r, fallback);
     em.delay = em.delay.add(s.adds);

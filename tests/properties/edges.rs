@@ -165,7 +165,15 @@ fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
     let sns = kind(ca) == "sns-standard";
     if push && sns && role(cb) == Role::Http {
         // SNS to an HTTP/S endpoint: its policy, 3 retries 20 s apart by
-        // default (60 s), at most 3,600 s in all (F016).
+        // default (60 s), at most 3,600 s in all (F016). A declared retry
+        // with no backoff may last until the cap (or its max_elapsed).
+        if let Some(r) = &link.retry
+            && r.attempts.as_ref().is_some_and(|a| a.value > 1)
+            && r.backoff.is_none()
+        {
+            let cap = Dur::Secs(3_600);
+            return r.max_elapsed.as_ref().map_or(cap, |m| m.value.min(cap));
+        }
         let r = if link.retry.is_some() {
             retries
         } else {
@@ -190,8 +198,13 @@ fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
 pub fn step(m: &Manifest, from: usize, to: usize, index: u32) -> Step {
     let (ca, cb) = (&m.components[from], &m.components[to]);
     let link = ca.links().nth(index as usize).expect("the model's link");
+    // An attempt lasts the retry's timeout, else the call's, else for a
+    // `calls` as long as one invocation of the callee may run.
+    let callee = (link.ty == LinkType::Calls)
+        .then(|| cb.timeout().map(|t| t.value))
+        .flatten();
     let retries = link.retry.as_ref().map_or(Dur::ZERO, |r| {
-        retry_span(r, link.timeout().map(|t| t.value))
+        retry_span(r, link.timeout().map(|t| t.value).or(callee))
     });
     let mut delay = match link.ty {
         LinkType::SendsTo | LinkType::Calls | LinkType::Effects => retries,
