@@ -361,3 +361,20 @@ fn a_retried_call_without_a_timeout_waits_for_the_callee() {
         vec!["`checkout.calls.retry.timeout` is not given and kind `service` has no documented default: the analysis assumed 0s per attempt".to_string()]
     );
 }
+
+#[test]
+fn an_unwritten_failover_delay_is_an_assumption_not_a_silent_zero() {
+    // No platform documents detection or catch-up: 0 s each, named by RH041.
+    let m = manifest::from_str(
+        "version: 1\nregions:\n  eu: { failover_to: us, detection: 5m }\n  us: {}\nintents:\n  pay: { origin: api, effects: [ledger], key: { fields: [id], persisted_before_retry: true } }\ncomponents:\n  api: { kind: service, regions: [eu, us], mode: active-passive, effects: [{ to: ledger, passes_key: true }] }\n  ledger: { kind: external, accepts_key: true, key_window: 1d }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let a = analyse(&m);
+    let fields: Vec<_> = a
+        .model
+        .assumed
+        .iter()
+        .map(|x| (x.field.as_str(), x.value.as_str()))
+        .collect();
+    assert_eq!(fields, vec![("catch_up (of region eu)", "0s")]);
+}
