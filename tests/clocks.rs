@@ -378,3 +378,30 @@ fn an_unwritten_failover_delay_is_an_assumption_not_a_silent_zero() {
         .collect();
     assert_eq!(fields, vec![("catch_up (of region eu)", "0s")]);
 }
+
+#[test]
+fn an_unwritten_retry_count_on_a_push_delivery_is_the_platform_default() {
+    // Before, `retry` without `attempts` meant one attempt: 0 s.
+    // bus (eventbridge-bus): 6 attempts by default (F019), 100 s apart:
+    // 5 × 100 s = 500 s, capped by max_event_age 300 s (F019) = 300 s.
+    // rule (eventbridge): 186 attempts (F017) doubling from 1 s reach the
+    // cap, max_event_age 24h (F017) = 86,400 s.
+    let m = manifest::from_str(
+        "version: 1\ncomponents:\n  checkout: { kind: service, sends_to: [bus, rule] }\n  bus:\n    kind: eventbridge-bus\n    delivers_to: [{ to: shipping, retry: { backoff: 100s, multiplier: 1 } }]\n  rule:\n    kind: eventbridge\n    delivers_to: [{ to: billing, retry: { backoff: 1s } }]\n  shipping: { kind: service }\n  billing: { kind: service }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let a = analyse(&m);
+    let delays: Vec<_> = a
+        .model
+        .edges
+        .iter()
+        .filter(|e| e.ty == replay_audit::manifest::model::LinkType::DeliversTo)
+        .map(|e| (m.components[e.to()].id.as_str(), e.delay()))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(
+        delays,
+        vec![("shipping", Dur::Secs(300)), ("billing", Dur::Secs(86_400))]
+    );
+    assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
+}

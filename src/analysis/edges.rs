@@ -373,6 +373,26 @@ fn add_delivery(
         em.delay = span;
     } else if push && let Some(r) = link.retry.as_ref().filter(|r| backoff_unwritten(r)) {
         em.delay = unwritten_backoff(em, link, r, ca, (cap, span), assumed, why);
+    } else if push
+        && let Some(r) = link.retry.as_ref().filter(|r| r.attempts.is_none())
+        && let Some(n) = eff::count(ca, "retry_attempts")
+    {
+        // No count written: the platform retries its documented default
+        // count (F016, F017, F019), not once.
+        let counted = Retry {
+            attempts: Some(crate::manifest::model::Sp::new(n.value, link.loc)),
+            ..(**r).clone()
+        };
+        let s = retry::span(&counted, link.timeout().map(|t| t.value));
+        em.delay = s.adds.min(span);
+        why.add(|| {
+            format!(
+                "no attempts written: the default count{} applies, {}; with {cap} {span} the smaller, {}",
+                n.provenance(),
+                s.why,
+                s.adds.min(span)
+            )
+        });
     } else if push && (link.retry.is_some() || em.delay > Dur::ZERO) {
         let retries = em.delay;
         em.delay = retries.min(span);
@@ -405,10 +425,11 @@ fn add_delivery(
     }
 }
 
-/// Whether a retry is repeated with no written backoff: the time between
-/// its attempts is unknown, and an unknown time is not zero.
+/// Whether a retry is repeated (or its count is not written) with no
+/// written backoff: the time between its attempts is unknown, and an
+/// unknown time is not zero.
 fn backoff_unwritten(r: &Retry) -> bool {
-    r.attempts.as_ref().is_some_and(|a| a.value > 1) && r.backoff.is_none()
+    r.attempts.as_ref().is_none_or(|a| a.value > 1) && r.backoff.is_none()
 }
 
 /// A push delivery retried `r` times with no written backoff: the platform
