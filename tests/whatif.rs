@@ -247,7 +247,8 @@ fn overrides_files_for_check_and_what_if() {
 
     let (_, v) = what_if(&["--overrides", ov.to_str().unwrap()]);
     assert_eq!(codes(&v, "resolved"), ["RH001"]);
-    assert_eq!(codes(&v, "introduced"), ["RH004"]);
+    // RH041: the overridden send retries with no timeout per attempt.
+    assert_eq!(codes(&v, "introduced"), ["RH041", "RH004"]);
 
     std::fs::write(&ov, "payout-idempotency.retention: 2 days ago\n").unwrap();
     let out = cmd()
