@@ -405,3 +405,16 @@ fn an_unwritten_retry_count_on_a_push_delivery_is_the_platform_default() {
     );
     assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
 }
+
+#[test]
+fn an_unwritten_retention_with_a_documented_maximum_is_that_cap_by_name() {
+    // F054: at most 90 d = 7,776,000 s, not an assumed unbounded retention.
+    let m = fixture("event-hubs-retention-cap.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "order-worker", "guard"), Some(7_776_000));
+    assert_eq!(
+        step_texts(&a, "order-worker", "guard")[1],
+        "delivers_to: at-least-once delivery: retention not given: its documented maximum 90d (event-hubs maximum, F054)"
+    );
+    assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
+}

@@ -52,6 +52,7 @@ pub fn transport_span(
     let (retention, what) = match (delivery_retention(c), eff::dur(c, "max_event_age")) {
         (Some(r), _) => (r, "retention"),
         (None, Some(age)) => (age, "delivery retried for up to max_event_age"),
+        (None, None) if let Some(cap) = retention_cap(c) => (cap, CAPPED),
         (None, None) => {
             assume(assumed, i, c, "retention", "unbounded");
             let unbounded = Eff {
@@ -73,7 +74,7 @@ pub fn transport_span(
             format!(
                 "{what} {}{}{archive}",
                 retention.value,
-                retention.provenance()
+                provenance(&retention, what)
             )
         });
         return (retention.value, why, None);
@@ -89,7 +90,7 @@ pub fn transport_span(
             format!(
                 "no receive limit: a failing message is redelivered until its {what} {}{} (max_backlog does not bound it)",
                 retention.value,
-                retention.provenance()
+                provenance(&retention, what)
             )
         });
         return (retention.value, why, None);
@@ -136,7 +137,7 @@ pub fn transport_span(
             format!(
                 "retention {}{} (max_backlog does not lower it)",
                 retention.value,
-                retention.provenance()
+                provenance(&retention, what)
             )
         });
         (retention.value, why, None)
@@ -166,6 +167,40 @@ fn delivery_retention(c: &Component) -> Option<Eff<Dur>> {
         return None;
     }
     eff::dur(c, "retention")
+}
+
+/// What `transport_span` calls a retention it took at its kind's
+/// documented maximum (`retention_cap`).
+const CAPPED: &str = "retention not given: its documented maximum";
+
+/// " (sqs-standard default, F003)", or for a retention taken at its
+/// documented maximum " (event-hubs maximum, F054)".
+fn provenance(r: &Eff<Dur>, what: &str) -> String {
+    match &r.origin {
+        Origin::Catalog { kind, source } if what == CAPPED => {
+            format!(" ({kind} maximum, {source})")
+        }
+        _ => r.provenance(),
+    }
+}
+
+/// Where a transport's retention is not given and its kind documents only
+/// a maximum (Event Hubs 90 d, F054), that maximum: a message cannot be
+/// kept longer, so the cap bounds the horizon instead of an assumed
+/// unbounded retention. An archive (`archive`) is no delivery retention.
+fn retention_cap(c: &Component) -> Option<Eff<Dur>> {
+    let kind = eff::kind_of(c);
+    if c.retention().is_some() || kind.has_flag(crate::catalog::Flag::RetentionIsArchive) {
+        return None;
+    }
+    let cap = kind.max_dur("retention")?;
+    Some(Eff {
+        value: cap.value,
+        origin: Origin::Catalog {
+            kind: std::borrow::Cow::Borrowed(kind.id.as_str()),
+            source: cap.fact.source.as_str(),
+        },
+    })
 }
 
 /// The model of one edge. Its explanation goes to `why`, when wanted.
@@ -558,19 +593,22 @@ fn add_redrive(
             why.add(|| format!("redrive within {} (declared)", w.value));
         }
         None => {
-            let r = eff::dur(ca, "retention").unwrap_or_else(|| {
-                assume(assumed, a, ca, "retention", "unbounded");
-                Eff {
-                    value: Dur::Unbounded,
-                    origin: Origin::Assumed,
-                }
-            });
+            let capped = eff::dur(ca, "retention").is_none() && retention_cap(ca).is_some();
+            let r = eff::dur(ca, "retention")
+                .or_else(|| retention_cap(ca))
+                .unwrap_or_else(|| {
+                    assume(assumed, a, ca, "retention", "unbounded");
+                    Eff {
+                        value: Dur::Unbounded,
+                        origin: Origin::Assumed,
+                    }
+                });
             em.delay = em.delay.add(r.value);
             why.add(|| {
                 format!(
                     "redrive any time within the dead-letter retention {}{}",
                     r.value,
-                    r.provenance()
+                    provenance(&r, if capped { CAPPED } else { "retention" })
                 )
             });
         }

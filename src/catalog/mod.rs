@@ -316,6 +316,18 @@ impl Kind {
         })
     }
 
+    /// The documented maximum of a duration field, where the catalog gives
+    /// one: what the analysis takes when only a cap is known.
+    pub fn max_dur(&self, field: &str) -> Option<Cited<'_, Dur>> {
+        let (field, fact) = self.fields.get_key_value(field)?;
+        Some(Cited {
+            value: toml_dur(fact.max.as_ref()?)?,
+            kind: self,
+            field: field.as_str(),
+            fact,
+        })
+    }
+
     pub fn default_count(&self, field: &str) -> Option<Cited<'_, u64>> {
         let (field, fact, v) = self.default_of(field)?;
         let n = v.as_integer().filter(|i| *i >= 0)? as u64;
