@@ -418,3 +418,20 @@ fn an_unwritten_retention_with_a_documented_maximum_is_that_cap_by_name() {
     );
     assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
 }
+
+#[test]
+fn the_horizon_names_the_cap_that_bounds_the_retries() {
+    // 2 × 10m = 20m of retries; the link's max_record_age 15m (F017's
+    // MaximumEventAgeInSeconds, as imported) is the cap, not the bus's
+    // max_event_age 24h: 900 s, and the step names max_record_age.
+    let m = manifest::from_str(
+        "version: 1\nintents:\n  pay: { origin: api, effects: [ledger], key: { fields: [id], persisted_before_retry: true } }\ncomponents:\n  api: { kind: service, sends_to: rule }\n  rule:\n    kind: eventbridge\n    delivers_to: [{ to: worker, max_record_age: 15m, retry: { attempts: 3, backoff: 10m, multiplier: 1 } }]\n  worker: { kind: service, effects: [{ to: ledger, passes_key: true }] }\n  ledger: { kind: external, accepts_key: true, key_window: 1d }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "ledger", "effect"), Some(900));
+    assert_eq!(
+        step_texts(&a, "ledger", "effect")[1],
+        "delivers_to: retry 3 attempts: 2 × (0s + 10m) = 20m; the retries and max_record_age 15m compose to the smaller, 15m; at-least-once delivery: max_record_age 15m"
+    );
+}
