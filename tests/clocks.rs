@@ -253,7 +253,7 @@ fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
     assert_eq!(horizon_secs(&a, "billing", "guard"), Some(900));
     assert_eq!(
         step_texts(&a, "billing", "guard")[1],
-        "delivers_to: retry 6 attempts: (0s + 0s) + (0s + 0s) + (0s + 0s) + (0s + 0s) + (0s + 0s) = 0s; no backoff written: eventbridge retries with backoff until the cap (eventbridge default, F017), so the retries end by max_record_age 15m; at-least-once delivery: max_record_age 15m"
+        "delivers_to: retry 6 attempts; no backoff written: eventbridge retries with backoff until the cap (eventbridge default, F017), so the retries end by max_record_age 15m; at-least-once delivery: max_record_age 15m"
     );
     // The 5-minute guard window is now RH001 (900 s > 300 s).
     let rh001: Vec<_> = rules::check(&a)

@@ -340,7 +340,21 @@ fn add_retry(
     }
     let s = retry::span(r, fallback);
     em.delay = em.delay.add(s.adds);
-    why.add(|| format!("retry {}", s.why));
+    // A push delivery whose count or backoff is not written is paced by
+    // the platform (`add_delivery` says how): the sum of unwritten delays
+    // would read as 0 s.
+    let paced = link.ty == LinkType::DeliversTo
+        && delivery_retention(ca).is_none()
+        && eff::dur(ca, "max_event_age").is_some()
+        && (r.attempts.is_none() || r.backoff.is_none());
+    if paced {
+        why.add(|| match &r.attempts {
+            Some(n) => format!("retry {} attempts", n.value),
+            None => "retry declared".to_string(),
+        });
+    } else {
+        why.add(|| format!("retry {}", s.why));
+    }
     s.attempts > 1
 }
 
