@@ -40,7 +40,7 @@ fn dlq_incident_fails_with_rh001_at_the_store() {
     assert_eq!(f["severity"], "error");
     assert_eq!(f["intent"], "seller-payout");
     assert_eq!(f["component"], "payout-idempotency");
-    assert_eq!(f["horizon_seconds"], 55_200);
+    assert_eq!(f["horizon_seconds"], 55_500);
     assert_eq!(f["window_seconds"], 3_600);
     assert_eq!(
         f["path"],
@@ -272,7 +272,7 @@ fn a_folder_is_one_architecture() {
         vec!["RH005", "RH040", "RH001"],
         "sorted by file: the intent file first"
     );
-    assert_eq!(v["findings"][2]["horizon_seconds"], 55_200);
+    assert_eq!(v["findings"][2]["horizon_seconds"], 55_500);
     assert_eq!(
         v["findings"][2]["location"]["file"],
         dir.path().join("b-components.yml").display().to_string()
@@ -325,17 +325,19 @@ fn horizon_shows_the_arithmetic() {
     let h = &v["horizons"][0];
     assert_eq!(h["intent"], "seller-payout");
     assert_eq!(h["node"], "payout-idempotency");
-    assert_eq!(h["horizon_seconds"], 55_200);
+    assert_eq!(h["horizon_seconds"], 55_500);
     assert_eq!(h["window_seconds"], 3_600);
-    // 55 200 s plus the 10 % margin.
-    assert_eq!(h["required_retention_seconds"], 60_720);
+    // 55 500 s plus the 10 % margin.
+    assert_eq!(h["required_retention_seconds"], 61_050);
     let adds: Vec<u64> = h["steps"]
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["adds_seconds"].as_u64().unwrap())
         .collect();
-    assert_eq!(adds, vec![0, 2_400, 50_400, 2_400]);
+    // The move at 30m + 3 × 5m = 2,700 s (F002, F007), the delivery at
+    // 30m + (3 - 1) × 5m = 2,400 s.
+    assert_eq!(adds, vec![0, 2_700, 50_400, 2_400]);
     assert_eq!(
         h["steps"][2]["why"],
         "redrive: redrive within 14h (declared); the dead-letter queue keeps the enqueue time (F004): deadline = enqueue 0s + 14d = 14d"
@@ -344,7 +346,7 @@ fn horizon_shows_the_arithmetic() {
         .args(["horizon", "fixtures/incident-dlq-redrive.yaml", "--intent", "seller-payout"])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("payout-idempotency (store): horizon 15h 20m, window 1h, latest copy to stop 15h 20m after its first sighting, minimum safe retention 16h 52m — EXPIRES FIRST"))
+        .stdout(predicate::str::contains("payout-idempotency (store): horizon 15h 25m, window 1h, latest copy to stop 15h 25m after its first sighting, minimum safe retention 16h 57m 30s — EXPIRES FIRST"))
         .stdout(predicate::str::contains("+14h  payout-dlq → payout-requests: redrive: redrive within 14h (declared)"));
     cmd()
         .args([
@@ -467,7 +469,7 @@ fn the_quick_start_example_gives_what_the_readme_says() {
         .map(|f| f["code"].as_str().unwrap())
         .collect();
     assert_eq!(codes, vec!["RH001", "RH005", "RH040"]);
-    assert_eq!(v["findings"][0]["horizon_seconds"], 55_200);
+    assert_eq!(v["findings"][0]["horizon_seconds"], 55_500);
 }
 
 #[test]

@@ -234,3 +234,204 @@ fn each_sns_step_names_what_bounds_it() {
         ]
     );
 }
+
+/// The horizon of `node`'s `role` row in seconds.
+fn horizon_secs(a: &replay_audit::Analysis, node: &str, role: &str) -> Option<u64> {
+    rows(a, None, Some(node))
+        .into_iter()
+        .find(|r| r.role == role)
+        .unwrap_or_else(|| panic!("{node} {role} row"))
+        .horizon_seconds
+}
+
+#[test]
+fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
+    // F017: retries with backoff until the maximum event age; the imported
+    // `max_record_age: 15m` is that cap: 900 s, not 0 s.
+    let m = fixture("eventbridge-unwritten-backoff.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "billing", "guard"), Some(900));
+    assert_eq!(
+        step_texts(&a, "billing", "guard")[1],
+        "delivers_to: retry 6 attempts; no backoff written: eventbridge retries with backoff until the cap (eventbridge default, F017), so the retries end by max_record_age 15m; at-least-once delivery: max_record_age 15m"
+    );
+    // The 5-minute guard window is now RH001 (900 s > 300 s).
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.horizon, f.window))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(rh001, vec![(Some(Dur::Secs(900)), Some(Dur::Secs(300)))]);
+    // A bus whose facts give no backoff (F019) takes its cap, 300 s, as
+    // an assumption RH041 names.
+    assert_eq!(horizon_secs(&a, "shipping", "guard"), Some(300));
+    let rh041: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH041")
+        .map(|f| f.message)
+        .collect();
+    assert_eq!(
+        rh041,
+        vec!["`new-bus.delivers_to.retry.backoff` is not given and kind `eventbridge-bus` has no documented default: the analysis assumed the retries last until max_event_age 5m".to_string()]
+    );
+}
+
+#[test]
+fn the_dead_letter_move_comes_a_visibility_timeout_after_the_last_receive() {
+    // F002, F007: last receive at 30m + (2 - 1) × 12h = 45,000 s; the move
+    // at 30m + 2 × 12h = 88,200 s; redrive 1h; delivery 45,000 s: 136,800 s.
+    let m = fixture("dlq-move-after-visibility.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "order-worker", "guard"), Some(136_800));
+    let steps: Vec<Option<u64>> = rows(&a, None, Some("order-worker"))
+        .into_iter()
+        .find(|r| r.role == "guard")
+        .expect("guard row")
+        .steps
+        .iter()
+        .map(|s| s.adds_seconds)
+        .collect();
+    assert_eq!(
+        steps,
+        vec![Some(0), Some(88_200), Some(3_600), Some(45_000)]
+    );
+    assert_eq!(
+        step_texts(&a, "order-worker", "guard")[1],
+        "dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + 2 × visibility 12h = 1d 30m: moved when the last receive's visibility timeout ends (F002, F007) (below retention 4d)"
+    );
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.horizon, f.window))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(
+        rh001,
+        vec![(Some(Dur::Secs(136_800)), Some(Dur::Secs(108_000)))]
+    );
+}
+
+#[test]
+fn an_sns_fifo_archive_is_not_its_delivery_span() {
+    // F015 is the archive, F016 the delivery policy: 23d + 4d = 2,332,800 s
+    // (not 64d + 4d), and 23d + 1d = 2,073,600 s (not 1d + 1d).
+    let m = fixture("sns-fifo-archive-not-delivery.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "order-worker", "guard"), Some(2_332_800));
+    assert_eq!(horizon_secs(&a, "auditor", "guard"), Some(2_073_600));
+    assert_eq!(
+        step_texts(&a, "auditor", "guard")[1],
+        "delivers_to: at-least-once delivery: delivery retried for up to max_event_age 23d (sns-fifo default, F016) (the archive retention 1d (F015) bounds only a declared replay)"
+    );
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.component.as_deref().map(str::to_string), f.horizon))
+        .collect();
+    assert_eq!(
+        rh001,
+        vec![(
+            Some("audit-keys".to_string()),
+            Some(replay_audit::time::Dur::Secs(2_073_600))
+        )]
+    );
+}
+
+#[test]
+fn a_retried_call_without_a_timeout_waits_for_the_callee() {
+    // (60s + 1s) + (60s + 2s) = 123 s, not (0s + 1s) + (0s + 2s) = 3 s.
+    let m = fixture("call-timeout-from-callee.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "payments", "guard"), Some(123));
+    assert_eq!(
+        step_texts(&a, "payments", "guard")[0],
+        "calls: each attempt up to `payments`'s timeout 1m; retry 3 attempts: (1m + 1s) + (1m + 2s) = 2m 3s"
+    );
+    // No timeout anywhere (a generic service documents none): 0 s per
+    // attempt, 3 s, and RH041 says so.
+    assert_eq!(horizon_secs(&a, "fraud", "guard"), Some(3));
+    let rh041: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH041")
+        .map(|f| f.message)
+        .collect();
+    assert_eq!(
+        rh041,
+        vec!["`checkout.calls.retry.timeout` is not given and kind `service` has no documented default: the analysis assumed 0s per attempt".to_string()]
+    );
+}
+
+#[test]
+fn an_unwritten_failover_delay_is_an_assumption_not_a_silent_zero() {
+    // No platform documents detection or catch-up: 0 s each, named by RH041.
+    let m = manifest::from_str(
+        "version: 1\nregions:\n  eu: { failover_to: us, detection: 5m }\n  us: {}\nintents:\n  pay: { origin: api, effects: [ledger], key: { fields: [id], persisted_before_retry: true } }\ncomponents:\n  api: { kind: service, regions: [eu, us], mode: active-passive, effects: [{ to: ledger, passes_key: true }] }\n  ledger: { kind: external, accepts_key: true, key_window: 1d }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let a = analyse(&m);
+    let fields: Vec<_> = a
+        .model
+        .assumed
+        .iter()
+        .map(|x| (x.field.as_str(), x.value.as_str()))
+        .collect();
+    assert_eq!(fields, vec![("catch_up (of region eu)", "0s")]);
+}
+
+#[test]
+fn an_unwritten_retry_count_on_a_push_delivery_is_the_platform_default() {
+    // Before, `retry` without `attempts` meant one attempt: 0 s.
+    // bus (eventbridge-bus): 6 attempts by default (F019), 100 s apart:
+    // 5 × 100 s = 500 s, capped by max_event_age 300 s (F019) = 300 s.
+    // rule (eventbridge): 186 attempts (F017) doubling from 1 s reach the
+    // cap, max_event_age 24h (F017) = 86,400 s.
+    let m = manifest::from_str(
+        "version: 1\ncomponents:\n  checkout: { kind: service, sends_to: [bus, rule] }\n  bus:\n    kind: eventbridge-bus\n    delivers_to: [{ to: shipping, retry: { backoff: 100s, multiplier: 1 } }]\n  rule:\n    kind: eventbridge\n    delivers_to: [{ to: billing, retry: { backoff: 1s } }]\n  shipping: { kind: service }\n  billing: { kind: service }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let a = analyse(&m);
+    let delays: Vec<_> = a
+        .model
+        .edges
+        .iter()
+        .filter(|e| e.ty == replay_audit::manifest::model::LinkType::DeliversTo)
+        .map(|e| (m.components[e.to()].id.as_str(), e.delay()))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(
+        delays,
+        vec![("shipping", Dur::Secs(300)), ("billing", Dur::Secs(86_400))]
+    );
+    assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
+}
+
+#[test]
+fn an_unwritten_retention_with_a_documented_maximum_is_that_cap_by_name() {
+    // F054: at most 90 d = 7,776,000 s, not an assumed unbounded retention.
+    let m = fixture("event-hubs-retention-cap.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "order-worker", "guard"), Some(7_776_000));
+    assert_eq!(
+        step_texts(&a, "order-worker", "guard")[1],
+        "delivers_to: at-least-once delivery: retention not given: its documented maximum 90d (event-hubs maximum, F054)"
+    );
+    assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
+}
+
+#[test]
+fn the_horizon_names_the_cap_that_bounds_the_retries() {
+    // 2 × 10m = 20m of retries; the link's max_record_age 15m (F017's
+    // MaximumEventAgeInSeconds, as imported) is the cap, not the bus's
+    // max_event_age 24h: 900 s, and the step names max_record_age.
+    let m = manifest::from_str(
+        "version: 1\nintents:\n  pay: { origin: api, effects: [ledger], key: { fields: [id], persisted_before_retry: true } }\ncomponents:\n  api: { kind: service, sends_to: rule }\n  rule:\n    kind: eventbridge\n    delivers_to: [{ to: worker, max_record_age: 15m, retry: { attempts: 3, backoff: 10m, multiplier: 1 } }]\n  worker: { kind: service, effects: [{ to: ledger, passes_key: true }] }\n  ledger: { kind: external, accepts_key: true, key_window: 1d }\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render(false)));
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "ledger", "effect"), Some(900));
+    assert_eq!(
+        step_texts(&a, "ledger", "effect")[1],
+        "delivers_to: retry 3 attempts: 2 × (0s + 10m) = 20m; the retries and max_record_age 15m compose to the smaller, 15m; at-least-once delivery: max_record_age 15m"
+    );
+}

@@ -65,8 +65,8 @@ fn json_gives_the_same_numbers_in_seconds() {
         .iter()
         .find(|l| l["node"] == "payout-ledger")
         .unwrap();
-    // 6d 5h 45m → 28d 3h 25m; unbounded → 7d.
-    assert_eq!(ledger["before_horizon_seconds"], 539_100);
+    // 6d 5h 50m → 28d 3h 25m; unbounded → 7d.
+    assert_eq!(ledger["before_horizon_seconds"], 539_400);
     assert_eq!(ledger["after_horizon_seconds"], 2_431_500);
     assert_eq!(ledger["before_window_seconds"], Value::Null);
     assert_eq!(ledger["after_window_seconds"], 604_800);
@@ -84,7 +84,7 @@ fn json_gives_the_same_numbers_in_seconds() {
             r["before_seconds"].as_u64(),
             r["after_seconds"].as_u64()
         ),
-        (Some("payout-ledger"), Some(593_010), Some(2_674_650))
+        (Some("payout-ledger"), Some(593_340), Some(2_674_650))
     );
     assert_eq!(v["policy"], Value::Null);
 }
@@ -107,7 +107,7 @@ fn the_reverse_change_resolves_and_passes() {
         "{stdout}"
     );
     assert!(stdout.contains("- **resolved** error RH001 replay-outlives-dedup-window — seller-payout / payout-ledger:"), "{stdout}");
-    assert!(stdout.contains("- **payout-ledger** (store): horizon 28d 3h 25m → 6d 5h 45m; window 7d → unbounded: now covered"), "{stdout}");
+    assert!(stdout.contains("- **payout-ledger** (store): horizon 28d 3h 25m → 6d 5h 50m; window 7d → unbounded: now covered"), "{stdout}");
 }
 
 fn git(dir: &Path, args: &[&str]) {

@@ -105,15 +105,15 @@ fn human_carries_the_rule_the_place_the_arithmetic_and_the_fix() {
     assert_eq!(lines[2], "error[RH001]: replay-outlives-dedup-window");
     assert_eq!(lines[3], "  --> examples/payouts.yaml:50:11");
     assert_eq!(lines[5], "50 |     kind: powertools-idempotency");
-    // 40m dead_letter: max_backlog 30m + (3 - 1) × visibility 5m; 14h the
+    // 45m dead_letter: max_backlog 30m + 3 × visibility 5m (F002, F007); 14h the
     // declared redrive; 40m again on the way back to the worker. Window 1h
-    // is the powertools default (F040); margin 10 % of 15h 20m = 1h 32m.
+    // is the powertools default (F040); margin 10 % of 15h 25m = 1h 32m 30s.
     assert!(out.contains(
         "   = path: settlement-scheduler → payout-requests → payout-dlq → payout-requests → payout-worker → bank-rail\n\
-         \x20  = note: horizon 15h 20m = 40m dead_letter + 14h redrive + 40m delivers_to > window 1h\n"
+         \x20  = note: horizon 15h 25m = 45m dead_letter + 14h redrive + 40m delivers_to > window 1h\n"
     ), "{out}");
     assert!(out.contains(
-        "   = help: set `payout-idempotency.retention` to at least 16h 52m (the latest copy 15h 20m after its first sighting + margin 1h 32m)\n"
+        "   = help: set `payout-idempotency.retention` to at least 16h 57m 30s (the latest copy 15h 25m after its first sighting + margin 1h 32m 30s)\n"
     ), "{out}");
     assert!(out.contains("info[RH040]: untested-failure-mode"), "{out}");
     assert!(!out.contains('\x1b'), "{out}");
@@ -134,11 +134,9 @@ fn human_help_follows_the_policy_margin() {
     .unwrap();
     let (code, out, err) = run_in(d.path(), &[], &["check", "m.yaml", "--format", "human"]);
     assert_eq!(code, Some(1), "{err}");
-    // 50 % of 15h 20m is 7h 40m: 15h 20m + 7h 40m = 23h.
+    // 50 % of 15h 25m is 7h 42m 30s: 15h 25m + 7h 42m 30s = 23h 7m 30s.
     assert!(
-        out.contains(
-            "to at least 23h (the latest copy 15h 20m after its first sighting + margin 7h 40m)"
-        ),
+        out.contains("to at least 23h 7m 30s (the latest copy 15h 25m after its first sighting + margin 7h 42m 30s)"),
         "{out}"
     );
 }
@@ -155,7 +153,7 @@ fn concise_is_one_line_per_finding() {
     assert_eq!(lines.len(), 5, "{out}");
     assert!(
         lines[0].starts_with(
-            "examples/payouts.yaml:50:11: RH001 a dead-letter redrive can reach `bank-rail` 15h 20m"
+            "examples/payouts.yaml:50:11: RH001 a dead-letter redrive can reach `bank-rail` 15h 25m"
         ),
         "{out}"
     );

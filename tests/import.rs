@@ -260,10 +260,9 @@ fn step_functions_retry_blocks_become_call_retries() {
     assert_eq!(
         check_overlaid("step-functions.yaml"),
         (
-            vec![
-                t("RH021", "pay-function", "seller-payout"),
-                t("RH041", "payout-flow", "seller-payout")
-            ],
+            // No RH041: an attempt lasts up to the function's imported
+            // Timeout (30 s), not an assumed 0 s.
+            vec![t("RH021", "pay-function", "seller-payout")],
             1
         )
     );
@@ -572,18 +571,20 @@ fn state_machine_definition_file_with_catch_to_a_queue() {
         check_overlaid("step-functions-file.yaml"),
         (
             vec![
+                // No RH041: an attempt lasts up to the function's
+                // imported Timeout, not an assumed 0 s.
                 t("RH021", "refund-function", "refund"),
-                t("RH041", "refund-flow", "refund"),
                 t("RH040", "-", "refund")
             ],
             1
         )
     );
-    // 5s + 15s + 45s + min(135s, 60s) = 125s.
+    // Each attempt up to the function's Timeout 30 s: 4 × 30s + 5s + 15s
+    // + 45s + min(135s, 60s) = 245s.
     let fixture = "step-functions-file.yaml";
     let (h, _, _) = run(&["horizon", fixture, &overlay_of(fixture)]);
     assert!(
-        h.contains("retry 5 attempts: (0s + 5s) + (0s + 15s) + (0s + 45s) + (0s + 1m) = 2m 5s"),
+        h.contains("calls: each attempt up to `refund-function`'s timeout 30s; retry 5 attempts: (30s + 5s) + (30s + 15s) + (30s + 45s) + (30s + 1m) = 4m 5s"),
         "{h}"
     );
 }

@@ -20,20 +20,22 @@ const SFN: [&str; 2] = [
 ];
 
 /// The overlay restates the call to pay-function with `passes_key: true`:
-/// the imported retry (4 attempts, 2s doubling: 2s + 4s + 8s = 14s) stays,
+/// the imported retry (4 attempts, 2s doubling, each attempt up to the
+/// function's imported Timeout 30 s: (30s + 2s) + (30s + 4s) + (30s + 8s)
+/// = 104 s) stays,
 /// RH021 no longer fires, and the new call to audit-function is appended.
 #[test]
 fn an_overlay_link_keeps_the_imported_task_retry() {
     let (f, code) = check(&SFN);
-    assert_eq!(f, vec![t("RH041", "payout-flow", "seller-payout")]);
+    assert_eq!(f, vec![]);
     assert_eq!(code, 0);
     let (h, code) = run(&["horizon", SFN[0], SFN[1]]);
     assert_eq!(code, 0, "{h}");
     assert!(
-        h.contains("  bank-rail (effect): horizon 14s, window none"),
+        h.contains("  bank-rail (effect): horizon 1m 44s, window none"),
         "{h}"
     );
-    assert!(h.contains("+14s  payout-flow → pay-function: calls: retry 4 attempts: (0s + 2s) + (0s + 4s) + (0s + 8s) = 14s\n"), "{h}");
+    assert!(h.contains("+1m 44s  payout-flow → pay-function: calls: each attempt up to `pay-function`'s timeout 30s; retry 4 attempts: (30s + 2s) + (30s + 4s) + (30s + 8s) = 1m 44s\n"), "{h}");
     let (g, code) = run(&["graph", SFN[0], SFN[1]]);
     assert_eq!(code, 0, "{g}");
     let calls: Vec<&str> = g
@@ -58,7 +60,7 @@ fn an_overlay_link_keeps_the_imported_task_retry() {
         f,
         vec![
             t("RH021", "pay-function", "seller-payout"),
-            t("RH041", "payout-flow", "seller-payout")
+            // No RH041: the attempts last up to the function's Timeout.
         ]
     );
 }

@@ -236,7 +236,7 @@ fn report_and_graph_honour_waivers() {
         format!("- **ASSUMED:** RH001 waived: {waiver}"),
         format!("- *(waived: {waiver})* **error** RH001 replay-outlives-dedup-window"),
         // The answer still states the fact the waiver accepts.
-        "No: a copy can arrive 15h 20m after the intent".to_string(),
+        "No: a copy can arrive 15h 25m after the intent".to_string(),
     ] {
         assert!(
             r.stdout.contains(&line),
@@ -467,7 +467,7 @@ fn the_margin_policy_reaches_rh004() {
         v["findings"][0]["message"]
             .as_str()
             .unwrap()
-            .ends_with("the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)")
+            .ends_with("the margin 35m is below the policy's 1h 32m 30s (10 % or 5 minutes)")
     );
     let custom = Case::with_manifest(&manifest, Some("[margin]\npercent = 1\nminimum = 300\n"));
     assert_eq!(
@@ -675,7 +675,7 @@ fn accepted_findings_are_notices_in_github_and_marked_in_markdown() {
         md.contains("*(waived: records moved to the ledger in PAY-12)* a dead-letter redrive"),
         "{md}"
     );
-    assert!(md.contains("| seller-payout | payout-idempotency | store | 15h 20m | 1h | 16h 52m | **expires first** |"), "{md}");
+    assert!(md.contains("| seller-payout | payout-idempotency | store | 15h 25m | 1h | 16h 57m 30s | **expires first** |"), "{md}");
 }
 
 // ---- organisation mode -----------------------------------------------------
@@ -788,7 +788,7 @@ fn what_if_and_shell_honour_waivers() {
         .expect("runs");
     let text = String::from_utf8(out.stdout).expect("utf-8");
     assert!(
-        text.contains("payout-idempotency (horizon 15h 20m, window 1h) (waived)"),
+        text.contains("payout-idempotency (horizon 15h 25m, window 1h) (waived)"),
         "{text}"
     );
     assert!(

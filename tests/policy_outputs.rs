@@ -203,8 +203,8 @@ fn quiet_and_min_severity_apply_under_each() {
 #[test]
 fn the_human_underline_covers_the_whole_value() {
     let d = tempfile::tempdir().unwrap();
-    // payout-idempotency keeps keys 1h 10m; horizon 40m dead_letter + 14h
-    // redrive + 40m delivers_to = 15h 20m (examples/payouts.yaml's
+    // payout-idempotency keeps keys 1h 10m; horizon 45m dead_letter + 14h
+    // redrive + 40m delivers_to = 15h 25m (examples/payouts.yaml's
     // arithmetic), so RH001 stands at the retention.
     let text = PAYOUTS.replace(
         "  payout-idempotency:\n    kind: powertools-idempotency\n",

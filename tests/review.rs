@@ -138,7 +138,7 @@ fn incident_checklist_statuses_and_codes() {
     // and lists the declared assumptions it rests on.
     let retention = &i.answers[7];
     assert!(retention.evidence.iter().any(|e| e.at.as_deref() == Some("manifest.yaml:53")
-        && e.text.contains("`payout-idempotency` (store): retention 1h (powertools-idempotency default, F040); latest copy at 15h 20m, the latest it must stop 15h 20m after its first sighting; minimum safe retention 16h 52m (expires first)")));
+        && e.text.contains("`payout-idempotency` (store): retention 1h (powertools-idempotency default, F040); latest copy at 15h 25m, the latest it must stop 15h 25m after its first sighting; minimum safe retention 16h 57m 30s (expires first)")));
     assert_eq!(
         retention.assumptions,
         vec![
@@ -171,7 +171,7 @@ fn incident_test_plan_applies_to_its_graph() {
     let redrive = &r.intents[0].experiments[5];
     assert_eq!(
         redrive.text,
-        "Redrive `payout-dlq` at the latest the manifest allows, so its copy reaches `bank-rail` 15h 20m after the first attempt, and check `bank-rail` does not take effect twice."
+        "Redrive `payout-dlq` at the latest the manifest allows, so its copy reaches `bank-rail` 15h 25m after the first attempt, and check `bank-rail` does not take effect twice."
     );
     assert!(
         r.intents[0].experiments[4]

@@ -19,8 +19,8 @@ fn shell(input: &str) -> (i32, String, String) {
     )
 }
 
-const RH001: &str = "error RH001 replay-outlives-dedup-window seller-payout / payout-idempotency (horizon 15h 20m, window 1h)";
-const RH004: &str = "warning RH004 thin-retention-margin seller-payout / payout-idempotency (horizon 15h 20m, window 16h)";
+const RH001: &str = "error RH001 replay-outlives-dedup-window seller-payout / payout-idempotency (horizon 15h 25m, window 1h)";
+const RH004: &str = "warning RH004 thin-retention-margin seller-payout / payout-idempotency (horizon 15h 25m, window 16h)";
 
 #[test]
 fn set_undo_redo_diff_check_why() {
@@ -57,19 +57,19 @@ info RH005 horizon-rests-on-assumption seller-payout
   the verdict on `seller-payout` rests on 2 declared assumptions: max_backlog 30m on payout-requests; redrive of payout-dlq within 14h
   at {FIXTURE}:10:3
 {RH004}
-  `payout-idempotency` keeps keys 16h and the latest copy it must stop arrives 15h 20m after its first sighting of the key: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
+  `payout-idempotency` keeps keys 16h and the latest copy it must stop arrives 15h 25m after its first sighting of the key: the margin 35m is below the policy's 1h 32m 30s (10 % or 5 minutes)
   at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h)
 0 error(s), 1 warning(s), 1 info
 {RH004}
-  `payout-idempotency` keeps keys 16h and the latest copy it must stop arrives 15h 20m after its first sighting of the key: the margin 40m is below the policy's 1h 32m (10 % or 5 minutes)
+  `payout-idempotency` keeps keys 16h and the latest copy it must stop arrives 15h 25m after its first sighting of the key: the margin 35m is below the policy's 1h 32m 30s (10 % or 5 minutes)
   at {FIXTURE}:48:3 (changed: payout-idempotency.retention: (not set: 1h, powertools-idempotency default, F040) → 16h)
   worst path:
              +0s  settlement-scheduler → payout-requests: sends_to: no delay
-            +40m  payout-requests → payout-dlq: dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)
+            +45m  payout-requests → payout-dlq: dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + 3 × visibility 5m = 45m: moved when the last receive's visibility timeout ends (F002, F007) (below retention 4d)
             +14h  payout-dlq → payout-requests: redrive: redrive within 14h (declared); the dead-letter queue keeps the enqueue time (F004): deadline = enqueue 0s + 14d = 14d
             +40m  payout-requests → payout-worker: delivers_to: at-least-once delivery: max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)
-       = 15h 20m  total
-  window 16h against horizon 15h 20m: margin 40m; the policy asks for 15h 20m + margin 1h 32m = 16h 52m
+       = 15h 25m  total
+  window 16h against horizon 15h 25m: margin 35m; the policy asks for 15h 25m + margin 1h 32m 30s = 16h 57m 30s
 "
     );
     assert_eq!(out, expected, "`quit` stops before the last `changes`");
@@ -153,7 +153,7 @@ fn save_writes_an_overrides_file_that_check_reads() {
 fn horizon_and_help() {
     let (code, out, err) = shell("horizon payout-worker\nhelp\n");
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(out.starts_with("intent seller-payout\n  payout-worker (guard): horizon 15h 20m, window 1h, latest copy to stop 15h 20m after its first sighting, minimum safe retention 16h 52m — EXPIRES FIRST\n"), "{out}");
+    assert!(out.starts_with("intent seller-payout\n  payout-worker (guard): horizon 15h 25m, window 1h, latest copy to stop 15h 25m after its first sighting, minimum safe retention 16h 57m 30s — EXPIRES FIRST\n"), "{out}");
     assert!(out.contains("  set TARGET=VALUE   change a value"), "{out}");
     assert!(
         out.ends_with("  quit               leave (also `exit` or end of input)\n"),

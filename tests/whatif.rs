@@ -1,6 +1,6 @@
 //! `what-if`, `check --overrides` and `horizon --required` on the DLQ
-//! redrive incident: horizon 15h 20m (55 200 s) at the payout guard, so the
-//! policy (10 % or 5 min) asks for 16h 52m (60 720 s).
+//! redrive incident: horizon 15h 25m (55 500 s) at the payout guard, so the
+//! policy (10 % or 5 min) asks for 16h 57m 30s (61 050 s).
 
 use assert_cmd::Command;
 use proptest::prelude::*;
@@ -49,7 +49,7 @@ fn two_days_resolves_rh001() {
         serde_json::json!([{"target": "payout-idempotency.retention", "old": null, "new": "2d"}])
     );
     assert_eq!(codes(&v, "resolved"), ["RH001"]);
-    assert_eq!(v["resolved"][0]["horizon_seconds"], 55_200);
+    assert_eq!(v["resolved"][0]["horizon_seconds"], 55_500);
     assert_eq!(v["resolved"][0]["window_seconds"], 3_600);
     assert_eq!(v["resolved"][0]["location"]["file"], FIXTURE);
     assert_eq!(v["resolved"][0]["location"]["line"], 49);
@@ -59,7 +59,7 @@ fn two_days_resolves_rh001() {
 
 #[test]
 fn seventeen_hours_is_above_the_margin() {
-    // 17h = 61 200 s >= 60 720 s: no thin-margin warning.
+    // 17h = 61 200 s >= 61 050 s: no thin-margin warning.
     let (code, v) = what_if(&["--set", "payout-idempotency.retention=17h"]);
     assert_eq!(code, 0);
     assert_eq!(codes(&v, "resolved"), ["RH001"]);
@@ -68,7 +68,7 @@ fn seventeen_hours_is_above_the_margin() {
 
 #[test]
 fn sixteen_hours_resolves_rh001_but_introduces_rh004() {
-    // 16h = 57 600 s covers 55 200 s by 40 min, below the 1h 32m margin.
+    // 16h = 57 600 s covers 55 500 s by 35 min, below the 1h 32m 30s margin.
     let (code, v) = what_if(&["--set", "payout-idempotency.retention=16h"]);
     assert_eq!(code, 0, "a warning does not fail by default");
     assert_eq!(codes(&v, "resolved"), ["RH001"]);
@@ -76,7 +76,7 @@ fn sixteen_hours_resolves_rh001_but_introduces_rh004() {
     let f = &v["introduced"][0];
     assert_eq!(
         (f["horizon_seconds"].as_u64(), f["window_seconds"].as_u64()),
-        (Some(55_200), Some(57_600))
+        (Some(55_500), Some(57_600))
     );
     assert_eq!(f["component"], "payout-idempotency");
     // The window now comes from the --set argument: the finding points there.
@@ -100,9 +100,9 @@ fn a_shorter_redrive_keeps_rh001_with_its_new_horizon() {
     assert!(codes(&v, "resolved").is_empty() && codes(&v, "introduced").is_empty());
     assert_eq!(codes(&v, "unchanged"), ["RH001", "RH005"]);
     let f = &v["unchanged"][0];
-    // 40m + 1h + 40m
-    assert_eq!(f["horizon_seconds"], 8_400);
-    assert_eq!(f["previous_horizon_seconds"], 55_200);
+    // the move 45m (30m + 3 × 5m, F002, F007) + 1h + the delivery 40m
+    assert_eq!(f["horizon_seconds"], 8_700);
+    assert_eq!(f["previous_horizon_seconds"], 55_500);
     assert_eq!(
         v["changes"][0],
         serde_json::json!({"target": "payout-dlq.redrive.within", "old": "14h", "new": "1h"})
@@ -236,17 +236,19 @@ fn overrides_files_for_check_and_what_if() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    // Sorted by file: the manifest (RH005), then the overrides file (RH004).
-    assert_eq!(codes(&v, "findings"), ["RH005", "RH004"]);
+    // Sorted by file: the manifest (RH005; RH041: the retried send gives
+    // no timeout per attempt, taken as 0 s), then the overrides file (RH004).
+    assert_eq!(codes(&v, "findings"), ["RH005", "RH041", "RH004"]);
     assert_eq!(
-        v["findings"][1]["location"]["file"],
+        v["findings"][2]["location"]["file"],
         ov.display().to_string()
     );
-    assert_eq!(v["findings"][1]["location"]["line"], 1);
+    assert_eq!(v["findings"][2]["location"]["line"], 1);
 
     let (_, v) = what_if(&["--overrides", ov.to_str().unwrap()]);
     assert_eq!(codes(&v, "resolved"), ["RH001"]);
-    assert_eq!(codes(&v, "introduced"), ["RH004"]);
+    // RH041: the overridden send retries with no timeout per attempt.
+    assert_eq!(codes(&v, "introduced"), ["RH041", "RH004"]);
 
     std::fs::write(&ov, "payout-idempotency.retention: 2 days ago\n").unwrap();
     let out = cmd()
@@ -271,8 +273,8 @@ fn text_output_lists_changes_and_findings() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("changes:\n  payout-idempotency.retention: (not set) → 16h\nresolved (1):\n  error   RH001 replay-outlives-dedup-window — seller-payout / payout-idempotency\n          horizon 15h 20m, window 1h\n"), "{text}");
-    assert!(text.contains("introduced (1):\n  warning RH004 thin-retention-margin — seller-payout / payout-idempotency\n          horizon 15h 20m, window 16h\n"), "{text}");
+    assert!(text.starts_with("changes:\n  payout-idempotency.retention: (not set) → 16h\nresolved (1):\n  error   RH001 replay-outlives-dedup-window — seller-payout / payout-idempotency\n          horizon 15h 25m, window 1h\n"), "{text}");
+    assert!(text.contains("introduced (1):\n  warning RH004 thin-retention-margin — seller-payout / payout-idempotency\n          horizon 15h 25m, window 16h\n"), "{text}");
     assert!(text.contains("unchanged (1):\n  info    RH005 "), "{text}");
 }
 
@@ -288,8 +290,8 @@ fn horizon_required_gives_the_minimum_safe_retention() {
         v,
         serde_json::json!({"version": 1, "required": [{
             "intent": "seller-payout", "component": "payout-idempotency", "layer": "guard store",
-            "at": "payout-worker", "horizon_seconds": 55200, "span_seconds": 55200, "window_seconds": 3600,
-            "required_retention_seconds": 60720, "verdict": "expires-first", "bounded_by": []
+            "at": "payout-worker", "horizon_seconds": 55500, "span_seconds": 55500, "window_seconds": 3600,
+            "required_retention_seconds": 61050, "verdict": "expires-first", "bounded_by": []
         }]})
     );
     let out = cmd()
@@ -298,7 +300,7 @@ fn horizon_required_gives_the_minimum_safe_retention() {
         .unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "intent seller-payout\n  payout-idempotency (guard store via `payout-worker`): minimum safe retention 16h 52m (the latest copy 15h 20m after its first sighting + margin 1h 32m), window 1h — expires-first\n"
+        "intent seller-payout\n  payout-idempotency (guard store via `payout-worker`): minimum safe retention 16h 57m 30s (the latest copy 15h 25m after its first sighting + margin 1h 32m 30s), window 1h — expires-first\n"
     );
 }
 

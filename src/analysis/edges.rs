@@ -31,23 +31,28 @@ impl Why {
 
 /// How long a transport may still deliver a message: its retention, or with
 /// a declared `max_backlog` and a receive limit the smaller of the retention
-/// and `max_backlog + (max_receives - 1) * visibility_timeout`. Without a
-/// receive limit a failing message is redelivered until its retention ends
-/// (F002, F003), whatever the backlog. Returns the span, its explanation
-/// (only when `explain`; empty otherwise) and the backlog assumption it
-/// rests on, when the backlog is what bounds it.
+/// and `max_backlog + (max_receives - 1) * visibility_timeout`, the start of
+/// the last receive. The move into the dead-letter queue (`moves`) comes one
+/// visibility timeout later, when that receive's timeout ends undeleted
+/// (F002, F007): `max_backlog + max_receives * visibility_timeout`. Without
+/// a receive limit a failing message is redelivered until its retention
+/// ends (F002, F003), whatever the backlog. Returns the span, its
+/// explanation (only when `explain`; empty otherwise) and the backlog
+/// assumption it rests on, when the backlog is what bounds it.
 pub fn transport_span(
     i: usize,
     c: &Component,
-    after_receives: Option<u64>,
+    (after_receives, moves): (Option<u64>, bool),
     assumed: &mut Vec<Assumed>,
     explain: bool,
 ) -> (Dur, String, Option<EdgeAssumption>) {
     // A push transport (SNS, EventBridge) keeps no backlog but retries a
-    // delivery for up to its maximum event age.
-    let (retention, what) = match (eff::dur(c, "retention"), eff::dur(c, "max_event_age")) {
+    // delivery for up to its maximum event age; its archive, where it has
+    // one, bounds a declared replay, not delivery.
+    let (retention, what) = match (delivery_retention(c), eff::dur(c, "max_event_age")) {
         (Some(r), _) => (r, "retention"),
         (None, Some(age)) => (age, "delivery retried for up to max_event_age"),
+        (None, None) if let Some(cap) = retention_cap(c) => (cap, CAPPED),
         (None, None) => {
             assume(assumed, i, c, "retention", "unbounded");
             let unbounded = Eff {
@@ -59,7 +64,19 @@ pub fn transport_span(
     };
     let text = |f: &dyn Fn() -> String| if explain { f() } else { String::new() };
     let Some(backlog) = c.max_backlog() else {
-        let why = text(&|| format!("{what} {}{}", retention.value, retention.provenance()));
+        let why = text(&|| {
+            let archive = archive(c).map_or_else(String::new, |(a, fact)| {
+                format!(
+                    " (the archive retention {} ({fact}) bounds only a declared replay)",
+                    a.value
+                )
+            });
+            format!(
+                "{what} {}{}{archive}",
+                retention.value,
+                provenance(&retention, what)
+            )
+        });
         return (retention.value, why, None);
     };
     let Some(receives) = after_receives.or_else(|| eff::count(c, "max_receives").map(|e| e.value))
@@ -73,17 +90,39 @@ pub fn transport_span(
             format!(
                 "no receive limit: a failing message is redelivered until its {what} {}{} (max_backlog does not bound it)",
                 retention.value,
-                retention.provenance()
+                provenance(&retention, what)
             )
         });
         return (retention.value, why, None);
     };
-    let vis = eff::dur(c, "visibility_timeout").map_or(Dur::ZERO, |v| v.value);
-    let bound = backlog.value.add(vis.times(receives.saturating_sub(1)));
+    let vis = eff::dur(c, "visibility_timeout");
+    if vis.is_none() {
+        // Without a visibility timeout the receives take no time: the
+        // shorter span, so an assumption RH041 names.
+        assume(assumed, i, c, "visibility_timeout", "0s");
+    }
+    let vis_why = vis.as_ref().map_or_else(String::new, Eff::provenance);
+    let vis = vis.map_or(Dur::ZERO, |v| v.value);
+    let timeouts = if moves {
+        receives
+    } else {
+        receives.saturating_sub(1)
+    };
+    let bound = backlog.value.add(vis.times(timeouts));
     if bound < retention.value {
         let why = text(&|| {
+            let n = if moves {
+                format!("{receives}")
+            } else {
+                format!("({receives} - 1)")
+            };
+            let after = if moves {
+                ": moved when the last receive's visibility timeout ends (F002, F007)"
+            } else {
+                ""
+            };
             format!(
-                "max_backlog {} + ({receives} - 1) × visibility {vis} = {bound} (below retention {})",
+                "max_backlog {} + {n} × visibility {vis}{vis_why} = {bound}{after} (below retention {})",
                 backlog.value, retention.value
             )
         });
@@ -98,11 +137,70 @@ pub fn transport_span(
             format!(
                 "retention {}{} (max_backlog does not lower it)",
                 retention.value,
-                retention.provenance()
+                provenance(&retention, what)
             )
         });
         (retention.value, why, None)
     }
+}
+
+/// The archive of a topic whose kind keeps one apart from delivery (SNS
+/// FIFO, F015; a new EventBridge bus, F020), when the manifest declares
+/// it, with the fact that says so.
+fn archive(c: &Component) -> Option<(Eff<Dur>, &'static str)> {
+    let kind = eff::kind_of(c);
+    if !kind.has_flag(crate::catalog::Flag::RetentionIsArchive) {
+        return None;
+    }
+    let fact = kind
+        .fields
+        .get("retention")
+        .map_or("", |f| f.source.as_str());
+    Some((eff::dur(c, "retention")?, fact))
+}
+
+/// The retention that bounds delivery out of transport `c`: its
+/// `retention`, except where that is an archive (`archive`): the delivery
+/// span is then the delivery policy's, `max_event_age` (F016, F019).
+fn delivery_retention(c: &Component) -> Option<Eff<Dur>> {
+    if eff::kind_of(c).has_flag(crate::catalog::Flag::RetentionIsArchive) {
+        return None;
+    }
+    eff::dur(c, "retention")
+}
+
+/// What `transport_span` calls a retention it took at its kind's
+/// documented maximum (`retention_cap`).
+const CAPPED: &str = "retention not given: its documented maximum";
+
+/// " (sqs-standard default, F003)", or for a retention taken at its
+/// documented maximum " (event-hubs maximum, F054)".
+fn provenance(r: &Eff<Dur>, what: &str) -> String {
+    match &r.origin {
+        Origin::Catalog { kind, source } if what == CAPPED => {
+            format!(" ({kind} maximum, {source})")
+        }
+        _ => r.provenance(),
+    }
+}
+
+/// Where a transport's retention is not given and its kind documents only
+/// a maximum (Event Hubs 90 d, F054), that maximum: a message cannot be
+/// kept longer, so the cap bounds the horizon instead of an assumed
+/// unbounded retention. An archive (`archive`) is no delivery retention.
+fn retention_cap(c: &Component) -> Option<Eff<Dur>> {
+    let kind = eff::kind_of(c);
+    if c.retention().is_some() || kind.has_flag(crate::catalog::Flag::RetentionIsArchive) {
+        return None;
+    }
+    let cap = kind.max_dur("retention")?;
+    Some(Eff {
+        value: cap.value,
+        origin: Origin::Catalog {
+            kind: std::borrow::Cow::Borrowed(kind.id.as_str()),
+            source: cap.fact.source.as_str(),
+        },
+    })
 }
 
 /// The model of one edge. Its explanation goes to `why`, when wanted.
@@ -135,7 +233,7 @@ pub(super) fn edge_model(
     };
     let mut retried = false;
     if let Some(r) = &link.retry {
-        retried = add_retry(&mut em, link, r, ca, assumed, why);
+        retried = add_retry(&mut em, link, r, (ca, cb), assumed, why);
     }
     // A stream mapping retries while the record is still in the stream, so
     // none of its retries come after the message left (`mapping`).
@@ -175,7 +273,7 @@ fn add_clock(
         LinkType::DeliversTo | LinkType::DeadLetter | LinkType::Redrive
     );
     if leaves && na.generic.is_transport() {
-        em.hold = eff::dur(ca, "retention").map(|r| super::clock::Hold::new(r.value, after));
+        em.hold = delivery_retention(ca).map(|r| super::clock::Hold::new(r.value, after));
     }
     // Only a queue's own redrive policy moves a message (F004, F005); a
     // topic, event bus, function or pipe that fails over to a queue sends
@@ -196,31 +294,67 @@ fn add_clock(
 
 /// Adds the span of the link's retries `r` to the edge. Returns whether
 /// it retries at all (a retry then gives birth to duplicates).
+///
+/// The time of one attempt is the retry's `timeout`, else the call's, else
+/// for a `calls` how long one invocation of the callee `cb` may run (its
+/// `timeout`, or its kind's documented one). Where none is known the
+/// attempt of a call or a send takes 0 s, the shorter span: an assumption
+/// RH041 names, never a silent one.
 fn add_retry(
     em: &mut EdgeParts,
     link: &Link,
     r: &Retry,
-    ca: &Component,
+    (ca, cb): (&Component, &Component),
     assumed: &mut Vec<Assumed>,
     why: &mut Why,
 ) -> bool {
-    let fallback = link.timeout().map(|t| t.value);
-    if r.attempts.as_ref().is_some_and(|a| a.value > 1)
-        && r.timeout.is_none()
-        && fallback.is_none()
-        && link.ty == LinkType::Calls
-    {
-        assume(
-            assumed,
-            em.from,
-            ca,
-            &format!("{}.timeout", link.ty.field()),
-            "0s",
-        );
+    let callee = (link.ty == LinkType::Calls)
+        .then(|| eff::dur(cb, "timeout"))
+        .flatten();
+    let fallback = link
+        .timeout()
+        .map(|t| t.value)
+        .or(callee.as_ref().map(|t| t.value));
+    if r.attempts.as_ref().is_some_and(|a| a.value > 1) && r.timeout.is_none() {
+        match (&callee, fallback) {
+            (Some(t), _) if link.timeout().is_none() => why.add(|| {
+                format!(
+                    "each attempt up to `{}`'s timeout {}{}",
+                    cb.id,
+                    t.value,
+                    t.provenance()
+                )
+            }),
+            // A delivery's attempts are the platform's (a push topic's cap
+            // bounds them, `unwritten_backoff`); a client's are the call's
+            // or the send's, which the manifest should say.
+            (_, None) if matches!(link.ty, LinkType::Calls | LinkType::SendsTo) => assume(
+                assumed,
+                em.from,
+                ca,
+                &format!("{}.retry.timeout", link.ty.field()),
+                "0s per attempt",
+            ),
+            _ => {}
+        }
     }
     let s = retry::span(r, fallback);
     em.delay = em.delay.add(s.adds);
-    why.add(|| format!("retry {}", s.why));
+    // A push delivery whose count or backoff is not written is paced by
+    // the platform (`add_delivery` says how): the sum of unwritten delays
+    // would read as 0 s.
+    let paced = link.ty == LinkType::DeliversTo
+        && delivery_retention(ca).is_none()
+        && eff::dur(ca, "max_event_age").is_some()
+        && (r.attempts.is_none() || r.backoff.is_none());
+    if paced {
+        why.add(|| match &r.attempts {
+            Some(n) => format!("retry {} attempts", n.value),
+            None => "retry declared".to_string(),
+        });
+    } else {
+        why.add(|| format!("retry {}", s.why));
+    }
     s.attempts > 1
 }
 
@@ -258,12 +392,20 @@ fn add_delivery(
     if delivery.origin == Origin::Assumed && na.generic.is_transport() {
         assume(assumed, a, ca, "delivery", "at-least-once");
     }
-    let (mut span, mut span_why, assumption) =
-        transport_span(a, ca, receives, assumed, why.wanted());
+    let (mut span, mut span_why, assumption) = transport_span(
+        a,
+        ca,
+        (receives, link.ty == LinkType::DeadLetter),
+        assumed,
+        why.wanted(),
+    );
+    // The cap that bounds the span, by name: `horizon` says which one it is.
+    let mut cap = "max_event_age";
     if let Some(max_age) = link.max_record_age()
         && max_age.value < span
     {
         span = max_age.value;
+        cap = "max_record_age";
         if why.wanted() {
             span_why = format!("max_record_age {}", max_age.value);
         }
@@ -271,14 +413,35 @@ fn add_delivery(
     // A push transport's delivery retries are what its maximum event age
     // bounds: the two compose to the smaller, they do not add (F016, F017,
     // F019).
-    let push = eff::dur(ca, "retention").is_none() && eff::dur(ca, "max_event_age").is_some();
+    let push = delivery_retention(ca).is_none() && eff::dur(ca, "max_event_age").is_some();
     let http = matches!(nb.generic, Generic::Service | Generic::External);
-    let mut cap = "max_event_age";
     if push && http && http_policy(em, link, ca, &mut span, &mut span_why, why) {
         cap = "the HTTP/S delivery policy cap";
     }
     if push && !http && managed_policy(em, link, ca, span, why) {
         em.delay = span;
+    } else if push && let Some(r) = link.retry.as_ref().filter(|r| backoff_unwritten(r)) {
+        em.delay = unwritten_backoff(em, link, r, ca, (cap, span), assumed, why);
+    } else if push
+        && let Some(r) = link.retry.as_ref().filter(|r| r.attempts.is_none())
+        && let Some(n) = eff::count(ca, "retry_attempts")
+    {
+        // No count written: the platform retries its documented default
+        // count (F016, F017, F019), not once.
+        let counted = Retry {
+            attempts: Some(crate::manifest::model::Sp::new(n.value, link.loc)),
+            ..(**r).clone()
+        };
+        let s = retry::span(&counted, link.timeout().map(|t| t.value));
+        em.delay = s.adds.min(span);
+        why.add(|| {
+            format!(
+                "no attempts written: the default count{} applies, {}; with {cap} {span} the smaller, {}",
+                n.provenance(),
+                s.why,
+                s.adds.min(span)
+            )
+        });
     } else if push && (link.retry.is_some() || em.delay > Dur::ZERO) {
         let retries = em.delay;
         em.delay = retries.min(span);
@@ -309,6 +472,56 @@ fn add_delivery(
             format!("moved to dead-letter queue after the source's delivery span: {span_why}")
         });
     }
+}
+
+/// Whether a retry is repeated (or its count is not written) with no
+/// written backoff: the time between its attempts is unknown, and an
+/// unknown time is not zero.
+fn backoff_unwritten(r: &Retry) -> bool {
+    r.attempts.as_ref().is_none_or(|a| a.value > 1) && r.backoff.is_none()
+}
+
+/// A push delivery retried `r` times with no written backoff: the platform
+/// decides the time between attempts, so the retries can last until the
+/// cap `span` (named `cap`), or the retry's own `max_elapsed` when that is
+/// smaller. Where the kind documents backoff up to the cap (EventBridge,
+/// F017) that is the platform's behaviour; elsewhere it is assumed (RH041):
+/// the longer horizon, never 0 s.
+fn unwritten_backoff(
+    em: &EdgeParts,
+    link: &Link,
+    r: &Retry,
+    ca: &Component,
+    (cap, span): (&str, Dur),
+    assumed: &mut Vec<Assumed>,
+    why: &mut Why,
+) -> Dur {
+    let (bound, by) = match &r.max_elapsed {
+        Some(m) if m.value < span => (m.value, "max_elapsed"),
+        _ => (span, cap),
+    };
+    match eff::boolean(ca, "retry_backoff_to_cap").filter(|d| d.value) {
+        Some(d) => why.add(|| {
+            format!(
+                "no backoff written: {} retries with backoff until the cap{}, so the retries end by {by} {bound}",
+                ca.kind.value,
+                d.provenance()
+            )
+        }),
+        None => {
+            assume(
+                assumed,
+                em.from,
+                ca,
+                &format!("{}.retry.backoff", link.ty.field()),
+                &format!("the retries last until {by} {bound}"),
+            );
+            why.add(|| {
+                format!("no backoff written: the retries are assumed to last until {by} {bound} (RH041)")
+            });
+        }
+    }
+    bound
 }
 
 /// SNS retries an HTTP/S endpoint (a service or an external system, not an
@@ -394,19 +607,22 @@ fn add_redrive(
             why.add(|| format!("redrive within {} (declared)", w.value));
         }
         None => {
-            let r = eff::dur(ca, "retention").unwrap_or_else(|| {
-                assume(assumed, a, ca, "retention", "unbounded");
-                Eff {
-                    value: Dur::Unbounded,
-                    origin: Origin::Assumed,
-                }
-            });
+            let capped = eff::dur(ca, "retention").is_none() && retention_cap(ca).is_some();
+            let r = eff::dur(ca, "retention")
+                .or_else(|| retention_cap(ca))
+                .unwrap_or_else(|| {
+                    assume(assumed, a, ca, "retention", "unbounded");
+                    Eff {
+                        value: Dur::Unbounded,
+                        origin: Origin::Assumed,
+                    }
+                });
             em.delay = em.delay.add(r.value);
             why.add(|| {
                 format!(
                     "redrive any time within the dead-letter retention {}{}",
                     r.value,
-                    r.provenance()
+                    provenance(&r, if capped { CAPPED } else { "retention" })
                 )
             });
         }
@@ -427,11 +643,13 @@ mod tests {
 
     #[test]
     fn retention_is_the_span_without_a_declared_backlog() {
-        let (span, why, assumption) = transport_span(0, &queue(""), None, &mut Vec::new(), true);
+        let (span, why, assumption) =
+            transport_span(0, &queue(""), (None, false), &mut Vec::new(), true);
         assert_eq!(span, Dur::Secs(345_600));
         assert_eq!(why, "retention 4d (sqs-standard default, F003)");
         assert_eq!(assumption, None);
-        let (_, unexplained, _) = transport_span(0, &queue(""), None, &mut Vec::new(), false);
+        let (_, unexplained, _) =
+            transport_span(0, &queue(""), (None, false), &mut Vec::new(), false);
         assert_eq!(unexplained, "", "no words unless asked for");
     }
 
@@ -443,7 +661,7 @@ mod tests {
         )
         .unwrap();
         let (span, why, assumption) =
-            transport_span(0, &m.components[0], Some(3), &mut Vec::new(), true);
+            transport_span(0, &m.components[0], (Some(3), false), &mut Vec::new(), true);
         assert_eq!(span, Dur::Secs(2_400));
         assert_eq!(
             why,
@@ -461,11 +679,44 @@ mod tests {
     }
 
     #[test]
+    fn the_move_comes_one_visibility_timeout_after_the_last_receive() {
+        // F002, F007: 30 m + 3 × 5 m = 45 m = 2,700 s, not 40 m.
+        let m = crate::manifest::from_str(
+            "version: 1\ncomponents:\n  q: { kind: sqs-standard, visibility_timeout: 5m, max_backlog: 30m }\n",
+        )
+        .unwrap();
+        let (span, why, _) =
+            transport_span(0, &m.components[0], (Some(3), true), &mut Vec::new(), true);
+        assert_eq!(span, Dur::Secs(2_700));
+        assert_eq!(
+            why,
+            "max_backlog 30m + 3 × visibility 5m = 45m: moved when the last receive's visibility timeout ends (F002, F007) (below retention 4d)"
+        );
+    }
+
+    #[test]
+    fn an_unknown_visibility_timeout_is_an_assumption() {
+        // A generic queue documents none: 0 s, named by RH041.
+        let m = crate::manifest::from_str(
+            "version: 1\ncomponents:\n  q: { kind: queue, retention: 1d, max_backlog: 30m, max_receives: 3 }\n",
+        )
+        .unwrap();
+        let mut assumed = Vec::new();
+        let (span, _, _) = transport_span(0, &m.components[0], (None, true), &mut assumed, true);
+        assert_eq!(span, Dur::Secs(1_800));
+        let fields: Vec<_> = assumed
+            .iter()
+            .map(|a| (a.field.as_str(), a.value.as_str()))
+            .collect();
+        assert_eq!(fields, vec![("visibility_timeout", "0s")]);
+    }
+
+    #[test]
     fn retention_caps_a_longer_backlog() {
         let (span, _, assumption) = transport_span(
             0,
             &queue("    retention: 1h\n    max_backlog: 2h\n"),
-            Some(5),
+            (Some(5), false),
             &mut Vec::new(),
             true,
         );
@@ -483,7 +734,7 @@ mod tests {
         let (span, why, assumption) = transport_span(
             0,
             &queue("    max_backlog: 30m\n"),
-            None,
+            (None, false),
             &mut assumed,
             true,
         );
@@ -501,7 +752,7 @@ mod tests {
         let m = crate::manifest::from_str("version: 1\ncomponents:\n  t: { kind: sns-standard }\n")
             .unwrap();
         let mut assumed = Vec::new();
-        let (span, _, _) = transport_span(0, &m.components[0], None, &mut assumed, true);
+        let (span, _, _) = transport_span(0, &m.components[0], (None, false), &mut assumed, true);
         assert_eq!(span, Dur::Secs(23 * 86_400));
         assert!(assumed.is_empty());
     }

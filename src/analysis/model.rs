@@ -299,7 +299,26 @@ fn node_model(
     let regions = names.list(&c.regions);
     let mode = c.mode();
     let failover = if mode == Mode::ActivePassive && regions.len() > 1 {
-        m.region(&regions[0]).and_then(|r| failover(r, &regions))
+        m.region(&regions[0]).and_then(|r| {
+            let f = failover(r, &regions)?;
+            // No platform documents these: an unwritten one is 0 s, the
+            // earlier failover copy, and RH041 says so.
+            for (field, given) in [
+                ("detection", r.detection.is_some()),
+                ("catch_up", r.catch_up.is_some()),
+            ] {
+                if !given {
+                    assume(
+                        assumed,
+                        i,
+                        c,
+                        &format!("{field} (of region {})", r.id),
+                        "0s",
+                    );
+                }
+            }
+            Some(f)
+        })
     } else {
         None
     };

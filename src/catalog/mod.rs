@@ -168,6 +168,10 @@ pub enum Flag {
     /// with the remaining time of the invocation that wrote it, and the
     /// next attempt runs again (Powertools, F042).
     InProgressExpiresWithInvocation,
+    /// The topic's `retention` is a message archive (SNS FIFO, F015; a new
+    /// EventBridge bus, F020): it bounds a declared replay, not delivery,
+    /// whose span is the delivery policy's (`max_event_age`).
+    RetentionIsArchive,
 }
 
 /// The built-in catalog: [`Builtin::kind`] and [`Builtin::source`] parse
@@ -316,6 +320,18 @@ impl Kind {
         let (field, fact) = self.fields.get_key_value(field)?;
         Some(Cited {
             value: fact.default_dur?,
+            kind: self,
+            field: field.as_str(),
+            fact,
+        })
+    }
+
+    /// The documented maximum of a duration field, where the catalog gives
+    /// one: what the analysis takes when only a cap is known.
+    pub fn max_dur(&self, field: &str) -> Option<Cited<'_, Dur>> {
+        let (field, fact) = self.fields.get_key_value(field)?;
+        Some(Cited {
+            value: toml_dur(fact.max.as_ref()?)?,
             kind: self,
             field: field.as_str(),
             fact,

@@ -9,8 +9,8 @@
 //! 50 |     kind: powertools-idempotency
 //!    |           ^^^^^^^^^^^^^^^^^^^^^^ a dead-letter redrive can reach …
 //!    = path: settlement-scheduler → payout-requests → … → bank-rail
-//!    = note: horizon 15h 20m = 40m dead_letter + 14h redrive + 40m delivers_to > window 1h
-//!    = help: set `payout-idempotency.retention` to at least 16h 52m (horizon 15h 20m + margin 1h 32m)
+//!    = note: horizon 15h 25m = 45m dead_letter + 14h redrive + 40m delivers_to > window 1h
+//!    = help: set `payout-idempotency.retention` to at least 16h 57m 30s (horizon 15h 25m + margin 1h 32m 30s)
 //! ```
 //!
 //! Every manifest string goes through [`shown`]: one inert line, each
@@ -243,7 +243,7 @@ fn accepted(f: &Finding) -> Option<String> {
 }
 
 /// The horizon as the sum of its worst path's delays, against the window:
-/// `horizon 15h 20m = 40m dead_letter + 14h redrive + 40m delivers_to > window 1h`.
+/// `horizon 15h 25m = 45m dead_letter + 14h redrive + 40m delivers_to > window 1h`.
 /// Steps that add nothing are left out; past [`TERMS_SHOWN`] terms the
 /// rest are counted.
 fn arithmetic(f: &Finding) -> Option<String> {

@@ -117,9 +117,12 @@ fn retry_span(r: &Retry, fallback: Option<Dur>) -> Dur {
 /// How long transport `c` may still deliver a message: its retention, else
 /// the maximum event age of a push transport, else unbounded. A declared
 /// `max_backlog` bounds it only with a receive limit, to
-/// backlog + (receives - 1) × visibility; without one a failing message is
-/// redelivered until its retention ends (F002, F003).
-fn transport_span(c: &Component) -> Dur {
+/// backlog + (receives - 1) × visibility for the last receive, and for the
+/// move into the dead-letter queue (`moves`) one visibility timeout more,
+/// backlog + receives × visibility, when that receive's timeout ends
+/// (F002, F007); without a limit a failing message is redelivered until
+/// its retention ends (F002, F003).
+fn transport_span(c: &Component, moves: bool) -> Dur {
     let span = retention(c)
         .or_else(|| max_event_age(c))
         .unwrap_or(Dur::Unbounded);
@@ -129,7 +132,10 @@ fn transport_span(c: &Component) -> Dur {
         .or_else(|| c.max_receives())
         .map(|r| r.value);
     match (c.max_backlog(), receives) {
-        (Some(b), Some(k)) => span.min(b.value.add(visibility(c).times(k.saturating_sub(1)))),
+        (Some(b), Some(k)) => {
+            let timeouts = if moves { k } else { k.saturating_sub(1) };
+            span.min(b.value.add(visibility(c).times(timeouts)))
+        }
         _ => span,
     }
 }
@@ -148,7 +154,7 @@ fn invokes_async(ty: LinkType, from: &Component) -> bool {
 /// The delivery (or dead-letter move) out of transport `ca` into `cb`,
 /// after the link's own retries `retries`.
 fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
-    let mut span = transport_span(ca);
+    let mut span = transport_span(ca, link.ty == LinkType::DeadLetter);
     if let Some(a) = link.max_record_age() {
         // A stream mapping's record age caps the stream's retention (F027).
         span = span.min(a.value);
@@ -159,7 +165,15 @@ fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
     let sns = kind(ca) == "sns-standard";
     if push && sns && role(cb) == Role::Http {
         // SNS to an HTTP/S endpoint: its policy, 3 retries 20 s apart by
-        // default (60 s), at most 3,600 s in all (F016).
+        // default (60 s), at most 3,600 s in all (F016). A declared retry
+        // with no backoff may last until the cap (or its max_elapsed).
+        if let Some(r) = &link.retry
+            && r.attempts.as_ref().is_some_and(|a| a.value > 1)
+            && r.backoff.is_none()
+        {
+            let cap = Dur::Secs(3_600);
+            return r.max_elapsed.as_ref().map_or(cap, |m| m.value.min(cap));
+        }
         let r = if link.retry.is_some() {
             retries
         } else {
@@ -184,8 +198,13 @@ fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
 pub fn step(m: &Manifest, from: usize, to: usize, index: u32) -> Step {
     let (ca, cb) = (&m.components[from], &m.components[to]);
     let link = ca.links().nth(index as usize).expect("the model's link");
+    // An attempt lasts the retry's timeout, else the call's, else for a
+    // `calls` as long as one invocation of the callee may run.
+    let callee = (link.ty == LinkType::Calls)
+        .then(|| cb.timeout().map(|t| t.value))
+        .flatten();
     let retries = link.retry.as_ref().map_or(Dur::ZERO, |r| {
-        retry_span(r, link.timeout().map(|t| t.value))
+        retry_span(r, link.timeout().map(|t| t.value).or(callee))
     });
     let mut delay = match link.ty {
         LinkType::SendsTo | LinkType::Calls | LinkType::Effects => retries,
