@@ -89,6 +89,7 @@ rules! {
     [super::hygiene::rh041::emit] { RH041 "unknown-value-assumed" Info Model }
     [super::hygiene::rh042::emit] { RH042 "unused-dedup-store" Warning Model }
     [super::hygiene::rh043::emit] { RH043 "unreachable-effect" Error Model }
+    [super::hygiene::rh044::emit] { RH044 "no-intent" Warning Model }
     [super::limits::rh050::emit] { RH050 "platform-limit-violated" Error Model }
     [super::limits::rh051::emit] { RH051 "delivery-policy-not-applied" Warning Model }
 }
