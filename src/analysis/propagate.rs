@@ -40,13 +40,17 @@ fn merge_dup(slot: &mut Option<Dup>, mut d: Dup) {
     match slot {
         Some(cur) if d.age <= cur.age => {
             cur.enq = cur.enq.max(d.enq);
-            cur.since = cur.since.max(d.since);
+            if d.since > cur.since {
+                (cur.since, cur.since_birth) = (d.since, d.since_birth);
+            }
             cur.crossed = cur.crossed.max(d.crossed);
         }
         _ => {
             if let Some(cur) = slot.as_ref() {
                 d.enq = d.enq.max(cur.enq);
-                d.since = d.since.max(cur.since);
+                if cur.since > d.since {
+                    (d.since, d.since_birth) = (cur.since, cur.since_birth);
+                }
                 d.crossed = d.crossed.max(cur.crossed);
             }
             *slot = Some(d);
@@ -130,6 +134,7 @@ impl Run<'_> {
         let d = Dup {
             age: within,
             since: within,
+            since_birth: Birth::Replay,
             enq: within,
             birth: Birth::Replay,
             born_at: BornAt::Replay(ri),
@@ -153,7 +158,7 @@ impl Run<'_> {
         for st in &mut self.states[first..first + count] {
             if st.converged {
                 for d in st.dups.iter_mut().flatten() {
-                    d.since = d.age;
+                    (d.since, d.since_birth) = (d.age, d.birth);
                 }
             }
         }
@@ -310,6 +315,7 @@ impl Run<'_> {
             let d = Dup {
                 age: nh,
                 since: delay.min(nh),
+                since_birth: Birth::Failover,
                 enq,
                 birth: Birth::Failover,
                 born_at: BornAt::Failover(c),
@@ -381,7 +387,11 @@ impl Run<'_> {
                 continue;
             }
             // The window runs from the layer's first sighting of the key.
-            let span = if layer.shared { d.age } else { d.since };
+            let (span, by) = if layer.shared {
+                (d.age, d.birth)
+            } else {
+                (d.since, d.since_birth)
+            };
             if entry.reach.is_none_or(|r| span > r) {
                 entry.reach = Some(span);
             }
@@ -393,6 +403,7 @@ impl Run<'_> {
                     layer: layer.component,
                     since: span,
                     age: d.age,
+                    birth: by,
                     fixed: layer.fixed,
                 });
             }
@@ -494,11 +505,11 @@ impl Run<'_> {
                     em.keeps_clock,
                 );
                 (d2.age, d2.enq) = (dm.to.age, dm.to.enq);
-                d2.since = if restarts {
-                    d2.age
+                if restarts {
+                    (d2.since, d2.since_birth) = (d2.age, d.birth);
                 } else {
-                    d.since.add(em.delay()).min(d2.age)
-                };
+                    d2.since = d.since.add(em.delay()).min(d2.age);
+                }
                 if nc == Class::Lost && class == Class::Same {
                     d2.lost_at = Some(e);
                 }
@@ -522,6 +533,7 @@ impl Run<'_> {
                     } else {
                         em.delay().min(moved.to.age)
                     },
+                    since_birth: birth,
                     enq: moved.to.enq,
                     birth,
                     born_at: BornAt::Edge(e),

@@ -51,6 +51,8 @@ pub struct Expired {
     pub since: Dur,
     /// The copy's age (since the intent) when it came.
     pub age: Dur,
+    /// What made the copy.
+    pub birth: Birth,
     /// The platform fixes the window: no setting can lengthen it.
     pub fixed: bool,
 }
@@ -67,6 +69,9 @@ pub struct Dup {
     /// (after a dead-letter move, a redrive, a replay, where the original's
     /// paths meet, at a store several guards claim in).
     pub since: Dur,
+    /// What made the copy whose span is `since` (the slot keeps the oldest
+    /// copy's path, and the longest span, which may be another copy's).
+    pub since_birth: Birth,
     /// The age at which the message carrying it was enqueued (`clock`).
     pub enq: Dur,
     pub birth: Birth,

@@ -35,7 +35,7 @@ pub(super) fn emit(copy: &Surviving, out: &mut Vec<Finding>) -> Option<usize> {
     };
     let message = format!(
         "{} can reach `{eid}` {when}, but `{lid}` forgets the key after {}{}: the copy looks new and the effect happens twice",
-        dup.birth.describe(),
+        x.birth.describe(),
         window,
         lay.map(|l| l.window.provenance()).unwrap_or_default()
     );
