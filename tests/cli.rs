@@ -405,7 +405,7 @@ fn explain_rules_and_catalog() {
         .code(2)
         .stderr(predicate::str::contains("error: no rule `RH999`"));
     let rules = json(&["rules", "--format", "json"]);
-    assert_eq!(rules.as_array().unwrap().len(), 35);
+    assert_eq!(rules.as_array().unwrap().len(), 36);
     assert_eq!(rules[0]["code"], "RH001");
     assert_eq!(rules[0]["severity"], "error");
     cmd()

@@ -149,11 +149,8 @@ fn every_format_is_byte_identical_across_runs() {
 fn a_clean_architecture_in_every_format() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("clean.yaml");
-    std::fs::write(
-        &path,
-        "version: 1\ncomponents:\n  api:\n    kind: service\n",
-    )
-    .expect("write");
+    // A sound design with an intent: a manifest without one is RH044.
+    std::fs::copy("fixtures/rules/RH044-quiet.yaml", &path).expect("copy");
     for format in FORMATS {
         let out = Command::new(env!("CARGO_BIN_EXE_replay-audit"))
             .args(["check", "--format", format])
@@ -174,7 +171,13 @@ fn a_clean_architecture_in_every_format() {
             ),
             "markdown" => assert_eq!(
                 stdout,
-                "## replay-audit\n\nNo findings.\n\n<sub>policy: no replay-audit.toml found; the defaults apply</sub>\n"
+                "## replay-audit\n\nNo findings.\n\n### Horizons\n\n\
+                 | intent | component | role | horizon | latest copy to stop, after first sighting | window | minimum safe retention | verdict |\n\
+                 |---|---|---|---|---|---|---|---|\n\
+                 | seller-payout | bank-rail | effect | 4d | - | - | 4d 9h 36m | no window |\n\
+                 | seller-payout | payout-ledger | store | 4d | 4d | unbounded | 4d 9h 36m | covered |\n\
+                 | seller-payout | payout-worker | guard | 4d | 4d | unbounded | 4d 9h 36m | covered |\n\n\
+                 <sub>policy: no replay-audit.toml found; the defaults apply</sub>\n"
             ),
             "sarif" => {
                 let v: Value = serde_json::from_str(&stdout).expect("JSON");

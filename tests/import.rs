@@ -30,10 +30,13 @@ fn sqs_dlq_lambda_with_ttl_table() {
     );
     // The skeleton alone is a valid manifest, and configuration rules need
     // no intent: RH015, the queue's 1m 30s is below 6 × the function's 1m
-    // (F073).
+    // (F073); RH044 says no request was checked.
     assert_eq!(
         check(&["sqs-dlq-lambda.yaml"]),
-        (vec![t("RH015", "payout-queue", "-")], 0)
+        (
+            vec![t("RH015", "payout-queue", "-"), t("RH044", "-", "-")],
+            0
+        )
     );
     assert_eq!(
         check_overlaid("sqs-dlq-lambda.yaml"),
@@ -388,7 +391,8 @@ fn referenced_but_undescribed_ids_become_placeholders() {
         text.contains("    # TODO: `jobs-dead` is referenced by `jobs`; declare its kind"),
         "{text}"
     );
-    assert_eq!(check(&[&doc]), (vec![], 0));
+    // Valid, with no intent: only RH044.
+    assert_eq!(check(&[&doc]), (vec![t("RH044", "-", "-")], 0));
 }
 
 /// A finding on an imported value points at the template line the value

@@ -736,15 +736,19 @@ fn literal_arns_link_roots_given_together() {
       {"address": "aws_lambda_event_source_mapping.m", "mode": "managed", "type": "aws_lambda_event_source_mapping", "name": "m", "values": {"event_source_arn": "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs", "function_name": "job-runner"}}"#,
     );
     let (f, code) = check(&[&a, &b]);
-    // 30 s visibility below the 60 s timeout (F073); no intent is declared.
-    assert_eq!((f, code), (vec![t("RH015", "q", "-")], 1));
+    // 30 s visibility below the 60 s timeout (F073); no intent is declared
+    // (RH044).
+    assert_eq!(
+        (f, code),
+        (vec![t("RH015", "q", "-"), t("RH044", "-", "-")], 1)
+    );
     // A name of another service does not link: a topic named `jobs`.
     let c = plan(
         "c.json",
         r#"{"address": "aws_sns_topic.q", "mode": "managed", "type": "aws_sns_topic", "name": "t", "values": {"name": "jobs"}}"#,
     );
     let (f, code) = check(&[&c, &b]);
-    assert_eq!((f, code), (vec![], 0));
+    assert_eq!((f, code), (vec![t("RH044", "-", "-")], 0));
 }
 
 #[test]

@@ -139,9 +139,9 @@ pub fn render_full(
     if !horizons.is_empty() {
         out.push_str("\n### Horizons\n\n");
         out.push_str(
-            "| intent | component | role | horizon | window | minimum safe retention | verdict |\n",
+            "| intent | component | role | horizon | latest copy to stop, after first sighting | window | minimum safe retention | verdict |\n",
         );
-        out.push_str("|---|---|---|---|---|---|---|\n");
+        out.push_str("|---|---|---|---|---|---|---|---|\n");
         for r in horizons {
             let window = r.window.map_or_else(|| "-".to_string(), |w| w.to_string());
             let verdict = match r.verdict() {
@@ -149,13 +149,14 @@ pub fn render_full(
                 v => v,
             };
             out.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 escape(&r.intent),
                 escape(&r.node),
                 r.role,
                 r.horizon,
+                r.span.map_or_else(|| "-".to_string(), |s| s.to_string()),
                 window,
-                crate::rules::required_window(r.horizon),
+                crate::rules::required_window(r.needs()),
                 verdict
             ));
         }

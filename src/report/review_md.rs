@@ -178,7 +178,7 @@ fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     if r.horizons.is_empty() {
         s.push_str("No guard, store or effect is reached.\n\n");
     } else {
-        s.push_str("| Intent | Component | Role | Horizon | Window | Minimum safe retention | Margin | Verdict |\n|---|---|---|---|---|---|---|---|\n");
+        s.push_str("| Intent | Component | Role | Horizon | Latest copy to stop, after first sighting | Window | Minimum safe retention | Margin | Verdict |\n|---|---|---|---|---|---|---|---|---|\n");
         for row in &r.horizons {
             let verdict = row_verdict(row);
             let verdict = if verdict == "expires first" {
@@ -188,14 +188,15 @@ fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
             };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {verdict} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {verdict} |",
                 code(&row.intent),
                 code(&row.node),
                 row.role,
                 row.horizon,
+                row.span.map_or_else(|| "-".to_string(), |s| s.to_string()),
                 row.window
                     .map_or_else(|| "none".to_string(), |w| w.to_string()),
-                required_window(row.horizon),
+                required_window(row.needs()),
                 margin_text(row),
             );
             s.spill()?;

@@ -282,7 +282,7 @@ fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
     if r.horizons.is_empty() {
         s.push_str("<p>No guard, store or effect is reached.</p>\n");
     } else {
-        s.push_str("<table><thead><tr><th>Intent</th><th>Component</th><th>Role</th><th>Horizon</th><th>Window</th><th>Minimum safe retention</th><th>Margin</th><th>Verdict</th></tr></thead><tbody>\n");
+        s.push_str("<table><thead><tr><th>Intent</th><th>Component</th><th>Role</th><th>Horizon</th><th>Latest copy to stop, after first sighting</th><th>Window</th><th>Minimum safe retention</th><th>Margin</th><th>Verdict</th></tr></thead><tbody>\n");
         for row in &r.horizons {
             let verdict = row_verdict(row);
             let short = if verdict == "expires first" {
@@ -292,13 +292,14 @@ fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
             };
             let _ = writeln!(
                 s,
-                "<tr{short}><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{verdict}</td></tr>",
+                "<tr{short}><td><code>{}</code></td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{verdict}</td></tr>",
                 Xml(&row.intent),
                 Xml(&row.node),
                 row.role,
                 row.horizon,
+                row.span.map_or_else(|| "-".to_string(), |s| s.to_string()),
                 Window(row.window),
-                required_window(row.horizon),
+                required_window(row.needs()),
                 margin_text(row)
             );
             s.spill()?;
