@@ -84,8 +84,9 @@ pub enum Scope {
     Region,
     /// Per zone: no copy of a retry, which may reach another zone.
     Zone,
-    /// A store replicated asynchronously (F038): a copy that failed over
-    /// may not see the claims the failed Region had not replicated.
+    /// A store replicated asynchronously (F038): a copy in another Region
+    /// (after a failover, or at an active-active guard) may not see the
+    /// claims the first Region had not replicated yet.
     Replicated,
 }
 

@@ -367,7 +367,7 @@ impl Run<'_> {
                 Scope::Global => true,
                 Scope::Region => d.crossed == Crossed::No,
                 Scope::Zone => false,
-                Scope::Replicated => d.crossed != Crossed::Failover,
+                Scope::Replicated => d.crossed == Crossed::No,
             };
             if recognises && !in_scope {
                 d.bypass.scope.get_or_insert(layer.component);

@@ -10,12 +10,16 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let a = ctx.a;
     for r in &a.intents {
         let intent = &m.intents[r.intent];
+        // Only where a copy the other Region's claim did not stop reaches
+        // an effect: a later layer that sees every copy covers it.
+        let missed = super::scopes::replicated_missed(a, r);
         for c in r.horizons.keys() {
             let node = &a.model.nodes[c];
             let Some(gm) = &node.guard else { continue };
             if node.mode != Mode::ActiveActive
                 || node.regions.len() < 2
                 || gm.replication.value != Replication::Async
+                || !missed.contains(&gm.layer.component)
             {
                 continue;
             }
@@ -35,7 +39,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
                 Finding::new(
                     Code::RH011,
                     format!(
-                        "`{}` is active in {} and claims keys in `{}`, which replicates asynchronously{}: conditional writes are checked against the local replica, so each region can accept the first claim of the same key",
+                        "`{}` is active in {} and claims keys in `{}`, which replicates asynchronously{}: conditional writes are checked against the local replica, so each region can accept the first claim of the same key, and no layer after the guard stops the second copy",
                         g.id,
                         regions.join(" and "),
                         store.id,

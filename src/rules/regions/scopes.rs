@@ -80,7 +80,10 @@ pub(super) fn regions(ctx: &Ctx, out: &mut Vec<Finding>) {
                 }),
                 Missed::Scope(l) => match layer_of(r, l) {
                     Some(layer) if layer.scope == Scope::Region => region_scoped(ctx, layer, from),
-                    Some(layer) if layer.scope == Scope::Replicated => replicated(ctx, r, layer),
+                    // Active-active on such a store is RH011.
+                    Some(layer) if layer.scope == Scope::Replicated => {
+                        replicated(ctx, r, layer).filter(|_| !active_active(ctx, r, layer))
+                    }
                     _ => None,
                 },
             };
@@ -179,6 +182,27 @@ fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>) -> Option<Findin
         .component(&target.id)
         .at(loc),
     )
+}
+
+/// Whether the guard that claims in `layer`'s store runs active-active.
+fn active_active(ctx: &Ctx, r: &IntentResult, layer: &Layer) -> bool {
+    r.layers
+        .values()
+        .find(|x| x.layer.component == layer.component)
+        .is_some_and(|x| ctx.a.model.nodes[x.at].mode == crate::manifest::model::Mode::ActiveActive)
+}
+
+/// The stores whose asynchronous replication let a copy of intent `r` by
+/// to an effect (for RH011).
+pub(super) fn replicated_missed(a: &Analysis, r: &IntentResult) -> BTreeSet<usize> {
+    missed(a, r)
+        .into_iter()
+        .filter_map(|(m, _)| match m {
+            Missed::Scope(l) => Some(l),
+            Missed::Region(..) => None,
+        })
+        .filter(|&l| layer_of(r, l).is_some_and(|x| x.scope == Scope::Replicated))
+        .collect()
 }
 
 /// RH010: a failover copy meets a store that replicates asynchronously:
