@@ -43,7 +43,8 @@ fn refused(dir: &Path, args: &[&str], stderr: &str) {
     );
 }
 
-const SMALL: &str = "version: 1\ncomponents:\n  a: { kind: service }\n";
+/// The smallest manifest with no finding (one without an intent is RH044).
+const SMALL: &str = "version: 1\nintents:\n  i: { origin: a, effect: b, key: { fields: [id] }, tested: [timeout-before-effect, timeout-after-effect, lost-ack, concurrent-retry, expired-key] }\ncomponents:\n  a: { kind: service, effects: [b] }\n  b: { kind: external }\n";
 
 #[test]
 fn alias_bomb_stops_at_the_budget() {
@@ -245,7 +246,10 @@ error: could not analyse the manifest: 1 error
     // Standard tags keep their meaning.
     let d = dir_with(&[(
         "std.yaml",
-        b"version: !!int 1\nname: !!str 5\ncomponents:\n  a: { kind: !!str service }\n",
+        SMALL
+            .replace("version: 1", "version: !!int 1\nname: !!str 5")
+            .replace("kind: service", "kind: !!str service")
+            .as_bytes(),
     )]);
     cmd(d.path())
         .args(["check", "std.yaml"])
