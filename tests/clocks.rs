@@ -134,8 +134,8 @@ fn a_capped_redrive_promise_is_rh006_and_no_rh005() {
         vec![(
             "RH006",
             Some("orders-dlq".to_string()),
-            Some(replay_audit::time::Dur::Secs(691_200)),
-            Some(replay_audit::time::Dur::Secs(259_200)),
+            Some(replay_audit::time::Dur::secs(691_200)),
+            Some(replay_audit::time::Dur::secs(259_200)),
             Some((32, 50))
         )]
     );
@@ -197,7 +197,7 @@ fn a_mapping_into_lambda_is_at_least_once_whatever_the_source_says() {
     );
     assert_eq!(
         a.model.edges[0].delay(),
-        replay_audit::time::Dur::Secs(3_600)
+        replay_audit::time::Dur::secs(3_600)
     );
 }
 
@@ -262,7 +262,7 @@ fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
         .map(|f| (f.horizon, f.window))
         .collect();
     use replay_audit::time::Dur;
-    assert_eq!(rh001, vec![(Some(Dur::Secs(900)), Some(Dur::Secs(300)))]);
+    assert_eq!(rh001, vec![(Some(Dur::secs(900)), Some(Dur::secs(300)))]);
     // A bus whose facts give no backoff (F019) takes its cap, 300 s, as
     // an assumption RH041 names.
     assert_eq!(horizon_secs(&a, "shipping", "guard"), Some(300));
@@ -308,7 +308,7 @@ fn the_dead_letter_move_comes_a_visibility_timeout_after_the_last_receive() {
     use replay_audit::time::Dur;
     assert_eq!(
         rh001,
-        vec![(Some(Dur::Secs(136_800)), Some(Dur::Secs(108_000)))]
+        vec![(Some(Dur::secs(136_800)), Some(Dur::secs(108_000)))]
     );
 }
 
@@ -333,7 +333,7 @@ fn an_sns_fifo_archive_is_not_its_delivery_span() {
         rh001,
         vec![(
             Some("audit-keys".to_string()),
-            Some(replay_audit::time::Dur::Secs(2_073_600))
+            Some(replay_audit::time::Dur::secs(2_073_600))
         )]
     );
 }
@@ -401,7 +401,7 @@ fn an_unwritten_retry_count_on_a_push_delivery_is_the_platform_default() {
     use replay_audit::time::Dur;
     assert_eq!(
         delays,
-        vec![("shipping", Dur::Secs(300)), ("billing", Dur::Secs(86_400))]
+        vec![("shipping", Dur::secs(300)), ("billing", Dur::secs(86_400))]
     );
     assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
 }

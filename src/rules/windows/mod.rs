@@ -100,9 +100,9 @@ mod tests {
 
     #[test]
     fn margin_is_ten_percent_or_five_minutes() {
-        assert_eq!(margin(Dur::Secs(60)), Dur::Secs(300));
-        assert_eq!(margin(Dur::Secs(50_400)), Dur::Secs(5_040));
-        assert_eq!(required_window(Dur::Secs(50_400)), Dur::Secs(55_440));
+        assert_eq!(margin(Dur::secs(60)), Dur::secs(300));
+        assert_eq!(margin(Dur::secs(50_400)), Dur::secs(5_040));
+        assert_eq!(required_window(Dur::secs(50_400)), Dur::secs(55_440));
         assert_eq!(margin(Dur::Unbounded), Dur::Unbounded);
     }
 }
