@@ -435,3 +435,52 @@ fn the_horizon_names_the_cap_that_bounds_the_retries() {
         "delivers_to: retry 3 attempts: 2 × (0s + 10m) = 20m; the retries and max_record_age 15m compose to the smaller, 15m; at-least-once delivery: max_record_age 15m"
     );
 }
+
+#[test]
+fn a_sub_second_backoff_counts_and_the_horizon_is_rounded_up() {
+    // Issue #33 item 5: 9 × 1000 ms + 500 × (2^9 - 1) ms = 264,500 ms,
+    // 265 s rounded up (264 would be optimistic); the 4m store: RH001.
+    let m = fixture("sub-second-backoff.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "payments", "guard"), Some(265));
+    assert_eq!(
+        step_texts(&a, "payments", "guard")[0],
+        "calls: retry 10 attempts: (1s + 500ms) + (1s + 1s) + (1s + 2s) + (1s + 4s) + (1s + 8s) + (1s + 16s) + … = 4m 24s 500ms"
+    );
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.horizon, f.window))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(rh001, vec![(Some(Dur::ms(264_500)), Some(Dur::secs(240)))]);
+}
+
+#[test]
+fn a_positive_sub_second_timeout_is_not_refused_as_zero() {
+    // `timeout: 100ms` (and 0.4ms, rounded up to 1 ms) is positive: the
+    // loader takes it where zero is refused, and the 100 ms attempt makes
+    // a horizon of 1 s, rounded up, not 0.
+    let manifest = |timeout: &str| {
+        format!(
+            "version: 1\nintents:\n  pay: {{ origin: api, effects: [ledger], key: {{ fields: [id], persisted_before_retry: true }} }}\ncomponents:\n  api:\n    kind: service\n    calls: [{{ to: worker, passes_key: true, retry: {{ attempts: 2, timeout: {timeout}, backoff: 0s }} }}]\n  worker: {{ kind: function, timeout: {timeout}, effects: [{{ to: ledger, passes_key: true }}] }}\n  ledger: {{ kind: external, accepts_key: true, key_window: 1d }}\n"
+        )
+    };
+    for (timeout, ms) in [("100ms", 100), ("0.4ms", 1)] {
+        let m = manifest::from_str(&manifest(timeout))
+            .unwrap_or_else(|e| panic!("{timeout}: {}", e.render(false)));
+        let a = analyse(&m);
+        assert_eq!(horizon_secs(&a, "ledger", "effect"), Some(1), "{timeout}");
+        let row = rows(&a, None, Some("ledger"))
+            .into_iter()
+            .find(|r| r.role == "effect")
+            .expect("effect row");
+        assert_eq!(row.horizon, replay_audit::time::Dur::ms(ms), "{timeout}");
+    }
+    let err = manifest::from_str(&manifest("0s")).expect_err("zero is refused");
+    assert!(
+        err.render(false).contains("is zero, which makes no sense here"),
+        "{}",
+        err.render(false)
+    );
+}
