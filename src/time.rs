@@ -25,12 +25,12 @@ const MS_PER_SEC: u64 = 1_000;
 impl Dur {
     pub const ZERO: Dur = Dur::Ms(0);
 
-    /// `n` seconds (`Unbounded` past the millisecond range).
+    /// `n` seconds. A finite value stays finite: past the millisecond
+    /// range (about 584 million years) it is the longest finite duration,
+    /// so a huge retention is not read as "kept forever", and a sum of such
+    /// values still saturates to `Unbounded`.
     pub const fn secs(n: u64) -> Dur {
-        match n.checked_mul(MS_PER_SEC) {
-            Some(ms) => Dur::Ms(ms),
-            None => Dur::Unbounded,
-        }
+        Dur::Ms(n.saturating_mul(MS_PER_SEC))
     }
 
     /// `n` milliseconds.
@@ -139,10 +139,11 @@ impl Dur {
     }
 }
 
-/// A std duration in whole milliseconds, a sub-millisecond rest rounded up.
+/// A std duration in whole milliseconds, a sub-millisecond rest rounded up
+/// (finite, like [`Dur::secs`], past the range).
 fn from_std(d: std::time::Duration) -> Dur {
     let ms = d.as_nanos().div_ceil(1_000_000);
-    u64::try_from(ms).map_or(Dur::Unbounded, Dur::Ms)
+    Dur::Ms(u64::try_from(ms).unwrap_or(u64::MAX))
 }
 
 /// The unit `M` or `months`/`month` after a number in `t`: humantime reads
@@ -260,9 +261,14 @@ mod tests {
         assert_eq!(Dur::ms(u64::MAX / 2).times(3), Dur::Unbounded);
         assert_eq!(Dur::secs(2).add(Dur::Unbounded), Dur::Unbounded);
         assert!(Dur::Unbounded > Dur::ms(u64::MAX));
-        // Seconds past the millisecond range are no bound.
-        assert_eq!(Dur::secs(u64::MAX), Dur::Unbounded);
-        assert_eq!(Dur::secs(u64::MAX / 1_000), Dur::ms(u64::MAX / 1_000 * 1_000));
+        // Seconds past the millisecond range are the longest finite value.
+        assert_eq!(Dur::secs(u64::MAX), Dur::ms(u64::MAX));
+        assert_eq!(Dur::parse("292000000000y"), Ok(Dur::ms(u64::MAX)));
+        assert_eq!(Dur::secs(u64::MAX).add(Dur::ms(1)), Dur::Unbounded);
+        assert_eq!(
+            Dur::secs(u64::MAX / 1_000),
+            Dur::ms(u64::MAX / 1_000 * 1_000)
+        );
     }
 
     #[test]

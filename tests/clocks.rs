@@ -479,7 +479,8 @@ fn a_positive_sub_second_timeout_is_not_refused_as_zero() {
     }
     let err = manifest::from_str(&manifest("0s")).expect_err("zero is refused");
     assert!(
-        err.render(false).contains("is zero, which makes no sense here"),
+        err.render(false)
+            .contains("is zero, which makes no sense here"),
         "{}",
         err.render(false)
     );

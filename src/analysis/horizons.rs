@@ -112,13 +112,9 @@ mod tests {
     #[test]
     fn reads_back_the_map_it_was_made_from() {
         assert_eq!(std::mem::size_of::<Entry>(), 12);
-        let b: BTreeMap<usize, Dur> = [
-            (7, Dur::Unbounded),
-            (2, Dur::ms(u64::MAX)),
-            (5, Dur::ZERO),
-        ]
-        .into_iter()
-        .collect();
+        let b: BTreeMap<usize, Dur> = [(7, Dur::Unbounded), (2, Dur::ms(u64::MAX)), (5, Dur::ZERO)]
+            .into_iter()
+            .collect();
         let h = Horizons::from(b.clone());
         assert_eq!(h, b);
         assert_eq!((h.len(), h.is_empty()), (3, false));

@@ -47,7 +47,8 @@ fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut
     };
     let show = |d: Dur| {
         if field == "max_receives" {
-            d.as_secs_ceil().map_or("unbounded".into(), |n| n.to_string())
+            d.as_secs_ceil()
+                .map_or("unbounded".into(), |n| n.to_string())
         } else {
             d.to_string()
         }
