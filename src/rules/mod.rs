@@ -54,9 +54,14 @@ impl Margin {
     /// and rounded up to a whole second, and at least `minimum`.
     pub fn of(self, horizon: Dur) -> Dur {
         match horizon {
-            Dur::Ms(h) => Dur::ms(h.saturating_mul(self.percent).div_ceil(100))
-                .ceil_to_secs()
-                .max(Dur::secs(self.minimum)),
+            Dur::Ms(h) => {
+                // In u128, so that no product is cut short.
+                let ms = (u128::from(h) * u128::from(self.percent)).div_ceil(100);
+                u64::try_from(ms)
+                    .map_or(Dur::Unbounded, Dur::ms)
+                    .ceil_to_secs()
+                    .max(Dur::secs(self.minimum))
+            }
             Dur::Unbounded => Dur::Unbounded,
         }
     }

@@ -119,5 +119,9 @@ mod tests {
         assert_eq!(ten.of(Dur::ZERO), Dur::ZERO);
         assert_eq!(margin(Dur::ms(264_500)), Dur::secs(300));
         assert_eq!(required_window(Dur::ms(264_500)), Dur::ms(564_500));
+        // 10 % of the longest finite duration is finite, not cut short.
+        // 18,446,744,073,709,551,615 ms × 10 % = 1,844,674,407,370,955,161.5 ms,
+        // up to 1,844,674,407,370,956 s.
+        assert_eq!(ten.of(Dur::ms(u64::MAX)), Dur::secs(1_844_674_407_370_956));
     }
 }
