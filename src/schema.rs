@@ -127,7 +127,7 @@ pub fn schema() -> Value {
     kinds.sort_unstable();
     let duration = |minimum: u64, what: &str| {
         json!({
-            "description": format!("{what}: humantime syntax (`30s`, `5m`, `1h 30m`, `4d`, `2w`), a whole number of seconds, or `unbounded`"),
+            "description": format!("{what}: humantime syntax (`30s`, `500ms`, `5m`, `1h 30m`, `4d`, `2w`), a whole number of seconds, or `unbounded`"),
             "anyOf": [
                 { "type": "string", "pattern": DURATION_PATTERN },
                 { "type": "integer", "minimum": minimum }

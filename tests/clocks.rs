@@ -134,8 +134,8 @@ fn a_capped_redrive_promise_is_rh006_and_no_rh005() {
         vec![(
             "RH006",
             Some("orders-dlq".to_string()),
-            Some(replay_audit::time::Dur::Secs(691_200)),
-            Some(replay_audit::time::Dur::Secs(259_200)),
+            Some(replay_audit::time::Dur::secs(691_200)),
+            Some(replay_audit::time::Dur::secs(259_200)),
             Some((32, 50))
         )]
     );
@@ -197,7 +197,7 @@ fn a_mapping_into_lambda_is_at_least_once_whatever_the_source_says() {
     );
     assert_eq!(
         a.model.edges[0].delay(),
-        replay_audit::time::Dur::Secs(3_600)
+        replay_audit::time::Dur::secs(3_600)
     );
 }
 
@@ -262,7 +262,7 @@ fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
         .map(|f| (f.horizon, f.window))
         .collect();
     use replay_audit::time::Dur;
-    assert_eq!(rh001, vec![(Some(Dur::Secs(900)), Some(Dur::Secs(300)))]);
+    assert_eq!(rh001, vec![(Some(Dur::secs(900)), Some(Dur::secs(300)))]);
     // A bus whose facts give no backoff (F019) takes its cap, 300 s, as
     // an assumption RH041 names.
     assert_eq!(horizon_secs(&a, "shipping", "guard"), Some(300));
@@ -308,7 +308,7 @@ fn the_dead_letter_move_comes_a_visibility_timeout_after_the_last_receive() {
     use replay_audit::time::Dur;
     assert_eq!(
         rh001,
-        vec![(Some(Dur::Secs(136_800)), Some(Dur::Secs(108_000)))]
+        vec![(Some(Dur::secs(136_800)), Some(Dur::secs(108_000)))]
     );
 }
 
@@ -333,7 +333,7 @@ fn an_sns_fifo_archive_is_not_its_delivery_span() {
         rh001,
         vec![(
             Some("audit-keys".to_string()),
-            Some(replay_audit::time::Dur::Secs(2_073_600))
+            Some(replay_audit::time::Dur::secs(2_073_600))
         )]
     );
 }
@@ -401,7 +401,7 @@ fn an_unwritten_retry_count_on_a_push_delivery_is_the_platform_default() {
     use replay_audit::time::Dur;
     assert_eq!(
         delays,
-        vec![("shipping", Dur::Secs(300)), ("billing", Dur::Secs(86_400))]
+        vec![("shipping", Dur::secs(300)), ("billing", Dur::secs(86_400))]
     );
     assert!(a.model.assumed.is_empty(), "{:?}", a.model.assumed);
 }
@@ -433,5 +433,55 @@ fn the_horizon_names_the_cap_that_bounds_the_retries() {
     assert_eq!(
         step_texts(&a, "ledger", "effect")[1],
         "delivers_to: retry 3 attempts: 2 × (0s + 10m) = 20m; the retries and max_record_age 15m compose to the smaller, 15m; at-least-once delivery: max_record_age 15m"
+    );
+}
+
+#[test]
+fn a_sub_second_backoff_counts_and_the_horizon_is_rounded_up() {
+    // Issue #33 item 5: 9 × 1000 ms + 500 × (2^9 - 1) ms = 264,500 ms,
+    // 265 s rounded up (264 would be optimistic); the 4m store: RH001.
+    let m = fixture("sub-second-backoff.yaml");
+    let a = analyse(&m);
+    assert_eq!(horizon_secs(&a, "payments", "guard"), Some(265));
+    assert_eq!(
+        step_texts(&a, "payments", "guard")[0],
+        "calls: retry 10 attempts: (1s + 500ms) + (1s + 1s) + (1s + 2s) + (1s + 4s) + (1s + 8s) + (1s + 16s) + … = 4m 24s 500ms"
+    );
+    let rh001: Vec<_> = rules::check(&a)
+        .into_iter()
+        .filter(|f| f.rule.code == "RH001")
+        .map(|f| (f.horizon, f.window))
+        .collect();
+    use replay_audit::time::Dur;
+    assert_eq!(rh001, vec![(Some(Dur::ms(264_500)), Some(Dur::secs(240)))]);
+}
+
+#[test]
+fn a_positive_sub_second_timeout_is_not_refused_as_zero() {
+    // `timeout: 100ms` (and 0.4ms, rounded up to 1 ms) is positive: the
+    // loader takes it where zero is refused, and the 100 ms attempt makes
+    // a horizon of 1 s, rounded up, not 0.
+    let manifest = |timeout: &str| {
+        format!(
+            "version: 1\nintents:\n  pay: {{ origin: api, effects: [ledger], key: {{ fields: [id], persisted_before_retry: true }} }}\ncomponents:\n  api:\n    kind: service\n    calls: [{{ to: worker, passes_key: true, retry: {{ attempts: 2, timeout: {timeout}, backoff: 0s }} }}]\n  worker: {{ kind: function, timeout: {timeout}, effects: [{{ to: ledger, passes_key: true }}] }}\n  ledger: {{ kind: external, accepts_key: true, key_window: 1d }}\n"
+        )
+    };
+    for (timeout, ms) in [("100ms", 100), ("0.4ms", 1)] {
+        let m = manifest::from_str(&manifest(timeout))
+            .unwrap_or_else(|e| panic!("{timeout}: {}", e.render(false)));
+        let a = analyse(&m);
+        assert_eq!(horizon_secs(&a, "ledger", "effect"), Some(1), "{timeout}");
+        let row = rows(&a, None, Some("ledger"))
+            .into_iter()
+            .find(|r| r.role == "effect")
+            .expect("effect row");
+        assert_eq!(row.horizon, replay_audit::time::Dur::ms(ms), "{timeout}");
+    }
+    let err = manifest::from_str(&manifest("0s")).expect_err("zero is refused");
+    assert!(
+        err.render(false)
+            .contains("is zero, which makes no sense here"),
+        "{}",
+        err.render(false)
     );
 }

@@ -138,7 +138,8 @@ fn every_fixture_produces_exactly_its_expected_findings() {
                 .unwrap();
             let secs = |d: Option<replay_audit::time::Dur>| {
                 d.map_or("none".to_string(), |d| {
-                    d.secs().map_or("unbounded".into(), |s| s.to_string())
+                    d.as_secs_ceil()
+                        .map_or("unbounded".into(), |s| s.to_string())
                 })
             };
             if let Some(h) = &e.horizon

@@ -18,7 +18,7 @@ use crate::time::Dur;
 
 /// How an edge out of a transport is bounded by the message clock: the
 /// transport's retention, and the part of the edge's delay that comes
-/// after the message left (the consumer's own retries). Kept as seconds
+/// after the message left (the consumer's own retries). Kept as milliseconds
 /// and flags (24 bytes with its `Option`, not 32): every edge out of a
 /// transport has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,11 +94,7 @@ pub(super) fn advance(c: Clocks, delay: Dur, hold: Option<Hold>, keeps: bool) ->
 
 /// `later - earlier`, zero when it is not later, unbounded when `later` is.
 pub(super) fn since(later: Dur, earlier: Dur) -> Dur {
-    match (later, earlier) {
-        (Dur::Secs(a), Dur::Secs(b)) => Dur::Secs(a.saturating_sub(b)),
-        (Dur::Unbounded, _) => Dur::Unbounded,
-        (Dur::Secs(_), Dur::Unbounded) => Dur::ZERO,
-    }
+    later.saturating_sub(earlier)
 }
 
 /// The clock behind one step of a worst path, for its explanation.
@@ -132,20 +128,20 @@ const ADDS_UNBOUNDED: u8 = 2;
 const KEPT: u8 = 4;
 const CAPPED: u8 = 8;
 
-/// A duration's seconds, and `flag` when it is unbounded (else the
+/// A duration's milliseconds, and `flag` when it is unbounded (else the
 /// default: zero, false).
 pub(super) fn pack<F: Default>(d: Dur, flag: F) -> (u64, F) {
     match d {
-        Dur::Secs(s) => (s, F::default()),
+        Dur::Ms(ms) => (ms, F::default()),
         Dur::Unbounded => (0, flag),
     }
 }
 
-pub(super) fn unpack(secs: u64, unbounded: bool) -> Dur {
+pub(super) fn unpack(ms: u64, unbounded: bool) -> Dur {
     if unbounded {
         Dur::Unbounded
     } else {
-        Dur::Secs(secs)
+        Dur::ms(ms)
     }
 }
 
@@ -203,7 +199,7 @@ mod tests {
     const DAY: u64 = 86_400;
 
     fn d(days: u64) -> Dur {
-        Dur::Secs(days * DAY)
+        Dur::secs(days * DAY)
     }
 
     #[test]
@@ -265,10 +261,10 @@ mod tests {
                 age: d(1),
                 enq: Dur::ZERO,
             },
-            d(4).add(Dur::Secs(60)),
-            Some(Hold::new(d(4), Dur::Secs(60))),
+            d(4).add(Dur::secs(60)),
+            Some(Hold::new(d(4), Dur::secs(60))),
             false,
         );
-        assert_eq!(moved.to.age, d(4).add(Dur::Secs(60)));
+        assert_eq!(moved.to.age, d(4).add(Dur::secs(60)));
     }
 }

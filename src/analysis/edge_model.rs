@@ -33,7 +33,7 @@ pub(super) struct EdgeParts {
 /// written only for the edges a path shows
 /// ([`Model::explain`](super::Model::explain)).
 ///
-/// Packed, 48 bytes: components as `u32`, the delay as seconds and a
+/// Packed, 48 bytes: components as `u32`, the delay as milliseconds and a
 /// flag, and the parts most edges lack (assumption, message clock,
 /// redrive bound) in one box of 40 bytes.
 #[derive(Debug, Clone)]
@@ -105,8 +105,8 @@ impl Rare {
                     (REDRIVE_WITHIN, component, within)
                 }
             };
-            let (secs, f) = pack(d, ASSUMED_UNBOUNDED);
-            (r.assumed, r.component) = (secs, component);
+            let (ms, f) = pack(d, ASSUMED_UNBOUNDED);
+            (r.assumed, r.component) = (ms, component);
             r.flags |= kind | f;
         }
         if let Some(h) = p.hold {
@@ -256,7 +256,7 @@ mod tests {
             ty: LinkType::Redrive,
             link: 2,
             loc: Loc::default(),
-            delay: Dur::Secs(u64::MAX),
+            delay: Dur::ms(u64::MAX),
             assumption: None,
             birth: Some(Birth::Redrive),
             passes_key: true,
@@ -276,7 +276,7 @@ mod tests {
         let plain = parts().pack();
         assert!(plain.rare.is_none());
         assert_eq!((plain.from(), plain.to()), (3, 70_000));
-        assert_eq!(plain.delay(), Dur::Secs(u64::MAX));
+        assert_eq!(plain.delay(), Dur::ms(u64::MAX));
         assert_eq!(
             (plain.assumption(), plain.hold(), plain.redrive_bound()),
             (None, None, None)
@@ -287,13 +287,13 @@ mod tests {
                     component: 9,
                     max_backlog: Dur::Unbounded,
                 },
-                Hold::new(Dur::Secs(5), Dur::Unbounded),
+                Hold::new(Dur::secs(5), Dur::Unbounded),
                 None,
             ),
             (
                 EdgeAssumption::RedriveWithin {
                     component: 1,
-                    within: Dur::Secs(u64::MAX),
+                    within: Dur::ms(u64::MAX),
                 },
                 Hold::new(Dur::Unbounded, Dur::ZERO),
                 Some(7),

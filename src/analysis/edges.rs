@@ -645,7 +645,7 @@ mod tests {
     fn retention_is_the_span_without_a_declared_backlog() {
         let (span, why, assumption) =
             transport_span(0, &queue(""), (None, false), &mut Vec::new(), true);
-        assert_eq!(span, Dur::Secs(345_600));
+        assert_eq!(span, Dur::secs(345_600));
         assert_eq!(why, "retention 4d (sqs-standard default, F003)");
         assert_eq!(assumption, None);
         let (_, unexplained, _) =
@@ -662,7 +662,7 @@ mod tests {
         .unwrap();
         let (span, why, assumption) =
             transport_span(0, &m.components[0], (Some(3), false), &mut Vec::new(), true);
-        assert_eq!(span, Dur::Secs(2_400));
+        assert_eq!(span, Dur::secs(2_400));
         assert_eq!(
             why,
             "max_backlog 30m + (3 - 1) × visibility 5m = 40m (below retention 4d)"
@@ -672,7 +672,7 @@ mod tests {
             assumption,
             EdgeAssumption::Backlog {
                 component: 0,
-                max_backlog: Dur::Secs(1_800)
+                max_backlog: Dur::secs(1_800)
             }
         );
         assert_eq!(assumption.text(&m), "max_backlog 30m on q");
@@ -687,7 +687,7 @@ mod tests {
         .unwrap();
         let (span, why, _) =
             transport_span(0, &m.components[0], (Some(3), true), &mut Vec::new(), true);
-        assert_eq!(span, Dur::Secs(2_700));
+        assert_eq!(span, Dur::secs(2_700));
         assert_eq!(
             why,
             "max_backlog 30m + 3 × visibility 5m = 45m: moved when the last receive's visibility timeout ends (F002, F007) (below retention 4d)"
@@ -703,7 +703,7 @@ mod tests {
         .unwrap();
         let mut assumed = Vec::new();
         let (span, _, _) = transport_span(0, &m.components[0], (None, true), &mut assumed, true);
-        assert_eq!(span, Dur::Secs(1_800));
+        assert_eq!(span, Dur::secs(1_800));
         let fields: Vec<_> = assumed
             .iter()
             .map(|a| (a.field.as_str(), a.value.as_str()))
@@ -720,7 +720,7 @@ mod tests {
             &mut Vec::new(),
             true,
         );
-        assert_eq!(span, Dur::Secs(3_600));
+        assert_eq!(span, Dur::secs(3_600));
         assert_eq!(
             assumption, None,
             "a backlog that bounds nothing is no assumption"
@@ -738,7 +738,7 @@ mod tests {
             &mut assumed,
             true,
         );
-        assert_eq!(span, Dur::Secs(345_600));
+        assert_eq!(span, Dur::secs(345_600));
         assert_eq!(
             why,
             "no receive limit: a failing message is redelivered until its retention 4d (sqs-standard default, F003) (max_backlog does not bound it)"
@@ -753,7 +753,7 @@ mod tests {
             .unwrap();
         let mut assumed = Vec::new();
         let (span, _, _) = transport_span(0, &m.components[0], (None, false), &mut assumed, true);
-        assert_eq!(span, Dur::Secs(23 * 86_400));
+        assert_eq!(span, Dur::secs(23 * 86_400));
         assert!(assumed.is_empty());
     }
 }

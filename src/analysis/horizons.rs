@@ -7,7 +7,7 @@ use crate::time::Dur;
 
 /// Component → horizon, sorted by component, 12 bytes an entry (a map of
 /// `usize` to [`Dur`] takes 24): the component's top bit says the
-/// horizon is unbounded, else `secs` holds it.
+/// horizon is unbounded, else `ms` holds it (milliseconds).
 #[derive(Clone, Default, PartialEq)]
 pub struct Horizons {
     entries: Box<[Entry]>,
@@ -17,7 +17,7 @@ pub struct Horizons {
 #[repr(C, packed(4))]
 struct Entry {
     comp: u32,
-    secs: u64,
+    ms: u64,
 }
 
 const UNBOUNDED: u32 = 1 << 31;
@@ -29,10 +29,10 @@ impl Entry {
             .filter(|&c| c < UNBOUNDED)
             .expect("fewer than 2^31 components");
         match h {
-            Dur::Secs(secs) => Entry { comp, secs },
+            Dur::Ms(ms) => Entry { comp, ms },
             Dur::Unbounded => Entry {
                 comp: comp | UNBOUNDED,
-                secs: 0,
+                ms: 0,
             },
         }
     }
@@ -47,7 +47,7 @@ impl Entry {
         if self.comp & UNBOUNDED != 0 {
             Dur::Unbounded
         } else {
-            Dur::Secs(self.secs)
+            Dur::ms(self.ms)
         }
     }
 }
@@ -112,25 +112,21 @@ mod tests {
     #[test]
     fn reads_back_the_map_it_was_made_from() {
         assert_eq!(std::mem::size_of::<Entry>(), 12);
-        let b: BTreeMap<usize, Dur> = [
-            (7, Dur::Unbounded),
-            (2, Dur::Secs(u64::MAX)),
-            (5, Dur::ZERO),
-        ]
-        .into_iter()
-        .collect();
+        let b: BTreeMap<usize, Dur> = [(7, Dur::Unbounded), (2, Dur::ms(u64::MAX)), (5, Dur::ZERO)]
+            .into_iter()
+            .collect();
         let h = Horizons::from(b.clone());
         assert_eq!(h, b);
         assert_eq!((h.len(), h.is_empty()), (3, false));
         assert_eq!(h.get(7), Some(Dur::Unbounded));
-        assert_eq!(h.get(2), Some(Dur::Secs(u64::MAX)));
+        assert_eq!(h.get(2), Some(Dur::ms(u64::MAX)));
         assert_eq!(h.get(4), None);
         assert!(h.contains_key(5) && !h.contains_key(3));
         assert_eq!(h.keys().collect::<Vec<_>>(), vec![2, 5, 7]);
         assert_eq!(h.iter().next_back(), Some((7, Dur::Unbounded)));
         assert_eq!(
             format!("{h:?}"),
-            "{2: Secs(18446744073709551615), 5: Secs(0), 7: Unbounded}"
+            "{2: Ms(18446744073709551615), 5: Ms(0), 7: Unbounded}"
         );
         assert!(Horizons::default().is_empty());
     }

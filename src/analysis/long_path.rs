@@ -56,7 +56,7 @@ impl PathView {
 struct Entry {
     /// Steps from the origin (or the entering replay) to the state.
     depth: u32,
-    /// Finite seconds added along the path (u128: 2^32 steps of u64 fit).
+    /// Finite milliseconds added along the path (u128: 2^32 steps of u64 fit).
     finite: u128,
     /// Unbounded steps along the path.
     unbounded: u32,
@@ -168,7 +168,7 @@ fn step_entry(before: Entry, s: usize, adds: Dur) -> Entry {
     let me = u32::try_from(s).unwrap_or(NO_BACK);
     Entry {
         depth,
-        finite: before.finite + u128::from(adds.secs().unwrap_or(0)),
+        finite: before.finite + u128::from(adds.as_ms().unwrap_or(0)),
         unbounded: before.unbounded + u32::from(adds.is_unbounded()),
         anchor: if depth as usize == HEAD {
             me
@@ -188,7 +188,7 @@ fn between(from: Entry, to: Entry) -> Dur {
     if to.unbounded > from.unbounded {
         return Dur::Unbounded;
     }
-    u64::try_from(to.finite - from.finite).map_or(Dur::Unbounded, Dur::Secs)
+    u64::try_from(to.finite - from.finite).map_or(Dur::Unbounded, Dur::ms)
 }
 
 impl PathIndex<'_> {

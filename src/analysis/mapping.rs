@@ -48,8 +48,8 @@ mod tests {
     #[test]
     fn retries_do_not_add_to_the_record_life() {
         let mut why = Why(Some(Vec::new()));
-        let d = stream_delay(Dur::Secs(90), Dur::Secs(86_400), &mut why);
-        assert_eq!(d, Dur::Secs(86_400));
+        let d = stream_delay(Dur::secs(90), Dur::secs(86_400), &mut why);
+        assert_eq!(d, Dur::secs(86_400));
         assert_eq!(
             why.0.unwrap(),
             vec![

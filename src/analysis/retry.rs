@@ -7,8 +7,9 @@
 //! The sum is computed in closed form, never one attempt at a time past a
 //! fixed number of steps: the growing (geometric) delays are followed step
 //! by step for at most [`EXACT_STEPS`] steps, with the per-step rounding of
-//! the reference semantics (each delay rounded to whole seconds; the f64
-//! delay multiplied by m once per step); from the cap on every term is the
+//! the reference semantics (each delay, in milliseconds, rounded up to a
+//! whole millisecond by [`Dur::from_ms_f64`]; the f64 delay multiplied by m
+//! once per step); from the cap on every term is the
 //! same and the rest is one multiplication. A delay that cannot change any
 //! more (0, or m ≤ 1) is linear at once. Only a sequence still growing after
 //! [`EXACT_STEPS`] steps (1 < m < about 1.005 with more than 10,001
@@ -60,20 +61,20 @@ impl Params {
         }
     }
 
-    /// A delay as the reference rounds it: the cap where the delay reaches
-    /// it, `unbounded` past the duration range, else the nearest second.
+    /// A delay (in milliseconds) as the reference rounds it: the cap where
+    /// the delay reaches it, else up to a whole millisecond (`unbounded`
+    /// past the duration range): never above the cap, which is whole.
     pub(crate) fn capped(&self, delay: f64) -> Dur {
         match self.cap {
-            Some(Dur::Secs(c)) if delay >= c as f64 => Dur::Secs(c),
-            _ if delay >= u64::MAX as f64 => Dur::Unbounded,
-            _ => Dur::Secs(delay.round() as u64),
+            Some(Dur::Ms(c)) if delay >= c as f64 => Dur::ms(c),
+            _ => Dur::from_ms_f64(delay),
         }
     }
 
     /// Whether every term from this one on equals it: the delay is at the
     /// cap (or rounds to it), or the multiplier does not grow it.
     pub(crate) fn at_cap(&self, capped: Dur) -> bool {
-        matches!(self.cap, Some(Dur::Secs(c)) if capped == Dur::Secs(c)) || self.m <= 1.0
+        matches!(self.cap, Some(c @ Dur::Ms(_)) if capped == c) || self.m <= 1.0
     }
 }
 
@@ -92,7 +93,7 @@ impl Sum {
         let term = t.add(capped);
         // How many of the k the reference would add before saturating.
         let taken = match (self.total, term) {
-            (Dur::Secs(s), Dur::Secs(x)) if x > 0 => k.min(((u64::MAX - s) / x).saturating_add(1)),
+            (Dur::Ms(s), Dur::Ms(x)) if x > 0 => k.min(((u64::MAX - s) / x).saturating_add(1)),
             _ => k,
         };
         for _ in 0..taken.min(7) {
@@ -153,7 +154,7 @@ pub(crate) fn sum(p: &Params, exact_steps: u64) -> (Dur, Vec<String>) {
         terms: Vec::new(),
     };
     let mut delay = match p.b {
-        Dur::Secs(s) => s as f64,
+        Dur::Ms(ms) => ms as f64,
         Dur::Unbounded => f64::INFINITY,
     };
     let mut i = 1u64;
@@ -199,8 +200,8 @@ mod tests {
     fn retry(attempts: u64, timeout: u64, backoff: u64) -> Retry {
         Retry {
             attempts: sp(attempts),
-            timeout: sp(Dur::Secs(timeout)),
-            backoff: sp(Dur::Secs(backoff)),
+            timeout: sp(Dur::secs(timeout)),
+            backoff: sp(Dur::secs(backoff)),
             ..Retry::default()
         }
     }
@@ -208,24 +209,24 @@ mod tests {
     #[test]
     fn three_attempts_29s_1s_doubling_add_61s() {
         let s = span(&retry(3, 29, 1), None);
-        assert_eq!(s.adds, Dur::Secs(61));
+        assert_eq!(s.adds, Dur::secs(61));
         assert_eq!(s.why, "3 attempts: (29s + 1s) + (29s + 2s) = 1m 1s");
     }
 
     #[test]
     fn max_backoff_caps_each_delay() {
         let mut r = retry(5, 10, 4);
-        r.max_backoff = sp(Dur::Secs(10));
+        r.max_backoff = sp(Dur::secs(10));
         // (10+4) + (10+8) + (10+10) + (10+10) = 72
-        assert_eq!(span(&r, None).adds, Dur::Secs(72));
+        assert_eq!(span(&r, None).adds, Dur::secs(72));
     }
 
     #[test]
     fn max_elapsed_caps_the_sequence() {
         let mut r = retry(10, 30, 1);
-        r.max_elapsed = sp(Dur::Secs(120));
+        r.max_elapsed = sp(Dur::secs(120));
         let s = span(&r, None);
-        assert_eq!(s.adds, Dur::Secs(120));
+        assert_eq!(s.adds, Dur::secs(120));
         assert!(s.why.ends_with("capped by max_elapsed 2m"), "{}", s.why);
     }
 
@@ -235,13 +236,13 @@ mod tests {
             attempts: sp(2),
             ..Retry::default()
         };
-        assert_eq!(span(&r, Some(Dur::Secs(5))).adds, Dur::Secs(5));
+        assert_eq!(span(&r, Some(Dur::secs(5))).adds, Dur::secs(5));
     }
 
     #[test]
     fn huge_attempt_counts_saturate_instead_of_looping() {
         let mut r = retry(u64::MAX, 1, 1);
-        r.max_backoff = sp(Dur::Secs(1));
+        r.max_backoff = sp(Dur::secs(1));
         assert_eq!(span(&r, None).adds, Dur::Unbounded);
         let r = retry(100_015, 0, 1);
         assert_eq!(span(&r, None).adds, Dur::Unbounded);
@@ -251,6 +252,6 @@ mod tests {
     fn multiplier_one_is_constant_backoff() {
         let mut r = retry(4, 0, 20);
         r.multiplier = sp(1.0);
-        assert_eq!(span(&r, None).adds, Dur::Secs(60));
+        assert_eq!(span(&r, None).adds, Dur::secs(60));
     }
 }

@@ -10,7 +10,8 @@ use crate::diagnostics::Loc;
 use crate::manifest::model::{Retry, Sp};
 use crate::time::Dur;
 
-/// The former `span`, verbatim.
+/// The former `span`, verbatim but for milliseconds (each delay rounded
+/// up to a whole millisecond, as [`Dur::from_ms_f64`] does).
 fn old_span(retry: &Retry, fallback_timeout: Option<Dur>) -> Span {
     let n = retry.attempts.as_ref().map_or(1, |a| a.value);
     let t = retry
@@ -25,18 +26,17 @@ fn old_span(retry: &Retry, fallback_timeout: Option<Dur>) -> Span {
     let mut total = Dur::ZERO;
     let mut terms = Vec::new();
     let mut delay = match b {
-        Dur::Secs(s) => s as f64,
+        Dur::Ms(ms) => ms as f64,
         Dur::Unbounded => f64::INFINITY,
     };
     let mut i = 1u64;
     while i < n {
         let capped = match cap {
-            Some(Dur::Secs(c)) if delay >= c as f64 => Dur::Secs(c),
-            _ if delay >= u64::MAX as f64 => Dur::Unbounded,
-            _ => Dur::Secs(delay.round() as u64),
+            Some(Dur::Ms(c)) if delay >= c as f64 => Dur::ms(c),
+            _ => Dur::from_ms_f64(delay),
         };
         let term = t.add(capped);
-        let at_cap = matches!(cap, Some(Dur::Secs(c)) if capped == Dur::Secs(c)) || m <= 1.0;
+        let at_cap = matches!(cap, Some(c @ Dur::Ms(_)) if capped == c) || m <= 1.0;
         if at_cap || term.is_unbounded() {
             let remaining = n - i;
             total = total.add(term.times(remaining));
@@ -81,12 +81,14 @@ fn sp<T>(v: T) -> Option<Sp<T>> {
     Some(Sp::new(v, Loc::default()))
 }
 
-/// Seconds: mostly small, sometimes near the end of the range or unbounded.
+/// Durations: mostly small whole seconds, some milliseconds, sometimes
+/// near the end of the range or unbounded.
 fn dur() -> impl Strategy<Value = Dur> {
     prop_oneof![
-        6 => (0u64..=120).prop_map(Dur::Secs),
-        3 => (0u64..=10_000_000).prop_map(Dur::Secs),
-        1 => (u64::MAX / 4..=u64::MAX).prop_map(Dur::Secs),
+        6 => (0u64..=120).prop_map(Dur::secs),
+        2 => (0u64..=120_000).prop_map(Dur::ms),
+        3 => (0u64..=10_000_000).prop_map(Dur::secs),
+        1 => (u64::MAX / 4..=u64::MAX).prop_map(Dur::ms),
         1 => Just(Dur::Unbounded),
     ]
 }
@@ -156,18 +158,18 @@ proptest! {
     ) {
         let r = Retry {
             attempts: sp(n),
-            timeout: sp(Dur::Secs(t)),
-            backoff: sp(Dur::Secs(b)),
+            timeout: sp(Dur::secs(t)),
+            backoff: sp(Dur::secs(b)),
             multiplier: sp(m),
-            max_backoff: cap.map(Dur::Secs).and_then(sp),
+            max_backoff: cap.map(Dur::secs).and_then(sp),
             ..Retry::default()
         };
         let want = old_span(&r, None).adds;
         let (got, _) = sum(&Params::of(&r, None), exact);
         match (got, want) {
-            (Dur::Secs(g), Dur::Secs(w)) => {
+            (Dur::Ms(g), Dur::Ms(w)) => {
                 let diff = g.abs_diff(w) as f64;
-                prop_assert!(diff <= (w as f64) / 1000.0 + 1.0, "{got} vs {want}");
+                prop_assert!(diff <= (w as f64) / 1000.0 + 1000.0, "{got} vs {want}");
             }
             _ => prop_assert_eq!(got, want),
         }

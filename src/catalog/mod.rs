@@ -292,7 +292,7 @@ impl Catalog {
 pub fn toml_dur(v: &toml::Value) -> Option<Dur> {
     match v {
         toml::Value::String(s) => Dur::parse(s).ok(),
-        toml::Value::Integer(i) if *i >= 0 => Some(Dur::Secs(*i as u64)),
+        toml::Value::Integer(i) if *i >= 0 => Some(Dur::secs(*i as u64)),
         _ => None,
     }
 }
@@ -466,18 +466,18 @@ mod tests {
         let sqs = c.kind("sqs-standard").unwrap();
         assert_eq!(
             sqs.default_dur("visibility_timeout").unwrap().value,
-            Dur::Secs(30)
+            Dur::secs(30)
         );
         assert_eq!(
             sqs.default_dur("retention").unwrap().value,
-            Dur::Secs(345_600)
+            Dur::secs(345_600)
         );
         let fifo = c.kind("sqs-fifo").unwrap();
         let w = fifo.default_dur("dedup_window").unwrap();
-        assert_eq!(w.value, Dur::Secs(300));
+        assert_eq!(w.value, Dur::secs(300));
         assert!(w.fact.fixed);
         let pt = c.kind("powertools-idempotency").unwrap();
-        assert_eq!(pt.default_dur("retention").unwrap().value, Dur::Secs(3600));
+        assert_eq!(pt.default_dur("retention").unwrap().value, Dur::secs(3600));
         assert_eq!(pt.generic, Generic::Store);
         assert_eq!(
             c.kind("dynamodb-global-table")

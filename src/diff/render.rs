@@ -28,13 +28,13 @@ fn dur(d: Option<Dur>) -> String {
 }
 
 fn secs(d: Option<Dur>) -> Option<u64> {
-    d.and_then(Dur::secs)
+    d.and_then(Dur::as_secs_ceil)
 }
 
 fn retention(s: Option<u64>) -> String {
     s.map_or_else(
         || "unbounded or none".to_string(),
-        |s| Dur::Secs(s).to_string(),
+        |s| Dur::secs(s).to_string(),
     )
 }
 

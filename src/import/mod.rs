@@ -189,7 +189,7 @@ pub fn kebab(name: &str) -> String {
 
 /// A duration in seconds as the manifest writes it (`300` → `5m`).
 pub fn dur(secs: u64) -> String {
-    crate::time::Dur::Secs(secs).to_string()
+    crate::time::Dur::secs(secs).to_string()
 }
 
 #[cfg(test)]

@@ -131,7 +131,8 @@ fn margin(raw: RawMargin, lines: &Lines, errors: &mut Vec<Diagnostic>) -> Margin
     if let Some(min) = raw.minimum {
         let at = lines.loc(min.span().start);
         match duration(min.get_ref()) {
-            Ok(Dur::Secs(s)) => m.minimum = s,
+            // The minimum is whole seconds: a finer one is rounded up.
+            Ok(d @ Dur::Ms(_)) => m.minimum = d.as_secs_ceil().unwrap_or(0),
             Ok(Dur::Unbounded) => errors.push(
                 Diagnostic::at(at, "`margin.minimum` cannot be `unbounded`")
                     .help("give a duration such as \"5m\", or a number of seconds"),
@@ -263,7 +264,7 @@ fn duration(v: &toml::Value) -> Result<Dur, String> {
         toml::Value::Integer(i) if *i < 0 => {
             Err(format!("`{i}` is negative: durations cannot be negative"))
         }
-        toml::Value::Integer(i) => Ok(Dur::Secs(*i as u64)),
+        toml::Value::Integer(i) => Ok(Dur::secs(*i as u64)),
         toml::Value::String(s) => Dur::parse(s),
         other => Err(format!(
             "expected a duration such as \"5m\" or a number of seconds, found {}",
@@ -368,7 +369,7 @@ mod tests {
                 col: 1
             }
         );
-        assert_eq!(p.options().margin.of(Dur::Secs(3600)), Dur::Secs(720));
+        assert_eq!(p.options().margin.of(Dur::secs(3600)), Dur::secs(720));
     }
 
     #[test]

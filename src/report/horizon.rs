@@ -15,8 +15,11 @@ use crate::time::Dur;
 pub struct JsonStep {
     pub from: String,
     pub to: String,
+    /// Rounded up to a whole second; `adds` keeps the milliseconds.
     pub adds_seconds: Option<u64>,
     pub why: String,
+    #[serde(skip)]
+    pub adds: Dur,
 }
 
 /// The steps left out of a long path: how many come before them, how many
@@ -25,7 +28,10 @@ pub struct JsonStep {
 pub struct JsonElided {
     pub after_step: usize,
     pub steps: usize,
+    /// Rounded up to a whole second; `adds` keeps the milliseconds.
     pub adds_seconds: Option<u64>,
+    #[serde(skip)]
+    pub adds: Dur,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -154,7 +160,8 @@ fn rows_where(
                     let elided = view.elided.map(|e| JsonElided {
                         after_step: e.after_step,
                         steps: e.steps,
-                        adds_seconds: e.adds.secs(),
+                        adds_seconds: e.adds.as_secs_ceil(),
+                        adds: e.adds,
                     });
                     let steps = json_steps(a, view.steps());
                     (index.view_ids(origin, &view), steps, elided)
@@ -165,10 +172,10 @@ fn rows_where(
                     intent: i.id.to_string(),
                     node: m.components[c].id.as_str().to_owned(),
                     role,
-                    horizon_seconds: h.secs(),
-                    span_seconds: span.map(Dur::secs),
-                    window_seconds: window.and_then(|w| w.secs()),
-                    required_retention_seconds: required_window(span.unwrap_or(h)).secs(),
+                    horizon_seconds: h.as_secs_ceil(),
+                    span_seconds: span.map(Dur::as_secs_ceil),
+                    window_seconds: window.and_then(|w| w.as_secs_ceil()),
+                    required_retention_seconds: required_window(span.unwrap_or(h)).as_secs_ceil(),
                     path,
                     steps,
                     elided,
@@ -277,8 +284,9 @@ fn json_steps<'s>(a: &Analysis, steps: impl Iterator<Item = &'s Step>) -> Vec<Js
         .map(|s| JsonStep {
             from: a.manifest.components[s.from].id.as_str().to_owned(),
             to: a.manifest.components[s.to].id.as_str().to_owned(),
-            adds_seconds: s.adds.secs(),
+            adds_seconds: s.adds.as_secs_ceil(),
             why: s.why.clone(),
+            adds: s.adds,
         })
         .collect()
 }
@@ -434,7 +442,7 @@ fn row_text(r: &Row, s: &mut String) {
     let mut total = Dur::ZERO;
     for (n, st) in r.steps.iter().enumerate() {
         if let Some(e) = r.elided.filter(|e| e.after_step == n) {
-            let adds = e.adds_seconds.map_or(Dur::Unbounded, Dur::Secs);
+            let adds = e.adds;
             total = total.add(adds);
             s.push_str(&format!(
                 "      {:>12}  … {} more steps\n",
@@ -442,7 +450,7 @@ fn row_text(r: &Row, s: &mut String) {
                 thousands(e.steps)
             ));
         }
-        let adds = st.adds_seconds.map_or(Dur::Unbounded, Dur::Secs);
+        let adds = st.adds;
         total = total.add(adds);
         s.push_str(&format!(
             "      {:>12}  {} → {}: {}\n",

@@ -57,8 +57,8 @@ impl FindingValues {
         FindingValues {
             intent: f.intent.as_deref().map(str::to_string),
             component: f.component.as_deref().map(str::to_string),
-            horizon_seconds: f.horizon.and_then(|h| h.secs()),
-            window_seconds: f.window.and_then(|w| w.secs()),
+            horizon_seconds: f.horizon.and_then(|h| h.as_secs_ceil()),
+            window_seconds: f.window.and_then(|w| w.as_secs_ceil()),
             path: f.path.clone(),
             assumptions: f.assumptions().map(str::to_string).collect(),
         }
@@ -102,8 +102,8 @@ impl<'a> JsonFindingRef<'a> {
             message: &f.message,
             intent: f.intent.as_deref(),
             component: f.component.as_deref(),
-            horizon_seconds: f.horizon.and_then(|h| h.secs()),
-            window_seconds: f.window.and_then(|w| w.secs()),
+            horizon_seconds: f.horizon.and_then(|h| h.as_secs_ceil()),
+            window_seconds: f.window.and_then(|w| w.as_secs_ceil()),
             path: &f.path,
             assumptions: f.assumptions().collect(),
             location: f.loc.map(|l| LocationRef {
@@ -347,7 +347,7 @@ mod tests {
         let mut f = Finding::new(Code::RH001, "late \u{9b} copy")
             .intent("pay")
             .component("keys")
-            .horizon(Dur::Secs(45_131))
+            .horizon(Dur::secs(45_131))
             .window(Dur::Unbounded)
             .at(Loc {
                 file: 0,

@@ -50,14 +50,18 @@ impl Default for Margin {
 }
 
 impl Margin {
-    /// The margin for a horizon (rounded up to a whole second).
+    /// The margin for a horizon: `percent` of it, computed in milliseconds
+    /// and rounded up to a whole second, and at least `minimum`.
     pub fn of(self, horizon: Dur) -> Dur {
         match horizon {
-            Dur::Secs(h) => Dur::Secs(
-                h.saturating_mul(self.percent)
-                    .div_ceil(100)
-                    .max(self.minimum),
-            ),
+            Dur::Ms(h) => {
+                // In u128, so that no product is cut short.
+                let ms = (u128::from(h) * u128::from(self.percent)).div_ceil(100);
+                u64::try_from(ms)
+                    .map_or(Dur::Unbounded, Dur::ms)
+                    .ceil_to_secs()
+                    .max(Dur::secs(self.minimum))
+            }
             Dur::Unbounded => Dur::Unbounded,
         }
     }
@@ -499,7 +503,7 @@ mod tests {
                 let code = codes[(i * 7 % 4) as usize];
                 Finding::new(code, format!("m{}", i * 13 % 5))
                     .intent(format!("i{}", i * 3 % 4))
-                    .horizon(Dur::Secs(i))
+                    .horizon(Dur::secs(i))
             })
             .collect();
         let mut want = findings.clone();
@@ -547,8 +551,8 @@ mod tests {
         written.path = Vec::new();
         assert_eq!(written, plain);
         assert!(plain.path.is_empty() && plain.waived.is_none() && plain.horizon.is_none());
-        let f = plain.horizon(Dur::Secs(5));
-        assert_eq!(f.horizon, Some(Dur::Secs(5)));
+        let f = plain.horizon(Dur::secs(5));
+        assert_eq!(f.horizon, Some(Dur::secs(5)));
         assert_eq!(f.window, None);
     }
 

@@ -95,9 +95,9 @@ impl Shell {
                     Some(w) => s.push_str(&format!(
                         "  window {w} against horizon {h}: {}; the policy asks for {h} + margin {} = {need}\n",
                         if w < h {
-                            format!("forgets {} too early", Dur::Secs(h.secs().unwrap_or(0).saturating_sub(w.secs().unwrap_or(0))))
+                            format!("forgets {} too early", h.saturating_sub(w))
                         } else {
-                            format!("margin {}", Dur::Secs(w.secs().unwrap_or(0).saturating_sub(h.secs().unwrap_or(0))))
+                            format!("margin {}", w.saturating_sub(h))
                         },
                         margin(h)
                     )),
@@ -127,7 +127,7 @@ fn steps_for(a: &Analysis, f: &Finding) -> Vec<Step> {
                     Some(Step {
                         from: a.manifest.component_index(&s.from)?,
                         to: a.manifest.component_index(&s.to)?,
-                        adds: s.adds_seconds.map_or(Dur::Unbounded, Dur::Secs),
+                        adds: s.adds,
                         why: s.why.clone(),
                         assumptions: Vec::new(),
                     })

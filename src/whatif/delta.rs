@@ -193,8 +193,8 @@ pub fn render_json(before: &SourceMap, after: &SourceMap, changes: &[Change], d:
             .iter()
             .map(|(b, f)| JsonUnchanged {
                 finding: JsonFinding::from(after, f),
-                previous_horizon_seconds: b.horizon.and_then(Dur::secs),
-                previous_window_seconds: b.window.and_then(Dur::secs),
+                previous_horizon_seconds: b.horizon.and_then(Dur::as_secs_ceil),
+                previous_window_seconds: b.window.and_then(Dur::as_secs_ceil),
             })
             .collect(),
     };

@@ -108,7 +108,7 @@ mod tests {
                 .retention()
                 .unwrap()
                 .value,
-            Dur::Secs(172_800)
+            Dur::secs(172_800)
         );
     }
 

@@ -55,7 +55,7 @@ fn kind(c: &Component) -> &str {
 fn retention(c: &Component) -> Option<Dur> {
     c.retention()
         .map(|r| r.value)
-        .or((kind(c) == "sqs-standard").then_some(Dur::Secs(345_600)))
+        .or((kind(c) == "sqs-standard").then_some(Dur::secs(345_600)))
 }
 
 /// Maximum event age: written, else Lambda's 6 h (21,600 s, F024) or the
@@ -65,8 +65,8 @@ fn max_event_age(c: &Component) -> Option<Dur> {
         return Some(a.value);
     }
     match kind(c) {
-        "lambda-async" => Some(Dur::Secs(21_600)),
-        "sns-standard" => Some(Dur::Secs(23 * 86_400)),
+        "lambda-async" => Some(Dur::secs(21_600)),
+        "sns-standard" => Some(Dur::secs(23 * 86_400)),
         _ => None,
     }
 }
@@ -74,7 +74,7 @@ fn max_event_age(c: &Component) -> Option<Dur> {
 /// Visibility timeout: written, else SQS's 30 s (F002).
 fn visibility(c: &Component) -> Dur {
     c.visibility_timeout().map_or_else(
-        || Dur::Secs(if kind(c) == "sqs-standard" { 30 } else { 0 }),
+        || Dur::secs(if kind(c) == "sqs-standard" { 30 } else { 0 }),
         |v| v.value,
     )
 }
@@ -171,15 +171,15 @@ fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
             && r.attempts.as_ref().is_some_and(|a| a.value > 1)
             && r.backoff.is_none()
         {
-            let cap = Dur::Secs(3_600);
+            let cap = Dur::secs(3_600);
             return r.max_elapsed.as_ref().map_or(cap, |m| m.value.min(cap));
         }
         let r = if link.retry.is_some() {
             retries
         } else {
-            retries.add(Dur::Secs(60))
+            retries.add(Dur::secs(60))
         };
-        return r.min(Dur::Secs(3_600));
+        return r.min(Dur::secs(3_600));
     }
     if push && sns {
         // SNS to an AWS-managed endpoint: the fixed 23-day policy, whatever

@@ -6,14 +6,16 @@
 use std::collections::BTreeMap;
 
 use crate::import::{F, Node, Out, V, dur, kebab, scalar};
+use crate::time::Dur;
 
 /// SQS queue names to the ids of their components.
 pub(super) type Queues = BTreeMap<String, String>;
 
-/// Seconds of a Pub/Sub duration string (`"604800s"`, `"3.5s"`).
-fn pubsub_secs(s: &str) -> Option<u64> {
+/// A Pub/Sub duration string (`"604800s"`, `"3.5s"`), milliseconds kept.
+fn pubsub_dur(s: &str) -> Option<Dur> {
     let v: f64 = s.trim().strip_suffix('s')?.parse().ok()?;
-    (v >= 0.0 && v.is_finite()).then_some(v.ceil() as u64)
+    // A window past the range stays finite: the longest one, not forever.
+    (v >= 0.0 && v.is_finite()).then(|| Dur::from_ms_f64(v * 1000.0).min(Dur::ms(u64::MAX)))
 }
 
 /// The kind of the transport behind bindings `b`.
@@ -37,17 +39,19 @@ fn secs(out: &mut Out, id: &str, key: &str, n: Option<&Node>, p: &str, unit_ms: 
         && let Some(v) = n.int()
         && v >= 0
     {
-        let s = if unit_ms {
-            (v as u64).div_ceil(1000)
+        // Milliseconds are kept (a window rounded up to whole seconds
+        // would be longer than the source says).
+        let d = if unit_ms {
+            Dur::ms(v as u64)
         } else {
-            v as u64
+            Dur::secs(v as u64)
         };
         let c = out.src(p, n);
         out.set(
             id,
             F::new(
                 key,
-                V::S(dur(s)),
+                V::S(d.to_string()),
                 Some(if unit_ms { format!("{c} ({v} ms)") } else { c }),
             ),
         );
@@ -66,10 +70,10 @@ pub(super) fn bindings(out: &mut Out, id: &str, b: &Node, path: &str, queues: &Q
         kafka_topic(out, id, k, &format!("{path}.kafka.topicConfiguration"));
     }
     if let Some(n) = b.at(&["googlepubsub", "messageRetentionDuration"])
-        && let Some(secs) = n.str().and_then(pubsub_secs)
+        && let Some(d) = n.str().and_then(pubsub_dur)
     {
         let c = out.src(&format!("{path}.googlepubsub.messageRetentionDuration"), n);
-        out.set(id, F::new("retention", V::S(dur(secs)), Some(c)));
+        out.set(id, F::new("retention", V::S(d.to_string()), Some(c)));
     }
 }
 
@@ -226,4 +230,19 @@ pub(super) fn declare_dead_letter_queue(out: &mut Out, b: &Node, path: &str, que
     );
     queues.insert(name, id.clone());
     sqs_queue(out, &id, d, &p, queues);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pubsub_durations_keep_milliseconds() {
+        assert_eq!(pubsub_dur("86400s"), Some(Dur::secs(86_400)));
+        // Not rounded up to 4 s: a longer window than the source says.
+        assert_eq!(pubsub_dur("3.5s"), Some(Dur::ms(3_500)));
+        assert_eq!(pubsub_dur("3.5s").unwrap().to_string(), "3s 500ms");
+        assert_eq!(pubsub_dur("1e30s"), Some(Dur::ms(u64::MAX)));
+        assert_eq!(pubsub_dur("-1s"), None);
+    }
 }

@@ -113,7 +113,7 @@ pub(super) enum DurationError {
     Bad(String),
 }
 
-/// A duration: whole seconds or text such as `30s`; zero only where
+/// A duration: whole seconds or text such as `30s` or `500ms`; zero only where
 /// `allow_zero` ("not kept").
 pub(super) fn duration_of<'a>(
     v: impl Into<Scalar<'a>>,
@@ -121,12 +121,12 @@ pub(super) fn duration_of<'a>(
 ) -> Result<Dur, DurationError> {
     let d = match v.into() {
         Scalar::Int(i) if i < 0 => Err(format!("`{i}` is negative: durations cannot be negative")),
-        Scalar::Int(i) => Ok(Dur::Secs(i as u64)),
+        Scalar::Int(i) => Ok(Dur::secs(i as u64)),
         Scalar::Str(s) => Dur::parse(s),
         _ => return Err(DurationError::NotDuration),
     };
     match d {
-        Ok(Dur::Secs(0)) if !allow_zero => Err(DurationError::Zero),
+        Ok(Dur::ZERO) if !allow_zero => Err(DurationError::Zero),
         Ok(d) => Ok(d),
         Err(msg) => Err(DurationError::Bad(msg)),
     }

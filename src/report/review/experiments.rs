@@ -171,11 +171,12 @@ impl Ctx<'_, '_> {
             let Some(g) = &model.nodes[p].guard else {
                 continue;
             };
-            let Dur::Secs(w) = g.layer.window.value else {
+            let w = g.layer.window.value;
+            if w.is_unbounded() {
                 continue;
-            };
+            }
             let store = self.id(g.layer.component);
-            let at = Dur::Secs(w + 1);
+            let at = w.add(Dur::secs(1));
             plan.push(
                 "expired-key",
                 format!(

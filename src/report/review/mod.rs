@@ -52,11 +52,11 @@ pub fn margin_text(r: &Row) -> String {
         None => "no window".to_string(),
         Some(w) if w >= need => match (w, need) {
             (Dur::Unbounded, _) => "unbounded".to_string(),
-            (Dur::Secs(w), Dur::Secs(h)) => format!("+{}", Dur::Secs(w - h)),
+            (Dur::Ms(w), Dur::Ms(h)) => format!("+{}", Dur::ms(w - h)),
             _ => "-".to_string(),
         },
         Some(w) => match (w, need) {
-            (Dur::Secs(w), Dur::Secs(h)) => format!("-{}", Dur::Secs(h - w)),
+            (Dur::Ms(w), Dur::Ms(h)) => format!("-{}", Dur::ms(h - w)),
             _ => "-unbounded".to_string(),
         },
     }

@@ -4,7 +4,6 @@
 use crate::analysis::effective as eff;
 use crate::manifest::model::Claim;
 use crate::rules::required_window;
-use crate::time::Dur;
 
 use super::{Ctx, Draft, row_verdict};
 
@@ -226,7 +225,7 @@ impl Ctx<'_, '_> {
                 .steps
                 .iter()
                 .map(|st| {
-                    let adds = st.adds_seconds.map_or(Dur::Unbounded, Dur::Secs);
+                    let adds = st.adds;
                     format!("`{}` → `{}` +{adds}", st.from, st.to)
                 })
                 .collect();

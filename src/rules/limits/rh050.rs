@@ -20,7 +20,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             ("key_window", dur(comp.key_window())),
             (
                 "max_receives",
-                comp.max_receives().map(|c| (Dur::Secs(c.value), c.loc)),
+                comp.max_receives().map(|c| (Dur::secs(c.value), c.loc)),
             ),
         ];
         for (field, value) in written {
@@ -31,7 +31,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         if let Some(dl) = comp.dead_letter()
             && let Some(n) = dl.after_receives()
         {
-            limit(comp, v.kind, "max_receives", Dur::Secs(n.value), n.loc, out);
+            limit(comp, v.kind, "max_receives", Dur::secs(n.value), n.loc, out);
         }
         super::mrsc::emit(comp, out);
     }
@@ -47,7 +47,8 @@ fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut
     };
     let show = |d: Dur| {
         if field == "max_receives" {
-            d.secs().map_or("unbounded".into(), |n| n.to_string())
+            d.as_secs_ceil()
+                .map_or("unbounded".into(), |n| n.to_string())
         } else {
             d.to_string()
         }

@@ -100,9 +100,28 @@ mod tests {
 
     #[test]
     fn margin_is_ten_percent_or_five_minutes() {
-        assert_eq!(margin(Dur::Secs(60)), Dur::Secs(300));
-        assert_eq!(margin(Dur::Secs(50_400)), Dur::Secs(5_040));
-        assert_eq!(required_window(Dur::Secs(50_400)), Dur::Secs(55_440));
+        assert_eq!(margin(Dur::secs(60)), Dur::secs(300));
+        assert_eq!(margin(Dur::secs(50_400)), Dur::secs(5_040));
+        assert_eq!(required_window(Dur::secs(50_400)), Dur::secs(55_440));
         assert_eq!(margin(Dur::Unbounded), Dur::Unbounded);
+    }
+
+    #[test]
+    fn margin_works_in_milliseconds_and_rounds_up_to_a_second() {
+        let ten = crate::rules::Margin {
+            percent: 10,
+            minimum: 0,
+        };
+        // 10 % of 50,400.5 s is 5,040.05 s: 5,041 s, never 5,040.
+        assert_eq!(ten.of(Dur::ms(50_400_500)), Dur::secs(5_041));
+        // 10 % of 500 ms is 50 ms: 1 s, never 0.
+        assert_eq!(ten.of(Dur::ms(500)), Dur::secs(1));
+        assert_eq!(ten.of(Dur::ZERO), Dur::ZERO);
+        assert_eq!(margin(Dur::ms(264_500)), Dur::secs(300));
+        assert_eq!(required_window(Dur::ms(264_500)), Dur::ms(564_500));
+        // 10 % of the longest finite duration is finite, not cut short.
+        // 18,446,744,073,709,551,615 ms × 10 % = 1,844,674,407,370,955,161.5 ms,
+        // up to 1,844,674,407,370,956 s.
+        assert_eq!(ten.of(Dur::ms(u64::MAX)), Dur::secs(1_844_674_407_370_956));
     }
 }

@@ -25,13 +25,13 @@ pub(super) fn emit(
         "`{lid}` keeps keys {} and the latest copy it must stop arrives {} after its first sighting of the key: the margin {} is below the policy's {} ({} % or {})",
         window,
         reach,
-        Dur::Secs(window.secs().unwrap_or(0) - reach.secs().unwrap_or(0)),
+        window.saturating_sub(reach),
         policy.of(reach),
         policy.percent,
         if policy.minimum == 300 {
             "5 minutes".to_string()
         } else {
-            Dur::Secs(policy.minimum).to_string()
+            Dur::secs(policy.minimum).to_string()
         }
     );
     out.push(at_layer(ctx.a, r, l, reach, Code::RH004, message));
