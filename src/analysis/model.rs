@@ -35,7 +35,7 @@ impl Birth {
             Birth::Redelivery => "an at-least-once redelivery",
             Birth::Redrive => "a dead-letter redrive",
             Birth::Replay => "a declared replay",
-            Birth::Failover => "a regional failover",
+            Birth::Failover => "a failover copy",
         }
     }
 }

@@ -43,7 +43,7 @@ fn merge_dup(slot: &mut Option<Dup>, mut d: Dup) {
             if d.since > cur.since {
                 (cur.since, cur.since_birth) = (d.since, d.since_birth);
             }
-            cur.crossed = cur.crossed.max(d.crossed);
+            cur.crossed = cur.crossed.union(d.crossed);
         }
         _ => {
             if let Some(cur) = slot.as_ref() {
@@ -51,7 +51,7 @@ fn merge_dup(slot: &mut Option<Dup>, mut d: Dup) {
                 if cur.since > d.since {
                     (d.since, d.since_birth) = (cur.since, cur.since_birth);
                 }
-                d.crossed = d.crossed.max(cur.crossed);
+                d.crossed = d.crossed.union(cur.crossed);
             }
             *slot = Some(d);
         }
@@ -139,7 +139,7 @@ impl Run<'_> {
             birth: Birth::Replay,
             born_at: BornAt::Replay(ri),
             born_after_layer: layered,
-            crossed: Crossed::No,
+            crossed: Crossed::SAME,
             lost_at: None,
             bypass: Bypass::default(),
             back: DupBack::Born {
@@ -278,11 +278,11 @@ impl Run<'_> {
                 let mut d2 = d.clone();
                 d2.age = d.age.add(delay);
                 d2.since = d.since.add(delay).min(d2.age);
-                d2.crossed = d.crossed.max(match via {
-                    Via::Failover => Crossed::Failover,
-                    Via::Fanout => Crossed::Region,
-                    _ => Crossed::No,
-                });
+                d2.crossed = match via {
+                    Via::Failover => d.crossed.moved(Crossed::FAILOVER),
+                    Via::Fanout => d.crossed.moved(Crossed::REGION),
+                    _ => d.crossed,
+                };
                 d2.enq = d.enq.add(delay);
                 d2.back = DupBack::Carried {
                     state: from,
@@ -320,7 +320,7 @@ impl Run<'_> {
                 birth: Birth::Failover,
                 born_at: BornAt::Failover(c),
                 born_after_layer: src_layered,
-                crossed: Crossed::Failover,
+                crossed: Crossed::FAILOVER,
                 lost_at: None,
                 bypass: Bypass::default(),
                 back: DupBack::Born { state: from, via },
@@ -363,14 +363,19 @@ impl Run<'_> {
                 d.bypass.region.get_or_insert((*g, r.clone()));
                 continue;
             }
-            let in_scope = match layer.scope {
-                Scope::Global => true,
-                Scope::Region => d.crossed == Crossed::No,
-                Scope::Zone => false,
-                Scope::Replicated => d.crossed == Crossed::No,
+            // Which of the copies the slot stands for the layer's scope
+            // reaches: it judges those, and lets the others by.
+            let (some_in, some_out) = match layer.scope {
+                Scope::Global => (true, false),
+                Scope::Region | Scope::Replicated => {
+                    (d.crossed.has(Crossed::SAME), d.crossed.crossed())
+                }
+                Scope::Zone => (false, true),
             };
-            if recognises && !in_scope {
+            if recognises && some_out {
                 d.bypass.scope.get_or_insert(layer.component);
+            }
+            if recognises && !some_in {
                 continue;
             }
             if !recognises {
@@ -395,7 +400,10 @@ impl Run<'_> {
             if entry.reach.is_none_or(|r| span > r) {
                 entry.reach = Some(span);
             }
-            if span <= window {
+            if span <= window && some_out {
+                // The copies in scope stop here; the others go on.
+                d.crossed = d.crossed.only_crossed();
+            } else if span <= window {
                 st.dups[class as usize] = None;
             } else if d.bypass.expired.is_none_or(|x| x.fixed && !layer.fixed) {
                 d.bypass.expired = Some(Expired {
@@ -539,7 +547,7 @@ impl Run<'_> {
                     born_at: BornAt::Edge(e),
                     // A retry goes the way its first attempt went.
                     born_after_layer: src_layered,
-                    crossed: Crossed::No,
+                    crossed: Crossed::SAME,
                     lost_at: (class == Class::Lost && src_key == KeyStatus::Carried).then_some(e),
                     bypass: Bypass::default(),
                     back: DupBack::Born {

@@ -78,8 +78,7 @@ pub struct Dup {
     /// The link (edge index) or pseudo-step where it was born.
     pub born_at: BornAt,
     pub born_after_layer: bool,
-    /// Whether the copy may come through another Region than the first
-    /// copy did, and how.
+    /// The Regions its copies may come from, relative to the first copy's.
     pub crossed: Crossed,
     /// The edge that dropped the key, for `Lost` copies.
     pub lost_at: Option<usize>,
@@ -87,15 +86,43 @@ pub struct Dup {
     pub(super) back: DupBack,
 }
 
-/// How a copy may have come to another Region than the first copy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub enum Crossed {
-    #[default]
-    No,
-    /// An active-active component: any copy may reach any Region.
-    Region,
-    /// An active-passive component failed over.
-    Failover,
+/// The ways the copies a duplicate slot stands for may have come, relative
+/// to the Region the first copy was in: a set, since one slot merges copies
+/// that came different ways, and a layer judges each way by its scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Crossed(u8);
+
+impl Crossed {
+    /// The Region of the first copy.
+    pub const SAME: Crossed = Crossed(1);
+    /// Another Region, through an active-active component.
+    pub const REGION: Crossed = Crossed(2);
+    /// Another Region, after an active-passive component failed over.
+    pub const FAILOVER: Crossed = Crossed(4);
+
+    pub fn union(self, other: Crossed) -> Crossed {
+        Crossed(self.0 | other.0)
+    }
+
+    pub fn has(self, way: Crossed) -> bool {
+        self.0 & way.0 != 0
+    }
+
+    /// Whether some copy came from another Region.
+    pub fn crossed(self) -> bool {
+        self.0 & !Self::SAME.0 != 0
+    }
+
+    /// Only the copies that came from another Region.
+    pub fn only_crossed(self) -> Crossed {
+        Crossed(self.0 & !Self::SAME.0)
+    }
+
+    /// Every copy moved to another Region `way`, keeping any earlier
+    /// crossing.
+    pub fn moved(self, way: Crossed) -> Crossed {
+        Crossed(self.only_crossed().0 | way.0)
+    }
 }
 
 /// Where a duplicate was born: on a link, at a failover, or by a declared

@@ -27,7 +27,7 @@ enum Missed {
 
 /// Each layer that let a copy of intent `r` by for its scope, once, with
 /// the component the copy came from when it reached the layer.
-fn missed(a: &Analysis, r: &IntentResult) -> Vec<(Missed, Option<usize>)> {
+fn missed(a: &Analysis, r: &IntentResult) -> Vec<(Missed, Option<usize>, &'static str)> {
     // Where each layer acts: a store's layer acts at its guard.
     let at = |l: usize| {
         r.layers
@@ -50,7 +50,7 @@ fn missed(a: &Analysis, r: &IntentResult) -> Vec<(Missed, Option<usize>)> {
                     Missed::Scope(l) => at(*l),
                 };
                 let from = copy.steps.iter().find(|s| s.to == at).map(|s| s.from);
-                out.push((m, from));
+                out.push((m, from, copy.dup.birth.describe()));
             }
         }
     }
@@ -72,17 +72,19 @@ pub(super) fn regions(ctx: &Ctx, out: &mut Vec<Finding>) {
     for r in &a.intents {
         let intent = &m.intents[r.intent];
         let origin = intent.origin.index().unwrap_or(0);
-        for (missed, from) in missed(a, r) {
+        for (missed, from, how) in missed(a, r) {
             let f = match missed {
-                Missed::Region(g, region) => guard_region(ctx, g, &region).map(|mut f| {
+                Missed::Region(g, region) => guard_region(ctx, g, &region, how).map(|mut f| {
                     f.horizon = r.horizons.get(g).filter(|h| !h.is_unbounded());
                     f
                 }),
                 Missed::Scope(l) => match layer_of(r, l) {
-                    Some(layer) if layer.scope == Scope::Region => region_scoped(ctx, layer, from),
+                    Some(layer) if layer.scope == Scope::Region => {
+                        region_scoped(ctx, layer, from, how)
+                    }
                     // Active-active on such a store is RH011.
                     Some(layer) if layer.scope == Scope::Replicated => {
-                        replicated(ctx, r, layer).filter(|_| !active_active(ctx, r, layer))
+                        replicated(ctx, r, layer, how).filter(|_| !active_active(ctx, r, layer))
                     }
                     _ => None,
                 },
@@ -99,7 +101,7 @@ pub(super) fn regions(ctx: &Ctx, out: &mut Vec<Finding>) {
 }
 
 /// RH010: a guard reached in a Region its store does not run in.
-fn guard_region(ctx: &Ctx, guard: usize, region: &str) -> Option<Finding> {
+fn guard_region(ctx: &Ctx, guard: usize, region: &str, how: &str) -> Option<Finding> {
     let m = ctx.m;
     let g = &m.components[guard];
     let gm = ctx.a.model.nodes[guard].guard.as_ref()?;
@@ -109,7 +111,7 @@ fn guard_region(ctx: &Ctx, guard: usize, region: &str) -> Option<Finding> {
         Finding::new(
             Code::RH010,
             format!(
-                "a copy can reach `{}` in {region}, but its dedup store `{}` runs only in {}: the guard there cannot see the keys claimed elsewhere, and no layer after it stops the copy",
+                "{how} can reach `{}` in {region}, but its dedup store `{}` runs only in {}: the guard there cannot see the keys claimed elsewhere, and no layer after it stops the copy",
                 g.id,
                 store.id,
                 gm.store_regions.join(", ")
@@ -122,7 +124,7 @@ fn guard_region(ctx: &Ctx, guard: usize, region: &str) -> Option<Finding> {
 
 /// RH010: a provider key or a transport window that holds per Region, met
 /// by a copy that came through another Region.
-fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>) -> Option<Finding> {
+fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>, how: &str) -> Option<Finding> {
     let m = ctx.m;
     let t = layer.component;
     let target = &m.components[t];
@@ -136,7 +138,7 @@ fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>) -> Option<Findin
             Finding::new(
                 Code::RH010,
                 format!(
-                    "`{}` runs in {}, but its {} dedup window{} holds per {per} and Region: a copy sent to it in another Region after a failover is delivered again, and no other layer stops it",
+                    "`{}` runs in {}, but its {} dedup window{} holds per {per} and Region: {how} sent to it in another Region is delivered again, and no other layer stops it",
                     target.id,
                     ctx.a.model.nodes[t].regions.join(", "),
                     window.value,
@@ -175,7 +177,7 @@ fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>) -> Option<Findin
         Finding::new(
             Code::RH010,
             format!(
-                "{who} recognises a key only within one Region{}: a copy after a failover, whose first attempt may have reached it from the other Region, goes through another Region's endpoint and is a new request, and no layer before it stops the copy",
+                "{who} recognises a key only within one Region{}: {how} from the other Region, whose first attempt may have reached it there, goes through another Region's endpoint and is a new request, and no layer before it stops the copy",
                 scope.provenance()
             ),
         )
@@ -197,7 +199,7 @@ fn active_active(ctx: &Ctx, r: &IntentResult, layer: &Layer) -> bool {
 pub(super) fn replicated_missed(a: &Analysis, r: &IntentResult) -> BTreeSet<usize> {
     missed(a, r)
         .into_iter()
-        .filter_map(|(m, _)| match m {
+        .filter_map(|(m, _, _)| match m {
             Missed::Scope(l) => Some(l),
             Missed::Region(..) => None,
         })
@@ -208,7 +210,7 @@ pub(super) fn replicated_missed(a: &Analysis, r: &IntentResult) -> BTreeSet<usiz
 /// RH010: a failover copy meets a store that replicates asynchronously:
 /// the claims the failed Region made last may not have reached the
 /// survivor.
-fn replicated(ctx: &Ctx, r: &IntentResult, layer: &Layer) -> Option<Finding> {
+fn replicated(ctx: &Ctx, r: &IntentResult, layer: &Layer, how: &str) -> Option<Finding> {
     let m = ctx.m;
     let store = &m.components[layer.component];
     let guard = r
@@ -228,7 +230,7 @@ fn replicated(ctx: &Ctx, r: &IntentResult, layer: &Layer) -> Option<Finding> {
         Finding::new(
             Code::RH010,
             format!(
-                "a copy can reach `{}` after a failover, but `{}` replicates asynchronously{}: the claims made in the failed Region within the replication lag before it failed{lag} may not have reached the surviving one, so the copy can look new there, and no layer after the guard stops it",
+                  "{how} can reach `{}` in another Region, but `{}` replicates asynchronously{}: the claims made in the failed Region within the replication lag before it failed{lag} may not have reached the surviving one, so the copy can look new there, and no layer after the guard stops it",
                 m.components[guard].id,
                 store.id,
                 gm.replication.provenance()
@@ -245,7 +247,7 @@ pub(super) fn zones(ctx: &Ctx, out: &mut Vec<Finding>) {
     let (a, m) = (ctx.a, ctx.m);
     for r in &a.intents {
         let intent = &m.intents[r.intent];
-        for (missed, from) in missed(a, r) {
+        for (missed, from, _) in missed(a, r) {
             let Missed::Scope(t) = missed else { continue };
             if layer_of(r, t).is_none_or(|l| l.scope != Scope::Zone)
                 || ctx.generic(t) != Generic::External
