@@ -11,6 +11,8 @@ mod edges;
 mod generate;
 #[path = "properties/horizon.rs"]
 mod horizon;
+#[path = "properties/layers.rs"]
+mod layers;
 #[path = "properties/oracle.rs"]
 mod oracle;
 
