@@ -568,3 +568,273 @@ components:
     assert!(without.contains(&rh002), "{without:?}");
     assert!(with_failover.contains(&rh002), "{with_failover:?}");
 }
+
+// ------------------------------------------------------------ omitted delays
+
+/// The delay fields a design may leave to the platform, each a slot.
+const BUS_AGE: usize = 0;
+const BUS_ATTEMPTS: usize = 1;
+const BUS_BACKOFF: usize = 2;
+const BUS_LINK_AGE: usize = 3;
+const RETENTION: usize = 4;
+const VISIBILITY: usize = 5;
+const MAPPING_AGE: usize = 6;
+const EVENT_AGE: usize = 7;
+const SLOTS: usize = 8;
+
+/// A design that leaves delays out: producer `p` sends to an EventBridge
+/// rule or bus (`bus`), a queue or stream (`q`), or the first into the
+/// second; the last delivers to target `t` (a function invoked
+/// asynchronously, a generic function, a service), which affects `ext`.
+/// Each slot is a fraction of the field's range (below), `None` where the
+/// field is left out.
+#[derive(Debug, Clone)]
+struct Omitting {
+    /// 0: none, 1: eventbridge, 2: eventbridge-bus.
+    bus: u8,
+    /// 0: none, 1: sqs-standard, 2: sqs-fifo, 3: kinesis.
+    queue: u8,
+    /// 0: lambda-async, 1: function, 2: service.
+    target: u8,
+    /// Whether the bus's delivery has a `retry` block.
+    bus_retry: bool,
+    /// `max_backlog` and the receive limit of a dead-letter queue, on an
+    /// SQS queue (they make its visibility timeout count).
+    backlog: Option<(u64, u8)>,
+    slots: [Option<u32>; SLOTS],
+}
+
+/// A field's documented (min, value taken when omitted, max) in seconds,
+/// read from the catalog (`replay-audit catalog KIND`); unbounded as
+/// `u64::MAX`.
+fn documented(kind: &str, field: &str) -> (u64, Option<u64>, u64) {
+    let k = replay_audit::catalog::catalog()
+        .kind(kind)
+        .unwrap_or_else(|| panic!("no kind {kind}"));
+    let f = &k.fields[field];
+    let secs = |v: &Option<_>| -> Option<u64> {
+        let v: &toml::Value = v.as_ref()?;
+        match v {
+            toml::Value::Integer(i) => Some(*i as u64),
+            toml::Value::String(s) => Some(
+                replay_audit::time::Dur::parse(s)
+                    .unwrap()
+                    .secs()
+                    .unwrap_or(u64::MAX),
+            ),
+            _ => None,
+        }
+    };
+    (
+        secs(&f.min).unwrap_or(0),
+        secs(&f.default),
+        secs(&f.max).unwrap_or(u64::MAX),
+    )
+}
+
+impl Omitting {
+    fn bus_kind(&self) -> Option<&'static str> {
+        [None, Some("eventbridge"), Some("eventbridge-bus")][self.bus as usize % 3]
+    }
+
+    fn queue_kind(&self) -> Option<&'static str> {
+        match (self.queue % 4, self.bus % 3) {
+            (0, 0) => Some("sqs-standard"),
+            (q, _) => [None, Some("sqs-standard"), Some("sqs-fifo"), Some("kinesis")][q as usize],
+        }
+    }
+
+    fn target_kind(&self) -> &'static str {
+        ["lambda-async", "function", "service"][self.target as usize % 3]
+    }
+
+    /// The slots this design has a field for.
+    fn applies(&self, slot: usize) -> bool {
+        let sqs = self.queue_kind().is_some_and(|k| k.starts_with("sqs"));
+        match slot {
+            BUS_AGE | BUS_LINK_AGE => self.bus_kind().is_some(),
+            BUS_ATTEMPTS | BUS_BACKOFF => self.bus_kind().is_some() && self.bus_retry,
+            RETENTION => self.queue_kind().is_some(),
+            VISIBILITY => sqs,
+            MAPPING_AGE => self.queue_kind() == Some("kinesis") && self.target_kind() != "service",
+            _ => self.target_kind() == "lambda-async",
+        }
+    }
+
+    /// Slot `slot`'s documented range: (min, the value the analysis should
+    /// take when it is omitted, max). The bus link's `max_record_age`
+    /// falls back to the bus's own `max_event_age`, written or not; a
+    /// backoff has no documented range (EventBridge's is not configurable:
+    /// omitted, the retries reach the cap, F017).
+    fn range(&self, slot: usize) -> (u64, Option<u64>, u64) {
+        let bus = self.bus_kind().unwrap_or("eventbridge");
+        let queue = self.queue_kind().unwrap_or("sqs-standard");
+        match slot {
+            BUS_AGE => documented(bus, "max_event_age"),
+            BUS_ATTEMPTS => documented(bus, "retry_attempts"),
+            BUS_BACKOFF => (0, None, 86_400),
+            BUS_LINK_AGE => {
+                let (min, default, max) = documented(bus, "max_event_age");
+                (min, self.value(BUS_AGE).or(default), max)
+            }
+            RETENTION => documented(queue, "retention"),
+            VISIBILITY => documented(queue, "visibility_timeout"),
+            MAPPING_AGE => documented("lambda-event-source", "max_record_age"),
+            _ => documented("lambda-async", "max_event_age"),
+        }
+    }
+
+    /// The highest value slot `slot` may take: the value the platform
+    /// takes when the field is omitted where the catalog documents one,
+    /// else the documented maximum. See the property for why not always
+    /// the maximum.
+    fn ceiling(&self, slot: usize) -> u64 {
+        let (_, default, max) = self.range(slot);
+        default.map_or(max, |d| d.min(max))
+    }
+
+    /// The value written for slot `slot`, `None` where it is omitted.
+    fn value(&self, slot: usize) -> Option<u64> {
+        let f = self.slots[slot].filter(|_| self.applies(slot))?;
+        let (lo, hi) = (self.range(slot).0, self.ceiling(slot));
+        Some(lo + ((hi.saturating_sub(lo)) as u128 * f as u128 / u32::MAX as u128) as u64)
+    }
+
+    fn text(&self) -> String {
+        let field = |slot: usize, name: &str, s: &mut String, inline: bool| {
+            if let Some(v) = self.value(slot).filter(|_| self.applies(slot)) {
+                let v = if slot == BUS_ATTEMPTS { v.to_string() } else { format!("{v}s") };
+                if inline {
+                    let _ = write!(s, ", {name}: {v}");
+                } else {
+                    let _ = writeln!(s, "    {name}: {v}");
+                }
+            }
+        };
+        let mut s = String::from("version: 1\nname: omitted\n");
+        s.push_str("intents:\n  i:\n    origin: p\n    effect: ext\n");
+        s.push_str("    key: { fields: [k], persisted_before_retry: true }\n");
+        s.push_str("    fingerprint: [k, amount]\n");
+        let (bus, queue) = (self.bus_kind(), self.queue_kind());
+        let first = if bus.is_some() { "bus" } else { "q" };
+        let _ = writeln!(s, "components:\n  p:\n    kind: service\n    sends_to: [{first}]");
+        if let Some(k) = bus {
+            let _ = writeln!(s, "  bus:\n    kind: {k}");
+            field(BUS_AGE, "max_event_age", &mut s, false);
+            let next = if queue.is_some() { "q" } else { "t" };
+            let _ = write!(s, "    delivers_to: [{{ to: {next}");
+            if self.bus_retry {
+                let mut r = String::new();
+                field(BUS_ATTEMPTS, "attempts", &mut r, true);
+                field(BUS_BACKOFF, "backoff", &mut r, true);
+                let _ = write!(s, ", retry: {{ {} }}", r.trim_start_matches(", "));
+            }
+            field(BUS_LINK_AGE, "max_record_age", &mut s, true);
+            s.push_str(" }]\n");
+        }
+        if let Some(k) = queue {
+            let _ = writeln!(s, "  q:\n    kind: {k}");
+            field(RETENTION, "retention", &mut s, false);
+            field(VISIBILITY, "visibility_timeout", &mut s, false);
+            s.push_str("    delivers_to: [{ to: t");
+            field(MAPPING_AGE, "max_record_age", &mut s, true);
+            s.push_str(" }]\n");
+            if let (Some((backlog, receives)), true) = (self.backlog, k.starts_with("sqs")) {
+                let _ = writeln!(
+                    s,
+                    "    max_backlog: {backlog}s\n    dead_letter: {{ to: dlq, after_receives: {} }}\n  dlq:\n    kind: {k}\n    retention: 14d",
+                    1 + receives % 5
+                );
+            }
+        }
+        let _ = writeln!(s, "  t:\n    kind: {}", self.target_kind());
+        field(EVENT_AGE, "max_event_age", &mut s, false);
+        s.push_str("    effects: [{ to: ext, passes_key: true }]\n");
+        s.push_str("  ext: { kind: external, accepts_key: true, key_window: 1h }\n");
+        s
+    }
+
+    /// The design with every omitted slot written: as `fill` says, or
+    /// (`fill` none) as the documented value the platform takes.
+    fn written(&self, fill: Option<&[u32; SLOTS]>) -> Omitting {
+        let mut w = self.clone();
+        for slot in 0..SLOTS {
+            if w.slots[slot].is_some() || !self.applies(slot) {
+                continue;
+            }
+            w.slots[slot] = match fill {
+                Some(f) => Some(f[slot]),
+                // The documented value is the ceiling: its fraction is 1.
+                None => self.range(slot).1.filter(|&d| d < u64::MAX).map(|_| u32::MAX),
+            };
+        }
+        w
+    }
+}
+
+fn omitting() -> impl Strategy<Value = Omitting> {
+    let fraction = || prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()];
+    (
+        (0u8..3, 0u8..4, 0u8..3, any::<bool>()),
+        proptest::option::of((1u64..86_400, any::<u8>())),
+        proptest::array::uniform8(proptest::option::of(fraction())),
+    )
+        .prop_map(|((bus, queue, target, bus_retry), backlog, slots)| Omitting {
+            bus,
+            queue,
+            target,
+            bus_retry,
+            backlog,
+            slots,
+        })
+}
+
+/// Horizons of `text` by (intent, component).
+fn horizons_of(text: &str) -> std::collections::BTreeMap<(String, String), replay_audit::time::Dur> {
+    horizons(&load(vec![("a.yaml".to_string(), text.to_string())]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Where the manifest leaves a delay to the platform (a queue's or
+    /// stream's retention and visibility timeout, an EventBridge target's
+    /// maximum event age, retry count and backoff, an event-source
+    /// mapping's record age, a Lambda function's asynchronous event age),
+    /// the horizon of every component is never smaller than with any value
+    /// the platform could be taking instead, under the same caps: the
+    /// omitted value must be the worst case the analysis can stand on.
+    ///
+    /// The values tried run from the catalog's documented minimum to the
+    /// value the platform takes when the field is omitted: its documented
+    /// default where there is one (SQS retention 4d, visibility 30s,
+    /// Kinesis 24h, a new bus's 300s, EventBridge classic 24h, Lambda 6h,
+    /// 186 attempts), else the documented maximum (a mapping's record age,
+    /// unbounded by default, tried up to 7d; a backoff, not configurable,
+    /// up to a day). Not the maximum where a default is documented and
+    /// smaller: a queue created without `retention` keeps messages 4 days,
+    /// not 14, so writing `retention: 14d` describes another queue, and
+    /// its longer horizon is right (the analysis takes the documented
+    /// default when a value is omitted, docs/analysis.md "Defaults the
+    /// analysis fills in"). Writing exactly that default must change no
+    /// horizon, which the second assertion checks.
+    #[test]
+    fn an_omitted_delay_is_never_shorter_than_a_written_one(
+        d in omitting(),
+        fill in proptest::array::uniform8(prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()]),
+    ) {
+        let omitted = horizons_of(&d.text());
+        let explicit = d.written(Some(&fill));
+        let written = horizons_of(&explicit.text());
+        for (k, h) in &written {
+            let o = omitted.get(k);
+            prop_assert!(
+                o.is_some_and(|o| h <= o),
+                "{:?}: {:?} written, {:?} omitted\n--- omitted\n{}--- written\n{}",
+                k, h, o, d.text(), explicit.text()
+            );
+        }
+        let defaults = d.written(None);
+        prop_assert_eq!(&horizons_of(&defaults.text()), &omitted, "--- omitted\n{}--- defaults written\n{}", d.text(), defaults.text());
+    }
+}
