@@ -580,7 +580,8 @@ const RETENTION: usize = 4;
 const VISIBILITY: usize = 5;
 const MAPPING_AGE: usize = 6;
 const EVENT_AGE: usize = 7;
-const SLOTS: usize = 8;
+const DLQ_RETENTION: usize = 8;
+const SLOTS: usize = 9;
 
 /// A design that leaves delays out: producer `p` sends to an EventBridge
 /// rule or bus (`bus`), a queue or stream (`q`), or the first into the
@@ -601,6 +602,9 @@ struct Omitting {
     /// `max_backlog` and the receive limit of a dead-letter queue, on an
     /// SQS queue (they make its visibility timeout count).
     backlog: Option<(u64, u8)>,
+    /// Whether the dead-letter queue is redriven back once, without a
+    /// `within` (then its retention bounds the redrive, F008).
+    redrive: bool,
     slots: [Option<u32>; SLOTS],
 }
 
@@ -640,7 +644,12 @@ impl Omitting {
     fn queue_kind(&self) -> Option<&'static str> {
         match (self.queue % 4, self.bus % 3) {
             (0, 0) => Some("sqs-standard"),
-            (q, _) => [None, Some("sqs-standard"), Some("sqs-fifo"), Some("kinesis")][q as usize],
+            (q, _) => [
+                None,
+                Some("sqs-standard"),
+                Some("sqs-fifo"),
+                Some("kinesis"),
+            ][q as usize],
         }
     }
 
@@ -657,6 +666,7 @@ impl Omitting {
             RETENTION => self.queue_kind().is_some(),
             VISIBILITY => sqs,
             MAPPING_AGE => self.queue_kind() == Some("kinesis") && self.target_kind() != "service",
+            DLQ_RETENTION => sqs && self.backlog.is_some(),
             _ => self.target_kind() == "lambda-async",
         }
     }
@@ -677,7 +687,7 @@ impl Omitting {
                 let (min, default, max) = documented(bus, "max_event_age");
                 (min, self.value(BUS_AGE).or(default), max)
             }
-            RETENTION => documented(queue, "retention"),
+            RETENTION | DLQ_RETENTION => documented(queue, "retention"),
             VISIBILITY => documented(queue, "visibility_timeout"),
             MAPPING_AGE => documented("lambda-event-source", "max_record_age"),
             _ => documented("lambda-async", "max_event_age"),
@@ -703,7 +713,11 @@ impl Omitting {
     fn text(&self) -> String {
         let field = |slot: usize, name: &str, s: &mut String, inline: bool| {
             if let Some(v) = self.value(slot).filter(|_| self.applies(slot)) {
-                let v = if slot == BUS_ATTEMPTS { v.to_string() } else { format!("{v}s") };
+                let v = if slot == BUS_ATTEMPTS {
+                    v.to_string()
+                } else {
+                    format!("{v}s")
+                };
                 if inline {
                     let _ = write!(s, ", {name}: {v}");
                 } else {
@@ -717,7 +731,10 @@ impl Omitting {
         s.push_str("    fingerprint: [k, amount]\n");
         let (bus, queue) = (self.bus_kind(), self.queue_kind());
         let first = if bus.is_some() { "bus" } else { "q" };
-        let _ = writeln!(s, "components:\n  p:\n    kind: service\n    sends_to: [{first}]");
+        let _ = writeln!(
+            s,
+            "components:\n  p:\n    kind: service\n    sends_to: [{first}]"
+        );
         if let Some(k) = bus {
             let _ = writeln!(s, "  bus:\n    kind: {k}");
             field(BUS_AGE, "max_event_age", &mut s, false);
@@ -742,9 +759,13 @@ impl Omitting {
             if let (Some((backlog, receives)), true) = (self.backlog, k.starts_with("sqs")) {
                 let _ = writeln!(
                     s,
-                    "    max_backlog: {backlog}s\n    dead_letter: {{ to: dlq, after_receives: {} }}\n  dlq:\n    kind: {k}\n    retention: 14d",
+                    "    max_backlog: {backlog}s\n    dead_letter: {{ to: dlq, after_receives: {} }}\n  dlq:\n    kind: {k}",
                     1 + receives % 5
                 );
+                field(DLQ_RETENTION, "retention", &mut s, false);
+                if self.redrive {
+                    s.push_str("    redrive: { to: q, mode: manual, max_times: 1 }\n");
+                }
             }
         }
         let _ = writeln!(s, "  t:\n    kind: {}", self.target_kind());
@@ -765,7 +786,11 @@ impl Omitting {
             w.slots[slot] = match fill {
                 Some(f) => Some(f[slot]),
                 // The documented value is the ceiling: its fraction is 1.
-                None => self.range(slot).1.filter(|&d| d < u64::MAX).map(|_| u32::MAX),
+                None => self
+                    .range(slot)
+                    .1
+                    .filter(|&d| d < u64::MAX)
+                    .map(|_| u32::MAX),
             };
         }
         w
@@ -776,21 +801,29 @@ fn omitting() -> impl Strategy<Value = Omitting> {
     let fraction = || prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()];
     (
         (0u8..3, 0u8..4, 0u8..3, any::<bool>()),
-        proptest::option::of((1u64..86_400, any::<u8>())),
-        proptest::array::uniform8(proptest::option::of(fraction())),
+        (
+            proptest::option::of((1u64..86_400, any::<u8>())),
+            any::<bool>(),
+        ),
+        proptest::array::uniform9(proptest::option::of(fraction())),
     )
-        .prop_map(|((bus, queue, target, bus_retry), backlog, slots)| Omitting {
-            bus,
-            queue,
-            target,
-            bus_retry,
-            backlog,
-            slots,
-        })
+        .prop_map(
+            |((bus, queue, target, bus_retry), (backlog, redrive), slots)| Omitting {
+                bus,
+                queue,
+                target,
+                bus_retry,
+                backlog,
+                redrive,
+                slots,
+            },
+        )
 }
 
 /// Horizons of `text` by (intent, component).
-fn horizons_of(text: &str) -> std::collections::BTreeMap<(String, String), replay_audit::time::Dur> {
+fn horizons_of(
+    text: &str,
+) -> std::collections::BTreeMap<(String, String), replay_audit::time::Dur> {
     horizons(&load(vec![("a.yaml".to_string(), text.to_string())]))
 }
 
@@ -800,7 +833,9 @@ proptest! {
     /// Where the manifest leaves a delay to the platform (a queue's or
     /// stream's retention and visibility timeout, an EventBridge target's
     /// maximum event age, retry count and backoff, an event-source
-    /// mapping's record age, a Lambda function's asynchronous event age),
+    /// mapping's record age, a Lambda function's asynchronous event age, a
+    /// dead-letter queue's retention that bounds a redrive without
+    /// `within`),
     /// the horizon of every component is never smaller than with any value
     /// the platform could be taking instead, under the same caps: the
     /// omitted value must be the worst case the analysis can stand on.
@@ -821,7 +856,7 @@ proptest! {
     #[test]
     fn an_omitted_delay_is_never_shorter_than_a_written_one(
         d in omitting(),
-        fill in proptest::array::uniform8(prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()]),
+        fill in proptest::array::uniform9(prop_oneof![Just(0u32), Just(u32::MAX), any::<u32>()]),
     ) {
         let omitted = horizons_of(&d.text());
         let explicit = d.written(Some(&fill));
