@@ -520,11 +520,17 @@ proptest! {
 /// sighting of the key in r0 alone, and without the regions RH002 fires
 /// ("forgets the key after 30s, but a copy can reach it 1m after its first
 /// sighting"). With the failover `horizon` says "latest copy to stop 0s
-/// after its first sighting" and RH002 is silent: the failover's copy in
-/// r1 (1 m 1 s, out of the async store's scope) seems to replace the
-/// r0 redelivery as the class's oldest duplicate, and the span of the copy
-/// the store can see is lost. With `replication: sync` or `none` the span
-/// is 1 m 1 s and RH002 fires. Ignored until the analysis is fixed.
+/// after its first sighting" and RH002 is silent. Cause: a state keeps one
+/// duplicate per key class, and `merge_dup` (src/analysis/propagate.rs)
+/// merges the failover's copy (1 m 1 s, `crossed: Failover`) with the r0
+/// redelivery (1 m, `crossed: No`) into one duplicate whose `crossed` is
+/// the maximum; `apply_layer` then finds the whole duplicate out of the
+/// async store's scope (`Scope::Replicated`), lets it by, and the span of
+/// the copy the store can see never reaches it. The provider stops the
+/// merged copy, so RH010 is quiet too. With `replication: sync` or `none`
+/// the span is 1 m 1 s and RH002 fires. A fix keeps a duplicate per
+/// (class, crossed), or lets a scope check that fails still count the
+/// in-scope part. Ignored until the analysis is fixed.
 #[test]
 #[ignore = "known bug: a failover hides the span of an async-replicated guard store (RH002 silent)"]
 fn failover_hides_the_span_of_an_async_store() {
@@ -828,7 +834,7 @@ fn horizons_of(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// Where the manifest leaves a delay to the platform (a queue's or
     /// stream's retention and visibility timeout, an EventBridge target's
