@@ -135,6 +135,9 @@ struct Design {
     call: Option<(Option<Retry>, bool)>,
     accepts_key: bool,
     key_window: Option<u64>,
+    /// The provider is EC2 (client tokens per Region, F044) rather than a
+    /// generic external that keeps keys globally.
+    regional_provider: bool,
     guard_w: Option<Guard>,
     guard_api: Option<Guard>,
     replay: Option<u64>,
@@ -245,12 +248,16 @@ impl Design {
             }
             None => s.push_str("    effects: [{ to: ext, passes_key: true }]\n"),
         }
-        let _ = writeln!(
-            s,
-            "  ext:\n    kind: external\n    accepts_key: {}\n    lookup_by_reference: true\n    reconciliation: lookup",
-            self.accepts_key
-        );
-        if let (Some(w), true) = (self.key_window, self.accepts_key) {
+        if self.regional_provider {
+            s.push_str("  ext:\n    kind: ec2-client-token\n");
+        } else {
+            let _ = writeln!(
+                s,
+                "  ext:\n    kind: external\n    accepts_key: {}\n    lookup_by_reference: true\n    reconciliation: lookup",
+                self.accepts_key
+            );
+        }
+        if let (Some(w), true) = (self.key_window, self.accepts_key || self.regional_provider) {
             let _ = writeln!(s, "    key_window: {}", dur(w.max(1)));
         }
         let regional = self.in_regions(4);
@@ -314,6 +321,7 @@ fn design() -> impl Strategy<Value = Design> {
             proptest::option::of(retry()),
             any::<bool>(),
             any::<bool>(),
+            prop_oneof![3 => Just(false), 1 => Just(true)],
         ),
         (
             60u64..1_209_600,
@@ -333,7 +341,7 @@ fn design() -> impl Strategy<Value = Design> {
     )
         .prop_map(
             |(
-                (regions, send_retry, via_bus, generic_queue),
+                (regions, send_retry, via_bus, generic_queue, regional_provider),
                 (retention, visibility, max_backlog, receives, dlq),
                 (call, accepts_key, key_window, guard_w, guard_api, replay),
             )| Design {
@@ -349,6 +357,7 @@ fn design() -> impl Strategy<Value = Design> {
                 call,
                 accepts_key,
                 key_window,
+                regional_provider,
                 guard_w,
                 guard_api,
                 replay,
@@ -388,7 +397,13 @@ impl Added {
             Added::Api(g) if d.guard_api.is_none() && d.call.as_ref().is_some_and(|c| c.1) => {
                 d.guard_api = Some(g.clone())
             }
-            Added::KeyWindow(w) if !d.accepts_key || d.key_window.is_none() => {
+            // Only where the provider has no key window yet (a generic
+            // external that takes no key, or one with the 0 s assumed
+            // window): EC2 keeps tokens 24 h by default, and writing a
+            // shorter window would shorten a layer, not add one.
+            Added::KeyWindow(w)
+                if !d.regional_provider && (!d.accepts_key || d.key_window.is_none()) =>
+            {
                 d.accepts_key = true;
                 d.key_window = Some(*w);
             }
@@ -878,4 +893,55 @@ proptest! {
         let defaults = d.written(None);
         prop_assert_eq!(&horizons_of(&defaults.text()), &omitted, "--- omitted\n{}--- defaults written\n{}", d.text(), defaults.text());
     }
+}
+
+/// The same cause with a Region-scoped provider key (found by hand while
+/// reading the counterexample above): EC2 keeps a client token 24 h
+/// (F044) and the queue redelivers within 2 d, so without regions RH001
+/// fires on `ext`. With the caller failing over, the failover's copy
+/// (out of the token's Region scope) and the in-Region redelivery merge
+/// into one duplicate marked as crossed, RH010 fires for it, and RH001,
+/// which holds for the copy that never left r0, is gone. (RH010's message
+/// also reads "`api` runs in  and passes the key", an empty Region list,
+/// for a caller that declares no regions.) Ignored until fixed.
+#[test]
+#[ignore = "known bug: a failover hides RH001 for an in-Region copy past a Region-scoped key window"]
+fn failover_hides_an_expiry_of_a_region_scoped_key() {
+    let text = "version: 1
+name: region-span
+regions:
+  r0: { failover_to: r1, detection: 1s, catch_up: 0s }
+  r1: {}
+intents:
+  i:
+    origin: p
+    effect: ext
+    key: { fields: [k], persisted_before_retry: true }
+    fingerprint: [k, amount]
+components:
+  p: { kind: service, sends_to: [q] }
+  q: { kind: sqs-standard, retention: 2d, delivers_to: [w] }
+  w:
+    kind: function
+    regions: [r0, r1]
+    calls: [{ to: api, timeout: 10s, passes_key: true }]
+  api:
+    kind: service
+    effects: [{ to: ext, passes_key: true }]
+  ext: { kind: ec2-client-token, key_window: 24h }
+";
+    let plain: String = text
+        .lines()
+        .filter(|l| !l.contains("regions") && !l.contains("r0:") && !l.contains("r1:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let rh001 = (
+        "RH001".to_string(),
+        Some("i".to_string()),
+        Some("ext".to_string()),
+    );
+    let (_, without) = horizon_and_scope(&plain);
+    assert!(without.contains(&rh001), "{without:?}");
+    let (_, with_failover) = horizon_and_scope(text);
+    assert!(with_failover.contains(&rh001), "{with_failover:?}");
 }
