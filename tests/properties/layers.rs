@@ -15,8 +15,9 @@
 //!
 //! The first property found an analysis bug (a failover hides the span of
 //! the copies an async-replicated store or a Region-scoped key can see);
-//! the two ignored tests at the end of the layer section reproduce it, and
-//! the property skips that one shape until it is fixed.
+//! the ignored tests `failover_hides_the_span_of_an_async_store` and
+//! `failover_hides_an_expiry_of_a_region_scoped_key` reproduce it, and the
+//! property skips the async-store shape until it is fixed.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
