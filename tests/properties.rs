@@ -3,7 +3,11 @@
 //! order of components, files and fields; longer windows never add an
 //! expiry finding; longer delays never shorten a horizon; the horizon equals
 //! a brute-force walk over every path; a waiver changes nothing but the
-//! waived status; RH043 fires exactly for unreached effects. Cases are few and small so the file runs in seconds.
+//! waived status; RH043 fires exactly for unreached effects; a dedup layer
+//! added to a design without errors adds no horizon or scope finding, and
+//! a delay left to the platform is never shorter than a written one
+//! (properties/layers.rs). Cases are few and small so the file runs in
+//! seconds.
 
 #[path = "properties/edges.rs"]
 mod edges;
@@ -11,6 +15,8 @@ mod edges;
 mod generate;
 #[path = "properties/horizon.rs"]
 mod horizon;
+#[path = "properties/layers.rs"]
+mod layers;
 #[path = "properties/oracle.rs"]
 mod oracle;
 
