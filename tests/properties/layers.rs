@@ -13,11 +13,11 @@
 //! effect; regions with a failover), print them as YAML and load them like
 //! the other properties.
 //!
-//! The first property found an analysis bug (a failover hides the span of
-//! the copies an async-replicated store or a Region-scoped key can see);
-//! the ignored tests `failover_hides_the_span_of_an_async_store` and
-//! `failover_hides_an_expiry_of_a_region_scoped_key` reproduce it, and the
-//! property skips the async-store shape until it is fixed.
+//! The first property found an analysis bug, now fixed: a duplicate slot
+//! merged a failover's copy with an in-Region one and a scoped layer let
+//! both by, hiding the span of the copy it could see. The tests
+//! `failover_hides_the_span_of_an_async_store` and
+//! `failover_hides_an_expiry_of_a_region_scoped_key` keep it fixed.
 
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -430,14 +430,6 @@ fn add_one(d: &Design, pick: u8, g: Guard, w: u64) -> Option<(Added, Design)> {
     (n > 0).then(|| fits.into_iter().nth(pick as usize % n).unwrap())
 }
 
-/// Whether `d` has a guard store replicated asynchronously and a
-/// component that fails over (the known bug above).
-fn async_behind_failover(d: &Design) -> bool {
-    let failover = (0..4).any(|bit| d.in_regions(bit));
-    let asynchronous = |g: &Option<Guard>| g.as_ref().is_some_and(|g| g.replication % 3 == 1);
-    failover && (asynchronous(&d.guard_w) || (d.call.is_some() && asynchronous(&d.guard_api)))
-}
-
 type Key = (String, Option<String>, Option<String>);
 
 /// The findings of `text`: whether any is an error, and the horizon and
@@ -504,15 +496,6 @@ proptest! {
         (pick, g, w) in (any::<u8>(), guard(), key_window()),
     ) {
         let Some((add, with)) = add_one(&d, pick, g, w) else { return Ok(()) };
-        // KNOWN BUG, not a narrowing of the property: behind a failover, a
-        // store with `replication: async` loses the span of the copies in
-        // its own scope, so RH002 stays silent where it should fire, and a
-        // layer added upstream brings it back (see
-        // `failover_hides_the_span_of_an_async_store`, ignored until fixed).
-        // Remove this line with the fix.
-        if async_behind_failover(&d) || async_behind_failover(&with) {
-            return Ok(());
-        }
         let (error, before) = horizon_and_scope(&d.text());
         if error {
             return Ok(());
@@ -550,11 +533,9 @@ proptest! {
 /// async store's scope (`Scope::Replicated`), lets it by, and the span of
 /// the copy the store can see never reaches it. The provider stops the
 /// merged copy, so RH010 is quiet too. With `replication: sync` or `none`
-/// the span is 1 m 1 s and RH002 fires. A fix keeps a duplicate per
-/// (class, crossed), or lets a scope check that fails still count the
-/// in-scope part. Ignored until the analysis is fixed.
+/// the span is 1 m 1 s and RH002 fires. Fixed: a slot keeps the set of
+/// ways its copies came, and a scoped layer judges the in-scope part.
 #[test]
-#[ignore = "known bug: a failover hides the span of an async-replicated guard store (RH002 silent)"]
 fn failover_hides_the_span_of_an_async_store() {
     let text = "version: 1
 name: failover-span
@@ -651,7 +632,7 @@ fn documented(kind: &str, field: &str) -> (u64, Option<u64>, u64) {
             toml::Value::String(s) => Some(
                 replay_audit::time::Dur::parse(s)
                     .unwrap()
-                    .secs()
+                    .as_secs_ceil()
                     .unwrap_or(u64::MAX),
             ),
             _ => None,
@@ -909,10 +890,9 @@ proptest! {
 /// (out of the token's Region scope) and the in-Region redelivery merge
 /// into one duplicate marked as crossed, RH010 fires for it, and RH001,
 /// which holds for the copy that never left r0, is gone. (RH010's message
-/// also reads "`api` runs in  and passes the key", an empty Region list,
-/// for a caller that declares no regions.) Ignored until fixed.
+/// also read "`api` runs in  and passes the key", an empty Region list,
+/// for a caller that declares no regions.) Fixed with the test above.
 #[test]
-#[ignore = "known bug: a failover hides RH001 for an in-Region copy past a Region-scoped key window"]
 fn failover_hides_an_expiry_of_a_region_scoped_key() {
     let text = "version: 1
 name: region-span

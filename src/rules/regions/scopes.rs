@@ -160,18 +160,17 @@ fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>, how: &str) -> Op
                 .map(|l| l.loc)
         })
         .unwrap_or(target.kind.loc);
-    let who = sender.map_or_else(String::new, |c| {
-        format!(
+    // The sender's Regions where it declares them; a copy can also have
+    // crossed further up.
+    let who = match (sender, from) {
+        (Some(c), Some(f)) if !ctx.a.model.nodes[f].regions.is_empty() => format!(
             "`{}` runs in {} and passes the key to `{}`, which",
             c.id,
-            ctx.a.model.nodes[from.unwrap_or(t)].regions.join(", "),
+            ctx.a.model.nodes[f].regions.join(", "),
             target.id
-        )
-    });
-    let who = if who.is_empty() {
-        format!("`{}`", target.id)
-    } else {
-        who
+        ),
+        (Some(c), _) => format!("`{}` passes the key to `{}`, which", c.id, target.id),
+        _ => format!("`{}`", target.id),
     };
     Some(
         Finding::new(
