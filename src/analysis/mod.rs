@@ -31,14 +31,21 @@
 //!   lost, fresh key, no key yet), the oldest duplicate ([`Dup`]) no layer
 //!   has stopped. Duplicates are born on edges (retries, redeliveries,
 //!   redrives), at failovers and by declared replays, and carried on like
-//!   the original.
+//!   the original. Besides its age a duplicate carries its span: the time
+//!   since the original passed where it was born, or its whole age where
+//!   an earlier copy may have met a layer first (after a dead-letter move,
+//!   a redrive or a replay, where the original's paths meet, at a store
+//!   several guards share). A layer's window starts at its first sighting
+//!   of the key, so the span is what the window must cover.
 //! - **Layers.** Once all inputs of a component arrived, it is settled: the
 //!   key is minted there if it is the minting point, copies spread to its
 //!   other regions (active-active) or fail over (active-passive), and its
 //!   dedup layers ([`Layer`]: a guard's store, a provider key window, a
 //!   unique constraint, a transport window on the send side) stop the
-//!   duplicates they recognise that arrive within their window, and note
-//!   why they let the others by ([`Bypass`]).
+//!   duplicates they recognise whose span is within their window, and note
+//!   why they let the others by ([`Bypass`]). A layer with a narrow
+//!   [`Scope`] (a Region, a zone, asynchronous replication) judges only the
+//!   copies that came its way ([`Crossed`]) and lets the others by.
 //! - **Result.** What a run keeps ([`IntentResult`]): each reached
 //!   component's horizon, the duplicates surviving at each effect with their
 //!   paths, how far back each layer had to remember, the guards reached in
