@@ -122,6 +122,20 @@ fn guard_region(ctx: &Ctx, guard: usize, region: &str, how: &str) -> Option<Find
     )
 }
 
+/// Where the finding about provider `t` points: the link that passes it the
+/// key from `from`, else `t`'s kind.
+fn link_to(ctx: &Ctx, from: Option<usize>, t: usize) -> crate::diagnostics::Loc {
+    from.and_then(|c| {
+        let c = &ctx.m.components[c];
+        c.effects()
+            .iter()
+            .chain(c.calls())
+            .find(|l| l.to.index() == Some(t))
+            .map(|l| l.loc)
+    })
+    .unwrap_or(ctx.m.components[t].kind.loc)
+}
+
 /// RH010: a provider key or a transport window that holds per Region, met
 /// by a copy that came through another Region.
 fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>, how: &str) -> Option<Finding> {
@@ -151,15 +165,7 @@ fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>, how: &str) -> Op
     }
     let scope = ctx.values(t).key_scope()?;
     let sender = from.map(|c| &m.components[c]);
-    let loc = sender
-        .and_then(|c| {
-            c.effects()
-                .iter()
-                .chain(c.calls())
-                .find(|l| l.to.index() == Some(t))
-                .map(|l| l.loc)
-        })
-        .unwrap_or(target.kind.loc);
+    let loc = link_to(ctx, from, t);
     // The sender's Regions where it declares them; a copy can also have
     // crossed further up.
     let who = match (sender, from) {
@@ -258,15 +264,7 @@ pub(super) fn zones(ctx: &Ctx, out: &mut Vec<Finding>) {
             };
             let target = &m.components[t];
             let sender = from.map(|c| &m.components[c]);
-            let loc = sender
-                .and_then(|c| {
-                    c.effects()
-                        .iter()
-                        .chain(c.calls())
-                        .find(|l| l.to.index() == Some(t))
-                        .map(|l| l.loc)
-                })
-                .unwrap_or(target.kind.loc);
+            let loc = link_to(ctx, from, t);
             out.push(
                 Finding::new(
                     Code::RH013,
