@@ -157,6 +157,11 @@ pub enum Command {
         /// Show only findings of this severity or worse (the exit code still counts every finding).
         #[arg(long, value_enum, value_name = "SEVERITY")]
         min_severity: Option<FailOn>,
+        /// Keep waived and baselined findings in SARIF (marked with
+        /// `suppressions` and `baselineState`); by default SARIF leaves them
+        /// out, since GitHub code scanning would show them as open alerts.
+        #[arg(long)]
+        include_accepted: bool,
     },
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.
     Horizon {

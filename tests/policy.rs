@@ -521,6 +521,20 @@ fn baseline_written_then_read_passes() {
         json!({"error": 0, "warning": 0, "info": 0, "baselined": 2})
     );
     assert_eq!(v["stale_baseline"], json!([]));
+    // SARIF: baselined findings are left out, or kept as `unchanged`.
+    let sarif = |extra: &[&str]| {
+        let mut args = vec!["--baseline", p(&base), "--format", "sarif"];
+        args.extend_from_slice(extra);
+        let v: Value = serde_json::from_str(&c.run(&args).stdout).unwrap();
+        v["runs"][0]["results"].as_array().unwrap().clone()
+    };
+    assert_eq!(sarif(&[]), Vec::<Value>::new());
+    let kept = sarif(&["--include-accepted"]);
+    assert_eq!(kept.len(), 2);
+    assert!(
+        kept.iter().all(|x| x["baselineState"] == "unchanged"),
+        "{kept:?}"
+    );
     let t = c.run(&["--baseline", p(&base)]);
     assert!(
         t.stdout.contains("(baselined)")
@@ -614,7 +628,17 @@ fn a_broken_baseline_is_an_input_error() {
 #[test]
 fn sarif_and_junit_mark_waived_findings() {
     let c = Case::new(Some(WAIVER));
+    // GitHub code scanning reads no `suppressions`: by default SARIF leaves
+    // an accepted finding out, so it is no open alert.
     let r = c.run(&["--format", "sarif"]);
+    assert_eq!(r.code, 0);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert!(
+        results.iter().all(|x| x["ruleId"] != "RH001"),
+        "{results:?}"
+    );
+    let r = c.run(&["--format", "sarif", "--include-accepted"]);
     assert_eq!(r.code, 0);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     let results = v["runs"][0]["results"].as_array().unwrap();
@@ -622,6 +646,7 @@ fn sarif_and_junit_mark_waived_findings() {
         .iter()
         .find(|x| x["ruleId"] == "RH001")
         .expect("RH001 result");
+    assert_eq!(rh001.get("baselineState"), None, "waived, not baselined");
     assert_eq!(rh001["suppressions"][0]["kind"], "external");
     assert_eq!(
         rh001["suppressions"][0]["justification"],

@@ -35,6 +35,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         output,
         quiet,
         min_severity,
+        include_accepted,
         ..
     } = &cli.command
     else {
@@ -50,6 +51,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         shown: format::Shown {
             quiet: *quiet,
             min_severity: min_severity.map(|s: FailOn| severity(s)),
+            omit_accepted: *format == CheckFormat::Sarif && !include_accepted,
         },
     };
     if let Some(dir) = each {

@@ -64,12 +64,18 @@ pub struct Shown {
     pub quiet: bool,
     /// `--min-severity`.
     pub min_severity: Option<Severity>,
+    /// Leave out the findings a waiver or the baseline accepts: SARIF does
+    /// by default, since GitHub code scanning reads no `suppressions` and
+    /// would show them as open alerts (`--include-accepted` keeps them).
+    pub omit_accepted: bool,
 }
 
 impl Shown {
     /// Whether `f` is shown when findings at or above `threshold` fail.
     pub fn shows(&self, f: &Finding, threshold: Severity) -> bool {
-        self.min_severity.is_none_or(|min| f.severity >= min) && (!self.quiet || f.fails(threshold))
+        self.min_severity.is_none_or(|min| f.severity >= min)
+            && (!self.quiet || f.fails(threshold))
+            && !(self.omit_accepted && (f.waived.is_some() || f.baselined))
     }
 
     /// The notes as shown: under `--quiet`, which policy applied and

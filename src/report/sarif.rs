@@ -248,6 +248,7 @@ fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding) -> SarifResult {
             })
             .into_iter()
             .collect(),
+        baseline_state: f.baselined.then_some("unchanged"),
         properties: Properties::of(f),
     }
 }
@@ -389,6 +390,7 @@ pub fn error_run(errors: Vec<(Option<Place>, String)>, cx: &Context) -> Run {
             related_locations: Vec::new(),
             partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, fingerprint)]),
             suppressions: Vec::new(),
+            baseline_state: None,
             properties: Properties::default(),
         });
         notifications.push(Notification {

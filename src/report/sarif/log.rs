@@ -131,6 +131,10 @@ pub struct SarifResult {
     pub partial_fingerprints: BTreeMap<&'static str, String>,
     /// Empty: no suppression applies. A waived finding has one `external` entry.
     pub suppressions: Vec<Suppression>,
+    /// `unchanged` for a finding the baseline lists (kept in the log only
+    /// with `--include-accepted`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_state: Option<&'static str>,
     pub properties: Properties,
 }
 
