@@ -162,6 +162,20 @@ fn sarif_of_every_fixture_is_valid() {
             "{}",
             path.display()
         );
+        // No two results of a run share the identity GitHub tracks an
+        // alert by, and it holds no line number.
+        let ids: Vec<&str> = value["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r["partialFingerprints"]["primaryLocationLineHash"]
+                    .as_str()
+                    .unwrap()
+            })
+            .collect();
+        let unique: std::collections::BTreeSet<&&str> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "{}: {ids:?}", path.display());
         validated.push(path);
     }
     assert!(
@@ -336,5 +350,48 @@ fn root_relative_runs_are_valid() {
         base.as_str()
             .is_some_and(|u| u.starts_with("file:///") && u.ends_with('/')),
         "{base}"
+    );
+}
+
+/// A finding's identity survives a line move: the same manifest with a
+/// comment line added on top gives the same `primaryLocationLineHash`
+/// values, and two RH041 on one component for different fields differ.
+#[test]
+fn identities_ignore_line_moves_and_tell_fields_apart() {
+    let ids = |text: &str| -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.yaml");
+        std::fs::write(&path, text).unwrap();
+        let inputs = replay_audit::engine::Inputs {
+            paths: vec![path],
+            ..Default::default()
+        };
+        let m = replay_audit::engine::load(&inputs).expect("loads");
+        let findings = rules::check(&analysis::analyse(&m));
+        let log: Value =
+            serde_json::from_str(&sarif::render_with(&m.sources, &findings, Some(&m), &[]))
+                .unwrap();
+        log["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                r["partialFingerprints"]["primaryLocationLineHash"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    // `q` gets two RH041 (retention and visibility_timeout).
+    let text = "version: 1\nintents:\n  i: { origin: a, effect: b, key: { fields: [id] } }\ncomponents:\n  a: { kind: service, sends_to: q }\n  q: { kind: queue, delivery: at-least-once, max_backlog: 1h, delivers_to: w, dead_letter: { to: d, after_receives: 3 } }\n  d: { kind: queue, delivery: at-least-once }\n  w: { kind: function, effects: [b] }\n  b: { kind: external }\n";
+    let before = ids(text);
+    let after = ids(&format!("# moved down one line\n{text}"));
+    assert_eq!(before, after);
+    let rh041: Vec<&String> = before.iter().filter(|i| i.starts_with("RH041:")).collect();
+    assert_eq!(
+        rh041,
+        ["RH041:i:q:retention", "RH041:i:q:visibility_timeout"],
+        "{before:?}"
     );
 }

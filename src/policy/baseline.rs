@@ -89,8 +89,12 @@ impl Baseline {
     pub fn apply(&self, findings: &mut [Finding]) -> Vec<String> {
         let mut seen = BTreeSet::new();
         for f in findings.iter_mut() {
-            let fp = f.fingerprint();
-            if self.fingerprints.contains(&fp) {
+            // A baseline written before subjects were part of an identity
+            // lists the shorter form: it still matches.
+            let found = [f.fingerprint(), f.legacy_fingerprint()]
+                .into_iter()
+                .find(|fp| self.fingerprints.contains(fp));
+            if let Some(fp) = found {
                 seen.insert(fp);
                 if f.waived.is_none() {
                     f.baselined = true;

@@ -109,15 +109,17 @@ pub fn suite(name: &str, cases: Vec<TestCase>) -> TestSuite {
     s
 }
 
-/// `CODE name: component at file:line:col`: what the finding is about, so
-/// that two findings of one rule are told apart.
-fn case_name(map: &SourceMap, f: &Finding) -> String {
+/// `CODE name: component (subject)`: what the finding is about, so that two
+/// findings of one rule are told apart, and no line number, so a moved line
+/// is the same case in a comparison of two runs (the place is in the
+/// case's `file` and `line` attributes).
+fn case_name(f: &Finding) -> String {
     let mut s = format!("{} {}", f.rule.code, f.rule.name);
     if let Some(c) = &f.component {
         s.push_str(&format!(": {c}"));
     }
-    if f.loc.is_some() {
-        s.push_str(&format!(" at {}", place(map, f)));
+    if let Some(subject) = &f.subject {
+        s.push_str(&format!(" ({subject})"));
     }
     xml::value(&s)
 }
@@ -170,8 +172,13 @@ fn case(
         passed = true;
         TestCaseStatus::success()
     };
-    let mut case = TestCase::new(case_name(map, f), status);
+    let mut case = TestCase::new(case_name(f), status);
     case.set_classname(xml::value(classname));
+    if let Some(l) = f.loc {
+        case.extra
+            .insert("file".into(), xml::value(map.path(l)).into());
+        case.extra.insert("line".into(), l.line.to_string().into());
+    }
     if passed {
         case.set_system_out(text);
     }

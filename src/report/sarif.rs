@@ -26,6 +26,9 @@ pub const INFORMATION_URI: &str = "https://github.com/replay-audit/replay-audit"
 /// Key of the one partial fingerprint: `Finding::fingerprint()`, without line numbers.
 pub const FINGERPRINT_KEY: &str = "replayAudit/v1";
 
+/// The partial fingerprint GitHub code scanning tracks an alert by.
+pub const GITHUB_FINGERPRINT_KEY: &str = "primaryLocationLineHash";
+
 /// The base id of paths relative to the repository root.
 pub const SRCROOT: &str = "%SRCROOT%";
 /// The rule id of a result that reports an input error.
@@ -212,7 +215,7 @@ pub fn log_of<R>(runs: Vec<Run<R>>) -> Log<R> {
     }
 }
 
-fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding) -> SarifResult {
+fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding, id: String) -> SarifResult {
     let paths = Paths(cx.root);
     let related_locations = related::hops(cx.manifest, f)
         .into_iter()
@@ -236,7 +239,10 @@ fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding) -> SarifResult {
             .into_iter()
             .collect(),
         related_locations,
-        partial_fingerprints: BTreeMap::from([(FINGERPRINT_KEY, f.fingerprint())]),
+        partial_fingerprints: BTreeMap::from([
+            (FINGERPRINT_KEY, f.fingerprint()),
+            (GITHUB_FINGERPRINT_KEY, id),
+        ]),
         suppressions: cx
             .waived
             .get(i)
@@ -276,14 +282,32 @@ fn automation(architecture: Option<&str>) -> Option<AutomationDetails> {
 /// The run of one analysed architecture: every rule's descriptor, a result
 /// per finding.
 pub fn run(map: &SourceMap, findings: &[Finding], cx: &Context) -> Run {
+    let mut ids = Identities::default();
     run_of(
         findings
             .iter()
             .enumerate()
-            .map(|(i, f)| result(map, cx, i, f))
+            .map(|(i, f)| result(map, cx, i, f, ids.next(f)))
             .collect(),
         cx,
     )
+}
+
+/// Each result's identity in its run, where GitHub reads it
+/// (`primaryLocationLineHash`): the finding's fingerprint, which holds no
+/// line number, so an alert is tracked across edits; a second finding with
+/// the same fingerprint in the run gets `#2`, and so on, so no two results
+/// share one.
+#[derive(Default)]
+struct Identities(std::collections::HashMap<String, u32>);
+
+impl Identities {
+    fn next(&mut self, f: &Finding) -> String {
+        let fp = f.fingerprint();
+        let n = self.0.entry(fp.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 { fp } else { format!("{fp}#{n}") }
+    }
 }
 
 /// The results of a run, each made as it is written: a large log never
@@ -296,11 +320,12 @@ pub struct Results<'a> {
 
 impl Serialize for Results<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut ids = Identities::default();
         s.collect_seq(
             self.findings
                 .iter()
                 .enumerate()
-                .map(|(i, f)| result(self.map, self.cx, i, f)),
+                .map(|(i, f)| result(self.map, self.cx, i, f, ids.next(f))),
         )
     }
 }

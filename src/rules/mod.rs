@@ -196,6 +196,10 @@ pub struct Details {
     /// What the finding rests on that its message does not list (see
     /// [`Finding::assumptions`]).
     pub rests_on: Vec<String>,
+    /// The field or link the finding is about, where one component can have
+    /// several findings of one rule (RH041's field, RH051's subscription):
+    /// part of its identity ([`Finding::fingerprint`]).
+    pub subject: Option<String>,
 }
 
 /// What a finding without details reads.
@@ -207,6 +211,7 @@ static NO_DETAILS: Details = Details {
     related: Vec::new(),
     waived: None,
     rests_on: Vec::new(),
+    subject: None,
 };
 
 /// [`Details`] boxed, `None` until one is written; compared and printed as
@@ -385,8 +390,26 @@ impl Finding {
         self
     }
 
-    /// Stable identity for baselines and waivers (no line numbers).
+    /// The field or link the finding is about (see [`Details::subject`]).
+    pub fn subject(mut self, s: impl Into<String>) -> Self {
+        self.subject = Some(s.into());
+        self
+    }
+
+    /// Stable identity for baselines and waivers (no line numbers):
+    /// `CODE:intent:component`, then `:subject` where the finding has one.
     pub fn fingerprint(&self) -> String {
+        let mut s = self.legacy_fingerprint();
+        if let Some(subject) = &self.subject {
+            s.push(':');
+            s.push_str(subject);
+        }
+        s
+    }
+
+    /// The identity baselines written before subjects were part of it
+    /// hold: still accepted, so an existing baseline keeps working.
+    pub fn legacy_fingerprint(&self) -> String {
         format!(
             "{}:{}:{}",
             self.rule.code,

@@ -23,6 +23,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
             )
             .intent(&m.intents[r.intent].id)
             .component(&c.id)
+            .subject(&asm.field)
             .at(asm.loc),
         );
     }

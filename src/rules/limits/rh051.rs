@@ -26,6 +26,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
                 ),
             )
             .component(&topic.id)
+            .subject(format!("to {}", target.id))
             .at(em.loc);
         out.push(match intent {
             Some(i) => f.intent(i),
