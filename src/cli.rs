@@ -46,6 +46,8 @@ pub enum CheckFormat {
     Github,
     /// A pull-request comment.
     Markdown,
+    /// A GitLab Code Quality report (merge-request widget and diff).
+    Gitlab,
     /// rustc-style diagnostics with the manifest lines, grouped by intent
     /// [the default on a terminal].
     #[value(alias = "pretty", alias = "full")]

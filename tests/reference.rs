@@ -207,7 +207,7 @@ fn bash_completes_after_the_subcommand() {
     let script = dir.path().join("replay-audit.bash");
     std::fs::write(&script, completion::script(CompletionShell::Bash)).unwrap();
     let formats = [
-        "table", "json", "sarif", "junit", "github", "markdown", "human", "concise",
+        "table", "json", "sarif", "junit", "github", "markdown", "gitlab", "human", "concise",
     ];
     assert_eq!(
         complete(&script, &["replay-audit", "check", "--format", ""]),

@@ -107,7 +107,11 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
     let mut m = engine::load(&inputs)?;
     if matches!(
         out.format,
-        CheckFormat::Json | CheckFormat::Sarif | CheckFormat::Junit | CheckFormat::Github
+        CheckFormat::Json
+            | CheckFormat::Sarif
+            | CheckFormat::Junit
+            | CheckFormat::Github
+            | CheckFormat::Gitlab
     ) {
         // These formats show locations, never snippets.
         m.sources.forget_texts();

@@ -13,7 +13,7 @@ use crate::manifest::Manifest;
 use crate::policy::Notes;
 use crate::report::root::Root;
 use crate::report::sarif::{self, Context};
-use crate::report::{errors, format, github, junit, markdown};
+use crate::report::{errors, format, github, gitlab, junit, markdown};
 use crate::rules::{Finding, Severity};
 
 /// One architecture in the chosen format.
@@ -22,6 +22,7 @@ pub enum Part {
     Text(String),
     Sarif(Box<sarif::Run>),
     Junit(Box<TestSuite>),
+    Gitlab(Vec<gitlab::Issue>),
 }
 
 /// What an analysed architecture hands to [`checked`].
@@ -69,6 +70,14 @@ pub fn checked(format: CheckFormat, a: &Arch) -> Option<Part> {
             a.name,
             &markdown::render_full(map, a.findings, Some(a.manifest), a.horizons),
         )),
+        // Fingerprints are unique across the report: each is prefixed by
+        // its architecture.
+        CheckFormat::Gitlab => Part::Gitlab(gitlab::issues(
+            &a.root.map(map),
+            a.findings,
+            &accepted,
+            &format!("{id}/"),
+        )),
     })
 }
 
@@ -102,6 +111,11 @@ pub fn failed(
         CheckFormat::Markdown => {
             Part::Text(section(name, &errors::markdown_text(map, diagnostics)))
         }
+        CheckFormat::Gitlab => Part::Gitlab(gitlab::error_issues(
+            &root.map(map),
+            diagnostics,
+            &format!("{id}/"),
+        )),
     })
 }
 
@@ -123,6 +137,18 @@ pub fn combine(format: CheckFormat, parts: Vec<Part>) -> String {
                 })
                 .collect();
             sarif::to_text(&sarif::log_of(runs))
+        }
+        CheckFormat::Gitlab => {
+            let issues: Vec<gitlab::Issue> = parts
+                .into_iter()
+                .flat_map(|p| match p {
+                    Part::Gitlab(i) => i,
+                    _ => Vec::new(),
+                })
+                .collect();
+            let mut out = Vec::new();
+            gitlab::write(&mut out, &issues).expect("writes to memory");
+            String::from_utf8(out).expect("JSON is UTF-8")
         }
         CheckFormat::Junit => {
             let suites = parts

@@ -14,7 +14,7 @@ use crate::cli::CheckFormat;
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::report::root::Root;
 use crate::report::sarif::{self, Context};
-use crate::report::{github, json, junit, markdown, xml};
+use crate::report::{github, gitlab, json, junit, markdown, xml};
 
 /// The suite of input errors in JUnit.
 pub const JUNIT_SUITE: &str = "(input)";
@@ -43,6 +43,9 @@ pub fn write(
         }
         CheckFormat::Github => github_lines(&root.map(map), errors),
         CheckFormat::Markdown => markdown_text(map, errors),
+        CheckFormat::Gitlab => {
+            return gitlab::write(out, &gitlab::error_issues(&root.map(map), errors, ""));
+        }
     };
     out.write_all(text.as_bytes())
 }

@@ -9,7 +9,9 @@ use crate::diagnostics::SourceMap;
 use crate::manifest::Manifest;
 use crate::policy::Notes;
 use crate::report::root::Root;
-use crate::report::{concise, diagnostic, github, horizon, json, junit, markdown, sarif, table};
+use crate::report::{
+    concise, diagnostic, github, gitlab, horizon, json, junit, markdown, sarif, table,
+};
 use crate::rules::{Finding, Severity};
 
 /// What one `check` run hands to its output.
@@ -51,6 +53,7 @@ pub fn of(format: CheckFormat) -> &'static dyn Format {
         CheckFormat::Junit => &junit::JunitFormat,
         CheckFormat::Github => &github::GithubFormat,
         CheckFormat::Markdown => &markdown::MarkdownFormat,
+        CheckFormat::Gitlab => &gitlab::GitlabFormat,
         CheckFormat::Human => &*diagnostic::DEFAULT_MARGIN,
         CheckFormat::Concise => &concise::ConciseFormat,
     }

@@ -6,6 +6,7 @@ pub mod each;
 pub mod errors;
 pub mod format;
 pub mod github;
+pub mod gitlab;
 pub mod horizon;
 pub mod json;
 pub mod junit;
@@ -77,6 +78,23 @@ impl Summary {
 }
 
 /// `file:line:column` of a finding, or `-`.
+/// Each finding's identity in one report: its fingerprint, which holds no
+/// line number, so a tool that compares reports (GitHub code scanning's
+/// `primaryLocationLineHash`, GitLab's Code Quality `fingerprint`) tracks
+/// it across edits; a second finding with the same fingerprint in the
+/// report gets `#2`, and so on, so no two share one.
+#[derive(Default)]
+pub struct Identities(std::collections::HashMap<String, u32>);
+
+impl Identities {
+    pub fn next(&mut self, f: &Finding) -> String {
+        let fp = f.fingerprint();
+        let n = self.0.entry(fp.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 { fp } else { format!("{fp}#{n}") }
+    }
+}
+
 pub fn place(map: &SourceMap, f: &Finding) -> String {
     f.loc.map_or_else(|| "-".to_string(), |l| map.display(l))
 }

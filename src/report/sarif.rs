@@ -282,7 +282,7 @@ fn automation(architecture: Option<&str>) -> Option<AutomationDetails> {
 /// The run of one analysed architecture: every rule's descriptor, a result
 /// per finding.
 pub fn run(map: &SourceMap, findings: &[Finding], cx: &Context) -> Run {
-    let mut ids = Identities::default();
+    let mut ids = crate::report::Identities::default();
     run_of(
         findings
             .iter()
@@ -291,23 +291,6 @@ pub fn run(map: &SourceMap, findings: &[Finding], cx: &Context) -> Run {
             .collect(),
         cx,
     )
-}
-
-/// Each result's identity in its run, where GitHub reads it
-/// (`primaryLocationLineHash`): the finding's fingerprint, which holds no
-/// line number, so an alert is tracked across edits; a second finding with
-/// the same fingerprint in the run gets `#2`, and so on, so no two results
-/// share one.
-#[derive(Default)]
-struct Identities(std::collections::HashMap<String, u32>);
-
-impl Identities {
-    fn next(&mut self, f: &Finding) -> String {
-        let fp = f.fingerprint();
-        let n = self.0.entry(fp.clone()).or_insert(0);
-        *n += 1;
-        if *n == 1 { fp } else { format!("{fp}#{n}") }
-    }
 }
 
 /// The results of a run, each made as it is written: a large log never
@@ -320,7 +303,7 @@ pub struct Results<'a> {
 
 impl Serialize for Results<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut ids = Identities::default();
+        let mut ids = crate::report::Identities::default();
         s.collect_seq(
             self.findings
                 .iter()
