@@ -1,8 +1,10 @@
 //! SAM functions (`AWS::Serverless::Function`): their timeout (also from
 //! `Globals`), dead-letter queue and invoke config, and their `Events`:
 //! queues and streams polled by the function, SNS topics (directly, or
-//! through the SQS queue of `SqsSubscription`) and EventBridge rules
-//! delivering to it.
+//! through the SQS queue of `SqsSubscription`), EventBridge rules
+//! delivering to it and S3 buckets notifying it ([`super::s3`]); and the
+//! `Events` of a SAM state machine (`AWS::Serverless::StateMachine`):
+//! rules and schedules delivering to it, API Gateway methods calling it.
 
 use super::eventbridge::retry_policy;
 use super::intrinsics::Cf;

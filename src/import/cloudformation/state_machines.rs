@@ -4,7 +4,8 @@
 //! the queue, and a Catch that leads to one makes that queue a dead letter
 //! the workflow writes (a new message, not one SQS moves); a DynamoDB
 //! `putItem`/`updateItem`/`deleteItem` task calls the table its
-//! `TableName` names.
+//! `TableName` names. A Task's `TimeoutSeconds` is the timeout of each
+//! attempt of its retry.
 
 use std::collections::BTreeMap;
 
