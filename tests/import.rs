@@ -706,3 +706,139 @@ fn sam_simple_table_is_a_dynamodb_table() {
         )
     );
 }
+
+/// `AWS::Serverless::StateMachine` `Events` start executions the way a
+/// SAM function's events invoke it: EventBridgeRule (and Schedule) events
+/// are rules delivering to the workflow with their RetryPolicy and
+/// dead-letter queue, ScheduleV2 a Scheduler schedule, Api an API Gateway
+/// method that calls it.
+#[test]
+fn sam_state_machine_events_deliver_to_the_workflow() {
+    let text = import_clean(&["cloudformation", "sam-state-machine-events.yaml"]);
+    insta::assert_snapshot!(
+        "cloudformation-sam-state-machine-events",
+        transcript(&(text.clone(), String::new(), 0))
+    );
+    assert!(text.contains("  settle-flow-order-placed:\n    kind: eventbridge  # EventBridgeRule event of SettleFlow"), "{text}");
+    assert!(text.contains("          attempts: 5  # from Resources.SettleFlow.Properties.Events.OrderPlaced.Properties.RetryPolicy.MaximumRetryAttempts (sam-state-machine-events.yaml:33): 4 retries + the first attempt\n        max_record_age: 2h  #"), "{text}");
+    assert!(text.contains("      to: settle-dlq  # from Resources.SettleFlow.Properties.Events.OrderPlaced.Properties.DeadLetterConfig.Arn (sam-state-machine-events.yaml:36)\n"), "{text}");
+    assert!(text.contains("        max_record_age: 24h  # EventBridge default maximum event age (no RetryPolicy, F017)\n"), "{text}");
+    assert!(text.contains("  settle-flow-hourly:\n    kind: topic  # AWS::Scheduler::Schedule SAM creates for event Hourly (ScheduleV2)"), "{text}");
+    assert!(
+        text.contains("  settle-flow-manual:\n    kind: service  # API Gateway method"),
+        "{text}"
+    );
+    // The overlay's comments give the arithmetic: 5 attempts within 2 h.
+    assert_eq!(
+        check_overlaid("sam-state-machine-events.yaml"),
+        (
+            vec![
+                t("RH038", "settle-function", "settle-order"),
+                t("RH040", "-", "settle-order")
+            ],
+            1
+        )
+    );
+    let (h, _, _) = run(&[
+        "horizon",
+        "sam-state-machine-events.yaml",
+        "sam-state-machine-events.overlay.yaml",
+    ]);
+    assert!(
+        h.contains("settle-function (effect): horizon 2h, window none"),
+        "{h}"
+    );
+}
+
+/// A bucket's `NotificationConfiguration` and a SAM function's `S3` event
+/// make the bucket a `topic` delivering to the queue, topic or function;
+/// a function S3 notifies is `lambda-async`. No S3 fact is in the
+/// reference: the bucket carries a TODO and the analysis assumes the
+/// generic values (RH041).
+#[test]
+fn s3_notifications_deliver_from_the_bucket() {
+    let (text, err, code) = import(&["cloudformation", "s3-notifications.yaml"]);
+    insta::assert_snapshot!(
+        "cloudformation-s3-notifications",
+        transcript(&(text.clone(), err.clone(), code))
+    );
+    assert_eq!(code, 0);
+    // A bucket that notifies nothing is still not imported.
+    assert_eq!(
+        err,
+        "warning: not imported: Resources.LogBucket (AWS::S3::Bucket)\n"
+    );
+    assert!(text.contains("  upload-bucket:\n    kind: topic  # AWS::S3::Bucket, from Resources.UploadBucket (s3-notifications.yaml:11)\n    delivers_to:\n      - to: scan-queue  # from Resources.UploadBucket.Properties.NotificationConfiguration.QueueConfigurations[0].Queue (s3-notifications.yaml:16): s3:ObjectCreated:*\n      - to: audit-topic  #"), "{text}");
+    assert!(
+        text.contains(
+            "    kind: lambda-async  # AWS::Lambda::Function, from Resources.ThumbnailFunction"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "    kind: lambda-async  # AWS::Serverless::Function, from Resources.IndexFunction"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("      - to: index-function  # from Resources.IndexFunction.Properties.Events.NewInvoice"), "{text}");
+    assert!(
+        text.contains("# TODO: S3 event notifications are not in the platform-facts reference"),
+        "{text}"
+    );
+    assert_eq!(
+        check_overlaid("s3-notifications.yaml"),
+        (
+            vec![
+                t("RH003", "index-function", "index-invoice"),
+                t("RH003", "thumbnail-function", "make-thumbnail"),
+                t("RH038", "index-function", "index-invoice"),
+                t("RH038", "thumbnail-function", "make-thumbnail"),
+                t("RH041", "invoice-bucket", "index-invoice"),
+                t("RH041", "invoice-bucket", "index-invoice"),
+                t("RH041", "upload-bucket", "make-thumbnail"),
+                t("RH041", "upload-bucket", "make-thumbnail"),
+                t("RH040", "-", "index-invoice"),
+                t("RH040", "-", "make-thumbnail")
+            ],
+            1
+        )
+    );
+}
+
+/// A Task state's `TimeoutSeconds` is the timeout of each attempt of its
+/// retry: the horizon counts 20 s per attempt, not an assumed 0 s (no
+/// RH041); `HeartbeatSeconds` is a note.
+#[test]
+fn state_machine_task_timeout_is_the_attempt_timeout() {
+    let text = import_clean(&["cloudformation", "step-functions-timeout.yaml"]);
+    insta::assert_snapshot!(
+        "cloudformation-step-functions-timeout",
+        transcript(&(text.clone(), String::new(), 0))
+    );
+    assert!(text.contains("          attempts: 3  # from Resources.RecordFlow.Properties.Definition.States.Record.Retry[0].MaxAttempts (step-functions-timeout.yaml:41): 2 retries + the first attempt\n          timeout: 20s  # from Resources.RecordFlow.Properties.Definition.States.Record.TimeoutSeconds (step-functions-timeout.yaml:33): Step Functions fails each attempt with States.Timeout after it"), "{text}");
+    assert!(
+        text.contains("    # task Approve: HeartbeatSeconds 5m"),
+        "{text}"
+    );
+    assert!(text.contains("    # task Approve: TimeoutSeconds 1h (from Resources.RecordFlow.Properties.Definition.States.Approve.TimeoutSeconds (step-functions-timeout.yaml:47)) and no Retry: the task is not retried\n"), "{text}");
+    assert_eq!(
+        check_overlaid("step-functions-timeout.yaml"),
+        (
+            vec![
+                t("RH038", "payments", "record-payment"),
+                t("RH040", "-", "record-payment")
+            ],
+            1
+        )
+    );
+    let (h, _, _) = run(&[
+        "horizon",
+        "step-functions-timeout.yaml",
+        "step-functions-timeout.overlay.yaml",
+    ]);
+    assert!(
+        h.contains("calls: retry 3 attempts: (20s + 3s) + (20s + 6s) = 49s"),
+        "{h}"
+    );
+}

@@ -19,6 +19,7 @@ mod eventbridge;
 mod intrinsics;
 mod invocation;
 mod lambda;
+mod s3;
 mod sam;
 mod schedules;
 mod sns;
@@ -211,6 +212,8 @@ fn kind(cf: &Cf, ty: &str, r: &Node) -> Option<&'static str> {
         "AWS::Events::ApiDestination" => "external",
         "AWS::Scheduler::Schedule" => "topic",
         "AWS::Pipes::Pipe" => "service",
+        // A bucket is read only as the source of event notifications.
+        "AWS::S3::Bucket" if s3::notifies(cf, r) => "topic",
         _ => return None,
     };
     Some(kind)
@@ -258,9 +261,14 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
             "AWS::Events::ApiDestination" => eventbridge::api_destination(cf, out, &id, r, &base),
             "AWS::Scheduler::Schedule" => schedules::schedule(cf, out, &id, r, &base),
             "AWS::Pipes::Pipe" => schedules::pipe(cf, out, &id, r, &base),
-            "AWS::StepFunctions::StateMachine" | "AWS::Serverless::StateMachine" => {
+            "AWS::StepFunctions::StateMachine" => {
                 state_machines::state_machine(cf, out, &id, r, &base)
             }
+            "AWS::Serverless::StateMachine" => {
+                state_machines::state_machine(cf, out, &id, r, &base);
+                sam::state_machine_events(cf, out, &id, lid, r, fn_hint);
+            }
+            "AWS::S3::Bucket" => s3::bucket(cf, out, &id, r, &base, fn_hint),
             _ => {}
         }
     }

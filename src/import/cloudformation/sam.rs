@@ -1,8 +1,10 @@
 //! SAM functions (`AWS::Serverless::Function`): their timeout (also from
 //! `Globals`), dead-letter queue and invoke config, and their `Events`:
 //! queues and streams polled by the function, SNS topics (directly, or
-//! through the SQS queue of `SqsSubscription`) and EventBridge rules
-//! delivering to it.
+//! through the SQS queue of `SqsSubscription`), EventBridge rules
+//! delivering to it and S3 buckets notifying it ([`super::s3`]); and the
+//! `Events` of a SAM state machine (`AWS::Serverless::StateMachine`):
+//! rules and schedules delivering to it, API Gateway methods calling it.
 
 use super::eventbridge::retry_policy;
 use super::intrinsics::Cf;
@@ -71,7 +73,29 @@ pub(super) fn function(
         invoke_config(cf, out, id, eic, &format!("{base}.EventInvokeConfig"));
         async_config(fn_hint, id);
     }
-    for (ename, ev) in p("Events").map(Node::entries).unwrap_or(&[]) {
+    for e in events(cf, r, &base) {
+        match e.ty.as_str() {
+            "SQS" | "Kinesis" | "DynamoDB" => stream_event(cf, out, id, lid, &e, fn_hint),
+            "SNS" => sns_event(cf, out, id, lid, &e, fn_hint),
+            "EventBridgeRule" | "CloudWatchEvent" => rule_event(cf, out, id, lid, &e, fn_hint),
+            "S3" => super::s3::sam_event(cf, out, id, e.name, e.node, &e.props, &e.path, fn_hint),
+            _ => out.unsupported(
+                format!("{} (event type {})", e.path, e.ty),
+                out.src(&e.path, e.node),
+            ),
+        }
+    }
+}
+
+/// The entries of a SAM resource's `Events` (under `base`, its
+/// `Properties` path).
+fn events<'a>(cf: &Cf, r: &'a Node, base: &str) -> Vec<Event<'a>> {
+    let mut all = Vec::new();
+    for (ename, ev) in r
+        .at(&["Properties", "Events"])
+        .map(Node::entries)
+        .unwrap_or(&[])
+    {
         let ename = ename.key();
         let epath = format!("{base}.Events.{ename}");
         let ety = ev
@@ -84,23 +108,124 @@ pub(super) fn function(
             .cloned()
             .unwrap_or_else(|| Node::new(Value::Map(Vec::new()), ev.loc));
         let ppath = format!("{epath}.Properties");
-        let e = Event {
+        all.push(Event {
             name: ename,
             node: ev,
             ty: ety,
             props,
             path: epath,
             ppath,
-        };
+        });
+    }
+    all
+}
+
+/// The `Events` of an `AWS::Serverless::StateMachine`: each starts an
+/// execution. EventBridge rules (`EventBridgeRule`, `CloudWatchEvent`,
+/// and `Schedule`, a rule with a schedule expression) deliver to it as a
+/// rule target does, with their RetryPolicy and dead-letter queue;
+/// `ScheduleV2` is an EventBridge Scheduler schedule; `Api` an API
+/// Gateway method that calls StartExecution.
+pub(super) fn state_machine_events(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    lid: &str,
+    r: &Node,
+    fn_hint: &mut Invocations,
+) {
+    let base = format!("Resources.{lid}.Properties");
+    for e in events(cf, r, &base) {
         match e.ty.as_str() {
-            "SQS" | "Kinesis" | "DynamoDB" => stream_event(cf, out, id, lid, &e, fn_hint),
-            "SNS" => sns_event(cf, out, id, lid, &e, fn_hint),
-            "EventBridgeRule" | "CloudWatchEvent" => rule_event(cf, out, id, lid, &e, fn_hint),
+            "EventBridgeRule" | "CloudWatchEvent" | "Schedule" => {
+                rule_event(cf, out, id, lid, &e, fn_hint)
+            }
+            "ScheduleV2" => schedule_event(cf, out, id, lid, &e),
+            "Api" => api_event(out, id, lid, &e),
             _ => out.unsupported(
                 format!("{} (event type {})", e.path, e.ty),
                 out.src(&e.path, e.node),
             ),
         }
+    }
+}
+
+/// A `ScheduleV2` event: SAM creates an `AWS::Scheduler::Schedule` whose
+/// target is `id`, read as [`super::schedules::schedule`] reads one.
+fn schedule_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event) {
+    let at = out.src(&e.path, e.node);
+    let sid = out.add(
+        &kebab(&format!("{lid}{}", e.name)),
+        "topic",
+        format!(
+            "AWS::Scheduler::Schedule SAM creates for event {} ({}) of {lid}, {at}",
+            e.name, e.ty
+        ),
+    );
+    out.set(
+        &sid,
+        F::new(
+            "delivery",
+            V::S("at-least-once".into()),
+            Some(super::schedules::UNVERIFIED.into()),
+        ),
+    );
+    let mut link = vec![F::new("to", V::S(id.to_string()), Some(at))];
+    if e.props.get("RetryPolicy").is_some() {
+        retry_policy(cf, out, &sid, &e.props, &e.ppath, &mut link);
+    } else {
+        out.note(&sid, format!("TODO: no RetryPolicy on the event ({}): the Scheduler default is not in the platform-facts reference; declare `retry` and `max_record_age`", out.src(&e.ppath, &e.props)));
+    }
+    out.push_link(&sid, "delivers_to", link);
+    event_dead_letter(cf, out, &sid, e, "schedule");
+}
+
+/// An `Api` event: SAM creates an API Gateway method that calls
+/// StartExecution once per request; a retry is the client's, which the
+/// template does not show.
+fn api_event(out: &mut Out, id: &str, lid: &str, e: &Event) {
+    let at = out.src(&e.path, e.node);
+    let aid = out.add(
+        &kebab(&format!("{lid}{}", e.name)),
+        "service",
+        format!(
+            "API Gateway method SAM creates for event {} (Api) of {lid}, {at}",
+            e.name
+        ),
+    );
+    let (method, path) = (
+        e.props
+            .get("Method")
+            .map(Node::brief)
+            .unwrap_or_else(|| "?".into()),
+        e.props
+            .get("Path")
+            .map(Node::brief)
+            .unwrap_or_else(|| "?".into()),
+    );
+    out.note(&aid, format!("{method} {path}: API Gateway calls StartExecution for each request (the template shows no retry of it); TODO: the clients' retries are not in the template: declare the caller and its `retry`"));
+    out.push_link(
+        &aid,
+        "calls",
+        vec![F::new("to", V::S(id.to_string()), Some(at))],
+    );
+}
+
+/// The `DeadLetterConfig` of an EventBridge or Scheduler event: `Arn`
+/// names the queue; `Type: SQS` makes SAM create one (a TODO).
+fn event_dead_letter(cf: &Cf, out: &mut Out, rid: &str, e: &Event, what: &str) {
+    let (props, ppath) = (&e.props, &e.ppath);
+    if let Some(d) = props.at(&["DeadLetterConfig", "Arn"]) {
+        dead_letter(
+            cf,
+            out,
+            rid,
+            d,
+            &format!("{ppath}.DeadLetterConfig.Arn"),
+            None,
+        );
+    } else if props.at(&["DeadLetterConfig", "Type"]).is_some() {
+        out.note(rid, format!("TODO: SAM creates a dead-letter queue for this {what}; declare it as a component ({})", out.src(&format!("{ppath}.DeadLetterConfig"), props)));
     }
 }
 
@@ -276,17 +401,6 @@ fn rule_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint: &
     let mut link = vec![F::new("to", V::S(id.to_string()), Some(out.src(epath, ev)))];
     retry_policy(cf, out, &rid, props, ppath, &mut link);
     out.push_link(&rid, "delivers_to", link);
-    if let Some(d) = props.at(&["DeadLetterConfig", "Arn"]) {
-        dead_letter(
-            cf,
-            out,
-            &rid,
-            d,
-            &format!("{ppath}.DeadLetterConfig.Arn"),
-            None,
-        );
-    } else if props.at(&["DeadLetterConfig", "Type"]).is_some() {
-        out.note(&rid, format!("TODO: SAM creates a dead-letter queue for this rule; declare it as a component ({})", out.src(&format!("{ppath}.DeadLetterConfig"), props)));
-    }
+    event_dead_letter(cf, out, &rid, e, "rule");
     asynchronous(fn_hint, id);
 }

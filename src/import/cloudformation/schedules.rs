@@ -11,7 +11,7 @@ use super::intrinsics::Cf;
 use super::lambda::source_component;
 use super::{F, Node, Out, V, dead_letter, dur, link_target};
 
-const UNVERIFIED: &str = "UNVERIFIED: EventBridge Scheduler and Pipes retry failed invocations (not in the platform-facts reference)";
+pub(super) const UNVERIFIED: &str = "UNVERIFIED: EventBridge Scheduler and Pipes retry failed invocations (not in the platform-facts reference)";
 
 /// An `AWS::Scheduler::Schedule`: its target as `delivers_to` with the
 /// target's RetryPolicy, its dead-letter queue and its flexible window.

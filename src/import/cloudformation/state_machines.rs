@@ -4,7 +4,8 @@
 //! the queue, and a Catch that leads to one makes that queue a dead letter
 //! the workflow writes (a new message, not one SQS moves); a DynamoDB
 //! `putItem`/`updateItem`/`deleteItem` task calls the table its
-//! `TableName` names.
+//! `TableName` names. A Task's `TimeoutSeconds` is the timeout of each
+//! attempt of its retry.
 
 use std::collections::BTreeMap;
 
@@ -312,9 +313,10 @@ fn task_call(
         None => out.src(spath, st),
     };
     let mut link = vec![F::new("to", V::S(to.clone()), Some(at))];
+    let timeout = attempt_timeout(cf, out, id, name, st, spath, best.is_some());
     if let Some((i, r)) = best {
         let rp = format!("{spath}.Retry[{i}]");
-        link.push(retry(out, r, &rp));
+        link.push(retry(out, r, &rp, timeout));
         if let Some(j) = r.get("JitterStrategy").filter(|j| j.str() == Some("FULL")) {
             out.note(
                 id,
@@ -343,9 +345,75 @@ fn task_call(
     Some((to, link))
 }
 
+/// The attempt timeout of a Task state: its `TimeoutSeconds`, as the
+/// `timeout` of the retry (each attempt the interpreter fails with
+/// `States.Timeout` after it, and a retrier may start the next); notes for
+/// `HeartbeatSeconds` and for the `...Path` forms known only at run time.
+/// `retried`: whether the task has a retrier (without one the timeout
+/// spaces no retries and is only a note).
+fn attempt_timeout(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    name: &str,
+    st: &Node,
+    spath: &str,
+    retried: bool,
+) -> Option<F> {
+    for k in ["TimeoutSecondsPath", "HeartbeatSecondsPath"] {
+        if let Some(n) = st.get(k) {
+            out.note(
+                id,
+                format!(
+                    "TODO: task {name}: {k} is read from the input at run time ({}); declare the attempt's `timeout` on the retry",
+                    out.src(&format!("{spath}.{k}"), n)
+                ),
+            );
+        }
+    }
+    let secs = |k: &str| {
+        st.get(k)
+            .and_then(|n| Some((cf.lit(n)?.int().filter(|v| *v > 0)?, n)))
+    };
+    let timeout = secs("TimeoutSeconds");
+    if let Some((h, n)) = secs("HeartbeatSeconds") {
+        let hs = out.src(&format!("{spath}.HeartbeatSeconds"), n);
+        out.note(
+            id,
+            format!(
+                "task {name}: HeartbeatSeconds {} ({hs}) fails an attempt that sends no heartbeat for that long, earlier than its timeout; the attempt may still last {}",
+                dur(h as u64),
+                match timeout {
+                    Some((t, _)) => format!("its TimeoutSeconds {}", dur(t as u64)),
+                    None => "as long as the task runs (no TimeoutSeconds)".to_string(),
+                }
+            ),
+        );
+    }
+    let (t, n) = timeout?;
+    let src = out.src(&format!("{spath}.TimeoutSeconds"), n);
+    if !retried {
+        out.note(
+            id,
+            format!(
+                "task {name}: TimeoutSeconds {} ({src}) and no Retry: the task is not retried",
+                dur(t as u64)
+            ),
+        );
+        return None;
+    }
+    Some(F::new(
+        "timeout",
+        V::S(dur(t as u64)),
+        Some(format!(
+            "{src}: Step Functions fails each attempt with States.Timeout after it (what the attempt started may still be running when the next begins)"
+        )),
+    ))
+}
+
 /// The `retry` of a link from the retrier `r` at `rp`, with the Step
-/// Functions defaults for what it leaves out.
-fn retry(out: &Out, r: &Node, rp: &str) -> F {
+/// Functions defaults for what it leaves out and the attempt's `timeout`.
+fn retry(out: &Out, r: &Node, rp: &str, timeout: Option<F>) -> F {
     let get = |k: &str| r.get(k);
     let attempts = get("MaxAttempts").and_then(Node::int).unwrap_or(3);
     let interval = get("IntervalSeconds").and_then(Node::int).unwrap_or(1);
@@ -378,6 +446,9 @@ fn retry(out: &Out, r: &Node, rp: &str) -> F {
             Some(src("BackoffRate", "2.0")),
         ),
     ];
+    if let Some(t) = timeout {
+        rf.insert(1, t);
+    }
     if let Some(n) = get("MaxDelaySeconds")
         && let Some(v) = n.int()
     {
