@@ -199,7 +199,7 @@ fn documented_commands() -> Vec<String> {
 #[test]
 fn the_documented_ci_commands_run_as_written() {
     let commands = documented_commands();
-    assert_eq!(commands.len(), 4, "{commands:?}");
+    assert_eq!(commands.len(), 5, "{commands:?}");
     let d = split_checkout("replay-audit", WORSE);
     let git = |args: &[&str]| {
         let ok = Command::new("git")
@@ -254,6 +254,7 @@ fn the_documented_ci_commands_run_as_written() {
             ("replay-audit check replay-audit/ --format sarif > results.sarif".to_string(), Some(1)),
             ("replay-audit diff --base origin/main replay-audit/ --format markdown > diff.md".to_string(), Some(1)),
             ("replay-audit check replay-audit/ --format junit > replay-audit-junit.xml".to_string(), Some(1)),
+            ("replay-audit check replay-audit/ --format gitlab -o gl-code-quality.json".to_string(), Some(1)),
             ("replay-audit diff --base \"origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME\" replay-audit/".to_string(), Some(1)),
         ]
     );
@@ -261,6 +262,17 @@ fn the_documented_ci_commands_run_as_written() {
     assert!(
         junit.starts_with("<?xml") && junit.contains("RH001"),
         "{junit}"
+    );
+    let gl: Value = serde_json::from_str(
+        &std::fs::read_to_string(d.path().join("gl-code-quality.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        gl.as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["check_name"] == "RH001 replay-outlives-dedup-window"),
+        "{gl}"
     );
     let md = std::fs::read_to_string(d.path().join("diff.md")).unwrap();
     assert!(
