@@ -321,7 +321,11 @@ pub enum Command {
         var_files: Vec<PathBuf>,
     },
     /// Print the JSON Schema of the manifest, for editors (see docs/editors.md).
-    Schema,
+    Schema {
+        /// The schema of `replay-audit.toml` instead.
+        #[arg(long)]
+        policy: bool,
+    },
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]

@@ -37,7 +37,8 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
                 }
             }
         }
-        Command::Schema => out(&schema::render())?,
+        Command::Schema { policy: false } => out(&schema::render())?,
+        Command::Schema { policy: true } => out(&replay_audit::policy::schema::render())?,
         Command::Completions { shell } => out(&manual::completion::script(*shell))?,
         Command::Man { command, out_dir } => return man(command.as_deref(), out_dir.as_deref()),
         _ => unreachable!("dispatched on a command that reads no manifest"),

@@ -53,7 +53,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
         Command::Explain { .. }
         | Command::Rules { .. }
         | Command::Catalog { .. }
-        | Command::Schema
+        | Command::Schema { .. }
         | Command::Completions { .. }
         | Command::Man { .. } => info::run(cli),
     }

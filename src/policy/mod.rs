@@ -18,6 +18,7 @@ mod date;
 mod file;
 mod raw;
 mod rule_codes;
+pub mod schema;
 mod search;
 mod waiver;
 

@@ -16,9 +16,10 @@ use toml::de::{DeTable, DeValue, ValueDeserializer};
 use crate::diagnostics::{Diagnostic, Loc, did_you_mean};
 
 /// The keys at the top of the file.
-const TOP_KEYS: &[&str] = &["fail_on", "require_expiry", "severity", "margin", "waiver"];
-const MARGIN_KEYS: &[&str] = &["percent", "minimum"];
-const WAIVER_KEYS: &[&str] = &["code", "intent", "component", "reason", "expires", "ticket"];
+pub(super) const TOP_KEYS: &[&str] = &["fail_on", "require_expiry", "severity", "margin", "waiver"];
+pub(super) const MARGIN_KEYS: &[&str] = &["percent", "minimum"];
+pub(super) const WAIVER_KEYS: &[&str] =
+    &["code", "intent", "component", "reason", "expires", "ticket"];
 
 #[derive(Debug, Default)]
 pub(super) struct RawPolicy {
