@@ -139,6 +139,45 @@ fn the_action_installs_from_its_checkout_checks_uploads_and_fails_after() {
     }));
     let check = action_step(&action, "Check the architecture");
     let fail = action_step(&action, "Fail on findings or input errors");
+    // The upload runs whenever the check wrote a report, input errors
+    // included.
+    let upload = steps
+        .iter()
+        .find(|s| s["name"] == "Upload findings")
+        .expect("an upload step");
+    assert_eq!(
+        upload["if"],
+        "${{ !cancelled() && inputs.upload == 'true' && steps.check.outputs.report == 'true' }}"
+    );
+    {
+        let d = split_checkout("replay-audit", SOUND);
+        std::fs::write(
+            d.path().join("replay-audit/a.yaml"),
+            "version: 1\ncomponents: [\n",
+        )
+        .unwrap();
+        let output = d.path().join("github-output");
+        let env = [
+            ("PATHS", "replay-audit/"),
+            ("ARGS", ""),
+            ("SARIF", "replay-audit.sarif"),
+            ("GITHUB_OUTPUT", output.to_str().unwrap()),
+        ];
+        let out = bash(d.path(), &check, &env);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            std::fs::read_to_string(&output).unwrap(),
+            "code=2\nreport=true\n"
+        );
+        let sarif: Value = serde_json::from_str(
+            &std::fs::read_to_string(d.path().join("replay-audit.sarif")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+            false
+        );
+    }
     for (text, code) in [(SOUND, "0"), (WORSE, "1")] {
         let d = split_checkout("replay-audit", text);
         let output = d.path().join("github-output");
@@ -156,7 +195,7 @@ fn the_action_installs_from_its_checkout_checks_uploads_and_fails_after() {
         );
         assert_eq!(
             std::fs::read_to_string(&output).unwrap(),
-            format!("code={code}\n")
+            format!("code={code}\nreport=true\n")
         );
         let sarif: Value = serde_json::from_str(
             &std::fs::read_to_string(d.path().join("replay-audit.sarif")).unwrap(),

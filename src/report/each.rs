@@ -119,6 +119,51 @@ pub fn failed(
     })
 }
 
+/// GitHub code scanning rejects a SARIF file of more than 20 runs.
+pub const MAX_SARIF_RUNS: usize = 20;
+
+/// The runs of `check --each` within GitHub's limit: a run per
+/// architecture (each its own category) up to [`MAX_SARIF_RUNS`], else one
+/// run for all under the category `replay-audit/`, with an invocation per
+/// architecture and each result's GitHub identity prefixed by its
+/// architecture's category, so that none is shared.
+fn fold(runs: Vec<sarif::Run>) -> Vec<sarif::Run> {
+    if runs.len() <= MAX_SARIF_RUNS {
+        return runs;
+    }
+    let mut all = runs.into_iter();
+    let Some(mut one) = all.next() else {
+        return Vec::new();
+    };
+    let prefix = |run: &mut sarif::Run| {
+        let id = run
+            .automation_details
+            .take()
+            .map(|a| a.id)
+            .unwrap_or_default();
+        for r in &mut run.results {
+            if let Some(fp) = r
+                .partial_fingerprints
+                .get_mut(sarif::GITHUB_FINGERPRINT_KEY)
+            {
+                *fp = format!("{id}{fp}");
+            }
+        }
+    };
+    prefix(&mut one);
+    for mut run in all {
+        prefix(&mut run);
+        one.results.append(&mut run.results);
+        one.invocations.append(&mut run.invocations);
+    }
+    one.automation_details = Some(sarif::AutomationDetails {
+        id: "replay-audit/".to_string(),
+    });
+    // Each architecture's policy is in its own invocation's run no more.
+    one.properties = None;
+    vec![one]
+}
+
 /// A Markdown comment of one architecture under its own heading.
 fn section(name: &str, comment: &str) -> String {
     let body = comment.strip_prefix("## replay-audit\n").unwrap_or(comment);
@@ -136,7 +181,7 @@ pub fn combine(format: CheckFormat, parts: Vec<Part>) -> String {
                     _ => None,
                 })
                 .collect();
-            sarif::to_text(&sarif::log_of(runs))
+            sarif::to_text(&sarif::log_of(fold(runs)))
         }
         CheckFormat::Gitlab => {
             let issues: Vec<gitlab::Issue> = parts
