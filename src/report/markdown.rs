@@ -142,7 +142,7 @@ pub fn render_full(
             "| intent | component | role | horizon | latest copy to stop, after first sighting | window | minimum safe retention | verdict |\n",
         );
         out.push_str("|---|---|---|---|---|---|---|---|\n");
-        for r in horizons {
+        for (n, r) in horizons.iter().enumerate() {
             let window = r.window.map_or_else(|| "-".to_string(), |w| w.to_string());
             let verdict = match r.verdict() {
                 "expires first" => "**expires first**",
@@ -159,6 +159,13 @@ pub fn render_full(
                 crate::rules::required_window(r.needs()),
                 verdict
             ));
+            if out.len() > COMMENT_BUDGET && n + 1 < horizons.len() {
+                out.push_str(&format!(
+                    "\n… {} more rows: `replay-audit horizon` prints them all.\n",
+                    horizons.len() - n - 1
+                ));
+                break;
+            }
         }
     }
     out
@@ -181,8 +188,9 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
     out.push_str("| severity | code | intent | component | location | message |\n");
     out.push_str("|---|---|---|---|---|---|\n");
     let dash = |v: Option<&str>| v.map_or_else(|| "-".to_string(), escape);
+    let mut rows = Vec::with_capacity(findings.len());
     for f in findings {
-        out.push_str(&format!(
+        rows.push(format!(
             "| {} | {} {} | {} | {} | {} | {} |\n",
             f.severity.name(),
             f.rule.code,
@@ -193,7 +201,9 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
             accepted(f) + &escape(&f.message)
         ));
     }
+    let mut details = Vec::with_capacity(findings.len());
     for f in findings {
+        let mut out = String::new();
         out.push_str(&format!(
             "\n<details>\n<summary>{} {} — {} / {}</summary>\n\n",
             f.rule.code,
@@ -234,9 +244,40 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
             crate::report::sarif::help_uri(f.rule.code)
         ));
         out.push_str("\n</details>\n");
+        details.push(out);
+    }
+    // The most findings whose rows and details fit the comment's budget.
+    let mut used = out.len();
+    let mut shown = 0;
+    for (r, d) in rows.iter().zip(&details) {
+        if used + r.len() + d.len() > FINDINGS_BUDGET {
+            break;
+        }
+        used += r.len() + d.len();
+        shown += 1;
+    }
+    for r in &rows[..shown] {
+        out.push_str(r);
+    }
+    if shown < findings.len() {
+        out.push_str(&format!(
+            "\n… {} more, {} in all: GitHub keeps a comment under 65,536 characters; `replay-audit check` lists every finding.\n",
+            plural(findings.len() - shown, "finding", "findings"),
+            findings.len()
+        ));
+    }
+    for d in &details[..shown] {
+        out.push_str(d);
     }
     out
 }
+
+/// GitHub refuses a comment or step summary of more than 65,536
+/// characters: the findings get this much (counted in bytes, never fewer
+/// than the characters), the horizon table what is left below
+/// [`COMMENT_BUDGET`].
+pub const FINDINGS_BUDGET: usize = 56_000;
+pub const COMMENT_BUDGET: usize = 64_000;
 
 /// `--format markdown`, with the worst paths' links and the horizon table.
 pub struct MarkdownFormat;
