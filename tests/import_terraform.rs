@@ -108,7 +108,7 @@ fn a_variable_without_value_is_a_todo() {
 #[test]
 fn module_calls_data_sources_and_count() {
     let (text, err, _) = snapshot("terraform-module", "terraform-module");
-    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
+    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: it is not in the module cache (.terraform/modules/modules.json); run `terraform init -backend=false` in the root module's folder, or describe its components in an overlay\n"), "{text}");
     assert!(
         text.contains(
             "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:10)"
