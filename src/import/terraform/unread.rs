@@ -20,8 +20,11 @@ pub(super) const OUTPUT: &str = "terraform_module_output";
 /// resources' configuration (`config`, as the plan lists it) refers to.
 pub(super) fn placeholders(unread: &[Unread], config: &[Node]) -> Vec<Node> {
     let mut uses: BTreeMap<String, (String, &Unread, String)> = BTreeMap::new();
-    for c in config {
+    for c in config.iter().filter(|c| read(c)) {
         for (attr, e) in c.get("expressions").map(Node::entries).unwrap_or(&[]) {
+            if !LINKING.contains(&attr.key()) {
+                continue;
+            }
             let mut refs = Vec::new();
             refs_under(e, attr.key(), &mut refs, 0);
             for (used_as, r) in refs {
@@ -66,6 +69,39 @@ pub(super) fn placeholders(unread: &[Unread], config: &[Node]) -> Vec<Node> {
             )
         })
         .collect()
+}
+
+/// The attributes the readers of links look up (`Ctx::find`): a module
+/// output used elsewhere (a KMS key, a role) makes no placeholder.
+const LINKING: [&str; 12] = [
+    "event_source_arn",
+    "function_name",
+    "arn",
+    "dead_letter_config",
+    "destination_config",
+    "endpoint",
+    "queue_url",
+    "redrive_policy",
+    "rule",
+    "target",
+    "topic_arn",
+    "source",
+];
+
+/// Whether configuration resource `c` is of a type read as a component or
+/// a link (a managed resource: a data source's references link nothing).
+fn read(c: &Node) -> bool {
+    let address = c.get("address").and_then(Node::str).unwrap_or("");
+    let mut parts = address.split('.');
+    let ty = loop {
+        match parts.next() {
+            Some("module") => {
+                parts.next();
+            }
+            other => break other.unwrap_or(""),
+        }
+    };
+    super::READ.iter().any(|(t, _)| *t == ty) || super::LINKS.contains(&ty)
 }
 
 /// The unread module whose output reference `r` names (the deepest, for
