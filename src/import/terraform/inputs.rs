@@ -246,6 +246,10 @@ fn import_groups(
     Ok(out_list)
 }
 
+/// A folder's module cache (key, folder number) and whether it was read
+/// from a cache.
+type CacheMark = (Vec<(String, usize)>, bool);
+
 /// The module folders `given` with the modules cached for each
 /// ([`cache`]: `.terraform/modules/modules.json` beside it) after them;
 /// for each folder, its cache (key, folder number) and whether it was
@@ -254,12 +258,9 @@ fn import_groups(
 fn with_caches(
     given: &[(PathBuf, String, Files)],
     limits: &Limits,
-) -> (
-    Vec<(PathBuf, String, Files)>,
-    Vec<(Vec<(String, usize)>, bool)>,
-) {
+) -> (Vec<(PathBuf, String, Files)>, Vec<CacheMark>) {
     let mut groups = given.to_vec();
-    let mut marks: Vec<(Vec<(String, usize)>, bool)> = vec![(Vec::new(), false); given.len()];
+    let mut marks: Vec<CacheMark> = vec![(Vec::new(), false); given.len()];
     for g in 0..given.len() {
         for c in cache::read(&given[g].0, limits) {
             if groups.len() >= modules::MAX_INSTANCES * 4 {
