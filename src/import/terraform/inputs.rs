@@ -106,8 +106,8 @@ pub fn import_hcl(
 /// (`source = "./x"`, followed to [`modules::MAX_INSTANCES`] folders; a
 /// folder that cannot be read, is a symbolic link, or lies outside the
 /// work tree when `dir` lies in it stays a TODO:
-/// [`crate::files::stays_in_tree`]), then
-/// `var_files` for the root.
+/// [`crate::files::stays_in_tree`]), and the registry or remote modules
+/// its module cache holds ([`cache`]), then `var_files` for the root.
 pub fn import_dir(
     dir: &Path,
     var_files: Vec<(String, String)>,

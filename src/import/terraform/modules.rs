@@ -2,7 +2,11 @@
 //! another one calls (`module "orders" { source = "./orders" }`) is read as
 //! that call's module, with the call's arguments as its variables and its
 //! resources at `module.orders.…`, so that the root and the modules it calls
-//! are one skeleton whose references link across them.
+//! are one skeleton whose references link across them. A registry or
+//! remote source is read the same way from the root's module cache
+//! ([`super::cache`], looked up by the call's key `a.b`); a call that is not
+//! read leaves a TODO, and the outputs of it that resources use become
+//! placeholders ([`super::unread`]).
 //!
 //! Calls are followed at most [`MAX_DEPTH`] deep and [`MAX_INSTANCES`]
 //! times in all, so a folder that calls itself, or a chain of folders each
