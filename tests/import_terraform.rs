@@ -909,3 +909,41 @@ fn a_cached_module_through_a_link_or_outside_the_root_is_not_read() {
         "{text}"
     );
 }
+
+#[test]
+fn only_outputs_that_link_become_placeholders() {
+    let (_dir, path) = scratch(
+        "main.tf",
+        r#"
+module "events" {
+  source = "git::https://example.com/events.git?ref=v1"
+}
+
+module "keys" {
+  source = "terraform-aws-modules/kms/aws"
+}
+
+resource "aws_sqs_queue" "audit" {
+  name              = "audit"
+  kms_master_key_id = module.keys.key_arn
+}
+
+resource "aws_sns_topic_subscription" "audit" {
+  topic_arn = module.events.topic_arn
+  protocol  = "sqs"
+  endpoint  = aws_sqs_queue.audit.arn
+}
+"#,
+    );
+    let text = import_clean(&["terraform", &path]);
+    // The topic the subscription names: a placeholder linked to the queue.
+    assert!(text.contains("  events-topic:\n    kind: topic  # placeholder for output `topic_arn` of module.events"), "{text}");
+    assert!(
+        text.contains(
+            "    delivers_to:\n      - to: audit  # from aws_sns_topic_subscription.audit.endpoint"
+        ),
+        "{text}"
+    );
+    // A KMS key is no component: no placeholder for it.
+    assert!(!text.contains("module.keys.key_arn"), "{text}");
+}
