@@ -782,8 +782,8 @@ fn an_example_calling_its_module_upwards_reads_it() {
     assert_eq!((f, code), (expected, 1));
 }
 
-/// Copies folder `from` (under `fixtures/import/`) into `to`, hidden
-/// folders included.
+/// Copies folder (or file) `from` (under `fixtures/import/`) to `to`,
+/// hidden folders included.
 fn copy_fixture(from: &str, to: &std::path::Path) {
     fn copy(from: &std::path::Path, to: &std::path::Path) {
         std::fs::create_dir_all(to).unwrap();
@@ -799,7 +799,12 @@ fn copy_fixture(from: &str, to: &std::path::Path) {
         }
     }
     let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/import");
-    copy(&base.join(from), to);
+    match base.join(from).is_dir() {
+        true => copy(&base.join(from), to),
+        false => {
+            std::fs::copy(base.join(from), to).unwrap();
+        }
+    }
 }
 
 #[test]
@@ -946,4 +951,18 @@ resource "aws_sns_topic_subscription" "audit" {
     );
     // A KMS key is no component: no placeholder for it.
     assert!(!text.contains("module.keys.key_arn"), "{text}");
+}
+
+#[test]
+fn placeholders_of_several_roots_are_namespaced() {
+    let d = tempfile::tempdir().unwrap();
+    for root in ["orders", "refunds"] {
+        let to = d.path().join(root);
+        std::fs::create_dir_all(&to).unwrap();
+        copy_fixture("terraform-module-no-cache/main.tf", &to.join("main.tf"));
+    }
+    let (out, err, code) = run(&["check", "--format", "concise", d.path().to_str().unwrap()]);
+    assert!(!err.contains("defined twice"), "{err}");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("origin: orders.queue"), "{out}");
 }

@@ -388,7 +388,13 @@ fn module_output(
     );
     let id = out.add(&kebab(name), v("kind"), from);
     let remote = !(source.starts_with("./") || source.starts_with("../"));
+    let limited = r.values.get("limited").and_then(Node::boolean) == Some(true);
     let why = match remote {
+        _ if limited => format!(
+            "the import follows module calls {} deep and {} instances at most",
+            modules::MAX_DEPTH,
+            modules::MAX_INSTANCES
+        ),
         true => format!(
             "its source `{source}` is not in the module cache ({}): run `terraform init -backend=false` in the root module's folder, then import again",
             cache::MANIFEST

@@ -21,7 +21,7 @@ use crate::diagnostics::Loc;
 use crate::import::{Node, Value};
 
 /// Module calls nested deeper than this are not followed.
-const MAX_DEPTH: usize = 16;
+pub(super) const MAX_DEPTH: usize = 16;
 /// At most this many module instances are read for one root.
 pub(super) const MAX_INSTANCES: usize = 64;
 
@@ -128,6 +128,9 @@ pub(super) struct Unread {
     pub address: String,
     pub source: String,
     pub loc: Loc,
+    /// Its folder is known, but the calls followed reached
+    /// [`MAX_DEPTH`] or [`MAX_INSTANCES`].
+    pub limited: bool,
 }
 
 /// What reading a root and the modules it calls gives.
@@ -185,6 +188,7 @@ pub(super) fn read(
                     address: format!("{prefix}module.{}", call.name),
                     source: call.source.unwrap_or_default(),
                     loc: call.loc,
+                    limited: target.is_some(),
                 });
                 continue;
             };

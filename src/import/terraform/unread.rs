@@ -54,6 +54,10 @@ pub(super) fn placeholders(unread: &[Unread], config: &[Node]) -> Vec<Node> {
                     ("output", s(&output)),
                     ("used_as", s(&used_as)),
                     ("kind", s(kind)),
+                    (
+                        "limited",
+                        Node::new(crate::import::Value::Bool(m.limited), loc),
+                    ),
                 ],
                 loc,
             );
