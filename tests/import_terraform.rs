@@ -108,7 +108,7 @@ fn a_variable_without_value_is_a_todo() {
 #[test]
 fn module_calls_data_sources_and_count() {
     let (text, err, _) = snapshot("terraform-module", "terraform-module");
-    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: import its folder too, or describe its components in an overlay\n"), "{text}");
+    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: it is not in the module cache (.terraform/modules/modules.json); run `terraform init -backend=false` in the root module's folder, or describe its components in an overlay\n"), "{text}");
     assert!(
         text.contains(
             "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:10)"
@@ -780,4 +780,189 @@ fn an_example_calling_its_module_upwards_reads_it() {
         t("RH040", "-", "job"),
     ];
     assert_eq!((f, code), (expected, 1));
+}
+
+/// Copies folder (or file) `from` (under `fixtures/import/`) to `to`,
+/// hidden folders included.
+fn copy_fixture(from: &str, to: &std::path::Path) {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            let target = to.join(e.file_name());
+            match e.file_type().unwrap().is_dir() {
+                true => copy(&e.path(), &target),
+                false => {
+                    std::fs::copy(e.path(), target).unwrap();
+                }
+            }
+        }
+    }
+    let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/import");
+    match base.join(from).is_dir() {
+        true => copy(&base.join(from), to),
+        false => {
+            std::fs::copy(base.join(from), to).unwrap();
+        }
+    }
+}
+
+#[test]
+fn registry_and_remote_modules_are_read_from_the_module_cache() {
+    let (text, err, code) = snapshot("terraform-module-cache", "terraform-module-cache");
+    assert_eq!((code, err.as_str()), (0, ""));
+    // The registry module's queue, its DLQ and the caller's maxReceiveCount
+    // 4 merged over the module's 5; the zip module's function; the root's
+    // mapping links them through the modules' outputs.
+    assert!(text.contains("# module `queue` (source `terraform-aws-modules/sqs/aws`) is read from the module cache `terraform init` wrote: terraform-module-cache/.terraform/modules/queue\n"), "{text}");
+    assert!(text.contains("  queue.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.queue.aws_sqs_queue.this (terraform-module-cache/.terraform/modules/queue/main.tf:35)\n"), "{text}");
+    assert!(text.contains("      - to: worker.this  # from aws_lambda_event_source_mapping.requests.function_name (terraform-module-cache/main.tf:44)\n"), "{text}");
+    assert!(text.contains("      after_receives: 4  # from module.queue.aws_sqs_queue_redrive_policy.this.redrive_policy (terraform-module-cache/.terraform/modules/queue/main.tf:52) maxReceiveCount\n"), "{text}");
+    assert!(!text.contains("placeholder"), "{text}");
+    let expected = (
+        vec![
+            // at-least-once (F001), no dedup layer before the bank rail.
+            t("RH038", "bank-rail", "seller-payout"),
+            // visibility 120 s < 6 x 60 s = 360 s (F073).
+            t("RH015", "queue.this", "seller-payout"),
+            t("RH040", "-", "seller-payout"),
+        ],
+        1,
+    );
+    assert_eq!(check(&["terraform-module-cache"]), expected);
+    // The root's file named alone: its folder's cache is read too.
+    assert_eq!(
+        check(&[
+            "terraform-module-cache/main.tf",
+            "terraform-module-cache/overlay.yaml"
+        ]),
+        expected
+    );
+    // A parent of the root: the walk finds the root, whose cache is read.
+    let d = tempfile::tempdir().unwrap();
+    copy_fixture("terraform-module-cache", &d.path().join("infra/payouts"));
+    let parent = d.path().join("infra");
+    assert_eq!(check(&[parent.to_str().unwrap()]), expected);
+}
+
+#[test]
+fn without_the_module_cache_module_outputs_become_placeholders() {
+    let (text, err, code) = snapshot("terraform-module-no-cache", "terraform-module-no-cache");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains("# TODO: module `queue` (source `terraform-aws-modules/sqs/aws`, terraform-module-no-cache/main.tf:28) is not read: it is not in the module cache (.terraform/modules/modules.json); run `terraform init -backend=false` in the root module's folder, or describe its components in an overlay\n"), "{text}");
+    // module.queue.queue_arn, used as event_source_arn: a queue, linked to
+    // the function module.worker.function_name stands for.
+    assert!(text.contains("  queue:\n    kind: queue  # placeholder for output `queue_arn` of module.queue (terraform-module-no-cache/main.tf:28)\n"), "{text}");
+    assert!(text.contains("    delivers_to:\n      - to: worker-function  # from aws_lambda_event_source_mapping.requests.function_name (terraform-module-no-cache/main.tf:47)\n"), "{text}");
+    assert!(text.contains("    # TODO: placeholder for `module.queue.queue_arn` (used as `event_source_arn`): module.queue is not read, its source `terraform-aws-modules/sqs/aws` is not in the module cache (.terraform/modules/modules.json): run `terraform init -backend=false`"), "{text}");
+    assert!(text.contains("  worker-function:\n    kind: function  # placeholder for output `function_name` of module.worker (terraform-module-no-cache/main.tf:40)\n"), "{text}");
+    assert_eq!(
+        check(&["terraform-module-no-cache"]),
+        (
+            vec![
+                // The placeholder queue has no retention: assumed unbounded.
+                t("RH003", "bank-rail", "seller-payout"),
+                t("RH038", "bank-rail", "seller-payout"),
+                t("RH041", "queue", "seller-payout"),
+                t("RH041", "queue", "seller-payout"),
+                t("RH040", "-", "seller-payout"),
+            ],
+            1
+        )
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cached_module_through_a_link_or_outside_the_root_is_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("root");
+    copy_fixture("terraform-module-cache", &root);
+    // The queue module's folder replaced by a link to a copy elsewhere.
+    let modules = root.join(".terraform/modules");
+    std::fs::rename(modules.join("queue"), d.path().join("queue")).unwrap();
+    std::os::unix::fs::symlink(d.path().join("queue"), modules.join("queue")).unwrap();
+    // The worker's Dir leaves the root's folder.
+    let json = std::fs::read_to_string(modules.join("modules.json")).unwrap();
+    std::fs::write(
+        modules.join("modules.json"),
+        json.replace("\".terraform/modules/worker\"", "\"../worker\""),
+    )
+    .unwrap();
+    copy_fixture(
+        "terraform-module-cache/.terraform/modules/worker",
+        &d.path().join("worker"),
+    );
+    let (text, _, code) = import(&["terraform", root.to_str().unwrap()]);
+    assert_eq!(code, 0, "{text}");
+    assert!(!text.contains("queue.this"), "{text}");
+    assert!(!text.contains("worker.this"), "{text}");
+    assert!(
+        text.contains("  queue:\n    kind: queue  # placeholder"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  worker-function:\n    kind: function  # placeholder"),
+        "{text}"
+    );
+    // modules.json itself a link: not read either.
+    std::fs::rename(modules.join("modules.json"), d.path().join("m.json")).unwrap();
+    std::os::unix::fs::symlink(d.path().join("m.json"), modules.join("modules.json")).unwrap();
+    let (text, _, _) = import(&["terraform", root.to_str().unwrap()]);
+    assert!(
+        text.contains("  queue:\n    kind: queue  # placeholder"),
+        "{text}"
+    );
+}
+
+#[test]
+fn only_outputs_that_link_become_placeholders() {
+    let (_dir, path) = scratch(
+        "main.tf",
+        r#"
+module "events" {
+  source = "git::https://example.com/events.git?ref=v1"
+}
+
+module "keys" {
+  source = "terraform-aws-modules/kms/aws"
+}
+
+resource "aws_sqs_queue" "audit" {
+  name              = "audit"
+  kms_master_key_id = module.keys.key_arn
+}
+
+resource "aws_sns_topic_subscription" "audit" {
+  topic_arn = module.events.topic_arn
+  protocol  = "sqs"
+  endpoint  = aws_sqs_queue.audit.arn
+}
+"#,
+    );
+    let text = import_clean(&["terraform", &path]);
+    // The topic the subscription names: a placeholder linked to the queue.
+    assert!(text.contains("  events-topic:\n    kind: topic  # placeholder for output `topic_arn` of module.events"), "{text}");
+    assert!(
+        text.contains(
+            "    delivers_to:\n      - to: audit  # from aws_sns_topic_subscription.audit.endpoint"
+        ),
+        "{text}"
+    );
+    // A KMS key is no component: no placeholder for it.
+    assert!(!text.contains("module.keys.key_arn"), "{text}");
+}
+
+#[test]
+fn placeholders_of_several_roots_are_namespaced() {
+    let d = tempfile::tempdir().unwrap();
+    for root in ["orders", "refunds"] {
+        let to = d.path().join(root);
+        std::fs::create_dir_all(&to).unwrap();
+        copy_fixture("terraform-module-no-cache/main.tf", &to.join("main.tf"));
+    }
+    let (out, err, code) = run(&["check", "--format", "concise", d.path().to_str().unwrap()]);
+    assert!(!err.contains("defined twice"), "{err}");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("origin: orders.queue"), "{out}");
 }

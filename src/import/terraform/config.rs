@@ -59,6 +59,8 @@ pub(super) struct Call {
     pub args: BTreeMap<String, HVal>,
     /// The providers it passes, as the root names them.
     pub providers: Passed,
+    /// Where the block is.
+    pub loc: Loc,
 }
 
 /// Which module a configuration is: the root (`args` is `None`: variables
@@ -131,9 +133,16 @@ fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
             _ => None,
         })
         .unwrap_or("?");
+    if source.starts_with("./") || source.starts_with("../") || source == "?" {
+        return format!(
+            "TODO: module `{name}` (source `{source}`, {}) is not read: import its folder too, or describe its components in an overlay",
+            place(files, b.loc)
+        );
+    }
     format!(
-        "TODO: module `{name}` (source `{source}`, {}) is not read: import its folder too, or describe its components in an overlay",
-        place(files, b.loc)
+        "TODO: module `{name}` (source `{source}`, {}) is not read: it is not in the module cache ({}); run `terraform init -backend=false` in the root module's folder, or describe its components in an overlay",
+        place(files, b.loc),
+        super::cache::MANIFEST
     )
 }
 
@@ -279,6 +288,7 @@ impl State {
             note: module_note(b, files),
             args,
             providers: nodes::passed(b, &self.providers),
+            loc: b.loc,
         }
     }
 

@@ -40,6 +40,7 @@ const FUNCS: &[(&str, usize)] = &[
     ("upper", 1),
     ("min", 1),
     ("max", 1),
+    ("merge", 1),
 ];
 
 /// Scans `e`; `known` gives the weight of a reference's value, or `None`
@@ -201,7 +202,28 @@ pub(super) fn context() -> Context<'static> {
     let nums = || FuncDef::builder().variadic_param(ParamType::Number);
     ctx.declare_func("min", nums().build(min));
     ctx.declare_func("max", nums().build(max));
+    ctx.declare_func(
+        "merge",
+        FuncDef::builder()
+            .variadic_param(ParamType::Any)
+            .build(merge),
+    );
     ctx
+}
+
+/// `merge(a, b, ...)`: the objects' keys, a later object's value winning
+/// (as the registry modules merge a caller's `redrive_policy` over their
+/// defaults); `null` arguments are skipped.
+fn merge(args: FuncArgs) -> Result<Value, String> {
+    let mut out = hcl::Map::new();
+    for a in args.iter() {
+        match a {
+            Value::Object(o) => out.extend(o.iter().map(|(k, v)| (k.clone(), v.clone()))),
+            Value::Null => {}
+            _ => return Err("merge takes objects".into()),
+        }
+    }
+    Ok(Value::Object(out))
 }
 
 fn jsonencode(args: FuncArgs) -> Result<Value, String> {
@@ -355,6 +377,12 @@ fn lookup_key(root: &Expression, ops: &[TraversalOperator]) -> Option<(String, u
         (r @ ("var" | "local"), Some(a), _) => Some((format!("{r}.{a}"), 1)),
         ("data" | "module", _, _) => None,
         (t, Some(n), Some(a)) if t.contains('_') => Some((format!("{t}.{n}.{a}"), 2)),
+        // One instance of a resource repeated by `count` or `for_each`
+        // (`aws_sqs_queue.dlq[0].arn`): the one component stands for all.
+        (t, Some(n), None) if t.contains('_') => match (ops.get(1), attr(2)) {
+            (Some(TraversalOperator::Index(_)), Some(a)) => Some((format!("{t}.{n}.{a}"), 3)),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{hcl, modules, roots};
+use super::{cache, hcl, modules, roots};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::files::Origin;
 use crate::import::{Format, Imported, Out};
@@ -98,7 +98,7 @@ pub fn import_hcl(
     params: &[(String, String)],
 ) -> Result<Imported, LoadError> {
     let group = (PathBuf::from(label), label.to_string(), files.to_vec());
-    let mut imported = import_groups(&[group], params)?;
+    let mut imported = import_groups(&[group], params, &Limits::default())?;
     Ok(imported.remove(0).1)
 }
 
@@ -106,8 +106,8 @@ pub fn import_hcl(
 /// (`source = "./x"`, followed to [`modules::MAX_INSTANCES`] folders; a
 /// folder that cannot be read, is a symbolic link, or lies outside the
 /// work tree when `dir` lies in it stays a TODO:
-/// [`crate::files::stays_in_tree`]), then
-/// `var_files` for the root.
+/// [`crate::files::stays_in_tree`]), and the registry or remote modules
+/// its module cache holds ([`cache`]), then `var_files` for the root.
 pub fn import_dir(
     dir: &Path,
     var_files: Vec<(String, String)>,
@@ -138,7 +138,7 @@ pub fn import_dir(
             }
         }
     }
-    let mut all = import_groups(&groups, params)?;
+    let mut all = import_groups(&groups, params, limits)?;
     let at = all.iter().position(|(g, _)| *g == 0).unwrap_or(0);
     Ok(all.swap_remove(at).1)
 }
@@ -147,14 +147,17 @@ pub fn import_dir(
 /// other one calls is a root, imported with the folders it calls
 /// ([`modules`]); one skeleton per root, with the number of its folder.
 fn import_groups(
-    groups: &[(PathBuf, String, Files)],
+    given: &[(PathBuf, String, Files)],
     params: &[(String, String)],
+    limits: &Limits,
 ) -> Result<Vec<(usize, Imported)>, LoadError> {
+    let (groups, caches) = with_caches(given, limits);
+    let groups = &groups;
     let mut sources = SourceMap::default();
     let mut folders = Vec::new();
     let mut errors = Vec::new();
     let mut input = 0usize;
-    for (dir, _, files) in groups {
+    for ((dir, _, files), (cache, cached)) in groups.iter().zip(caches) {
         let mut bodies = Vec::new();
         for (name, text) in files {
             input += text.len();
@@ -175,6 +178,8 @@ fn import_groups(
         folders.push(modules::Folder {
             dir: dir.clone(),
             files: bodies,
+            cache,
+            cached,
         });
     }
     if !errors.is_empty() {
@@ -239,6 +244,38 @@ fn import_groups(
         ));
     }
     Ok(out_list)
+}
+
+/// A folder's module cache (key, folder number) and whether it was read
+/// from a cache.
+type CacheMark = (Vec<(String, usize)>, bool);
+
+/// The module folders `given` with the modules cached for each
+/// ([`cache`]: `.terraform/modules/modules.json` beside it) after them;
+/// for each folder, its cache (key, folder number) and whether it was
+/// read from a cache. A cached folder already given (a local module) is
+/// not read twice.
+fn with_caches(
+    given: &[(PathBuf, String, Files)],
+    limits: &Limits,
+) -> (Vec<(PathBuf, String, Files)>, Vec<CacheMark>) {
+    let mut groups = given.to_vec();
+    let mut marks: Vec<CacheMark> = vec![(Vec::new(), false); given.len()];
+    for g in 0..given.len() {
+        for c in cache::read(&given[g].0, limits) {
+            if groups.len() >= modules::MAX_INSTANCES * 4 {
+                break;
+            }
+            let at = groups.iter().position(|x| modules::normal(&x.0) == c.dir);
+            let at = at.unwrap_or_else(|| {
+                groups.push((c.dir.clone(), c.dir.display().to_string(), c.files));
+                marks.push((Vec::new(), true));
+                groups.len() - 1
+            });
+            marks[g].0.push((c.key, at));
+        }
+    }
+    (groups, marks)
 }
 
 /// The output of root `tree` (named `label`) before its resources are
@@ -373,7 +410,9 @@ impl Modules {
             slots.push(slot);
         }
         let any = !groups.is_empty();
-        let out = import_groups(&groups, params)?
+        // The engine passes no limits here: the module caches are read
+        // under the default ones.
+        let out = import_groups(&groups, params, &Limits::default())?
             .into_iter()
             .map(|(g, imported)| {
                 (

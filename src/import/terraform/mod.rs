@@ -17,6 +17,7 @@
 //! a value points at.
 
 mod across;
+mod cache;
 mod config;
 mod eval;
 mod hcl;
@@ -30,6 +31,7 @@ mod refs;
 mod roots;
 mod schedules;
 mod subscriptions;
+mod unread;
 
 pub use hcl::{looks_like_hcl, looks_like_plan};
 pub use inputs::{
@@ -347,9 +349,12 @@ fn names(res: &[Res], ns: Option<&roots::Namespace>) -> Vec<String> {
 /// unsupported entry for every type neither read nor a link.
 fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
     let names = names(res, ns);
+    let mut outputs = std::collections::BTreeMap::new();
     for (r, name) in res.iter_mut().zip(names) {
         let data = r.node.get("mode").and_then(Node::str) == Some("data");
-        if data {
+        if r.ty == unread::OUTPUT {
+            module_output(r, &name, out, &mut outputs);
+        } else if data {
             data_source(r, &name, out);
         } else if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
             let kind = kind_of(r, kind);
@@ -360,6 +365,51 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
             out.unsupported(format!("{} ({})", r.address, r.ty), src);
         }
     }
+}
+
+/// An output of a module that is not read ([`unread`]): a placeholder
+/// component of the kind its name or use suggests, with a TODO; outputs
+/// with the same id (`queue_arn`, `queue_url` of module `queue`) share it.
+fn module_output(
+    r: &mut Res,
+    name: &str,
+    out: &mut Out,
+    seen: &mut std::collections::BTreeMap<String, String>,
+) {
+    if let Some(id) = seen.get(name) {
+        r.id = Some(id.clone());
+        return;
+    }
+    let v = |k: &str| r.values.get(k).and_then(Node::str).unwrap_or("");
+    let (module, source, output) = (v("module"), v("source"), v("output"));
+    let from = format!(
+        "placeholder for output `{output}` of {}",
+        out.src(module, r.node).trim_start_matches("from ")
+    );
+    let id = out.add(&kebab(name), v("kind"), from);
+    let remote = !(source.starts_with("./") || source.starts_with("../"));
+    let limited = r.values.get("limited").and_then(Node::boolean) == Some(true);
+    let why = match remote {
+        _ if limited => format!(
+            "the import follows module calls {} deep and {} instances at most",
+            modules::MAX_DEPTH,
+            modules::MAX_INSTANCES
+        ),
+        true => format!(
+            "its source `{source}` is not in the module cache ({}): run `terraform init -backend=false` in the root module's folder, then import again",
+            cache::MANIFEST
+        ),
+        false => format!("its folder `{source}` is not among the inputs: import it too"),
+    };
+    out.note(
+        &id,
+        format!(
+            "TODO: placeholder for `{module}.{output}` (used as `{}`): {module} is not read, {why}; or declare its kind and settings here or in an overlay",
+            v("used_as")
+        ),
+    );
+    seen.insert(name.to_string(), id.clone());
+    r.id = Some(id);
 }
 
 /// A data source of a type read here: a placeholder component of the

@@ -2,7 +2,11 @@
 //! another one calls (`module "orders" { source = "./orders" }`) is read as
 //! that call's module, with the call's arguments as its variables and its
 //! resources at `module.orders.…`, so that the root and the modules it calls
-//! are one skeleton whose references link across them.
+//! are one skeleton whose references link across them. A registry or
+//! remote source is read the same way from the root's module cache
+//! ([`super::cache`], looked up by the call's key `a.b`); a call that is not
+//! read leaves a TODO, and the outputs of it that resources use become
+//! placeholders ([`super::unread`]).
 //!
 //! Calls are followed at most [`MAX_DEPTH`] deep and [`MAX_INSTANCES`]
 //! times in all, so a folder that calls itself, or a chain of folders each
@@ -17,7 +21,7 @@ use crate::diagnostics::Loc;
 use crate::import::{Node, Value};
 
 /// Module calls nested deeper than this are not followed.
-const MAX_DEPTH: usize = 16;
+pub(super) const MAX_DEPTH: usize = 16;
 /// At most this many module instances are read for one root.
 pub(super) const MAX_INSTANCES: usize = 64;
 
@@ -26,6 +30,11 @@ pub(super) const MAX_INSTANCES: usize = 64;
 pub(super) struct Folder {
     pub dir: PathBuf,
     pub files: Vec<(String, Body, bool)>,
+    /// A root's module cache (`.terraform/modules/modules.json`): the
+    /// folder of each call by key (`queue`, `queue.inner`).
+    pub cache: Vec<(String, usize)>,
+    /// A folder read from a module cache: never a root.
+    pub cached: bool,
 }
 
 /// `dir` joined with a local module `source` (`./x`, `../x`), without
@@ -79,6 +88,8 @@ pub(super) fn local_calls(dir: &Path, files: &[(String, String)]) -> Vec<PathBuf
         let f = Folder {
             dir: dir.to_path_buf(),
             files: vec![(String::new(), body, false)],
+            cache: Vec::new(),
+            cached: false,
         };
         out.extend(sources(&f).filter_map(|s| local(dir, s)));
     }
@@ -102,11 +113,24 @@ pub(super) fn roots(folders: &[Folder]) -> Vec<usize> {
             }
         }
     }
-    let mut roots: Vec<usize> = (0..folders.len()).filter(|i| !is_called[*i]).collect();
+    let mut roots: Vec<usize> = (0..folders.len())
+        .filter(|i| !is_called[*i] && !folders[*i].cached)
+        .collect();
     if roots.is_empty() && !folders.is_empty() {
         roots.push(0);
     }
     roots
+}
+
+/// A module call that is not read: its address (`module.queue`), its
+/// source and the place of its block.
+pub(super) struct Unread {
+    pub address: String,
+    pub source: String,
+    pub loc: Loc,
+    /// Its folder is known, but the calls followed reached
+    /// [`MAX_DEPTH`] or [`MAX_INSTANCES`].
+    pub limited: bool,
 }
 
 /// What reading a root and the modules it calls gives.
@@ -144,6 +168,7 @@ pub(super) fn read(
     let mut queue = std::collections::VecDeque::from([(root, String::new(), first, 0usize)]);
     let mut instances = 1;
     let mut planned_root = None;
+    let mut unread = Vec::new();
     while let Some((i, prefix, r, depth)) = queue.pop_front() {
         notes.extend(r.notes);
         config.extend(r.config);
@@ -153,11 +178,27 @@ pub(super) fn read(
             Some(_) => children.push((prefix.trim_end_matches('.').to_string(), r.planned)),
         }
         for call in r.calls {
-            let target = call.source.as_deref().and_then(|s| called(folders, i, s));
+            let key = super::cache::key(&prefix, &call.name);
+            let local = call.source.as_deref().and_then(|s| called(folders, i, s));
+            let cached = folders[root].cache.iter().find(|c| c.0 == key).map(|c| c.1);
+            let target = local.or(cached);
             let Some(j) = target.filter(|_| depth < MAX_DEPTH && instances < MAX_INSTANCES) else {
                 notes.push(call.note);
+                unread.push(Unread {
+                    address: format!("{prefix}module.{}", call.name),
+                    source: call.source.unwrap_or_default(),
+                    loc: call.loc,
+                    limited: target.is_some(),
+                });
                 continue;
             };
+            if local.is_none() {
+                notes.push(format!(
+                    "module `{key}` (source `{}`) is read from the module cache `terraform init` wrote: {}",
+                    call.source.as_deref().unwrap_or("?"),
+                    folders[j].dir.display()
+                ));
+            }
             instances += 1;
             if !read.contains(&j) {
                 read.push(j);
@@ -171,8 +212,10 @@ pub(super) fn read(
             queue.push_back((j, module.prefix, child, depth + 1));
         }
     }
+    let mut planned_root = planned_root.unwrap_or_default();
+    planned_root.extend(super::unread::placeholders(&unread, &config));
     Tree {
-        root: tree(planned_root.unwrap_or_default(), children, config, outputs),
+        root: tree(planned_root, children, config, outputs),
         notes,
         region,
         aliases,

@@ -80,7 +80,7 @@ fn resource_names(module: &Node, out: &mut BTreeSet<String>, depth: usize) {
     for r in module.get("resources").map(Node::items).unwrap_or(&[]) {
         // A resource that only links components has no id to share.
         let ty = r.get("type").and_then(Node::str).unwrap_or("");
-        let component = super::READ.iter().any(|(t, _)| *t == ty);
+        let component = super::READ.iter().any(|(t, _)| *t == ty) || ty == super::unread::OUTPUT;
         if let Some(n) = r.get("name").and_then(Node::str).filter(|_| component) {
             out.insert(n.to_string());
         }
