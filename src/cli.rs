@@ -115,6 +115,29 @@ pub enum ImportFormat {
     Asyncapi,
 }
 
+/// A value of `check -o`: the file the `--format` output goes to, or another
+/// format and its file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutputArg {
+    File(PathBuf),
+    Also(CheckFormat, PathBuf),
+}
+
+/// `FORMAT=FILE` when the part before `=` is a format's name, else a file.
+fn output_arg(v: &str) -> Result<OutputArg, String> {
+    if let Some((f, file)) = v.split_once('=')
+        && let Ok(format) = <CheckFormat as ValueEnum>::from_str(f, true)
+    {
+        if file.is_empty() {
+            return Err(format!(
+                "`{v}` names no file after `=`: write e.g. `{f}=report.out`"
+            ));
+        }
+        return Ok(OutputArg::Also(format, PathBuf::from(file)));
+    }
+    Ok(OutputArg::File(PathBuf::from(v)))
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run every rule and print the findings (exit 1 on findings at or above --fail-on).
@@ -149,10 +172,12 @@ pub enum Command {
         /// Apply an overrides file (`TARGET: VALUE` lines, as the shell's `save` writes).
         #[arg(long, value_name = "FILE", conflicts_with = "each")]
         overrides: Option<PathBuf>,
-        /// Write the output to this file instead of standard output (written
-        /// whole or not at all); input errors are written to it too.
-        #[arg(short = 'o', long, value_name = "FILE")]
-        output: Option<PathBuf>,
+        /// Write the output to FILE instead of standard output (written whole
+        /// or not at all; input errors too); `FORMAT=FILE` writes that format
+        /// to FILE as well, besides the `--format` output (repeatable, e.g.
+        /// `-o sarif=results.sarif -o junit=junit.xml`).
+        #[arg(short = 'o', long, value_name = "FILE|FORMAT=FILE", value_parser = output_arg)]
+        output: Vec<OutputArg>,
         /// Show only the findings that fail the run (active, at or above --fail-on).
         #[arg(long, short = 'q')]
         quiet: bool,

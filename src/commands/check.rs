@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use replay_audit::cli::{CheckFormat, Cli, Command, FailOn};
+use replay_audit::cli::{CheckFormat, Cli, Command, FailOn, OutputArg};
 use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
@@ -22,8 +22,37 @@ struct Output<'a> {
     format: CheckFormat,
     /// `-o FILE`, else standard output.
     file: Option<&'a Path>,
+    /// `-o FORMAT=FILE`: more formats, each to its file.
+    also: Vec<(CheckFormat, &'a Path)>,
     /// `--quiet` and `--min-severity`.
     shown: format::Shown,
+}
+
+/// The `-o` values: at most one plain file, and the other formats.
+fn outputs(
+    values: &[OutputArg],
+) -> Result<(Option<&Path>, Vec<(CheckFormat, &Path)>), engine::Error> {
+    let mut file = None;
+    let mut also = Vec::new();
+    for v in values {
+        match v {
+            OutputArg::File(p) if file.is_some() => {
+                return Err(engine::Error::Usage {
+                    message: format!(
+                        "`-o {}`: the `--format` output already goes to another file",
+                        echo(&p.display().to_string())
+                    ),
+                    help: Some(
+                        "give one plain `-o FILE`, and `-o FORMAT=FILE` for each other format"
+                            .into(),
+                    ),
+                });
+            }
+            OutputArg::File(p) => file = Some(p.as_path()),
+            OutputArg::Also(f, p) => also.push((*f, p.as_path())),
+        }
+    }
+    Ok((file, also))
 }
 
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
@@ -45,9 +74,18 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         CheckFormat::default_for(each.is_none() && std::io::stdout().is_terminal())
     });
     let fail_on = fail_on.map(severity);
+    let (file, also) = outputs(output)?;
+    if each.is_some() && !also.is_empty() {
+        return Err(engine::Error::Usage {
+            message: "`-o FORMAT=FILE` is not available with `--each`".into(),
+            help: Some("run `check --each` once per format".into()),
+        }
+        .into());
+    }
     let out = Output {
         format: *format,
-        file: output.as_deref(),
+        file,
+        also,
         shown: format::Shown {
             quiet: *quiet,
             min_severity: min_severity.map(|s: FailOn| severity(s)),
@@ -79,6 +117,23 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         write_output_with(out.file, |w| {
             report::errors::write(out.format, w, &map, &errors, &root)
         })?;
+    }
+    // Each `-o FORMAT=FILE` of a machine format gets the input errors too.
+    if let Err(e) = &result
+        && let Some(input) = e.downcast_ref::<engine::Error>()
+    {
+        let (map, errors) = input.diagnostics();
+        let root = Root::current();
+        for (f, path) in &out.also {
+            if !matches!(
+                f,
+                CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise
+            ) {
+                write_output_with(Some(path), |w| {
+                    report::errors::write(*f, w, &map, &errors, &root)
+                })?;
+            }
+        }
     }
     result
 }
@@ -127,7 +182,11 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
     // The analysis is done with once the findings are made (only the
     // Markdown comment shows horizons): freeing it before rendering lowers
     // the peak memory of a large manifest.
-    let horizon_rows = matches!(out.format, CheckFormat::Markdown)
+    let summary = step_summary_path();
+    let markdown = out.format == CheckFormat::Markdown
+        || summary.is_some()
+        || out.also.iter().any(|(f, _)| *f == CheckFormat::Markdown);
+    let horizon_rows = markdown
         .then(|| report::horizon::rows(&checked.analysis, None, None))
         .unwrap_or_default();
     drop(checked.analysis);
@@ -152,7 +211,19 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
         threshold,
         margin: policy.margin,
     };
-    let written = render(cli, out, &run)?;
+    let mut written = render(cli, out, &run)?;
+    for (f, path) in &out.also {
+        let also = Output {
+            format: *f,
+            file: Some(path),
+            also: Vec::new(),
+            shown: out.shown,
+        };
+        written = written.max(render(cli, &also, &run)?);
+    }
+    if let Some(path) = summary {
+        append_summary(&path, &run);
+    }
     // The output is written and flushed; the process exits after this
     // command, so freeing the manifest and the findings (millions of small
     // allocations in a large manifest, a few percent of the run) is skipped.
@@ -185,6 +256,50 @@ fn write_baseline_file(path: &Path, findings: &mut [Finding]) -> Option<u8> {
     );
     b.apply(findings);
     None
+}
+
+/// The step summary file of a GitHub Actions job (`GITHUB_STEP_SUMMARY`).
+fn step_summary_path() -> Option<std::path::PathBuf> {
+    std::env::var_os("GITHUB_STEP_SUMMARY")
+        .filter(|p| !p.is_empty())
+        .map(std::path::PathBuf::from)
+}
+
+/// On GitHub Actions, the Markdown comment (cut under GitHub's limit) is
+/// appended to the step summary, so the job page shows the findings
+/// whatever `--format` the log has. A summary file the run read as input is
+/// left alone, and a failure to append is a warning, never the run's
+/// result.
+fn append_summary(path: &Path, r: &Rendered) {
+    use std::io::Write;
+    if files::is_input(path) {
+        eprintln!("warning: GITHUB_STEP_SUMMARY names an input file; no summary written");
+        return;
+    }
+    let accepted = format::accepted(r.findings);
+    let run = CheckRun {
+        manifest: r.manifest,
+        findings: r.findings,
+        notes: r.notes,
+        accepted: &accepted,
+        horizon_rows: r.horizon_rows,
+        color: false,
+        threshold: r.threshold,
+        root: Root::current(),
+    };
+    let mut text = Vec::new();
+    let wrote = format::of(CheckFormat::Markdown)
+        .write(&mut text, &run)
+        .and_then(|()| {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .create(true)
+                .open(path)?
+                .write_all(&text)
+        });
+    if let Err(e) = wrote {
+        eprintln!("warning: the step summary could not be written: {e}");
+    }
 }
 
 /// What a checked run renders.

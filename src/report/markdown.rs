@@ -261,8 +261,9 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
     }
     if shown < findings.len() {
         out.push_str(&format!(
-            "\n… {} more, {} in all: GitHub keeps a comment under 65,536 characters; `replay-audit check` lists every finding.\n",
-            plural(findings.len() - shown, "finding", "findings"),
+            "\n… {} more {}, {} in all: GitHub keeps a comment under 65,536 characters; `replay-audit check` lists every finding.\n",
+            findings.len() - shown,
+            if findings.len() - shown == 1 { "finding" } else { "findings" },
             findings.len()
         ));
     }
