@@ -23,15 +23,16 @@ struct Output<'a> {
     /// `-o FILE`, else standard output.
     file: Option<&'a Path>,
     /// `-o FORMAT=FILE`: more formats, each to its file.
-    also: Vec<(CheckFormat, &'a Path)>,
+    also: Also<'a>,
     /// `--quiet` and `--min-severity`.
     shown: format::Shown,
 }
 
+/// The other formats of a run, each with its file (`-o FORMAT=FILE`).
+type Also<'a> = Vec<(CheckFormat, &'a Path)>;
+
 /// The `-o` values: at most one plain file, and the other formats.
-fn outputs(
-    values: &[OutputArg],
-) -> Result<(Option<&Path>, Vec<(CheckFormat, &Path)>), engine::Error> {
+fn outputs(values: &[OutputArg]) -> Result<(Option<&Path>, Also<'_>), engine::Error> {
     let mut file = None;
     let mut also = Vec::new();
     for v in values {
