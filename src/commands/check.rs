@@ -187,9 +187,11 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
     let markdown = out.format == CheckFormat::Markdown
         || summary.is_some()
         || out.also.iter().any(|(f, _)| *f == CheckFormat::Markdown);
-    let horizon_rows = markdown
-        .then(|| report::horizon::rows(&checked.analysis, None, None))
-        .unwrap_or_default();
+    let horizon_rows = if markdown {
+        report::horizon::rows(&checked.analysis, None, None)
+    } else {
+        Vec::new()
+    };
     drop(checked.analysis);
     if let Some(path) = write_baseline
         && let Some(code) = write_baseline_file(path, &mut findings)
