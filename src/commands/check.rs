@@ -280,16 +280,7 @@ fn append_summary(path: &Path, r: &Rendered) {
         return;
     }
     let accepted = format::accepted(r.findings);
-    let run = CheckRun {
-        manifest: r.manifest,
-        findings: r.findings,
-        notes: r.notes,
-        accepted: &accepted,
-        horizon_rows: r.horizon_rows,
-        color: false,
-        threshold: r.threshold,
-        root: Root::current(),
-    };
+    let run = r.run(&accepted, false);
     let mut text = Vec::new();
     let wrote = format::of(CheckFormat::Markdown)
         .write(&mut text, &run)
@@ -316,21 +307,28 @@ struct Rendered<'a> {
     margin: replay_audit::rules::Margin,
 }
 
+impl<'a> Rendered<'a> {
+    /// What a format writes, with `accepted` from [`format::accepted`].
+    fn run(&self, accepted: &'a [Option<&'a str>], color: bool) -> CheckRun<'a> {
+        CheckRun {
+            manifest: self.manifest,
+            findings: self.findings,
+            notes: self.notes,
+            accepted,
+            horizon_rows: self.horizon_rows,
+            color,
+            threshold: self.threshold,
+            root: Root::current(),
+        }
+    }
+}
+
 /// The findings in the chosen format, on standard output or to `-o FILE`;
 /// 2 when the file cannot be written.
 fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
     let accepted = format::accepted(r.findings);
-    let run = CheckRun {
-        manifest: r.manifest,
-        findings: r.findings,
-        notes: r.notes,
-        accepted: &accepted,
-        horizon_rows: r.horizon_rows,
-        // A file gets no terminal colours.
-        color: out.file.is_none() && stdout_color(cli),
-        threshold: r.threshold,
-        root: Root::current(),
-    };
+    // A file gets no terminal colours.
+    let run = r.run(&accepted, out.file.is_none() && stdout_color(cli));
     write_output_with(out.file, |w| match out.format {
         // The help of a diagnostic names the retention the policy's margin asks for.
         CheckFormat::Human => report::diagnostic::Human { margin: r.margin }.write(w, &run),
