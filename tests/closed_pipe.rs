@@ -51,14 +51,16 @@ fn check_in_every_format_ends_quietly() {
     let manifest = dir.path().join("many.yaml");
     let manifest = manifest.to_str().unwrap();
     for format in [
-        "table", "json", "sarif", "junit", "github", "markdown", "human", "concise",
+        "table", "json", "sarif", "junit", "github", "markdown", "gitlab", "human", "concise",
     ] {
         let whole = Command::new(env!("CARGO_BIN_EXE_replay-audit"))
             .args(["check", manifest, "--format", format])
             .output()
             .unwrap();
+        // A Markdown comment is cut under GitHub's 65,536 characters; the
+        // closed pipe still fails its first write.
         assert!(
-            whole.stdout.len() > 64 * 1024,
+            format == "markdown" || whole.stdout.len() > 64 * 1024,
             "--format {format} writes only {} bytes: the pipe would not fill",
             whole.stdout.len()
         );
