@@ -72,3 +72,35 @@ fn twenty_one_architectures_fold_into_one_run() {
         ids[0]
     );
 }
+
+/// A run keeps at most 25,000 results, the most severe, in their order,
+/// and says how many it left out.
+#[test]
+fn a_run_keeps_the_most_severe_25000_results() {
+    use replay_audit::report::sarif;
+    use replay_audit::rules::{Finding, Severity};
+    let mut findings: Vec<Finding> = (0..25_000)
+        .map(|_| Finding::new("RH040", "untested"))
+        .collect();
+    findings.extend((0..10).map(|_| Finding::new("RH001", "expires")));
+    let accepted = vec![None; findings.len()];
+    let (kept, acc, dropped) = sarif::within_limit(&findings, &accepted);
+    assert_eq!((kept.len(), acc.len(), dropped), (25_000, 25_000, 10));
+    assert_eq!(
+        kept.iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count(),
+        10
+    );
+    assert!(
+        kept[kept.len() - 10..]
+            .iter()
+            .all(|f| f.rule.code == "RH001")
+    );
+    assert!(
+        sarif::left_out(dropped)
+            .message
+            .text
+            .starts_with("10 findings of the lowest severities are left out")
+    );
+}

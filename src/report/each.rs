@@ -48,6 +48,7 @@ pub fn checked(format: CheckFormat, a: &Arch) -> Option<Part> {
             return None;
         }
         CheckFormat::Sarif => {
+            let (findings, accepted, dropped) = sarif::within_limit(a.findings, &accepted);
             let cx = Context {
                 manifest: Some(a.manifest),
                 waived: &accepted,
@@ -55,7 +56,14 @@ pub fn checked(format: CheckFormat, a: &Arch) -> Option<Part> {
                 architecture: Some(&id),
                 policy: Some(a.notes.policy.as_deref()),
             };
-            Part::Sarif(Box::new(sarif::run(&a.root.map(map), a.findings, &cx)))
+            let mut run = sarif::run(&a.root.map(map), &findings, &cx);
+            if dropped > 0
+                && let Some(inv) = run.invocations.first_mut()
+            {
+                inv.tool_execution_notifications
+                    .push(sarif::left_out(dropped));
+            }
+            Part::Sarif(Box::new(run))
         }
         CheckFormat::Junit => {
             let mut suite =
@@ -155,6 +163,21 @@ fn fold(runs: Vec<sarif::Run>) -> Vec<sarif::Run> {
         prefix(&mut run);
         one.results.append(&mut run.results);
         one.invocations.append(&mut run.invocations);
+    }
+    // One run holds at most 25,000 results: the most severe stay.
+    if one.results.len() > sarif::MAX_RESULTS {
+        let rank = |level: &str| match level {
+            "error" => 0,
+            "warning" => 1,
+            _ => 2,
+        };
+        let dropped = one.results.len() - sarif::MAX_RESULTS;
+        one.results.sort_by_key(|r| rank(r.level));
+        one.results.truncate(sarif::MAX_RESULTS);
+        if let Some(inv) = one.invocations.first_mut() {
+            inv.tool_execution_notifications
+                .push(sarif::left_out(dropped));
+        }
     }
     one.automation_details = Some(sarif::AutomationDetails {
         id: "replay-audit/".to_string(),

@@ -451,6 +451,53 @@ pub fn write_log<R: Serialize>(mut w: impl Write, log: &Log<R>) -> io::Result<()
     w.write_all(b"\n")
 }
 
+/// GitHub code scanning rejects a run of more than 25,000 results.
+pub const MAX_RESULTS: usize = 25_000;
+
+/// The findings a run can hold: all of them up to [`MAX_RESULTS`], else the
+/// most severe that many (in their order), with their `accepted` entries,
+/// and how many were left out.
+pub fn within_limit<'a>(
+    findings: &'a [Finding],
+    accepted: &'a [Option<&'a str>],
+) -> (
+    std::borrow::Cow<'a, [Finding]>,
+    std::borrow::Cow<'a, [Option<&'a str>]>,
+    usize,
+) {
+    use std::borrow::Cow;
+    if findings.len() <= MAX_RESULTS {
+        return (Cow::Borrowed(findings), Cow::Borrowed(accepted), 0);
+    }
+    let mut keep: Vec<usize> = (0..findings.len()).collect();
+    keep.sort_by_key(|&i| std::cmp::Reverse(findings[i].severity));
+    keep.truncate(MAX_RESULTS);
+    keep.sort_unstable();
+    let kept = keep.iter().map(|&i| findings[i].clone()).collect();
+    let acc = keep
+        .iter()
+        .map(|&i| accepted.get(i).copied().flatten())
+        .collect();
+    (
+        Cow::Owned(kept),
+        Cow::Owned(acc),
+        findings.len() - MAX_RESULTS,
+    )
+}
+
+/// The notification of a run that left `n` results out.
+pub fn left_out(n: usize) -> Notification {
+    Notification {
+        level: "warning",
+        message: Text {
+            text: format!(
+                "{n} findings of the lowest severities are left out: GitHub code scanning accepts at most {MAX_RESULTS} results per run; `replay-audit check --format json` lists every finding"
+            ),
+        },
+        locations: Vec::new(),
+    }
+}
+
 /// `--format sarif`, with the worst paths placed and accepted findings
 /// suppressed.
 pub struct SarifFormat;
@@ -458,13 +505,20 @@ pub struct SarifFormat;
 impl Format for SarifFormat {
     fn write(&self, out: &mut dyn Write, r: &CheckRun) -> io::Result<()> {
         let map = r.root.map(r.sources());
+        let (findings, accepted, dropped) = within_limit(r.findings, r.accepted);
         let cx = Context {
             manifest: Some(r.manifest),
-            waived: r.accepted,
+            waived: &accepted,
             root: Some(&r.root),
             architecture: None,
             policy: Some(r.notes.policy.as_deref()),
         };
-        write_log(out, &log_of(vec![streamed_run(&map, r.findings, &cx)]))
+        let mut run = streamed_run(&map, &findings, &cx);
+        if dropped > 0
+            && let Some(inv) = run.invocations.first_mut()
+        {
+            inv.tool_execution_notifications.push(left_out(dropped));
+        }
+        write_log(out, &log_of(vec![run]))
     }
 }
