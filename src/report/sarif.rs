@@ -454,17 +454,18 @@ pub fn write_log<R: Serialize>(mut w: impl Write, log: &Log<R>) -> io::Result<()
 /// GitHub code scanning rejects a run of more than 25,000 results.
 pub const MAX_RESULTS: usize = 25_000;
 
-/// The findings a run can hold: all of them up to [`MAX_RESULTS`], else the
-/// most severe that many (in their order), with their `accepted` entries,
-/// and how many were left out.
-pub fn within_limit<'a>(
-    findings: &'a [Finding],
-    accepted: &'a [Option<&'a str>],
-) -> (
+/// What [`within_limit`] keeps: the findings, their `accepted` entries, and
+/// how many were left out.
+pub type Within<'a> = (
     std::borrow::Cow<'a, [Finding]>,
     std::borrow::Cow<'a, [Option<&'a str>]>,
     usize,
-) {
+);
+
+/// The findings a run can hold: all of them up to [`MAX_RESULTS`], else the
+/// most severe that many (in their order), with their `accepted` entries,
+/// and how many were left out.
+pub fn within_limit<'a>(findings: &'a [Finding], accepted: &'a [Option<&'a str>]) -> Within<'a> {
     use std::borrow::Cow;
     if findings.len() <= MAX_RESULTS {
         return (Cow::Borrowed(findings), Cow::Borrowed(accepted), 0);
