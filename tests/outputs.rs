@@ -120,3 +120,86 @@ fn an_input_error_reaches_every_machine_file() {
         serde_json::from_str(&std::fs::read_to_string(d.path().join("gl.json")).unwrap()).unwrap();
     assert_eq!(gl[0]["severity"], "blocker");
 }
+
+/// Each output leaves accepted findings out or keeps them by its own rule:
+/// SARIF leaves a waived finding out, JUnit keeps it as a skipped case,
+/// whichever of them is the `--format` one.
+#[test]
+fn each_output_treats_accepted_findings_its_own_way() {
+    let d = tempfile::tempdir().unwrap();
+    incident(d.path());
+    std::fs::write(
+        d.path().join("replay-audit.toml"),
+        "[[waiver]]\ncode = \"RH001\"\nreason = \"records move to the ledger in PAY-12\"\nexpires = \"2099-01-01\"\n",
+    )
+    .unwrap();
+    for args in [
+        [
+            "m.yaml",
+            "--format",
+            "sarif",
+            "-o",
+            "r.sarif",
+            "-o",
+            "junit=j.xml",
+        ],
+        [
+            "m.yaml",
+            "--format",
+            "junit",
+            "-o",
+            "j.xml",
+            "-o",
+            "sarif=r.sarif",
+        ],
+    ] {
+        let (code, _, stderr) = check(d.path(), &args, None);
+        assert_eq!(code, Some(0), "{stderr}");
+        let sarif: Value =
+            serde_json::from_str(&std::fs::read_to_string(d.path().join("r.sarif")).unwrap())
+                .unwrap();
+        let rules: Vec<&str> = sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["ruleId"].as_str().unwrap())
+            .collect();
+        assert_eq!(rules, ["RH005", "RH040"], "{args:?}");
+        let junit = std::fs::read_to_string(d.path().join("j.xml")).unwrap();
+        assert!(
+            junit.contains("RH001 replay-outlives-dedup-window") && junit.contains("<skipped"),
+            "{args:?}: {junit}"
+        );
+    }
+}
+
+/// `check --each` writes each `-o FORMAT=FILE` too.
+#[test]
+fn each_writes_every_other_format() {
+    let d = tempfile::tempdir().unwrap();
+    for a in ["a", "b"] {
+        std::fs::create_dir(d.path().join(a)).unwrap();
+        incident(&d.path().join(a));
+    }
+    let (code, stdout, stderr) = check(
+        d.path(),
+        &[
+            "--each",
+            ".",
+            "--format",
+            "table",
+            "-o",
+            "junit=j.xml",
+            "-o",
+            "gitlab=gl.json",
+        ],
+        None,
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stdout.contains("RH001"), "{stdout}");
+    let junit = std::fs::read_to_string(d.path().join("j.xml")).unwrap();
+    assert_eq!(junit.matches("<testsuite ").count(), 2, "{junit}");
+    let gl: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.path().join("gl.json")).unwrap()).unwrap();
+    assert_eq!(gl.as_array().unwrap().len(), 6);
+}

@@ -26,6 +26,8 @@ struct Output<'a> {
     also: Also<'a>,
     /// `--quiet` and `--min-severity`.
     shown: format::Shown,
+    /// `--include-accepted`.
+    include_accepted: bool,
 }
 
 /// The other formats of a run, each with its file (`-o FORMAT=FILE`).
@@ -76,13 +78,6 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     });
     let fail_on = fail_on.map(severity);
     let (file, also) = outputs(output)?;
-    if each.is_some() && !also.is_empty() {
-        return Err(engine::Error::Usage {
-            message: "`-o FORMAT=FILE` is not available with `--each`".into(),
-            help: Some("run `check --each` once per format".into()),
-        }
-        .into());
-    }
     let out = Output {
         format: *format,
         file,
@@ -92,6 +87,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             min_severity: min_severity.map(|s: FailOn| severity(s)),
             omit_accepted: *format == CheckFormat::Sarif && !include_accepted,
         },
+        include_accepted: *include_accepted,
     };
     if let Some(dir) = each {
         let settings = super::each::Settings {
@@ -101,7 +97,21 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             output: out.file,
             shown: out.shown,
         };
-        return super::each::run(cli, dir, &settings);
+        // Each other format is one more pass over the architectures.
+        let mut code = super::each::run(cli, dir, &settings)?;
+        for (f, path) in &out.also {
+            let also = super::each::Settings {
+                format: *f,
+                output: Some(path),
+                shown: format::Shown {
+                    omit_accepted: *f == CheckFormat::Sarif && !include_accepted,
+                    ..out.shown
+                },
+                ..settings
+            };
+            code = code.max(super::each::run(cli, dir, &also)?);
+        }
+        return Ok(code);
     }
     let result = check(cli, &out, fail_on);
     // An input error goes to the chosen format as well; `commands::run`
@@ -205,7 +215,13 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
     let threshold = policy.threshold(fail_on);
     let code = u8::from(findings.iter().any(|f| f.fails(threshold)));
     let notes = out.shown.notes(notes);
-    findings.retain(|f| out.shown.shows(f, threshold));
+    // SARIF leaves accepted findings out on its own (see `render`), so the
+    // other outputs of the run still get them.
+    let keep = format::Shown {
+        omit_accepted: false,
+        ..out.shown
+    };
+    findings.retain(|f| keep.shows(f, threshold));
     let run = Rendered {
         manifest: &m,
         findings: &findings,
@@ -220,7 +236,11 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
             format: *f,
             file: Some(path),
             also: Vec::new(),
-            shown: out.shown,
+            shown: format::Shown {
+                omit_accepted: *f == CheckFormat::Sarif && !out.include_accepted,
+                ..out.shown
+            },
+            include_accepted: out.include_accepted,
         };
         written = written.max(render(cli, &also, &run)?);
     }
@@ -297,6 +317,7 @@ fn append_summary(path: &Path, r: &Rendered) {
 }
 
 /// What a checked run renders.
+#[derive(Clone, Copy)]
 struct Rendered<'a> {
     manifest: &'a Manifest,
     findings: &'a [Finding],
@@ -326,6 +347,17 @@ impl<'a> Rendered<'a> {
 /// The findings in the chosen format, on standard output or to `-o FILE`;
 /// 2 when the file cannot be written.
 fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
+    let kept: Vec<Finding>;
+    let mut r = *r;
+    if out.shown.omit_accepted {
+        kept = r
+            .findings
+            .iter()
+            .filter(|f| f.waived.is_none() && !f.baselined)
+            .cloned()
+            .collect();
+        r.findings = &kept;
+    }
     let accepted = format::accepted(r.findings);
     // A file gets no terminal colours.
     let run = r.run(&accepted, out.file.is_none() && stdout_color(cli));
