@@ -222,3 +222,21 @@ fn check_table_cuts_a_word_of_1_6_mb_before_wrapping_it() {
     let json = run(d.path(), &["check", "--format", "json"], 1);
     assert!(json.contains(&word), "JSON keeps the id whole");
 }
+
+/// A finding on a path of 5,000 relayed queues stays within GitHub's limit
+/// of 1,000 locations per SARIF result.
+#[test]
+fn sarif_keeps_each_result_within_githubs_location_limit() {
+    let d = manifest(&hostile_gen::relays(5000));
+    let text = run(d.path(), &["check", "--format", "sarif"], 1);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert!(!results.is_empty());
+    let most = results
+        .iter()
+        .map(|r| r["relatedLocations"].as_array().map_or(0, Vec::len))
+        .max()
+        .unwrap();
+    assert!(most <= 1_000, "{most}");
+    assert!(most > 100, "the long path shows many of its steps: {most}");
+}

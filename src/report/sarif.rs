@@ -220,6 +220,9 @@ fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding, id: String) -> S
     let related_locations = related::hops(cx.manifest, f)
         .into_iter()
         .filter_map(|h| Some((h.loc?, h.text)))
+        // GitHub rejects a result of more than 1,000 locations: a path of
+        // thousands of steps shows its first 1,000.
+        .take(MAX_LOCATIONS)
         .enumerate()
         .map(|(n, (l, text))| location(map, paths, l, Some(n), Some(text)))
         .collect();
@@ -450,6 +453,9 @@ pub fn write_log<R: Serialize>(mut w: impl Write, log: &Log<R>) -> io::Result<()
     crate::report::json::write_pretty(&mut w, log)?;
     w.write_all(b"\n")
 }
+
+/// GitHub code scanning rejects a result with more than 1,000 locations.
+pub const MAX_LOCATIONS: usize = 1_000;
 
 /// GitHub code scanning rejects a run of more than 25,000 results.
 pub const MAX_RESULTS: usize = 25_000;
