@@ -238,7 +238,7 @@ fn documented_commands() -> Vec<String> {
 #[test]
 fn the_documented_ci_commands_run_as_written() {
     let commands = documented_commands();
-    assert_eq!(commands.len(), 5, "{commands:?}");
+    assert_eq!(commands.len(), 6, "{commands:?}");
     let d = split_checkout("replay-audit", WORSE);
     let git = |args: &[&str]| {
         let ok = Command::new("git")
@@ -291,6 +291,7 @@ fn the_documented_ci_commands_run_as_written() {
         seen,
         [
             ("replay-audit check replay-audit/ --format sarif > results.sarif".to_string(), Some(1)),
+            ("replay-audit check replay-audit/ --format github -o junit=replay-audit-junit.xml".to_string(), Some(1)),
             ("replay-audit diff --base origin/main replay-audit/ --format markdown > diff.md".to_string(), Some(1)),
             ("replay-audit check replay-audit/ --format junit > replay-audit-junit.xml".to_string(), Some(1)),
             ("replay-audit check replay-audit/ --format gitlab -o gl-code-quality.json".to_string(), Some(1)),
