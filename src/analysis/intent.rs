@@ -214,7 +214,7 @@ fn walk_scc(
                         st.converged = true;
                         for d in st.dups.iter_mut().flatten() {
                             d.age = Dur::Unbounded;
-                            d.since = Dur::Unbounded;
+                            d.span_from_intent();
                             d.enq = Dur::Unbounded;
                         }
                     }

@@ -33,25 +33,15 @@ pub(super) struct Run<'a> {
     pub(super) redrive_caps: BTreeMap<usize, (Dur, Dur)>,
 }
 
-/// Keeps the older of two duplicates of one class, with the later of
-/// their enqueue ages (each clock the worst over the two: `clock`).
+/// Keeps the older of two duplicates of one class, taking in what the
+/// other adds ([`Dup::absorb`]: each clock the worst over the two, `clock`).
 #[inline]
 fn merge_dup(slot: &mut Option<Dup>, mut d: Dup) {
     match slot {
-        Some(cur) if d.age <= cur.age => {
-            cur.enq = cur.enq.max(d.enq);
-            if d.since > cur.since {
-                (cur.since, cur.since_birth) = (d.since, d.since_birth);
-            }
-            cur.crossed = cur.crossed.union(d.crossed);
-        }
+        Some(cur) if d.age <= cur.age => cur.absorb(&d),
         _ => {
             if let Some(cur) = slot.as_ref() {
-                d.enq = d.enq.max(cur.enq);
-                if cur.since > d.since {
-                    (d.since, d.since_birth) = (cur.since, cur.since_birth);
-                }
-                d.crossed = d.crossed.union(cur.crossed);
+                d.absorb(cur);
             }
             *slot = Some(d);
         }
@@ -158,7 +148,7 @@ impl Run<'_> {
         for st in &mut self.states[first..first + count] {
             if st.converged {
                 for d in st.dups.iter_mut().flatten() {
-                    (d.since, d.since_birth) = (d.age, d.birth);
+                    d.span_from_intent();
                 }
             }
         }
@@ -514,7 +504,7 @@ impl Run<'_> {
                 );
                 (d2.age, d2.enq) = (dm.to.age, dm.to.enq);
                 if restarts {
-                    (d2.since, d2.since_birth) = (d2.age, d.birth);
+                    d2.span_from_intent();
                 } else {
                     d2.since = d.since.add(em.delay()).min(d2.age);
                 }

@@ -58,6 +58,12 @@ impl IntentResult {
         self.backs.len()
     }
 
+    /// The first layer this intent met whose window is component `c`'s
+    /// (a store several guards claim in is met once per guard).
+    pub fn layer_of(&self, c: usize) -> Option<&LayerReach> {
+        self.layers.values().find(|l| l.layer.component == c)
+    }
+
     /// Whether a copy of the request (the original or a declared replay)
     /// reaches component `c` over copy edges. Unlike `horizons`, which also
     /// holds the stores that reached guards claim in, this is only what the

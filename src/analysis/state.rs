@@ -125,6 +125,25 @@ impl Crossed {
     }
 }
 
+impl Dup {
+    /// Takes in what a merged duplicate of the same class adds: the later
+    /// enqueue age, the longer span with what made it, every way its copies
+    /// came (the slot keeps this one's path).
+    pub(super) fn absorb(&mut self, other: &Dup) {
+        self.enq = self.enq.max(other.enq);
+        if other.since > self.since {
+            (self.since, self.since_birth) = (other.since, other.since_birth);
+        }
+        self.crossed = self.crossed.union(other.crossed);
+    }
+
+    /// Times the copy from the intent: an earlier copy may have met the
+    /// layers ahead first.
+    pub(super) fn span_from_intent(&mut self) {
+        (self.since, self.since_birth) = (self.age, self.birth);
+    }
+}
+
 /// Where a duplicate was born: on a link, at a failover, or by a declared
 /// replay (index into the intent's `replays`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

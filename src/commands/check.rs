@@ -82,11 +82,15 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         format: *format,
         file,
         also,
-        shown: format::Shown {
-            quiet: *quiet,
-            min_severity: min_severity.map(|s: FailOn| severity(s)),
-            omit_accepted: *format == CheckFormat::Sarif && !include_accepted,
-        },
+        shown: shown_for(
+            format::Shown {
+                quiet: *quiet,
+                min_severity: min_severity.map(|s: FailOn| severity(s)),
+                omit_accepted: false,
+            },
+            *format,
+            *include_accepted,
+        ),
         include_accepted: *include_accepted,
     };
     if let Some(dir) = each {
@@ -103,10 +107,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             let also = super::each::Settings {
                 format: *f,
                 output: Some(path),
-                shown: format::Shown {
-                    omit_accepted: *f == CheckFormat::Sarif && !include_accepted,
-                    ..out.shown
-                },
+                shown: shown_for(out.shown, *f, *include_accepted),
                 ..settings
             };
             code = code.max(super::each::run(cli, dir, &also)?);
@@ -114,39 +115,36 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         return Ok(code);
     }
     let result = check(cli, &out, fail_on);
-    // An input error goes to the chosen format as well; `commands::run`
-    // prints it on standard error and exits 2.
-    if let Err(e) = &result
-        && let Some(input) = e.downcast_ref::<engine::Error>()
-        && !matches!(
-            out.format,
-            CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise
-        )
-    {
-        let (map, errors) = input.diagnostics();
-        let root = Root::current();
-        write_output_with(out.file, |w| {
-            report::errors::write(out.format, w, &map, &errors, &root)
-        })?;
-    }
-    // Each `-o FORMAT=FILE` of a machine format gets the input errors too.
+    // An input error goes to every machine output as well (the `--format`
+    // one and each `-o FORMAT=FILE`); `commands::run` prints it on
+    // standard error and exits 2.
     if let Err(e) = &result
         && let Some(input) = e.downcast_ref::<engine::Error>()
     {
         let (map, errors) = input.diagnostics();
         let root = Root::current();
-        for (f, path) in &out.also {
+        let outputs = std::iter::once((out.format, out.file))
+            .chain(out.also.iter().map(|&(f, p)| (f, Some(p))));
+        for (f, file) in outputs {
             if !matches!(
                 f,
                 CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise
             ) {
-                write_output_with(Some(path), |w| {
-                    report::errors::write(*f, w, &map, &errors, &root)
-                })?;
+                write_output_with(file, |w| report::errors::write(f, w, &map, &errors, &root))?;
             }
         }
     }
     result
+}
+
+/// What an output in `format` shows: SARIF leaves accepted findings out
+/// unless `--include-accepted` (GitHub code scanning reads no
+/// suppressions); every other format keeps them, marked.
+fn shown_for(base: format::Shown, format: CheckFormat, include_accepted: bool) -> format::Shown {
+    format::Shown {
+        omit_accepted: format == CheckFormat::Sarif && !include_accepted,
+        ..base
+    }
 }
 
 /// Loads, checks and renders; an input error is returned as such.
@@ -236,10 +234,7 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
             format: *f,
             file: Some(path),
             also: Vec::new(),
-            shown: format::Shown {
-                omit_accepted: *f == CheckFormat::Sarif && !out.include_accepted,
-                ..out.shown
-            },
+            shown: shown_for(out.shown, *f, out.include_accepted),
             include_accepted: out.include_accepted,
         };
         written = written.max(render(cli, &also, &run)?);

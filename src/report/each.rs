@@ -57,12 +57,7 @@ pub fn checked(format: CheckFormat, a: &Arch) -> Option<Part> {
                 policy: Some(a.notes.policy.as_deref()),
             };
             let mut run = sarif::run(&a.root.map(map), &findings, &cx);
-            if dropped > 0
-                && let Some(inv) = run.invocations.first_mut()
-            {
-                inv.tool_execution_notifications
-                    .push(sarif::left_out(dropped));
-            }
+            sarif::note_left_out(&mut run, dropped);
             Part::Sarif(Box::new(run))
         }
         CheckFormat::Junit => {
@@ -174,10 +169,7 @@ fn fold(runs: Vec<sarif::Run>) -> Vec<sarif::Run> {
         let dropped = one.results.len() - sarif::MAX_RESULTS;
         one.results.sort_by_key(|r| rank(r.level));
         one.results.truncate(sarif::MAX_RESULTS);
-        if let Some(inv) = one.invocations.first_mut() {
-            inv.tool_execution_notifications
-                .push(sarif::left_out(dropped));
-        }
+        sarif::note_left_out(&mut one, dropped);
     }
     one.automation_details = Some(sarif::AutomationDetails {
         id: "replay-audit/".to_string(),

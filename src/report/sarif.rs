@@ -492,6 +492,16 @@ pub fn within_limit<'a>(findings: &'a [Finding], accepted: &'a [Option<&'a str>]
     )
 }
 
+/// Tells, in the run's invocation, that `n` results were left out (none
+/// when `n` is 0).
+pub fn note_left_out<R>(run: &mut Run<R>, n: usize) {
+    if n > 0
+        && let Some(inv) = run.invocations.first_mut()
+    {
+        inv.tool_execution_notifications.push(left_out(n));
+    }
+}
+
 /// The notification of a run that left `n` results out.
 pub fn left_out(n: usize) -> Notification {
     Notification {
@@ -521,11 +531,7 @@ impl Format for SarifFormat {
             policy: Some(r.notes.policy.as_deref()),
         };
         let mut run = streamed_run(&map, &findings, &cx);
-        if dropped > 0
-            && let Some(inv) = run.invocations.first_mut()
-        {
-            inv.tool_execution_notifications.push(left_out(dropped));
-        }
+        note_left_out(&mut run, dropped);
         write_log(out, &log_of(vec![run]))
     }
 }

@@ -29,12 +29,7 @@ enum Missed {
 /// the component the copy came from when it reached the layer.
 fn missed(a: &Analysis, r: &IntentResult) -> Vec<(Missed, Option<usize>, &'static str)> {
     // Where each layer acts: a store's layer acts at its guard.
-    let at = |l: usize| {
-        r.layers
-            .values()
-            .find(|x| x.layer.component == l)
-            .map_or(l, |x| x.at)
-    };
+    let at = |l: usize| r.layer_of(l).map_or(l, |x| x.at);
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for (_, copy) in Surviving::of(a, r) {
@@ -59,10 +54,7 @@ fn missed(a: &Analysis, r: &IntentResult) -> Vec<(Missed, Option<usize>, &'stati
 
 /// The layer of component `l` an intent met.
 fn layer_of(r: &IntentResult, l: usize) -> Option<&Layer> {
-    r.layers
-        .values()
-        .map(|x| &*x.layer)
-        .find(|x| x.component == l)
+    r.layer_of(l).map(|x| &*x.layer)
 }
 
 /// RH010: copies that reach an effect past a layer that cannot see them
@@ -193,9 +185,7 @@ fn region_scoped(ctx: &Ctx, layer: &Layer, from: Option<usize>, how: &str) -> Op
 
 /// Whether the guard that claims in `layer`'s store runs active-active.
 fn active_active(ctx: &Ctx, r: &IntentResult, layer: &Layer) -> bool {
-    r.layers
-        .values()
-        .find(|x| x.layer.component == layer.component)
+    r.layer_of(layer.component)
         .is_some_and(|x| ctx.a.model.nodes[x.at].mode == crate::manifest::model::Mode::ActiveActive)
 }
 
@@ -218,11 +208,7 @@ pub(super) fn replicated_missed(a: &Analysis, r: &IntentResult) -> BTreeSet<usiz
 fn replicated(ctx: &Ctx, r: &IntentResult, layer: &Layer, how: &str) -> Option<Finding> {
     let m = ctx.m;
     let store = &m.components[layer.component];
-    let guard = r
-        .layers
-        .values()
-        .find(|x| x.layer.component == layer.component)?
-        .at;
+    let guard = r.layer_of(layer.component)?.at;
     let gm = ctx.a.model.nodes[guard].guard.as_ref()?;
     let loc = gm.replication.loc().unwrap_or(store.kind.loc);
     // The catalog cites a lag only for DynamoDB global tables.
@@ -235,7 +221,7 @@ fn replicated(ctx: &Ctx, r: &IntentResult, layer: &Layer, how: &str) -> Option<F
         Finding::new(
             Code::RH010,
             format!(
-                  "{how} can reach `{}` in another Region, but `{}` replicates asynchronously{}: the claims made in the failed Region within the replication lag before it failed{lag} may not have reached the surviving one, so the copy can look new there, and no layer after the guard stops it",
+                "{how} can reach `{}` in another Region, but `{}` replicates asynchronously{}: the claims made in the failed Region within the replication lag before it failed{lag} may not have reached the surviving one, so the copy can look new there, and no layer after the guard stops it",
                 m.components[guard].id,
                 store.id,
                 gm.replication.provenance()

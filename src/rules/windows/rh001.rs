@@ -14,12 +14,7 @@ pub(super) fn emit(copy: &Surviving, out: &mut Vec<Finding>) -> Option<usize> {
     let x = dup.bypass.expired?;
     let (window, layer) = (x.window, x.layer);
     let lid = &m.components[layer].id;
-    let lay = copy
-        .r
-        .layers
-        .values()
-        .find(|l| l.layer.component == layer)
-        .map(|l| l.layer.clone());
+    let lay = copy.r.layer_of(layer).map(|l| l.layer.clone());
     let loc = lay
         .as_ref()
         .map_or(m.components[layer].loc, |l| window_loc(m, l));
