@@ -52,7 +52,7 @@ pub enum CheckFormat {
     /// [the default on a terminal].
     #[value(alias = "pretty", alias = "full")]
     Human,
-    /// One line per finding, `file:line:col: CODE message` (editors, quickfix lists).
+    /// One line per finding, `file:line:col: severity[CODE]: message` (editors, quickfix lists).
     #[value(alias = "short")]
     Concise,
 }
@@ -153,7 +153,7 @@ pub enum Command {
         /// they are checked in parallel (RAYON_NUM_THREADS threads).
         #[arg(long, value_name = "DIR")]
         each: Option<PathBuf>,
-        /// Output format [default: human on a terminal, else table; with --each, table].
+        /// Output format [default: human on a terminal, else table; with --each, table (human and concise are refused)].
         #[arg(long, value_enum)]
         format: Option<CheckFormat>,
         /// Lowest severity that fails the run [default: `fail_on` of the policy file, else error].

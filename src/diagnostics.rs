@@ -284,6 +284,12 @@ impl SnippetText {
         })
     }
 
+    /// The width of the snippet's line up to the end of the caret, gutter
+    /// (`50 | `) included: where a label after the caret would start.
+    pub(crate) fn caret_end(&self) -> usize {
+        self.line.to_string().len() + 3 + self.text[..self.span.end].chars().count()
+    }
+
     /// A one-line snippet with a caret under the span.
     pub(crate) fn snippet<'a>(
         &'a self,

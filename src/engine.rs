@@ -226,10 +226,7 @@ fn texts_of(
         }
     }
     if texts.is_empty() && errors.is_empty() {
-        errors.push(
-            Diagnostic::new(None, "no manifest files found")
-                .help("a folder is read for manifests: YAML files with a top-level `version` and `components`, `intents` or `regions`"),
-        );
+        errors.push(crate::files::no_manifests(&inputs.paths));
     }
     if errors.is_empty() {
         Ok(texts)

@@ -8,7 +8,28 @@
 //! note that the verdict rests on the declared `max_backlog` (tests hold
 //! both).
 
-/// The starter manifest, as `init` prints or writes it.
+/// The starter as `init -o PATH` writes it: its header names `PATH` in the
+/// command to run (one inert line, quoted for a shell where needed).
+pub fn starter_for(path: &str) -> String {
+    STARTER.replacen(DEFAULT_PATH, &shell_word(path), 1)
+}
+
+/// `path` as one inert shell word: as it is when plain, else in single
+/// quotes.
+pub fn shell_word(path: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._/-+@".contains(c);
+    let shown = crate::diagnostics::echo(path);
+    if !shown.is_empty() && shown.chars().all(plain) {
+        shown
+    } else {
+        format!("'{}'", shown.replace('\'', "'\\''"))
+    }
+}
+
+/// The path the printed starter's header suggests.
+const DEFAULT_PATH: &str = "replay-audit/architecture.yaml";
+
+/// The starter manifest, as `init` prints it.
 pub const STARTER: &str = r#"# A starter replay-audit manifest: one business decision ("charge this
 # order once") followed from where it is made to where money moves.
 #

@@ -56,7 +56,7 @@ pub fn architectures(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
                 Ok(files) => !files.is_empty(),
                 Err(errors) => !errors
                     .iter()
-                    .all(|d| d.message == "no manifest files found"),
+                    .all(|d| d.message.starts_with(crate::files::NO_MANIFESTS)),
             };
             if has_manifests {
                 out.push(path);

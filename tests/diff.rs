@@ -75,7 +75,7 @@ fn json_gives_the_same_numbers_in_seconds() {
             ledger["before_verdict"].as_str(),
             ledger["after_verdict"].as_str()
         ),
-        (Some("covered"), Some("expires first"))
+        (Some("covered"), Some("expires too soon"))
     );
     let r = &i["retentions"][1];
     assert_eq!(

@@ -43,6 +43,28 @@ fn markdown_snapshot() {
     insta::assert_snapshot!("markdown", check("markdown"));
 }
 
+/// The minimum safe retention the terminal's `= help:` names travels in
+/// every machine format: 15h 25m horizon + 10 % margin 1h 32m 30s =
+/// 16h 57m 30s (examples/payouts.yaml's arithmetic, F040 window).
+#[test]
+fn every_machine_format_carries_the_fix() {
+    let fix = "set `payout-idempotency.retention` to at least 16h 57m 30s (the latest copy 15h 25m after its first sighting + margin 1h 32m 30s)";
+    let json: Value = serde_json::from_str(&check("json")).expect("JSON");
+    assert_eq!(json["findings"][0]["code"], "RH001");
+    assert_eq!(json["findings"][0]["help"], fix);
+    assert_eq!(
+        json["findings"][1]["help"],
+        "`replay-audit explain RH005` says how to fix it"
+    );
+    let sarif: Value = serde_json::from_str(&check("sarif")).expect("JSON");
+    let text = sarif["runs"][0]["results"][0]["message"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(text.ends_with(&format!("twice\nhelp: {fix}")), "{text}");
+    assert!(check("junit").contains(&format!("  help: {fix}</failure>")));
+    assert!(check("markdown").contains(&format!("- help: {}\n", fix.replace('`', "\\`"))));
+}
+
 #[test]
 fn junit_snapshot() {
     insta::assert_snapshot!("junit", check("junit"));
@@ -334,7 +356,7 @@ fn junit_escapes_and_round_trips() {
                 description.as_ref().map(|d| d.as_str()),
                 Some(
                     "a,b:c%.yaml:3:7: error: <script>alert(1)</script> ]]> a::b 100% x|y `z`\nline two\nline three\n  \
-component: c::d,e%\n  path: a<b> → ]]>\n  assumes: x|y\nz"
+component: c::d,e%\n  path: a<b> → ]]>\n  assumes: x|y\nz\n  help: `replay-audit explain RH035` says how to fix it"
                 )
             );
         }
@@ -349,7 +371,7 @@ component: c::d,e%\n  path: a<b> → ]]>\n  assumes: x|y\nz"
     );
     assert_eq!(
         info.system_out.as_ref().map(|o| o.as_str()),
-        Some("-: info: i,j")
+        Some("-: info: i,j\n  help: `replay-audit explain RH005` says how to fix it")
     );
     let no_intent = &report.test_suites[1];
     assert_eq!(no_intent.test_cases.len(), 1);

@@ -330,8 +330,8 @@ fn a_folder_named_like_a_manifest_is_walked() {
     refused(
         d.path(),
         &["empty.yaml"],
-        "error: no manifest files found
-help: a folder is read for *.yaml and *.yml files below it
+        "error: no manifest files found in `empty.yaml`
+help: a folder is read for manifests (*.yaml, *.yml: a top-level `version` with `components`, `intents` or `regions`) and Terraform (*.tf, *.tf.json, terraform.tfvars, *.auto.tfvars) below it, hidden folders left out; name any other file (a CloudFormation *.json template, an AsyncAPI document) on the command line
 
 error: could not analyse the manifest: 1 error
 ",

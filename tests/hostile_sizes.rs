@@ -206,7 +206,8 @@ fn reports_on_3000_intents_through_one_hub_are_linear_in_the_intents() {
             .count(),
         n
     );
-    assert!(html.len() < 8 * PER_NODE * n, "{} bytes", html.len());
+    // Each failing answer quotes the findings that fail it.
+    assert!(html.len() < 9 * PER_NODE * n, "{} bytes", html.len());
 }
 
 #[test]

@@ -50,12 +50,29 @@ fn failing(env: &[(&str, &str)], args: &[&str]) -> String {
 }
 
 #[test]
-fn human_payouts_snapshot() {
-    let out = failing(
-        &[],
-        &["check", "examples/payouts.yaml", "--format", "human"],
+fn human_payouts_snapshot_at_80_and_200_columns() {
+    let args = ["check", "examples/payouts.yaml", "--format", "human"];
+    let narrow = failing(&[("COLUMNS", "80")], &args);
+    insta::assert_snapshot!("human_payouts_80", narrow);
+    // Words are never cut: every text line fits 80 columns except the
+    // source line the renderer keeps whole around its long underline.
+    for line in narrow.lines() {
+        let quoted = line.starts_with("19 |") || line.trim_start().starts_with("| ");
+        assert!(quoted || line.chars().count() <= 80, "{line}");
+    }
+    assert!(
+        narrow.contains(
+            "error[RH001]: a dead-letter redrive can reach `bank-rail` 15h 25m after the\n\
+         \x20             intent, but `payout-idempotency` forgets the key after 1h\n"
+        ),
+        "{narrow}"
     );
-    insta::assert_snapshot!("human_payouts", out);
+    let wide = failing(&[("COLUMNS", "200")], &args);
+    insta::assert_snapshot!("human_payouts_200", wide);
+    assert!(wide.contains(
+        "error[RH001]: a dead-letter redrive can reach `bank-rail` 15h 25m after the intent, but `payout-idempotency` forgets the key after 1h (powertools-idempotency default, F040): the copy looks new and the\n\
+         \x20             effect happens twice\n"
+    ), "{wide}");
 }
 
 #[test]
@@ -102,9 +119,18 @@ fn human_carries_the_rule_the_place_the_arithmetic_and_the_fix() {
             "policy: no replay-audit.toml found; the defaults apply"
         ]
     );
-    assert_eq!(lines[2], "error[RH001]: replay-outlives-dedup-window");
-    assert_eq!(lines[3], "  --> examples/payouts.yaml:50:11");
-    assert_eq!(lines[5], "50 |     kind: powertools-idempotency");
+    // The message is the title; the caret's label is the window.
+    assert_eq!(
+        lines[2..8],
+        [
+            "error[RH001]: a dead-letter redrive can reach `bank-rail` 15h 25m after the intent, but `payout-idempotency` forgets the key after 1h (powertools-idempotency",
+            "              default, F040): the copy looks new and the effect happens twice",
+            "  --> examples/payouts.yaml:50:11",
+            "   |",
+            "50 |     kind: powertools-idempotency",
+            "   |           ^^^^^^^^^^^^^^^^^^^^^^ window 1h",
+        ]
+    );
     // 45m dead_letter: max_backlog 30m + 3 × visibility 5m (F002, F007); 14h the
     // declared redrive; 40m again on the way back to the worker. Window 1h
     // is the powertools default (F040); margin 10 % of 15h 25m = 1h 32m 30s.
@@ -115,7 +141,12 @@ fn human_carries_the_rule_the_place_the_arithmetic_and_the_fix() {
     assert!(out.contains(
         "   = help: set `payout-idempotency.retention` to at least 16h 57m 30s (the latest copy 15h 25m after its first sighting + margin 1h 32m 30s)\n"
     ), "{out}");
-    assert!(out.contains("info[RH040]: untested-failure-mode"), "{out}");
+    assert!(
+        out.contains(
+            "info[RH040]: `seller-payout` has not been tested for: expired-key, dlq-redrive\n"
+        ),
+        "{out}"
+    );
     assert!(!out.contains('\x1b'), "{out}");
 }
 
@@ -153,16 +184,16 @@ fn concise_is_one_line_per_finding() {
     assert_eq!(lines.len(), 5, "{out}");
     assert!(
         lines[0].starts_with(
-            "examples/payouts.yaml:50:11: RH001 a dead-letter redrive can reach `bank-rail` 15h 25m"
+            "examples/payouts.yaml:50:11: error[RH001]: a dead-letter redrive can reach `bank-rail` 15h 25m"
         ),
         "{out}"
     );
     assert!(
-        lines[1].starts_with("examples/payouts.yaml:11:3: RH005 "),
+        lines[1].starts_with("examples/payouts.yaml:11:3: info[RH005]: "),
         "{out}"
     );
     assert!(
-        lines[2].starts_with("examples/payouts.yaml:19:13: RH040 "),
+        lines[2].starts_with("examples/payouts.yaml:19:13: info[RH040]: "),
         "{out}"
     );
 }
@@ -230,4 +261,41 @@ fn colour_only_when_asked_and_never_from_the_manifest() {
         &["check", "m.yaml", "--format", "human"],
     );
     assert!(!out.contains('\x1b'), "{out}");
+}
+
+#[test]
+fn each_refuses_the_formats_of_one_run() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("payouts")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/payouts.yaml"),
+        d.path().join("payouts/m.yaml"),
+    )
+    .unwrap();
+    for args in [
+        &["check", "--each", ".", "--format", "human"][..],
+        &["check", "--each", ".", "--format", "concise"],
+        &["check", "--each", ".", "-o", "concise=out.txt"],
+    ] {
+        let (code, out, err) = run_in(d.path(), &[], args);
+        assert_eq!(code, Some(2), "{args:?}: {out}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        let name = if args.contains(&"human") {
+            "human"
+        } else {
+            "concise"
+        };
+        assert_eq!(
+            err,
+            format!(
+                "error: `check --each` cannot write `{name}`: its lines belong to one architecture\nhelp: use `--format table` (the default with `--each`), `json`, `sarif`, `junit`, `github`, `gitlab` or `markdown`; or `check` one architecture for `{name}`\n"
+            ),
+            "{args:?}"
+        );
+    }
+    assert!(!d.path().join("out.txt").exists());
+    // The table is what `--each` writes by default.
+    let (code, out, _) = run_in(d.path(), &[], &["check", "--each", "."]);
+    assert_eq!(code, Some(1));
+    assert!(out.starts_with("== ./payouts ==\n"), "{out}");
 }

@@ -700,7 +700,7 @@ fn accepted_findings_are_notices_in_github_and_marked_in_markdown() {
         md.contains("*(waived: records moved to the ledger in PAY-12)* a dead-letter redrive"),
         "{md}"
     );
-    assert!(md.contains("| seller-payout | payout-idempotency | store | 15h 25m | 15h 25m | 1h | 16h 57m 30s | **expires first** |"), "{md}");
+    assert!(md.contains("| seller-payout | payout-idempotency | store | 15h 25m | 15h 25m | 1h | 16h 57m 30s | **expires too soon** |"), "{md}");
 }
 
 // ---- organisation mode -----------------------------------------------------

@@ -214,16 +214,14 @@ fn the_human_underline_covers_the_whole_value() {
     std::fs::write(d.path().join("u.yaml"), text).unwrap();
     let out = run(d.path(), &["check", "u.yaml", "--format", "human"]).stdout;
     let lines: Vec<&str> = out.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("  --> ")).unwrap();
     assert_eq!(
-        lines[3..6],
+        lines[at..at + 4],
         [
             "  --> u.yaml:51:16",
             "   |",
             "51 |     retention: 1h 10m   # the key TTL",
+            "   |                ^^^^^^ window 1h 10m",
         ]
-    );
-    assert!(
-        lines[6].starts_with("   |                ^^^^^^ a dead-letter redrive"),
-        "{out}"
     );
 }

@@ -196,9 +196,10 @@ fn a_folder_scan_skips_hidden_folders_and_yaml_that_is_no_manifest() {
     .unwrap();
     let r = run(&root, &["check", "."]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // `.github` is counted; the repository's `.git` is left out unsaid.
     assert_eq!(
         r.stderr,
-        "note: the folder scan skipped 2 hidden folder(s) and 1 YAML file(s) that are not manifests (no top-level `version` with `components`, `intents` or `regions`); name a file on the command line to read it anyway\n"
+        "note: the folder scan skipped 1 hidden folder(s) and 1 YAML file(s) that are not manifests (no top-level `version` with `components`, `intents` or `regions`); name a file on the command line to read it anyway\n"
     );
     // A named file is always read.
     let r = run(&root, &["check", "arch/compose.yaml"]);

@@ -51,7 +51,7 @@ fn docs_cli_md_names_every_command_option_and_exit_code() {
     assert!(md.contains(
         "| `--format FORMAT` | `table` (A table of the findings [the default when standard output is not a terminal]), `json`, `sarif` (SARIF 2.1.0 (GitHub code scanning, editors)), `junit` ("
     ));
-    assert!(md.contains("`concise` (One line per finding, `file:line:col: CODE message` (editors, quickfix lists)) |  | Output format [default: human on a terminal, else table; with --each, table] |"));
+    assert!(md.contains("`concise` (One line per finding, `file:line:col: severity[CODE]: message` (editors, quickfix lists)) |  | Output format [default: human on a terminal, else table; with --each, table (human and concise are refused)] |"));
     for code in ["| 0 |", "| 1 |", "| 2 |"] {
         assert!(md.contains(code), "no exit code row {code}");
     }

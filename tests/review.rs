@@ -138,7 +138,7 @@ fn incident_checklist_statuses_and_codes() {
     // and lists the declared assumptions it rests on.
     let retention = &i.answers[7];
     assert!(retention.evidence.iter().any(|e| e.at.as_deref() == Some("manifest.yaml:53")
-        && e.text.contains("`payout-idempotency` (store): retention 1h (powertools-idempotency default, F040); latest copy at 15h 25m, the latest it must stop 15h 25m after its first sighting; minimum safe retention 16h 57m 30s (expires first)")));
+        && e.text.contains("`payout-idempotency` (store): retention 1h (powertools-idempotency default, F040); latest copy at 15h 25m, the latest it must stop 15h 25m after its first sighting; minimum safe retention 16h 57m 30s (expires too soon)")));
     assert_eq!(
         retention.assumptions,
         vec![

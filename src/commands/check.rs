@@ -10,7 +10,7 @@ use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
 use replay_audit::policy::{self, Notes};
-use replay_audit::report::format::{self, CheckRun, Format};
+use replay_audit::report::format::{self, CheckRun};
 use replay_audit::report::root::Root;
 use replay_audit::rules::{Finding, Severity};
 use replay_audit::{files, report};
@@ -58,6 +58,25 @@ fn outputs(values: &[OutputArg]) -> Result<(Option<&Path>, Also<'_>), engine::Er
     Ok((file, also))
 }
 
+/// `--each` tabulates the architectures; human diagnostics and concise
+/// lines are one run's, so asking for them is refused rather than answered
+/// with a table.
+fn each_can_write(format: CheckFormat, also: &Also) -> Result<(), engine::Error> {
+    let per_run = |f: &CheckFormat| matches!(f, CheckFormat::Human | CheckFormat::Concise);
+    let Some(f) = std::iter::once(&format)
+        .chain(also.iter().map(|(f, _)| f))
+        .find(|f| per_run(f))
+    else {
+        return Ok(());
+    };
+    let name = clap::ValueEnum::to_possible_value(f)
+        .map_or_else(String::new, |v| v.get_name().to_string());
+    Err(engine::Error::Usage {
+        message: format!("`check --each` cannot write `{name}`: its lines belong to one architecture"),
+        help: Some("use `--format table` (the default with `--each`), `json`, `sarif`, `junit`, `github`, `gitlab` or `markdown`; or `check` one architecture for `{name}`".replace("{name}", &name)),
+    })
+}
+
 pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     let Command::Check {
         format,
@@ -94,6 +113,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         include_accepted: *include_accepted,
     };
     if let Some(dir) = each {
+        each_can_write(*format, &out.also)?;
         let settings = super::each::Settings {
             format: *format,
             fail_on,
@@ -226,7 +246,6 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
         notes: &notes,
         horizon_rows: &horizon_rows,
         threshold,
-        margin: policy.margin,
     };
     let mut written = render(cli, out, &run)?;
     for (f, path) in &out.also {
@@ -319,8 +338,6 @@ struct Rendered<'a> {
     notes: &'a Notes,
     horizon_rows: &'a [report::horizon::Row],
     threshold: Severity,
-    /// The RH004 margin, for the retention a diagnostic's help names.
-    margin: replay_audit::rules::Margin,
 }
 
 impl<'a> Rendered<'a> {
@@ -356,9 +373,5 @@ fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
     let accepted = format::accepted(r.findings);
     // A file gets no terminal colours.
     let run = r.run(&accepted, out.file.is_none() && stdout_color(cli));
-    write_output_with(out.file, |w| match out.format {
-        // The help of a diagnostic names the retention the policy's margin asks for.
-        CheckFormat::Human => report::diagnostic::Human { margin: r.margin }.write(w, &run),
-        _ => format::of(out.format).write(w, &run),
-    })
+    write_output_with(out.file, |w| format::of(out.format).write(w, &run))
 }

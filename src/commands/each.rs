@@ -33,7 +33,7 @@ pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
         }
     };
     let render = match s.format {
-        // Human diagnostics and concise lines are per run: `--each` tabulates.
+        // Human and concise are refused before (`check::each_can_write`).
         CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise => org::Render::Table {
             color: s.output.is_none() && color(cli.color, std::io::stdout().is_terminal()),
         },

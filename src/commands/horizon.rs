@@ -35,6 +35,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
     }
     let a = analysis::analyse(&m);
     let (intent, at) = (intent.as_deref(), at.as_deref());
+    if let Some(c) = at {
+        not_a_layer(&a, intent, c)?;
+    }
     // Written as the rows are made: the output of a large manifest is never
     // held whole.
     if *required {
@@ -49,4 +52,33 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         TextFormat::Json => report::horizon::write_json(&a, intent, at, w),
     })?;
     Ok(0)
+}
+
+/// `--at` names a component no row is about (a queue, a function without a
+/// window): say so, and which components the rows are about, rather than
+/// print that nothing is reached.
+fn not_a_layer(
+    a: &analysis::Analysis,
+    intent: Option<&str>,
+    at: &str,
+) -> Result<(), engine::Error> {
+    let rows = report::horizon::rows(a, intent, None);
+    if rows.iter().any(|r| r.node == at) {
+        return Ok(());
+    }
+    let mut layers: Vec<&str> = rows.iter().map(|r| r.node.as_str()).collect();
+    layers.sort_unstable();
+    layers.dedup();
+    let scope = intent.map_or_else(|| "an intent".to_string(), |i| format!("`{i}`"));
+    Err(engine::Error::usage(
+        format!(
+            "`{at}` is not a guard, store, dedup window or effect that {scope} reaches, so it has no horizon row"
+        ),
+        if layers.is_empty() {
+            "no intent reaches a guard, store or effect: declare the intents and their `guarded_by`"
+                .to_string()
+        } else {
+            format!("`--at` takes one of: {}", layers.join(", "))
+        },
+    ))
 }

@@ -60,6 +60,18 @@ fn man(command: Option<&str>, out_dir: Option<&Path>) -> anyhow::Result<u8> {
         out(&page.text)?;
         return Ok(0);
     };
+    // The folder is made as `mkdir -p` would; an existing file keeps it
+    // from being made, and the write below says so.
+    if let Err(e) = std::fs::create_dir_all(dir)
+        && !dir.is_dir()
+    {
+        eprintln!(
+            "error: cannot create the folder `{}`: {}\nhelp: give a folder that can be created, or an existing one",
+            echo(&dir.display().to_string()),
+            files::io_reason(&e)
+        );
+        return Ok(2);
+    }
     for page in manual::man::pages() {
         let path = dir.join(&page.file);
         if let Err(e) = files::write_atomic(&path, page.text.as_bytes(), files::Mode::Replace) {

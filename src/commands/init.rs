@@ -12,11 +12,16 @@ pub fn run(output: Option<&Path>) -> anyhow::Result<u8> {
         out(init::STARTER)?;
         return Ok(0);
     };
-    let written = files::write_atomic(path, init::STARTER.as_bytes(), files::Mode::CreateNew);
+    let text = init::starter_for(&path.display().to_string());
+    let written = files::write_atomic(path, text.as_bytes(), files::Mode::CreateNew);
     match written {
         Ok(()) => {
-            let shown = echo(&path.display().to_string());
-            eprintln!("wrote {shown}; run `replay-audit check {shown}`");
+            let path = path.display().to_string();
+            eprintln!(
+                "wrote {}; run `replay-audit check {}`",
+                echo(&path),
+                init::shell_word(&path)
+            );
             Ok(0)
         }
         Err(e) => {

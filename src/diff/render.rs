@@ -39,7 +39,7 @@ fn retention(s: Option<u64>) -> String {
 }
 
 /// One moved layer in words: "horizon 4d → 14d via payout-dlq; window 7d:
-/// now expires first".
+/// now expires too soon".
 fn moved_text(m: &Moved) -> String {
     let pair = |(a, b): (Option<Dur>, Option<Dur>)| {
         if a == b {

@@ -121,10 +121,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovered, Vec<Diagnostic>> {
     }
     out.files = once_each(std::mem::take(&mut out.files));
     if out.files.is_empty() && errors.is_empty() {
-        errors.push(
-            Diagnostic::new(None, "no manifest files found")
-                .help("a folder is read for *.yaml and *.yml files below it"),
-        );
+        errors.push(no_manifests(paths));
     }
     if errors.is_empty() {
         Ok(out)
@@ -132,6 +129,26 @@ pub fn discover(paths: &[PathBuf]) -> Result<Discovered, Vec<Diagnostic>> {
         Err(errors)
     }
 }
+
+/// The error of a run that found nothing to read: the folders given and
+/// the names a folder scan looks for.
+pub fn no_manifests(paths: &[PathBuf]) -> Diagnostic {
+    let folders: Vec<String> = paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .map(|p| format!("`{}`", crate::diagnostics::echo(&p.display().to_string())))
+        .collect();
+    let message = match folders.len() {
+        0 => NO_MANIFESTS.to_string(),
+        _ => format!("{NO_MANIFESTS} in {}", folders.join(", ")),
+    };
+    Diagnostic::new(None, message).help(
+        "a folder is read for manifests (*.yaml, *.yml: a top-level `version` with `components`, `intents` or `regions`) and Terraform (*.tf, *.tf.json, terraform.tfvars, *.auto.tfvars) below it, hidden folders left out; name any other file (a CloudFormation *.json template, an AsyncAPI document) on the command line",
+    )
+}
+
+/// How [`no_manifests`] starts: `check --each` tells an empty folder apart by it.
+pub const NO_MANIFESTS: &str = "no manifest files found";
 
 /// What makes two paths the same file: (device, inode) where known, else
 /// the resolved path, else the path as written.
@@ -208,8 +225,13 @@ fn walk(
             let hidden = path
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            // `.git` and Terraform's `.terraform` (its module cache is read
+            // through `modules.json`) are never manifests: left out unsaid.
+            let expected = path
+                .file_name()
+                .is_some_and(|n| n == ".git" || n == ".terraform");
             if hidden {
-                skipped.hidden_folders += 1;
+                skipped.hidden_folders += usize::from(!expected);
             } else {
                 walk(&path, files, skipped, errors, depth + 1);
             }

@@ -30,7 +30,7 @@ mod discover;
 mod given;
 mod write;
 
-pub use discover::{Discovered, Skipped, discover, is_manifest_text};
+pub use discover::{Discovered, NO_MANIFESTS, Skipped, discover, is_manifest_text, no_manifests};
 pub use given::{check_given, normalise, stays_in_tree, work_tree};
 pub use write::{Mode, WriteError, WriteErrorKind, write_atomic, write_atomic_with};
 
@@ -215,7 +215,7 @@ fn line_col(before: &str) -> (usize, usize) {
     (line, col)
 }
 
-pub(crate) fn io_reason(e: &std::io::Error) -> String {
+pub fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file or folder".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),

@@ -40,10 +40,10 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
         Err(e) if looks_json => match serde_json::from_str::<serde_json::Value>(text) {
             Ok(v) if depth(&v) <= limits.max_depth => Ok(from_json(v, file)),
             // Too deep: the parser's error words the depth limit.
-            Ok(_) => Err(yaml_error(&e, file, limits, text.len())),
+            Ok(_) => Err(yaml_error(&e, file, limits, text)),
             Err(je) => Err(json_error(&je, file)),
         },
-        Err(e) => Err(yaml_error(&e, file, limits, text.len())),
+        Err(e) => Err(yaml_error(&e, file, limits, text)),
     }
 }
 
@@ -105,12 +105,12 @@ pub(crate) fn from_json(v: serde_json::Value, file: u32) -> Node {
 /// The manifest reader's error ([`crate::manifest::yaml::yaml_error`]), so
 /// an exceeded limit reads the same here, with a label at its place and a
 /// help on every error.
-fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, len: usize) -> Diagnostic {
-    let mut d = crate::manifest::yaml::yaml_error(e, file, limits, len);
+fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, text: &str) -> Diagnostic {
+    let mut d = crate::manifest::yaml::yaml_error(e, file, limits, text);
     if d.help.is_none() {
         d = d.help("fix the syntax at this place");
     }
-    if d.loc.is_some() {
+    if d.loc.is_some() && d.label.is_empty() {
         d = d.label("here");
     }
     d
@@ -155,6 +155,8 @@ mod tests {
     #[test]
     fn yaml_errors_have_line_and_column() {
         let e = parse("a: [1, 2\nb: 3", 0, &Limits::default()).unwrap_err();
-        assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((2, 2)));
+        // The parser stops at 2:2; the place to fix is the `[` left open.
+        assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((1, 4)));
+        assert_eq!(e.message, "invalid YAML: this `[` is never closed");
     }
 }

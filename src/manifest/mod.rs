@@ -13,6 +13,7 @@ pub mod yaml;
 mod yaml_anchors;
 pub mod yaml_errors;
 pub mod yaml_events;
+mod yaml_flow;
 pub mod yaml_visitor;
 
 use std::path::PathBuf;

@@ -150,7 +150,7 @@ pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic>
 pub(super) fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
     let Root(mut node, _) =
         serde_saphyr::from_str_with_options::<Root<Manifest>>(text, limits.options(text.len()))
-            .map_err(|e| yaml_error(&e, file, limits, text.len()))?;
+            .map_err(|e| yaml_error(&e, file, limits, text))?;
     if file != 0 {
         set_file(&mut node, file);
     }
@@ -223,7 +223,7 @@ pub fn stream(
         serde_saphyr::with_deserializer_from_str_with_options(text, options, |d| {
             de::DeserializeSeed::deserialize(Stream(&seed), d)
         })
-        .map_err(|e| yaml_error(&e, file, limits, text.len()))
+        .map_err(|e| yaml_error(&e, file, limits, text))
     })?
 }
 
@@ -384,13 +384,35 @@ pub(crate) fn set_file(node: &mut Node, file: u32) {
 
 /// A parser error on a text of `len` bytes, at its place, in our words
 /// ([`yaml_errors::describe`]).
-pub fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, len: usize) -> Diagnostic {
+pub fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, text: &str) -> Diagnostic {
+    let len = text.len();
     let loc = e.location().filter(|l| l.line() > 0).map(|l| Loc {
         file,
         line: l.line() as u32,
         col: l.column() as u32,
     });
     let (message, help) = yaml_errors::describe(e, &limits.budget(len), len);
+    // A flow collection left open: the parser stops lines later; the
+    // place to fix is the opener.
+    let open = match (e, loc) {
+        (serde_saphyr::Error::Budget { .. }, _) | (_, None) => None,
+        (_, Some(l)) => super::yaml_flow::unclosed_before(text, l.line as usize, l.col as usize)
+            .map(|(line, col, c)| (l, line, col, c)),
+    };
+    if let Some((l, line, col, c)) = open {
+        let close = if c == '[' { ']' } else { '}' };
+        let at = Loc {
+            file,
+            line: line as u32,
+            col: col as u32,
+        };
+        return Diagnostic::new(Some(at), format!("invalid YAML: this `{c}` is never closed"))
+            .label("opened here")
+            .help(format!(
+                "close it with `{close}` where the list or mapping ends (the parser stopped at line {}, column {}: {message})",
+                l.line, l.col
+            ));
+    }
     let mut d = Diagnostic::new(loc, format!("invalid YAML: {message}"));
     if let Some(h) = help {
         d = d.help(h);
@@ -422,7 +444,9 @@ mod tests {
     #[test]
     fn syntax_error_has_location() {
         let e = p("a: [1, 2\nb: 3").unwrap_err();
-        assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((2, 2)));
+        // The parser stops at 2:2; the place to fix is the `[` left open.
+        assert_eq!(e.loc.map(|l| (l.line, l.col)), Some((1, 4)));
+        assert_eq!(e.message, "invalid YAML: this `[` is never closed");
         assert!(e.message.starts_with("invalid YAML:"), "{}", e.message);
     }
 

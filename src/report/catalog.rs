@@ -1,6 +1,7 @@
 //! `catalog`: the built-in kinds, their documented values and sources.
 
-use comfy_table::{Table, presets::NOTHING};
+use crate::report::diagnostic::hanging;
+use crate::report::table::{self, listing};
 
 use crate::catalog::{Kind, Status, catalog};
 
@@ -26,10 +27,24 @@ pub fn list(json: bool) -> String {
     if json {
         return serde_json::to_string_pretty(&c.kinds).expect("serialises") + "\n";
     }
-    let mut t = Table::new();
-    t.load_style(NOTHING)
-        .force_no_tty()
-        .set_header(vec!["kind", "generic", "vendor", "delivery", "summary"]);
+    let width = table::width();
+    if width < table::NARROW {
+        // Too narrow for five columns: each kind on a line, its summary
+        // wrapped under it.
+        let mut s = String::new();
+        for k in &c.kinds {
+            let delivery = k.delivery.as_deref().unwrap_or("-");
+            s.push_str(&format!(
+                "{} ({}, {}, {delivery})\n{}\n",
+                k.id,
+                k.generic.name(),
+                k.vendor,
+                hanging("    ", &k.summary, usize::from(width))
+            ));
+        }
+        return s;
+    }
+    let mut t = listing(vec!["kind", "generic", "vendor", "delivery", "summary"]);
     for k in &c.kinds {
         t.add_row(vec![
             k.id.as_str(),
@@ -66,12 +81,13 @@ pub fn show(k: &Kind, json: bool) -> String {
         return serde_json::to_string_pretty(&Shown { kind: k, sources }).expect("serialises")
             + "\n";
     }
+    let width = usize::from(table::width());
     let mut s = format!(
         "{} ({}, {})\n{}\n",
         k.id,
         k.generic.name(),
         k.vendor,
-        k.summary
+        hanging("", &k.summary, width)
     );
     if let Some(t) = &k.title {
         s = format!("{t}\n{s}");
@@ -83,10 +99,7 @@ pub fn show(k: &Kind, json: bool) -> String {
         ));
     }
     if !k.fields.is_empty() {
-        let mut t = Table::new();
-        t.load_style(NOTHING)
-            .force_no_tty()
-            .set_header(vec!["field", "default", "min", "max", "fixed", "source"]);
+        let mut t = listing(vec!["field", "default", "min", "max", "fixed", "source"]);
         for (name, f) in &k.fields {
             t.add_row(vec![
                 name.clone(),
@@ -100,12 +113,19 @@ pub fn show(k: &Kind, json: bool) -> String {
         s.push_str(&format!("\n{t}\n"));
     }
     if let Some(w) = &k.window_starts {
-        s.push_str(&format!("window counted {} [{}]\n", w.text, w.source));
+        let text = format!("{} [{}]", w.text, w.source);
+        s.push_str(&hanging("window counted ", &text, width));
+        s.push('\n');
     }
     if !k.behaviours.is_empty() {
         s.push_str("\nbehaviours:\n");
         for b in &k.behaviours {
-            s.push_str(&format!("  - {} [{}]\n", b.text, b.source));
+            s.push_str(&hanging(
+                "  - ",
+                &format!("{} [{}]", b.text, b.source),
+                width,
+            ));
+            s.push('\n');
         }
     }
     let mut ids: Vec<&str> = k
@@ -122,12 +142,9 @@ pub fn show(k: &Kind, json: bool) -> String {
         s.push_str("\nsources:\n");
         for id in ids {
             if let Some(src) = c.sources.get(id) {
-                s.push_str(&format!(
-                    "  {id} ({}): {}\n    {}\n",
-                    status(src.status),
-                    src.fact,
-                    src.url
-                ));
+                let head = format!("  {id} ({}): ", status(src.status));
+                s.push_str(&hanging(&head, &src.fact, width));
+                s.push_str(&format!("\n    {}\n", src.url));
             }
         }
     }

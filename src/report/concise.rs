@@ -1,4 +1,5 @@
-//! `--format concise`: one line per finding, `file:line:col: CODE message`,
+//! `--format concise`: one line per finding,
+//! `file:line:col: severity[CODE]: message`,
 //! the shape editors' quickfix lists and `errorformat` read (ruff's and
 //! clippy's short output); the summary line, then which policy applied.
 
@@ -19,9 +20,10 @@ pub fn render(map: &crate::diagnostics::SourceMap, findings: &[Finding]) -> Stri
             (None, false) => String::new(),
         };
         // One finding, one line: an echoed value never breaks it.
+        let head = format!("{}[{}]: {}", f.severity.name(), f.rule.code, f.message);
         let line = match f.loc {
-            Some(_) => format!("{}: {} {}{accepted}", place(map, f), f.rule.code, f.message),
-            None => format!("{} {}{accepted}", f.rule.code, f.message),
+            Some(_) => format!("{}: {head}{accepted}", place(map, f)),
+            None => format!("{head}{accepted}"),
         };
         out.push_str(&echo(&line));
         out.push('\n');

@@ -3,31 +3,36 @@
 //! which policy applied last:
 //!
 //! ```text
-//! error[RH001]: replay-outlives-dedup-window
+//! error[RH001]: a dead-letter redrive can reach `bank-rail` 15h 25m after
+//!               the intent, but `payout-idempotency` forgets the key …
 //!   --> examples/payouts.yaml:50:11
 //!    |
 //! 50 |     kind: powertools-idempotency
-//!    |           ^^^^^^^^^^^^^^^^^^^^^^ a dead-letter redrive can reach …
+//!    |           ^^^^^^^^^^^^^^^^^^^^^^ window 1h
 //!    = path: settlement-scheduler → payout-requests → … → bank-rail
 //!    = note: horizon 15h 25m = 45m dead_letter + 14h redrive + 40m delivers_to > window 1h
 //!    = help: set `payout-idempotency.retention` to at least 16h 57m 30s (horizon 15h 25m + margin 1h 32m 30s)
 //! ```
 //!
-//! Every manifest string goes through [`shown`]: one inert line, each
-//! overlong token cut as the table cuts it.
+//! The message is the title, as rustc and ruff print it; the mark under
+//! the manifest's value carries a short label (the window, else the rule's
+//! name). Every text wraps on word boundaries at the terminal's width
+//! ([`crate::report::table::width`]: `COLUMNS`, else the terminal, else 160
+//! columns), continuation lines aligned by the renderer. Every manifest
+//! string goes through [`shown`]: one inert line, each overlong token cut as
+//! the table cuts it.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
 
 use annotate_snippets::{Group, Level, Renderer};
 
-use crate::analysis::effective;
 use crate::diagnostics::{SnippetText, echo};
 use crate::manifest::Manifest;
 use crate::report::Summary;
 use crate::report::format::{CheckRun, Format};
 use crate::report::table::cell;
-use crate::rules::{Finding, Margin, Severity};
+use crate::rules::{Finding, Severity};
 use crate::time::Dur;
 
 /// Terms of the horizon arithmetic shown before the rest are counted.
@@ -35,25 +40,20 @@ const TERMS_SHOWN: usize = 12;
 /// Rule-given related places shown under a finding.
 const RELATED_SHOWN: usize = 3;
 
-/// `--format human`, with the margin of the policy for the help's retention.
-pub struct Human {
-    pub margin: Margin,
-}
-
-/// [`Human`] under the default margin (for [`crate::report::format::of`]).
-pub static DEFAULT_MARGIN: std::sync::LazyLock<Human> = std::sync::LazyLock::new(|| Human {
-    margin: Margin::default(),
-});
+/// `--format human`.
+pub struct Human;
 
 impl Format for Human {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
-        out.write_all(render(run.manifest, run.findings, self.margin, run.color).as_bytes())?;
+        let width = usize::from(crate::report::table::width());
+        out.write_all(render(run.manifest, run.findings, run.color, width).as_bytes())?;
         writeln!(out, "{}", echo(&run.notes.policy_line()))
     }
 }
 
-/// Every finding as a diagnostic under a line per intent, then the counts.
-pub fn render(m: &Manifest, findings: &[Finding], margin: Margin, color: bool) -> String {
+/// Every finding as a diagnostic under a line per intent, then the counts,
+/// its texts wrapped to `width` columns.
+pub fn render(m: &Manifest, findings: &[Finding], color: bool, width: usize) -> String {
     if findings.is_empty() {
         return "No findings.\n".to_string();
     }
@@ -61,7 +61,8 @@ pub fn render(m: &Manifest, findings: &[Finding], margin: Margin, color: bool) -
         Renderer::styled()
     } else {
         Renderer::plain()
-    };
+    }
+    .term_width(width);
     let mut out = String::new();
     for (intent, group) in by_intent(findings) {
         let s = Summary::of(group.iter().copied());
@@ -75,7 +76,7 @@ pub fn render(m: &Manifest, findings: &[Finding], margin: Margin, color: bool) -
             format!("{head}\n\n")
         });
         for f in group {
-            out.push_str(&one(m, f, margin, &renderer));
+            out.push_str(&one(m, f, &renderer, width));
             out.push_str("\n\n");
         }
     }
@@ -115,11 +116,27 @@ fn level(s: Severity) -> Level<'static> {
     }
 }
 
-/// One finding: title, the manifest line marked, path, arithmetic, help.
-fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String {
+/// One finding: the message as title, the manifest line marked, path,
+/// arithmetic, help, each wrapped to `width` columns.
+fn one(m: &Manifest, f: &Finding, renderer: &Renderer, width: usize) -> String {
     let map = &m.sources;
-    let message = shown(&f.message);
+    let level_name = f.severity.name();
+    // `error[RH001]: ` before the title's first line.
+    let title_text = wrap(
+        &shown(&f.message),
+        width,
+        level_name.len() + f.rule.code.len() + 4,
+    );
+    let label = match f.window {
+        Some(w) => format!("window {w}"),
+        None => f.rule.name.to_string(),
+    };
     let place = f.loc.and_then(|l| SnippetText::of_span(map, l, value_len));
+    // A label that would run past the width is left out: the title says it.
+    let label = match &place {
+        Some(p) if p.caret_end() + 1 + label.chars().count() > width => String::new(),
+        _ => label,
+    };
     let related: Vec<(SnippetText, String)> = f
         .related
         .iter()
@@ -127,9 +144,6 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
         .filter_map(|(l, t)| Some((SnippetText::of(map, *l)?, shown(t))))
         .collect();
     let mut notes: Vec<(Option<&str>, String)> = Vec::new();
-    if place.is_none() {
-        notes.push((None, message.clone()));
-    }
     if !f.path.is_empty() {
         notes.push((
             Some("path"),
@@ -147,15 +161,23 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
     if let Some(w) = accepted(f) {
         notes.push((None, shown(&w)));
     }
-    let help = shown(&help(m, f, margin));
-    let title = level(f.severity).primary_title(f.rule.name).id(f.rule.code);
+    let help = wrap(&shown(&f.help()), width, "   = help: ".len());
+    let title = level(f.severity).primary_title(title_text).id(f.rule.code);
     let mut group = Group::with_title(title);
     if let Some(p) = &place {
-        group = group.element(p.snippet(&message, true));
+        group = group.element(p.snippet(&label, true));
     }
     for (text, note) in &related {
         group = group.element(text.snippet(note, false));
     }
+    let notes: Vec<(Option<&str>, String)> = notes
+        .into_iter()
+        .map(|(name, text)| {
+            // `   = note: `, or the note's own name in its place.
+            let indent = "   = : ".len() + name.unwrap_or("note").len();
+            (name, wrap(&text, width, indent))
+        })
+        .collect();
     for (name, text) in &notes {
         let l = match name {
             Some(n) => Level::NOTE.with_name(*n),
@@ -165,6 +187,36 @@ fn one(m: &Manifest, f: &Finding, margin: Margin, renderer: &Renderer) -> String
     }
     group = group.element(Level::HELP.message(help.as_str()));
     renderer.render(&[group])
+}
+
+/// `text` broken into lines at spaces so that none, after the `indent`
+/// columns before it, is wider than `width` (a word longer than that keeps
+/// its own line whole); at least 20 columns are always left for the text.
+pub fn wrap(text: &str, width: usize, indent: usize) -> String {
+    let room = width.saturating_sub(indent).max(20);
+    let mut out = String::with_capacity(text.len());
+    let mut line = 0usize;
+    for (i, word) in text.split(' ').enumerate() {
+        let len = word.chars().count();
+        if i > 0 && line + 1 + len > room {
+            out.push('\n');
+            line = 0;
+        } else if i > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += len;
+    }
+    out
+}
+
+/// `prefix` then `text` wrapped to `width` columns, every further line
+/// indented under the text's first (`  - a long behaviour …`).
+pub fn hanging(prefix: &str, text: &str, width: usize) -> String {
+    let indent = prefix.chars().count();
+    let pad = format!("\n{}", " ".repeat(indent));
+    format!("{prefix}{}", wrap(text, width, indent).replace('\n', &pad))
 }
 
 /// The length in bytes of the value that starts `rest` (the line from a
@@ -283,44 +335,6 @@ fn field_of(why: &str) -> &str {
         Some((f, _)) if !f.is_empty() && f.chars().all(|c| c.is_ascii_lowercase() || c == '_') => f,
         _ => "link",
     }
-}
-
-/// The concrete fix: for a window the horizon outlives or nearly reaches,
-/// the field to set and the minimum safe retention; else the rule's page.
-fn help(m: &Manifest, f: &Finding, margin: Margin) -> String {
-    let windowed = matches!(f.rule.code, "RH001" | "RH002" | "RH004");
-    if let (true, Some(h), Some(_), Some(id)) = (windowed, f.horizon, f.window, &f.component)
-        && !h.is_unbounded()
-        && let Some(c) = m.component(id)
-    {
-        let field = if effective::generic(c).is_transport() {
-            "dedup_window"
-        } else if !effective::generic(c).is_store()
-            && effective::boolean(c, "accepts_key").is_some_and(|a| a.value)
-        {
-            "key_window"
-        } else {
-            "retention"
-        };
-        if effective::kind_of(c)
-            .fields
-            .get(field)
-            .is_some_and(|f| f.fixed)
-        {
-            // A platform constant is never the fix: a layer the team sets is.
-            return format!(
-                "`{id}.{field}` is fixed by the platform: claim the key in front of `{id}` in a store that keeps it at least {} (the latest copy {h} after the first sighting + margin {}), or bound how late copies arrive",
-                margin.required_window(h),
-                margin.of(h)
-            );
-        }
-        return format!(
-            "set `{id}.{field}` to at least {} (the latest copy {h} after its first sighting + margin {})",
-            margin.required_window(h),
-            margin.of(h)
-        );
-    }
-    format!("`replay-audit explain {}` says how to fix it", f.rule.code)
 }
 
 #[cfg(test)]

@@ -54,7 +54,7 @@ pub fn of(format: CheckFormat) -> &'static dyn Format {
         CheckFormat::Github => &github::GithubFormat,
         CheckFormat::Markdown => &markdown::MarkdownFormat,
         CheckFormat::Gitlab => &gitlab::GitlabFormat,
-        CheckFormat::Human => &*diagnostic::DEFAULT_MARGIN,
+        CheckFormat::Human => &diagnostic::Human,
         CheckFormat::Concise => &concise::ConciseFormat,
     }
 }

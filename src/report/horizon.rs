@@ -77,12 +77,15 @@ impl Row {
         let need = self.needs();
         match self.window {
             None => "no window",
-            Some(w) if w < need => "expires first",
+            Some(w) if w < need => TOO_SOON,
             Some(w) if w < required_window(need) => "thin margin",
             Some(_) => "covered",
         }
     }
 }
+
+/// The verdict of a window shorter than what it must cover.
+pub const TOO_SOON: &str = "expires too soon";
 
 /// Rows for every intent (or one), optionally only at one component.
 pub fn rows(a: &Analysis, intent: Option<&str>, at: Option<&str>) -> Vec<Row> {
@@ -375,10 +378,13 @@ impl<'w> JsonWriter<'w> {
     }
 }
 
-/// Writes the text of `horizon`, one row at a time.
+/// Writes the text of `horizon`, one intent at a time: the layers whose
+/// window is too short are all marked, and of those the ones with the
+/// shortest window (the key they hold is forgotten first) as such.
 struct TextWriter<'w> {
     w: &'w mut dyn Write,
-    intent: Option<String>,
+    /// The rows of the intent being written.
+    pending: Vec<Row>,
     rows: usize,
 }
 
@@ -386,23 +392,39 @@ impl<'w> TextWriter<'w> {
     fn new(w: &'w mut dyn Write) -> Self {
         TextWriter {
             w,
-            intent: None,
+            pending: Vec::new(),
             rows: 0,
         }
     }
 
     fn row(&mut self, r: &Row) -> std::io::Result<()> {
-        let mut s = String::new();
-        if self.intent.as_ref() != Some(&r.intent) {
-            s.push_str(&format!("intent {}\n", r.intent));
-            self.intent = Some(r.intent.clone());
+        if self.pending.first().is_some_and(|p| p.intent != r.intent) {
+            self.flush()?;
         }
-        row_text(r, &mut s);
+        self.pending.push(r.clone());
         self.rows += 1;
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let Some(first) = self.pending.first() else {
+            return Ok(());
+        };
+        let mut s = format!("intent {}\n", first.intent);
+        let shortest = self
+            .pending
+            .iter()
+            .filter(|r| r.verdict() == TOO_SOON)
+            .filter_map(|r| r.window)
+            .min();
+        for r in self.pending.drain(..) {
+            row_text(&r, r.window.is_some() && r.window == shortest, &mut s);
+        }
         self.w.write_all(crate::diagnostics::inert(&s).as_bytes())
     }
 
-    fn finish(self) -> std::io::Result<()> {
+    fn finish(mut self) -> std::io::Result<()> {
+        self.flush()?;
         if self.rows == 0 {
             self.w
                 .write_all(b"No guard, store or effect is reached.\n")?;
@@ -412,8 +434,9 @@ impl<'w> TextWriter<'w> {
 }
 
 /// One row: its verdict line, its steps (the elided ones as one line with
-/// their count and what they add) and the total.
-fn row_text(r: &Row, s: &mut String) {
+/// their count and what they add) and the total. `first`: of the intent's
+/// layers too short, this one forgets the key first.
+fn row_text(r: &Row, first: bool, s: &mut String) {
     let window = r.window.map_or_else(
         || "none".to_string(),
         |w| match &r.window_starts {
@@ -422,7 +445,8 @@ fn row_text(r: &Row, s: &mut String) {
         },
     );
     let verdict = match r.verdict() {
-        "expires first" => "EXPIRES FIRST".to_string(),
+        TOO_SOON if first => "EXPIRES FIRST".to_string(),
+        TOO_SOON => "EXPIRES TOO SOON".to_string(),
         v => v.to_string(),
     };
     // Both ends of what a layer's window must cover: its first sighting of

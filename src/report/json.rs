@@ -16,6 +16,8 @@ pub struct JsonFinding {
     pub name: &'static str,
     pub severity: &'static str,
     pub message: String,
+    /// How to fix it (what the terminal prints after `= help:`).
+    pub help: String,
     #[serde(flatten)]
     pub values: FindingValues,
     pub location: Option<Location>,
@@ -32,6 +34,7 @@ impl JsonFinding {
             name: f.rule.name,
             severity: f.severity.name(),
             message: f.message.clone(),
+            help: f.help(),
             values: FindingValues::of(f),
             location: f.loc.map(|l| map.location(l)),
             waived: f.waived.clone(),
@@ -82,6 +85,7 @@ struct JsonFindingRef<'a> {
     name: &'static str,
     severity: &'static str,
     message: &'a str,
+    help: String,
     intent: Option<&'a str>,
     component: Option<&'a str>,
     horizon_seconds: Option<u64>,
@@ -100,6 +104,7 @@ impl<'a> JsonFindingRef<'a> {
             name: f.rule.name,
             severity: f.severity.name(),
             message: &f.message,
+            help: f.help(),
             intent: f.intent.as_deref(),
             component: f.component.as_deref(),
             horizon_seconds: f.horizon.and_then(|h| h.as_secs_ceil()),

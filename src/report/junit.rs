@@ -124,8 +124,8 @@ fn case_name(f: &Finding) -> String {
     xml::value(&s)
 }
 
-/// The finding in full: place, severity, message, component, path and
-/// assumptions, one per line.
+/// The finding in full: place, severity, message, component, path,
+/// assumptions and the fix, one per line.
 fn detail(map: &SourceMap, f: &Finding) -> String {
     let mut text = format!(
         "{}: {}: {}\n",
@@ -143,6 +143,7 @@ fn detail(map: &SourceMap, f: &Finding) -> String {
     for a in f.assumptions() {
         text.push_str(&format!("  assumes: {}\n", xml::value(a)));
     }
+    text.push_str(&format!("  help: {}\n", xml::value(&f.help())));
     text.trim_end_matches('\n').to_string()
 }
 

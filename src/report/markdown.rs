@@ -145,7 +145,7 @@ pub fn render_full(
         for (n, r) in horizons.iter().enumerate() {
             let window = r.window.map_or_else(|| "-".to_string(), |w| w.to_string());
             let verdict = match r.verdict() {
-                "expires first" => "**expires first**",
+                crate::report::horizon::TOO_SOON => "**expires too soon**",
                 v => v,
             };
             out.push_str(&format!(
@@ -237,6 +237,7 @@ fn findings_part(map: &SourceMap, findings: &[Finding], manifest: Option<&Manife
                 out.push_str(&format!("  - {}\n", escape(a)));
             }
         }
+        out.push_str(&format!("- help: {}\n", escape(&f.help())));
         out.push_str(&format!(
             "- rule: [{} {}]({})\n",
             f.rule.code,

@@ -127,10 +127,7 @@ pub fn rules_list(json: bool) -> String {
             .collect();
         return serde_json::to_string_pretty(&list).expect("serialises") + "\n";
     }
-    let mut t = comfy_table::Table::new();
-    t.load_style(comfy_table::presets::NOTHING)
-        .set_header(vec!["code", "name", "severity", "summary"]);
-    t.force_no_tty();
+    let mut t = table::listing(vec!["code", "name", "severity", "summary"]);
     for r in RULES {
         t.add_row(vec![r.code, r.name, r.severity.name(), r.summary()]);
     }

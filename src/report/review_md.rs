@@ -181,8 +181,8 @@ fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
         s.push_str("| Intent | Component | Role | Horizon | Latest copy to stop, after first sighting | Window | Minimum safe retention | Margin | Verdict |\n|---|---|---|---|---|---|---|---|---|\n");
         for row in &r.horizons {
             let verdict = row_verdict(row);
-            let verdict = if verdict == "expires first" {
-                "**expires first**".to_string()
+            let verdict = if verdict == crate::report::horizon::TOO_SOON {
+                "**expires too soon**".to_string()
             } else {
                 verdict.to_string()
             };

@@ -233,8 +233,13 @@ fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding, id: String) -> S
             .position(|r| r.code == f.rule.code)
             .unwrap_or(0),
         level: level(f.severity),
+        // The concrete fix travels in the message, which code scanning
+        // shows; the rule's own `help` points at its page for the rest.
         message: Text {
-            text: f.message.clone(),
+            text: match &f.fix {
+                Some(fix) => format!("{}\nhelp: {fix}", f.message),
+                None => f.message.clone(),
+            },
         },
         locations: f
             .loc

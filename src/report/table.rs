@@ -33,6 +33,25 @@ fn columns_or(columns: Option<&str>, terminal: impl FnOnce() -> Option<u16>) -> 
     }
 }
 
+/// A borderless table of plain text (the lists of `rules` and `catalog`)
+/// under `header`, its long cells wrapped on word boundaries to [`width`].
+pub fn listing(header: Vec<&str>) -> Table {
+    let mut t = Table::new();
+    t.load_style(comfy_table::presets::NOTHING)
+        .force_no_tty()
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(width())
+        .set_header(header);
+    // Every column but the last (the prose) keeps its words whole.
+    let columns = t.column_count();
+    for i in 0..columns.saturating_sub(1) {
+        if let Some(c) = t.column_mut(i) {
+            c.set_constraint(ColumnConstraint::ContentWidth);
+        }
+    }
+    t
+}
+
 /// Below this width the intent, component and rule name move into the
 /// message cell: six columns of 80 characters split every word.
 pub const NARROW: u16 = 120;

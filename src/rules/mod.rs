@@ -8,6 +8,7 @@
 //! `explain` prints exactly what the repository shows.
 
 mod context;
+pub mod help;
 mod hygiene;
 mod key;
 mod limits;
@@ -200,6 +201,8 @@ pub struct Details {
     /// several findings of one rule (RH041's field, RH051's subscription):
     /// part of its identity ([`Finding::fingerprint`]).
     pub subject: Option<String>,
+    /// The concrete fix ([`help::of`]); [`Finding::help`] reads it.
+    pub fix: Option<String>,
 }
 
 /// What a finding without details reads.
@@ -212,6 +215,7 @@ static NO_DETAILS: Details = Details {
     waived: None,
     rests_on: Vec::new(),
     subject: None,
+    fix: None,
 };
 
 /// [`Details`] boxed, `None` until one is written; compared and printed as
@@ -287,6 +291,18 @@ impl Finding {
             listed: Box::default(),
             loc: None,
             details: Boxed::default(),
+        }
+    }
+
+    /// How to fix it, as every format prints it: the concrete change where
+    /// the finding's values give one, else where the rule's page is.
+    pub fn help(&self) -> String {
+        match &self.fix {
+            Some(fix) => fix.clone(),
+            None => format!(
+                "`replay-audit explain {}` says how to fix it",
+                self.rule.code
+            ),
         }
     }
 
@@ -452,6 +468,11 @@ pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
     // The pushes left up to as much room again as the findings take; free
     // it before the sort allocates its scratch.
     out.shrink_to_fit();
+    for f in &mut out {
+        if let Some(fix) = help::of(ctx.m, f, options.margin) {
+            f.fix = Some(fix);
+        }
+    }
     sort(&mut out);
     out.dedup_by(|x, y| {
         x.rule.code == y.rule.code

@@ -183,6 +183,15 @@ fn unknown_id<'a>(id: &str, ids: impl Iterator<Item = &'a str> + Clone) -> Strin
     )
 }
 
+/// ` (horizon H, window W)` of a finding that has either, else nothing.
+pub(super) fn numbers(f: &Finding) -> String {
+    if f.horizon.is_some() || f.window.is_some() {
+        format!(" (horizon {}, window {})", dur(f.horizon), dur(f.window))
+    } else {
+        String::new()
+    }
+}
+
 /// A finding on one line: severity, code, name, scope, numbers.
 pub(super) fn short(f: &Finding) -> String {
     let mut s = format!(
@@ -192,13 +201,7 @@ pub(super) fn short(f: &Finding) -> String {
         f.rule.name,
         f.scope()
     );
-    if f.horizon.is_some() || f.window.is_some() {
-        s.push_str(&format!(
-            " (horizon {}, window {})",
-            dur(f.horizon),
-            dur(f.window)
-        ));
-    }
+    s.push_str(&numbers(f));
     if f.waived.is_some() {
         s.push_str(" (waived)");
     }

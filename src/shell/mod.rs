@@ -86,6 +86,8 @@ fn usage(cmd: &str) -> String {
 pub struct Reply {
     pub out: String,
     pub err: Option<String>,
+    /// Said on standard error without failing the session.
+    pub warning: Option<String>,
     pub quit: bool,
 }
 
@@ -123,6 +125,13 @@ pub struct Shell {
     current: Built,
     findings: Vec<Finding>,
     color: bool,
+    /// The changes differ from what `save` last wrote (or none was saved).
+    unsaved: bool,
+    /// `quit` was refused once for unsaved changes: the next one leaves.
+    warned: bool,
+    /// On a terminal, leaving with unsaved changes asks once; a script
+    /// (commands on a pipe) does what it says.
+    pub interactive: bool,
 }
 
 impl Shell {
@@ -147,6 +156,9 @@ impl Shell {
             current,
             findings,
             color,
+            unsaved: false,
+            warned: false,
+            interactive: false,
         })
     }
 
@@ -168,6 +180,24 @@ impl Shell {
             Some(h) => format!("error: {}\nhelp: {}", echo(&d.message), echo(&h)),
             None => format!("error: {}", echo(&d.message)),
         }
+    }
+
+    /// Leaving without `quit` (end of input on a terminal): the first time
+    /// with unsaved changes, the warning instead.
+    pub fn leave(&mut self) -> Option<String> {
+        let w = self.unsaved_warning().filter(|_| !self.warned)?;
+        self.warned = true;
+        Some(format!("{w}; end the input again to leave without saving"))
+    }
+
+    /// The warning for changes that would be lost on leaving, if any.
+    pub fn unsaved_warning(&self) -> Option<String> {
+        let n = self.current.changes.len();
+        (self.unsaved && n > 0).then(|| {
+            format!(
+                "warning: {n} change(s) not saved: `save FILE` writes them as an overrides file"
+            )
+        })
     }
 
     /// Runs one command line.
@@ -204,9 +234,18 @@ impl Shell {
                     .map(|(_, h)| format!("  {h}\n"))
                     .collect::<String>(),
             ),
-            "quit" | "exit" => Reply {
-                quit: true,
-                ..Reply::default()
+            "quit" | "exit" => match self.unsaved_warning() {
+                Some(w) if self.interactive && !self.warned => {
+                    self.warned = true;
+                    Reply {
+                        warning: Some(format!("{w}; `{cmd}` again leaves without saving")),
+                        ..Reply::default()
+                    }
+                }
+                _ => Reply {
+                    quit: true,
+                    ..Reply::default()
+                },
             },
             other => Reply::err(unknown_command(other)),
         }

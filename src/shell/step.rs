@@ -5,10 +5,11 @@
 
 use std::collections::HashSet;
 
-use super::inspect::{counts, short};
+use super::inspect::{counts, numbers, short};
 use super::{Reply, Shell, usage};
 use crate::analysis;
 use crate::manifest::LoadError;
+use crate::rules::Finding;
 use crate::whatif::{self, Change, Delta, Edited, dur};
 
 impl Shell {
@@ -31,6 +32,8 @@ impl Shell {
             .0;
         let delta = whatif::compare(&self.findings, &findings);
         self.cursor = cursor;
+        self.unsaved = true;
+        self.warned = false;
         self.edited = edited;
         self.current = built;
         self.findings = findings;
@@ -39,10 +42,32 @@ impl Shell {
 
     fn step_report(&self, d: &Delta) -> String {
         let mut s = String::new();
+        // A finding of one rule and intent that left one component and
+        // reached another moved: one line, not a resolved and a new one.
+        let mut introduced: Vec<Option<&Finding>> = d.introduced.iter().map(Some).collect();
         for f in &d.resolved {
-            s.push_str(&format!("resolved   {}\n", short(f)));
+            let to = introduced.iter_mut().find(|g| {
+                g.is_some_and(|g| {
+                    g.rule.code == f.rule.code
+                        && g.intent.is_some()
+                        && g.intent == f.intent
+                        && g.component != f.component
+                })
+            });
+            match to.and_then(Option::take) {
+                Some(g) => s.push_str(&format!(
+                    "moved      {} {} {}: from `{}` to `{}`{}\n",
+                    g.rule.code,
+                    g.rule.name,
+                    g.intent.as_deref().unwrap_or("-"),
+                    f.component.as_deref().unwrap_or("-"),
+                    g.component.as_deref().unwrap_or("-"),
+                    numbers(g)
+                )),
+                None => s.push_str(&format!("resolved   {}\n", short(f))),
+            }
         }
-        for f in &d.introduced {
+        for f in introduced.into_iter().flatten() {
             s.push_str(&format!("introduced {}\n", short(f)));
         }
         for (b, f) in &d.unchanged {
@@ -128,7 +153,7 @@ impl Shell {
     /// whole or not at all ([`crate::files::write_atomic`]); an existing
     /// file is replaced only with `--force`, and never an input of the
     /// session (its manifests, its policy) nor through a link.
-    pub(super) fn save(&self, rest: &str) -> Reply {
+    pub(super) fn save(&mut self, rest: &str) -> Reply {
         let (force, path) = strip_flag(rest, "--force");
         if path.is_empty() {
             return Reply::err(format!(
@@ -143,10 +168,13 @@ impl Shell {
             crate::files::Mode::CreateNew
         };
         match crate::files::write_atomic(std::path::Path::new(path), text.as_bytes(), mode) {
-            Ok(()) => Reply::out(format!(
-                "saved {} change(s) to {path}; use it with `--overrides {path}`\n",
-                self.current.changes.len()
-            )),
+            Ok(()) => {
+                self.unsaved = false;
+                Reply::out(format!(
+                    "saved {} change(s) to {path}; use it with `--overrides {path}`\n",
+                    self.current.changes.len()
+                ))
+            }
             Err(e) => {
                 let e = match e.kind {
                     crate::files::WriteErrorKind::Exists => e.help(format!(

@@ -32,8 +32,11 @@ pub fn run_lines(
         if let Some(e) = r.err {
             failed = true;
             let _ = writeln!(err, "{}", e.trim_end());
-            let _ = err.flush();
         }
+        if let Some(w) = r.warning {
+            let _ = writeln!(err, "{w}");
+        }
+        let _ = err.flush();
         if r.quit {
             break;
         }
@@ -68,6 +71,7 @@ pub fn run_terminal(shell: &mut Shell) -> u8 {
         );
     };
     rl.set_helper(Some(helper));
+    shell.interactive = true;
     let history = history_path();
     if let Some(h) = &history {
         let _ = rl.load_history(h);
@@ -85,7 +89,7 @@ pub fn run_terminal(shell: &mut Shell) -> u8 {
                 let r = shell.exec(&line);
                 print!("{}", r.out);
                 let _ = std::io::stdout().flush();
-                if let Some(e) = r.err {
+                if let Some(e) = r.err.or(r.warning) {
                     eprintln!("{}", e.trim_end());
                 }
                 if r.quit {
@@ -93,6 +97,10 @@ pub fn run_terminal(shell: &mut Shell) -> u8 {
                 }
             }
             Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => match shell.leave() {
+                Some(w) => eprintln!("{w}"),
+                None => break,
+            },
             Err(_) => break,
         }
     }

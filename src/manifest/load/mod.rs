@@ -374,7 +374,7 @@ impl Collected {
         extend(&mut self.components, other.components);
     }
 
-    fn finish(mut self, sources: SourceMap, r: Reader) -> Loaded {
+    fn finish(mut self, sources: SourceMap, mut r: Reader) -> Loaded {
         self.regions.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         self.intents.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         self.components.sort_unstable_by(|a, b| a.id.cmp(&b.id));
@@ -388,7 +388,7 @@ impl Collected {
                 intents: self.intents,
                 components: self.components,
             },
-            errors: r.errors,
+            errors: r.errors_told(),
             defined: r.ids.into_keys().collect(),
         }
     }
@@ -426,6 +426,37 @@ pub(crate) struct Reader {
     ids: crate::hash::IdMap<crate::manifest::name::Name, (Loc, &'static str)>,
     /// The kinds and region names read, each kept once.
     pub names: crate::manifest::name::Names,
+}
+
+/// How the error of an id defined a second time ends.
+const DEFINED_TWICE: &str = "is defined twice";
+
+/// From this many ids defined in two files on, the files more likely
+/// describe separate architectures than one with clashing names.
+const SEPARATE_ARCHITECTURES: usize = 3;
+
+impl Reader {
+    /// The errors, where many ids clash across files with the help that
+    /// says how to check each architecture apart.
+    fn errors_told(&mut self) -> Vec<Diagnostic> {
+        let across = |d: &Diagnostic| {
+            d.message.ends_with(DEFINED_TWICE)
+                && d.related
+                    .first()
+                    .zip(d.loc)
+                    .is_some_and(|((first, _), at)| first.file != at.file)
+        };
+        let n = self.errors.iter().filter(|d| across(d)).count();
+        if n >= SEPARATE_ARCHITECTURES {
+            let help = format!(
+                "{n} ids are defined in more than one file, and every file given to `check` is part of one architecture: if the folders hold separate architectures, check each on its own with `replay-audit check --each DIR`; else rename one of each pair"
+            );
+            for d in self.errors.iter_mut().filter(|d| across(d)) {
+                d.help = Some(help.clone());
+            }
+        }
+        std::mem::take(&mut self.errors)
+    }
 }
 
 // The lists of known fields come from the vocabulary (re-exported here for

@@ -257,7 +257,7 @@ impl Reader {
             }
             std::collections::hash_map::Entry::Occupied(slot) => *slot.get(),
         };
-        let d = Diagnostic::at(id.loc, format!("id `{}` is defined twice", id.value))
+        let d = Diagnostic::at(id.loc, format!("id `{}` {DEFINED_TWICE}", id.value))
             .label(format!("this {what}"))
             .related(first, format!("first defined here as a {first_what}"))
             .help(

@@ -35,6 +35,9 @@ use crate::report::{Summary, place};
 use crate::rules::Finding;
 use crate::time::Dur;
 
+/// The findings a failing answer quotes as its reason.
+const WHY_SHOWN: usize = 3;
+
 pub use model::*;
 
 use index::{assumptions, incoming, waiver_text};
@@ -383,16 +386,23 @@ impl<'m> Ctx<'_, 'm> {
         ))
     }
 
-    /// Status: failing where a finding says so, else ASSUMED where the
+    /// Status: failing where a finding says so (its message then ends the
+    /// answer), else ASSUMED where the
     /// manifest is silent or the answer rests on an assumption.
     fn settle(&self, i: usize, mut d: Draft, failing_without_code: bool) -> Answer {
         let (topic, question) = QUESTIONS[i];
         // A waived finding does not fail the answer: the answer rests on
         // the waiver instead, and says so.
         let mut codes: Vec<&'static str> = Vec::new();
+        let mut why: Vec<String> = Vec::new();
         for f in self.findings.iter().filter(|f| f.rule.topic == topic) {
             match &f.waived {
-                None => codes.push(f.rule.code),
+                None => {
+                    codes.push(f.rule.code);
+                    if why.len() < WHY_SHOWN {
+                        why.push(format!("{}: {}", f.rule.code, f.message));
+                    }
+                }
                 Some(w) => {
                     d.assumptions
                         .push(format!("{} waived: {}", f.rule.code, waiver_text(w)))
@@ -410,13 +420,18 @@ impl<'m> Ctx<'_, 'm> {
         } else {
             Status::Satisfied
         };
+        // A failing answer says why, in the findings' own words.
+        let mut answer = d.answer;
+        if status == Status::Failing && !why.is_empty() {
+            answer.push_str(&format!(" Why it fails: {}.", why.join("; ")));
+        }
         Answer {
             number: i + 1,
             topic: topic.name(),
             question,
             status,
             codes,
-            answer: d.answer,
+            answer,
             evidence: d.evidence,
             assumptions: d.assumptions,
         }

@@ -285,7 +285,7 @@ fn horizons<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
         s.push_str("<table><thead><tr><th>Intent</th><th>Component</th><th>Role</th><th>Horizon</th><th>Latest copy to stop, after first sighting</th><th>Window</th><th>Minimum safe retention</th><th>Margin</th><th>Verdict</th></tr></thead><tbody>\n");
         for row in &r.horizons {
             let verdict = row_verdict(row);
-            let short = if verdict == "expires first" {
+            let short = if verdict == crate::report::horizon::TOO_SOON {
                 " class=\"short\""
             } else {
                 ""

@@ -36,40 +36,41 @@ fn component(ctx: &Ctx, c: usize, intent: Option<&str>, out: &mut Vec<Finding>) 
             && ctx.values(t).kind.vendor == "aws"
             && ctx.generic(t) == Generic::Function;
         // F073: Lambda refuses a mapping below one times the function
-        // timeout, and AWS asks for at least six times.
-        let (severity, problem) = if vis.value < p {
+        // timeout, and AWS asks for at least six times. The message states
+        // the comparison made.
+        let (severity, message) = if vis.value < p {
             (
                 if lambda {
                     Severity::Error
                 } else {
                     Severity::Warning
                 },
-                "another consumer receives it while the first still works on it".to_string(),
+                format!(
+                    "`{}` hides a received message for {}{}, less than the {p} `{}` may take to process it: another consumer receives it while the first still works on it",
+                    comp.id,
+                    vis.value,
+                    vis.provenance(),
+                    consumer.id,
+                ),
             )
         } else if lambda && vis.value < p.times(6) {
             (
                 Severity::Warning,
                 format!(
-                    "AWS asks for at least six times the function timeout ({}, F073), so a retried batch is not redelivered while the first still runs",
+                    "`{}` hides a received message for {}{}, less than 6 × the {p} timeout of `{}` ({}): AWS asks for at least six times the function timeout (F073), so a retried batch is not redelivered while the first still runs",
+                    comp.id,
+                    vis.value,
+                    vis.provenance(),
+                    consumer.id,
                     p.times(6)
                 ),
             )
         } else {
             continue;
         };
-        let mut f = Finding::new(
-            Code::RH015,
-            format!(
-                "`{}` hides a received message for {}{} but `{}` may take {} to process it: {problem}",
-                comp.id,
-                vis.value,
-                vis.provenance(),
-                consumer.id,
-                p
-            ),
-        )
-        .maybe_intent(intent)
-        .on_value(comp, &vis);
+        let mut f = Finding::new(Code::RH015, message)
+            .maybe_intent(intent)
+            .on_value(comp, &vis);
         f.severity = severity;
         out.push(f);
     }
