@@ -763,13 +763,10 @@ fn an_example_calling_its_module_upwards_reads_it() {
         .output()
         .unwrap();
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(
-        text.contains(
-            "# TODO: module.queue.aws_sqs_queue.this is repeated by `count` (./main.tf:13)"
-        ),
-        "{text}"
-    );
-    assert!(text.contains("    visibility_timeout: 30s  # from module.queue.aws_sqs_queue.this.visibility_timeout_seconds (./main.tf:15)"), "{text}");
+    // `count = 1`: one instance, `this[0]`, which keeps the id `this`.
+    assert!(!text.contains("repeated by"), "{text}");
+    assert!(text.contains("  this:\n    kind: sqs-standard  # aws_sqs_queue, from module.queue.aws_sqs_queue.this[0] (./main.tf:12)\n"), "{text}");
+    assert!(text.contains("    visibility_timeout: 30s  # from module.queue.aws_sqs_queue.this[0].visibility_timeout_seconds (./main.tf:15)"), "{text}");
     let (_dir, skeleton) = scratch("basic.yaml", &text);
     let overlay = format!("{here}/overlay.yaml");
     let (f, code) = check(&[&skeleton, &overlay]);

@@ -16,11 +16,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use hcl::Value as HVal;
 
+mod repeat;
+mod resources;
+
 use super::eval::{self, Scan};
 use super::hcl::{Attr, Block, Body};
-use super::nodes::{self, Passed, node, place, refs_node};
+use super::nodes::{self, Passed, place, refs_node};
 use crate::diagnostics::Loc;
-use crate::import::{Node, Value};
+use crate::import::Node;
 
 /// Deeper chains of locals than this stay unknown.
 const MAX_LOCAL_LEVELS: usize = 16;
@@ -86,7 +89,7 @@ pub(super) fn read(
         values: BTreeMap::new(),
         budget,
         notes: Vec::new(),
-        ctx: eval::context(),
+        ctx: super::funcs::context(),
         prefix: module.prefix.clone(),
         providers: module.providers.clone(),
     };
@@ -146,10 +149,11 @@ fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
     )
 }
 
-/// `file:line` of a place.
+/// What is known while a module is read.
 struct State {
     /// Every known value and its weight, by reference (`var.X`,
-    /// `local.X`, `TYPE.NAME.ATTR`).
+    /// `local.X`, `TYPE.NAME.ATTR`, `TYPE.NAME[0].ATTR`, and the
+    /// `count.index` or `each.key`/`each.value` of the instance read).
     values: BTreeMap<String, (HVal, usize)>,
     /// What is left of the evaluation budget.
     budget: usize,
@@ -163,15 +167,43 @@ struct State {
 }
 
 impl State {
+    /// The value of reference `k` and its weight. An instance of a
+    /// resource read as one component, its repetition unknown
+    /// (`aws_sqs_queue.q[0].arn`), is that component (a resource expanded
+    /// into instances has no value without an index).
+    fn get(&self, k: &str) -> Option<&(HVal, usize)> {
+        self.values.get(k).or_else(|| {
+            let (head, rest) = k.split_once('[')?;
+            let (_, attr) = rest.split_once("].")?;
+            self.values.get(&format!("{head}.{attr}"))
+        })
+    }
+
+    /// The value of an index expression (`[count.index]`, `[each.key]`,
+    /// `[var.i]`), evaluated apart from the budget: an index is small, and
+    /// its bound is charged with the expression that holds it.
+    fn index(&self, x: &hcl::Expression) -> Option<HVal> {
+        let s = eval::scan(x, &|r| self.get(r).map(|v| v.1));
+        let mut budget = 4096;
+        let lookup = |k: &str| self.get(k).map(|v| v.0.clone());
+        eval::eval(x, &s, &lookup, &self.ctx, &mut budget)
+    }
+
     fn scan(&self, e: &hcl::Expression) -> Scan {
-        eval::scan(e, &|r| self.values.get(r).map(|v| v.1))
+        let env = eval::Env {
+            known: &|r| self.get(r).map(|v| v.1),
+            index: &|x| self.index(x),
+        };
+        eval::scan_in(e, &env)
     }
 
     /// The value of `e` (scanned as `s`), if it can be known here.
     fn eval(&mut self, e: &hcl::Expression, s: &Scan) -> Option<HVal> {
-        let values = &self.values;
-        let lookup = |k: &str| values.get(k).map(|v| v.0.clone());
-        eval::eval(e, s, &lookup, &self.ctx, &mut self.budget)
+        let mut budget = self.budget;
+        let lookup = |k: &str| self.get(k).map(|v| v.0.clone());
+        let v = eval::eval(e, s, &lookup, &self.ctx, &mut budget);
+        self.budget = budget;
+        v
     }
 
     /// Remembers the value of reference `key`.
@@ -292,11 +324,6 @@ impl State {
         }
     }
 
-    /// The address of a resource block in this module.
-    fn full(&self, b: &Block) -> String {
-        format!("{}{}", self.prefix, address(b))
-    }
-
     /// References as addresses of this module: a resource's gets the
     /// module's prefix; variables, locals and the like stay as they are.
     fn qualify(&self, refs: &[String]) -> Vec<String> {
@@ -401,170 +428,6 @@ impl State {
             pending = next;
             if pending.is_empty() || pending.len() == before {
                 break;
-            }
-        }
-    }
-
-    /// The resources as the plan's `planned_values` and `configuration`
-    /// list them.
-    fn resources(
-        &mut self,
-        res: &[&Block],
-        files: &[(String, Body, bool)],
-    ) -> (Vec<Node>, Vec<Node>) {
-        for b in res.iter().filter(|b| b.ident == "resource") {
-            for k in COMPUTED {
-                let p = HVal::String(placeholder(&self.full(b), k));
-                self.know(format!("{}.{k}", address(b)), &p);
-            }
-        }
-        let mut values: Vec<BTreeMap<String, HVal>> = vec![BTreeMap::new(); res.len()];
-        // First what variables and locals decide, then what other
-        // resources' attributes decide.
-        for pass in 0..2 {
-            for (b, v) in res.iter().zip(values.iter_mut()) {
-                for a in b
-                    .body
-                    .attrs
-                    .iter()
-                    .filter(|a| !META.contains(&a.key.as_str()))
-                {
-                    let s = self.scan(&a.expr);
-                    let inputs_only = s
-                        .refs
-                        .iter()
-                        .all(|r| r.starts_with("var.") || r.starts_with("local."));
-                    if inputs_only != (pass == 0) {
-                        continue;
-                    }
-                    if let Some(x) = self.eval(&a.expr, &s) {
-                        self.know(format!("{}.{}", address(b), a.key), &x);
-                        v.insert(a.key.clone(), x);
-                    }
-                }
-            }
-        }
-        self.repeated(res, files);
-        let mut planned = Vec::new();
-        let mut config = Vec::new();
-        for (b, v) in res.iter().zip(&values) {
-            let (p, c) = self.resource_nodes(b, v);
-            planned.push(p);
-            config.push(c);
-        }
-        (planned, config)
-    }
-
-    /// A resource as the plan's `planned_values` and `configuration` list
-    /// it: its known values (placeholders for the computed ones) and the
-    /// references of every attribute.
-    fn resource_nodes(&mut self, b: &Block, v: &BTreeMap<String, HVal>) -> (Node, Node) {
-        let mut fields = Vec::new();
-        let mut exprs = Vec::new();
-        for a in b
-            .body
-            .attrs
-            .iter()
-            .filter(|a| !META.contains(&a.key.as_str()))
-        {
-            if let Some(x) = v.get(&a.key) {
-                fields.push((a.key.clone(), node(x, a.loc)));
-            }
-            let refs = self.qualify(&self.scan(&a.expr).refs);
-            exprs.push((a.key.clone(), refs_node(&refs, a.loc)));
-        }
-        self.nested(&b.body, &mut fields, &mut exprs);
-        if b.ident == "resource" {
-            for k in COMPUTED {
-                if !fields.iter().any(|(f, _)| f == k) {
-                    let p = HVal::String(placeholder(&self.full(b), k));
-                    fields.push((k.to_string(), node(&p, b.loc)));
-                }
-            }
-        }
-        let loc = b.loc;
-        let s = |t: &str| Node::string(t, loc);
-        let mode = if b.ident == "data" { "data" } else { "managed" };
-        let planned = Node::map(
-            [
-                ("address", s(&self.full(b))),
-                ("mode", s(mode)),
-                ("type", s(&b.labels[0])),
-                ("name", s(&b.labels[1])),
-                ("values", Node::map(fields, loc)),
-            ],
-            loc,
-        );
-        let mut config = vec![
-            ("address", s(&self.full(b))),
-            ("expressions", Node::map(exprs, loc)),
-        ];
-        // A called module's providers are those its caller passes.
-        if let Some(key) = nodes::provider_of(b, self.prefix.is_empty(), &self.providers) {
-            config.push(("provider_config_key", s(&key)));
-        }
-        let config = Node::map(config, loc);
-        (planned, config)
-    }
-
-    /// The nested blocks of a resource (`redrive_policy {}`, `ttl {}`,
-    /// `replica {}`, ...): each kind a list of objects, as in a plan.
-    fn nested(
-        &mut self,
-        body: &Body,
-        fields: &mut Vec<(String, Node)>,
-        exprs: &mut Vec<(String, Node)>,
-    ) {
-        let mut kinds: Vec<(String, Vec<Node>, Vec<String>, Loc)> = Vec::new();
-        let mut index: BTreeMap<String, usize> = BTreeMap::new();
-        for b in body
-            .blocks
-            .iter()
-            .filter(|b| !META.contains(&b.ident.as_str()) && b.ident != "dynamic")
-        {
-            let mut f = Vec::new();
-            let mut e = Vec::new();
-            for a in &b.body.attrs {
-                let s = self.scan(&a.expr);
-                if let Some(x) = self.eval(&a.expr, &s) {
-                    f.push((a.key.clone(), node(&x, a.loc)));
-                }
-                e.push((a.key.clone(), refs_node(&self.qualify(&s.refs), a.loc)));
-            }
-            self.nested(&b.body, &mut f, &mut e);
-            let item = Node::map(f, b.loc);
-            let refs: Vec<String> = e
-                .iter()
-                .flat_map(|(_, n)| n.get("references").map(Node::items).unwrap_or(&[]))
-                .filter_map(Node::text)
-                .collect();
-            match index.get(&b.ident) {
-                Some(&i) => {
-                    kinds[i].1.push(item);
-                    kinds[i].2.extend(refs);
-                }
-                None => {
-                    index.insert(b.ident.clone(), kinds.len());
-                    kinds.push((b.ident.clone(), vec![item], refs, b.loc));
-                }
-            }
-        }
-        for (k, items, refs, loc) in kinds {
-            fields.push((k.clone(), Node::new(Value::Seq(items), loc)));
-            exprs.push((k, refs_node(&refs, loc)));
-        }
-    }
-
-    /// A note for each resource repeated by `count` or `for_each`.
-    fn repeated(&mut self, res: &[&Block], files: &[(String, Body, bool)]) {
-        for b in res.iter().filter(|b| b.ident == "resource") {
-            if let Some(a) = b.body.attr("count").or(b.body.attr("for_each")) {
-                self.notes.push(format!(
-                    "TODO: {} is repeated by `{}` ({}): one component stands for every instance",
-                    self.full(b),
-                    a.key,
-                    place(files, a.loc)
-                ));
             }
         }
     }
