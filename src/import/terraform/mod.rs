@@ -346,7 +346,16 @@ fn names(res: &[Res], ns: Option<&roots::Namespace>) -> Vec<String> {
         if r.module.is_empty() || modules[&n].len() < 2 {
             return n;
         }
-        let path: Vec<&str> = r.module.split('.').filter(|p| *p != "module").collect();
+        // An instance of a repeated call: `module.q["a"]` → `q-a`.
+        let path: Vec<String> = r
+            .module
+            .split('.')
+            .filter(|p| *p != "module")
+            .map(|p| match p.split_once('[') {
+                Some((m, i)) => format!("{m}-{}", i.trim_end_matches(']').trim_matches('"')),
+                None => p.to_string(),
+            })
+            .collect();
         format!("{}.{n}", path.join("."))
     };
     res.iter()

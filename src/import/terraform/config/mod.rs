@@ -56,10 +56,16 @@ pub(super) struct Read {
 /// folder is not read, and the values of its arguments (the called
 /// module's variables).
 pub(super) struct Call {
+    /// The block's name, which keys it in the module cache.
     pub name: String,
+    /// Its name with the instance's index (`queues["orders"]`, `shard[0]`)
+    /// when the block has `count` or `for_each`.
+    pub address: String,
     pub source: Option<String>,
     pub note: String,
     pub args: BTreeMap<String, HVal>,
+    /// The arguments it sets to a value not known here, with their place.
+    pub unknown: Vec<(String, String)>,
     /// The providers it passes, as the root names them.
     pub providers: Passed,
     /// Where the block is.
@@ -72,6 +78,9 @@ pub(super) struct Call {
 pub(super) struct Instance {
     pub prefix: String,
     pub args: Option<BTreeMap<String, HVal>>,
+    /// The arguments its caller sets to a value not known here, with
+    /// their place: such a variable has no value, not its default.
+    pub unknown: Vec<(String, String)>,
     /// The providers its caller passed (`providers = {...}`).
     pub providers: Passed,
 }
@@ -97,7 +106,7 @@ pub(super) fn read(
     let blocks = || configs.iter().flat_map(|b| b.blocks.iter());
     match &module.args {
         None => st.variables(blocks(), files, params),
-        Some(args) => st.arguments(blocks(), files, args),
+        Some(args) => st.arguments(blocks(), files, args, &module.unknown),
     }
     st.locals(blocks());
     let region = st.region(blocks(), files);
@@ -108,7 +117,7 @@ pub(super) fn read(
     let (planned, config) = st.resources(&resources, files);
     let calls = blocks()
         .filter(|b| b.ident == "module")
-        .map(|b| st.call(b, files))
+        .flat_map(|b| st.calls(b, files))
         .collect();
     let outputs = blocks()
         .filter(|b| b.ident == "output" && b.labels.len() == 1)
@@ -269,24 +278,34 @@ impl State {
         blocks: impl Iterator<Item = &'a Block>,
         files: &[(String, Body, bool)],
         args: &BTreeMap<String, HVal>,
+        unknown: &[(String, String)],
     ) {
+        let module = self.prefix.trim_end_matches('.').to_string();
         let mut vars = BTreeMap::new();
         for b in blocks.filter(|b| b.ident == "variable") {
             let Some(name) = b.labels.first() else {
                 continue;
             };
+            let at = place(files, b.loc);
             if let Some(v) = args.get(name) {
                 vars.insert(name.clone(), v.clone());
+            } else if let Some((_, set)) = unknown.iter().find(|u| u.0 == *name) {
+                self.notes.push(format!(
+                    "TODO: variable `{name}` of {module} ({at}) is set by the call ({set}) to a value not known before apply here: the values that use it are left out; set them in an overlay"
+                ));
             } else if let Some(d) = b.body.attr("default") {
                 let s = self.scan(&d.expr);
-                if let Some(v) = self.eval(&d.expr, &s) {
-                    vars.insert(name.clone(), v);
+                match self.eval(&d.expr, &s) {
+                    Some(v) => {
+                        vars.insert(name.clone(), v);
+                    }
+                    None => self.notes.push(format!(
+                        "TODO: variable `{name}` of {module} ({at}) is not set by the call, and its default is not known here: the values that use it are left out; set them in an overlay"
+                    )),
                 }
             } else {
                 self.notes.push(format!(
-                    "TODO: variable `{name}` of {} ({}) has no value: its caller does not set it",
-                    self.prefix.trim_end_matches('.'),
-                    place(files, b.loc)
+                    "TODO: variable `{name}` of {module} ({at}) has no value: its caller does not set it"
                 ));
             }
         }
@@ -295,10 +314,45 @@ impl State {
         }
     }
 
-    /// A `module` block with the values of its arguments.
-    fn call(&mut self, b: &Block, files: &[(String, Body, bool)]) -> Call {
+    /// A `module` block's instances (one, or one per `count` or
+    /// `for_each` instance) with the values of their arguments.
+    fn calls(&mut self, b: &Block, files: &[(String, Body, bool)]) -> Vec<Call> {
+        let name = b.labels.first().cloned().unwrap_or_default();
+        let what = format!("{}module.{name}", self.prefix);
+        let instances = match self.repetition(b, files, repeat::MAX_COUNT) {
+            repeat::Rep::Once => vec![(String::new(), Vec::new())],
+            repeat::Rep::Out(why) => {
+                self.notes.push(format!("{what} is left out: {why}"));
+                Vec::new()
+            }
+            repeat::Rep::Unknown(why) => {
+                self.notes.push(format!(
+                    "TODO: {what} is repeated by {why}: one instance of the module stands for every instance"
+                ));
+                vec![(String::new(), Vec::new())]
+            }
+            repeat::Rep::Many(list) => list
+                .into_iter()
+                .map(|(i, binds)| (eval::index_text(&i).unwrap_or_default(), binds))
+                .collect(),
+        };
+        let calls = instances
+            .into_iter()
+            .map(|(index, binds)| {
+                self.bind(&binds);
+                self.call(b, files, format!("{name}{index}"))
+            })
+            .collect();
+        self.unbind();
+        calls
+    }
+
+    /// One instance of a `module` block (`address`: its name and index)
+    /// with the values of its arguments.
+    fn call(&mut self, b: &Block, files: &[(String, Body, bool)], address: String) -> Call {
         const NOT_ARGS: [&str; 4] = ["source", "version", "providers", "depends_on"];
         let mut args = BTreeMap::new();
+        let mut unknown = Vec::new();
         for a in b
             .body
             .attrs
@@ -306,8 +360,11 @@ impl State {
             .filter(|a| !NOT_ARGS.contains(&a.key.as_str()) && !META.contains(&a.key.as_str()))
         {
             let s = self.scan(&a.expr);
-            if let Some(v) = self.eval(&a.expr, &s) {
-                args.insert(a.key.clone(), v);
+            match self.eval(&a.expr, &s) {
+                Some(v) => {
+                    args.insert(a.key.clone(), v);
+                }
+                None => unknown.push((a.key.clone(), place(files, a.loc))),
             }
         }
         let source = b.body.attr("source").and_then(|a| match &a.expr {
@@ -316,9 +373,11 @@ impl State {
         });
         Call {
             name: b.labels.first().cloned().unwrap_or_default(),
+            address,
             source,
             note: module_note(b, files),
             args,
+            unknown,
             providers: nodes::passed(b, &self.providers),
             loc: b.loc,
         }

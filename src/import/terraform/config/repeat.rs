@@ -131,8 +131,11 @@ impl State {
         }
         if n > MAX_COUNT.min(left) as u64 {
             return Rep::Unknown(format!(
-                "`{}` ({at}) into {n} instances, more than the import expands ({MAX_COUNT} for one block, {MAX_EXPANDED} in one module)",
-                a.key
+                "`{}` ({at}) into {} instances, more than the import expands ({} for one block, {} in one module)",
+                a.key,
+                thousands(n),
+                thousands(MAX_COUNT as u64),
+                thousands(MAX_EXPANDED as u64)
             ));
         }
         Rep::Many(each.unwrap_or_else(|| {
@@ -187,4 +190,17 @@ fn for_each(v: &HVal) -> Option<Vec<(HVal, Binds)>> {
         }
         _ => None,
     }
+}
+
+/// `n` with a comma between thousands, as the docs write numbers.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

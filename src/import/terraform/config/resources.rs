@@ -47,7 +47,7 @@ impl State {
         // what other resources' attributes decide.
         for pass in 0..2 {
             for (i, v) in insts.iter().zip(values.iter_mut()) {
-                self.bind(i);
+                self.bind(&i.binds);
                 for a in settings(i.b) {
                     let s = self.scan(&a.expr);
                     let inputs_only = s
@@ -75,7 +75,7 @@ impl State {
         let mut planned = Vec::new();
         let mut config = Vec::new();
         for (i, v) in insts.iter().zip(&values) {
-            self.bind(i);
+            self.bind(&i.binds);
             let (p, c) = self.resource_nodes(i, v, files, &repeated);
             planned.push(p);
             config.push(c);
@@ -84,17 +84,17 @@ impl State {
         (planned, config)
     }
 
-    /// Makes `count.index`, `each.key` and `each.value` those of instance
-    /// `i` (none for a resource that is not repeated).
-    fn bind(&mut self, i: &Inst) {
+    /// Makes `count.index`, `each.key` and `each.value` those of an
+    /// instance (none for a block that is not repeated).
+    pub(super) fn bind(&mut self, binds: &super::repeat::Binds) {
         self.unbind();
-        for (k, v) in &i.binds {
+        for (k, v) in binds {
             self.know(k.to_string(), v);
         }
     }
 
     /// Forgets the keys of the last instance bound.
-    fn unbind(&mut self) {
+    pub(super) fn unbind(&mut self) {
         for k in ["count.index", "each.key", "each.value"] {
             self.values.remove(k);
         }
