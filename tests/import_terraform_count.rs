@@ -19,9 +19,11 @@ fn snapshot(name: &str, path: &str) -> (String, String, i32) {
     out
 }
 
-/// (code, component, intent, horizon in seconds) of every finding of
-/// `check ARGS`, and the exit code.
-fn horizons(args: &[&str]) -> (Vec<(String, String, String, Option<u64>)>, i32) {
+/// A finding as (code, component, intent, horizon in seconds).
+type Horizon = (String, String, String, Option<u64>);
+
+/// Every finding of `check ARGS` as a [`Horizon`], and the exit code.
+fn horizons(args: &[&str]) -> (Vec<Horizon>, i32) {
     let (f, code) = findings(args);
     let s = |x: &serde_json::Value| x.as_str().unwrap_or("-").to_string();
     let f = f

@@ -118,5 +118,7 @@ mod tests {
     fn keys_of_nested_calls() {
         assert_eq!(key("", "queue"), "queue");
         assert_eq!(key("module.a.module.b.", "c"), "a.b.c");
+        assert_eq!(key("module.q[\"a\"].", "inner"), "q.inner");
+        assert_eq!(key("module.q[0].", "inner"), "q.inner");
     }
 }

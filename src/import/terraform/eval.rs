@@ -200,7 +200,7 @@ fn reference(root: &Expression, ops: &[TraversalOperator], env: &Env, s: &mut Sc
 /// a literal, or what `index` evaluates it to; `None` when unknown.
 fn index_of(x: &Expression, index: &dyn Fn(&Expression) -> Option<Value>) -> Option<String> {
     let v = match x {
-        Expression::Number(n) => Value::Number(n.clone()),
+        Expression::Number(n) => Value::Number(*n),
         Expression::String(t) => Value::String(t.clone()),
         _ => index(x)?,
     };

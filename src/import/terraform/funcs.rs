@@ -182,3 +182,27 @@ fn pick(n: Option<f64>) -> Result<Value, String> {
         Ok(Value::from(n))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use hcl::eval::Evaluate;
+
+    /// The value of HCL expression `e` with these functions.
+    fn eval(e: &str) -> hcl::Value {
+        let e = hcl::Expression::from(hcl::edit::parser::parse_expr(e).unwrap());
+        e.evaluate(&super::context()).unwrap()
+    }
+
+    #[test]
+    fn collection_functions_as_terraform_gives_them() {
+        assert_eq!(eval("length([1, 2, 3])"), hcl::Value::from(3));
+        assert_eq!(eval("length({a = 1})"), hcl::Value::from(1));
+        assert_eq!(eval("length(\"héllo\")"), hcl::Value::from(5));
+        // Sets of strings in lexical order, without repeats.
+        assert_eq!(eval("toset([\"b\", \"a\", \"b\"])"), eval("[\"a\", \"b\"]"));
+        assert_eq!(eval("toset([2, 1, 2])"), eval("[2, 1]"));
+        assert_eq!(eval("keys({b = 1, a = 2})"), eval("[\"a\", \"b\"]"));
+        assert_eq!(eval("values({b = 1, a = 2})"), eval("[2, 1]"));
+        assert_eq!(eval("tolist([1])"), eval("[1]"));
+    }
+}

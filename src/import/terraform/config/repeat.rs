@@ -197,10 +197,43 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_takes_whole_numbers_from_zero() {
+        assert_eq!(count(&HVal::from(3)), Some(3));
+        assert_eq!(count(&HVal::from("2")), Some(2));
+        assert_eq!(count(&HVal::from(-1)), None);
+        assert_eq!(count(&HVal::from(1.5)), None);
+        assert_eq!(count(&HVal::from(1e30)), Some(u64::MAX));
+        assert_eq!(count(&HVal::Bool(true)), None);
+    }
+
+    #[test]
+    fn for_each_takes_maps_and_sets_of_strings() {
+        let keys = |v: &HVal| for_each(v).map(|l| l.into_iter().map(|x| x.0).collect::<Vec<_>>());
+        let mut m = hcl::Map::new();
+        m.insert("b".to_string(), HVal::from(1));
+        m.insert("a".to_string(), HVal::from(2));
+        assert_eq!(
+            keys(&HVal::Object(m)),
+            Some(vec![HVal::from("a"), HVal::from("b")])
+        );
+        let set = HVal::Array(vec![HVal::from("y"), HVal::from("x"), HVal::from("y")]);
+        assert_eq!(keys(&set), Some(vec![HVal::from("x"), HVal::from("y")]));
+        assert_eq!(keys(&HVal::Array(vec![HVal::from(1)])), None);
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(100_000_000_000), "100,000,000,000");
+        assert_eq!(thousands(999), "999");
+    }
 }
