@@ -267,3 +267,22 @@ fn hostile_counts_are_bounded() {
         &text[..2000]
     );
 }
+
+#[test]
+fn each_instance_of_an_unread_module_has_its_own_placeholders() {
+    let (_dir, tf) = scratch(
+        "main.tf",
+        "module \"worker\" {\n  count  = 2\n  source = \"terraform-aws-modules/lambda/aws\"\n}\n\
+         resource \"aws_sqs_queue\" \"q\" {\n  count = 2\n}\n\
+         resource \"aws_lambda_event_source_mapping\" \"m\" {\n  count = 2\n  event_source_arn = aws_sqs_queue.q[count.index].arn\n  function_name    = module.worker[count.index].lambda_function_name\n}\n",
+    );
+    let (text, err, code) = import(&["terraform", &tf]);
+    assert_eq!((code, err.as_str()), (0, ""), "{text}");
+    // The call's TODO once, a placeholder per instance, each queue linked
+    // to its own instance's function.
+    assert_eq!(text.matches("# TODO: module `worker`").count(), 1, "{text}");
+    for i in 0..2 {
+        assert!(text.contains(&format!("  q-{i}:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.q[{i}] ({tf}:5)\n    delivers_to:\n      - to: worker-{i}-lambda-function  # from aws_lambda_event_source_mapping.m[{i}].function_name ({tf}:8)\n")), "{text}");
+        assert!(text.contains(&format!("  worker-{i}-lambda-function:\n    kind: function  # placeholder for output `lambda_function_name` of module.worker[{i}] ({tf}:1)\n")), "{text}");
+    }
+}
