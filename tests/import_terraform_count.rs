@@ -239,7 +239,7 @@ fn hostile_counts_are_bounded() {
         start.elapsed()
     );
     assert_eq!((code, err.as_str()), (0, ""));
-    assert!(text.contains(&format!("# TODO: aws_sqs_queue.huge is repeated by `count` ({path}:2) into 100,000,000,000 instances, more than the import expands (1,000 for one block, 10,000 in one module): one component stands for every instance\n")), "{text}");
+    assert!(text.contains(&format!("# TODO: aws_sqs_queue.huge is repeated by `count` ({path}:2) into 100,000,000,000 instances, more than the import expands (1,000 for one block, 10,000 in one module, fewer of a large block, in proportion to the input's size): one component stands for every instance\n")), "{text}");
     for (name, line, key) in [
         ("negative", 5, "count"),
         ("half", 8, "count"),
@@ -258,7 +258,7 @@ fn hostile_counts_are_bounded() {
     );
     // Ten blocks of 1,000 fill the module's 10,000; the eleventh is one.
     assert!(text.contains("  many9-999:\n"), "{text}");
-    assert!(text.contains(&format!("# TODO: aws_sqs_queue.many10 is repeated by `count` ({path}:57) into 1,000 instances, more than the import expands (1,000 for one block, 10,000 in one module): one component stands for every instance\n")), "{text}");
+    assert!(text.contains(&format!("# TODO: aws_sqs_queue.many10 is repeated by `count` ({path}:57) into 1,000 instances, more than the import expands (1,000 for one block, 10,000 in one module, fewer of a large block, in proportion to the input's size): one component stands for every instance\n")), "{text}");
     assert!(text.contains("  many10:\n"), "{text}");
     assert_eq!(
         text.matches("kind: sqs-standard").count(),
@@ -285,4 +285,30 @@ fn each_instance_of_an_unread_module_has_its_own_placeholders() {
         assert!(text.contains(&format!("  q-{i}:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.q[{i}] ({tf}:5)\n    delivers_to:\n      - to: worker-{i}-lambda-function  # from aws_lambda_event_source_mapping.m[{i}].function_name ({tf}:8)\n")), "{text}");
         assert!(text.contains(&format!("  worker-{i}-lambda-function:\n    kind: function  # placeholder for output `lambda_function_name` of module.worker[{i}] ({tf}:1)\n")), "{text}");
     }
+}
+
+#[test]
+fn a_large_block_is_expanded_in_proportion_to_the_input() {
+    // 1,000 copies of a block of some 6,000 expression nodes would read
+    // 6,000,000 nodes from an input of some 36 KB: more than 16 times the
+    // input (at least 1 MiB) allows.
+    let tags: String = (0..3000).map(|i| format!("k{i} = \"v\"\n")).collect();
+    let tf = format!(
+        "resource \"aws_sqs_queue\" \"big\" {{\n  count = 1000\n  tags = {{\n{tags}  }}\n}}\n"
+    );
+    let (_dir, path) = scratch("main.tf", &tf);
+    let start = Instant::now();
+    let (text, err, code) = import(&["terraform", &path]);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(text.contains(&format!("# TODO: aws_sqs_queue.big is repeated by `count` ({path}:2) into 1,000 instances, more than the import expands (1,000 for one block, 10,000 in one module, fewer of a large block, in proportion to the input's size): one component stands for every instance\n")), "{}", &text[..1500]);
+    assert_eq!(text.matches("kind: sqs-standard").count(), 1);
+    // Ten copies are read.
+    let (_dir, path) = scratch("main.tf", &tf.replace("count = 1000", "count = 10"));
+    let (text, _, _) = import(&["terraform", &path]);
+    assert!(text.contains("  big-9:\n"), "{}", &text[..1500]);
 }

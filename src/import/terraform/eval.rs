@@ -217,6 +217,61 @@ pub(super) fn index_text(v: &Value) -> Option<String> {
     }
 }
 
+/// The size of an expression: one per node (a template's parts count as
+/// nodes), what reading it once costs. The parser bounds the nesting, so
+/// the recursion is bounded.
+pub(super) fn size(e: &Expression) -> usize {
+    let sum = |es: &mut dyn Iterator<Item = &Expression>| {
+        es.fold(1usize, |n, x| n.saturating_add(size(x)))
+    };
+    match e {
+        Expression::Array(items) => sum(&mut items.iter()),
+        Expression::Object(o) => o.iter().fold(1usize, |n, (k, v)| {
+            let k = match k {
+                ObjectKey::Expression(x) => size(x),
+                _ => 1,
+            };
+            n.saturating_add(k).saturating_add(size(v))
+        }),
+        Expression::TemplateExpr(t) => Template::from_expr(t).map_or(1, |t| {
+            t.elements().iter().fold(1usize, |n, el| {
+                n.saturating_add(match el {
+                    Element::Interpolation(i) => size(&i.expr),
+                    _ => 1,
+                })
+            })
+        }),
+        Expression::Traversal(t) => t.operators.iter().fold(size(&t.expr), |n, op| {
+            n.saturating_add(match op {
+                TraversalOperator::Index(x) => size(x),
+                _ => 1,
+            })
+        }),
+        Expression::FuncCall(f) => sum(&mut f.args.iter()),
+        Expression::Parenthesis(x) => size(x).saturating_add(1),
+        Expression::Conditional(c) => {
+            sum(&mut [&c.cond_expr, &c.true_expr, &c.false_expr].into_iter())
+        }
+        Expression::Operation(op) => match op.as_ref() {
+            Operation::Unary(u) => size(&u.expr).saturating_add(1),
+            Operation::Binary(b) => sum(&mut [&b.lhs_expr, &b.rhs_expr].into_iter()),
+        },
+        Expression::ForExpr(f) => {
+            let parts = [
+                Some(&f.collection_expr),
+                f.key_expr.as_ref(),
+                Some(&f.value_expr),
+                f.cond_expr.as_ref(),
+            ];
+            parts
+                .into_iter()
+                .flatten()
+                .fold(1usize, |n, x| n.saturating_add(size(x)))
+        }
+        _ => 1,
+    }
+}
+
 /// The weight of a value: one per node, plus the bytes of its strings and
 /// keys. Every evaluated value is charged its weight against the budget.
 pub(super) fn weight(v: &Value) -> usize {

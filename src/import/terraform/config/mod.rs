@@ -97,6 +97,7 @@ pub(super) fn read(
     let mut st = State {
         values: BTreeMap::new(),
         budget,
+        expand: budget,
         notes: Vec::new(),
         ctx: super::funcs::context(),
         prefix: module.prefix.clone(),
@@ -166,6 +167,10 @@ struct State {
     values: BTreeMap<String, (HVal, usize)>,
     /// What is left of the evaluation budget.
     budget: usize,
+    /// What is left of the budget for the instances of `count` and
+    /// `for_each` (each costs its block's size), as big as the evaluation
+    /// budget at first.
+    expand: usize,
     notes: Vec<String>,
     /// The functions expressions may call.
     ctx: hcl::eval::Context<'static>,

@@ -8,7 +8,10 @@
 //! `for_each` leaves the block out. A value not known here (a reference to
 //! what only apply knows, a function not evaluated) or more instances than
 //! [`MAX_COUNT`] (or what is left of [`MAX_EXPANDED`] in the module) leaves
-//! one instance, without index, standing for all of them, with a TODO.
+//! one instance, without index, standing for all of them, with a TODO; so
+//! does a block whose instances would outweigh what is left of the
+//! module's expansion budget (its size times their number, against the
+//! evaluation budget's size), so the work stays linear in the input.
 
 use hcl::Value as HVal;
 
@@ -129,21 +132,32 @@ impl State {
         if n == 0 {
             return Rep::Out(empty(a, &at));
         }
-        if n > MAX_COUNT.min(left) as u64 {
+        // Each instance is read on its own: its cost is the block's size.
+        let cost = n.saturating_mul(block_size(&b.body) as u64);
+        if n > MAX_COUNT.min(left) as u64 || cost > self.expand as u64 {
             return Rep::Unknown(format!(
-                "`{}` ({at}) into {} instances, more than the import expands ({} for one block, {} in one module)",
+                "`{}` ({at}) into {} instances, more than the import expands ({} for one block, {} in one module, fewer of a large block, in proportion to the input's size)",
                 a.key,
                 thousands(n),
                 thousands(MAX_COUNT as u64),
                 thousands(MAX_EXPANDED as u64)
             ));
         }
+        self.expand -= cost as usize;
         Rep::Many(each.unwrap_or_else(|| {
             (0..n)
                 .map(|i| (HVal::from(i), vec![("count.index", HVal::from(i))]))
                 .collect()
         }))
     }
+}
+
+/// The size of a block's attributes and nested blocks ([`eval::size`]).
+/// Nesting is bounded by the parser.
+fn block_size(body: &Body) -> usize {
+    let attrs = body.attrs.iter().map(|a| eval::size(&a.expr));
+    let blocks = body.blocks.iter().map(|b| block_size(&b.body));
+    attrs.chain(blocks).fold(1usize, usize::saturating_add)
 }
 
 /// Why a block with no instance is left out.
