@@ -4,9 +4,11 @@
 //!
 //! Values are evaluated in the order Terraform would know them: variables
 //! (default, then `.tfvars` files in order, then `--var`), locals (in
-//! dependency order, at most [`MAX_LOCAL_LEVELS`] deep), then resource
-//! attributes, twice: first those that only variables and locals decide,
-//! then those that refer to another resource's attribute; an attribute only
+//! dependency order, at most [`MAX_LOCAL_LEVELS`] deep), then the
+//! attributes of every resource instance ([`repeat`]: `count` and
+//! `for_each`; [`resources`]), twice: first those that only variables,
+//! locals and the instance's keys decide, then those that refer to
+//! another resource's attribute; an attribute only
 //! apply knows (`arn`, `id`, `url`, ...) stands for its resource by a
 //! placeholder. What stays unknown leaves the attribute out of `values`,
 //! and its references go into `configuration`, where the plan reader looks
