@@ -108,17 +108,17 @@ fn a_variable_without_value_is_a_todo() {
 #[test]
 fn module_calls_data_sources_and_count() {
     let (text, err, _) = snapshot("terraform-module", "terraform-module");
-    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:13) is not read: it is not in the module cache (.terraform/modules/modules.json); run `terraform init -backend=false` in the root module's folder, or describe its components in an overlay\n"), "{text}");
+    assert!(text.contains("# TODO: module `worker` (source `terraform-aws-modules/lambda/aws`, terraform-module/main.tf:15) is not read: it is not in the module cache (.terraform/modules/modules.json); run `terraform init -backend=false` in the root module's folder, or describe its components in an overlay\n"), "{text}");
     assert!(
         text.contains(
-            "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:10)"
+            "# TODO: regions: the aws provider runs in `eu-west-1` (terraform-module/main.tf:12)"
         ),
         "{text}"
     );
     // The data source the subscription names is a placeholder, linked.
     assert_eq!(err, "");
-    assert!(text.contains("  shared:\n    kind: queue  # data source aws_sqs_queue, from data.aws_sqs_queue.shared (terraform-module/main.tf:20)\n    # TODO: `data.aws_sqs_queue.shared` is a data source"), "{text}");
-    assert!(text.contains("      - to: shared  # from aws_sns_topic_subscription.shared.endpoint (terraform-module/main.tf:40)\n"), "{text}");
+    assert!(text.contains("  shared:\n    kind: queue  # data source aws_sqs_queue, from data.aws_sqs_queue.shared (terraform-module/main.tf:22)\n    # TODO: `data.aws_sqs_queue.shared` is a data source"), "{text}");
+    assert!(text.contains("      - to: shared  # from aws_sns_topic_subscription.shared.endpoint (terraform-module/main.tf:42)\n"), "{text}");
     assert_eq!(
         check(&["terraform-module"]),
         (
@@ -763,13 +763,10 @@ fn an_example_calling_its_module_upwards_reads_it() {
         .output()
         .unwrap();
     let text = String::from_utf8(o.stdout).unwrap();
-    assert!(
-        text.contains(
-            "# TODO: module.queue.aws_sqs_queue.this is repeated by `count` (./main.tf:13)"
-        ),
-        "{text}"
-    );
-    assert!(text.contains("    visibility_timeout: 30s  # from module.queue.aws_sqs_queue.this.visibility_timeout_seconds (./main.tf:15)"), "{text}");
+    // `count = 1`: one instance, `this[0]`, which keeps the id `this`.
+    assert!(!text.contains("repeated by"), "{text}");
+    assert!(text.contains("  this:\n    kind: sqs-standard  # aws_sqs_queue, from module.queue.aws_sqs_queue.this[0] (./main.tf:12)\n"), "{text}");
+    assert!(text.contains("    visibility_timeout: 30s  # from module.queue.aws_sqs_queue.this[0].visibility_timeout_seconds (./main.tf:15)"), "{text}");
     let (_dir, skeleton) = scratch("basic.yaml", &text);
     let overlay = format!("{here}/overlay.yaml");
     let (f, code) = check(&[&skeleton, &overlay]);
@@ -817,7 +814,7 @@ fn registry_and_remote_modules_are_read_from_the_module_cache() {
     assert!(text.contains("# module `queue` (source `terraform-aws-modules/sqs/aws`) is read from the module cache `terraform init` wrote: terraform-module-cache/.terraform/modules/queue\n"), "{text}");
     assert!(text.contains("  queue.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.queue.aws_sqs_queue.this (terraform-module-cache/.terraform/modules/queue/main.tf:35)\n"), "{text}");
     assert!(text.contains("      - to: worker.this  # from aws_lambda_event_source_mapping.requests.function_name (terraform-module-cache/main.tf:44)\n"), "{text}");
-    assert!(text.contains("      after_receives: 4  # from module.queue.aws_sqs_queue_redrive_policy.this.redrive_policy (terraform-module-cache/.terraform/modules/queue/main.tf:52) maxReceiveCount\n"), "{text}");
+    assert!(text.contains("      after_receives: 4  # from module.queue.aws_sqs_queue_redrive_policy.this[0].redrive_policy (terraform-module-cache/.terraform/modules/queue/main.tf:52) maxReceiveCount\n"), "{text}");
     assert!(!text.contains("placeholder"), "{text}");
     let expected = (
         vec![

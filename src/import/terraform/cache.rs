@@ -99,9 +99,12 @@ fn no_link(base: &Path, rel: &Path) -> bool {
 /// The key of the call named `name` in the module at `prefix`
 /// (`module.a.module.b.` → `a.b.NAME`).
 pub(super) fn key(prefix: &str, name: &str) -> String {
+    // An instance of a repeated call (`module.q["a"].`) is keyed as
+    // the call: `terraform init` downloads a module once per call.
     let mut parts: Vec<&str> = prefix
         .split('.')
         .filter(|p| !p.is_empty() && *p != "module")
+        .map(|p| p.split('[').next().unwrap_or(p))
         .collect();
     parts.push(name);
     parts.join(".")
@@ -115,5 +118,7 @@ mod tests {
     fn keys_of_nested_calls() {
         assert_eq!(key("", "queue"), "queue");
         assert_eq!(key("module.a.module.b.", "c"), "a.b.c");
+        assert_eq!(key("module.q[\"a\"].", "inner"), "q.inner");
+        assert_eq!(key("module.q[0].", "inner"), "q.inner");
     }
 }

@@ -2,7 +2,9 @@
 //! can be known before `terraform plan`: literals, `var.*`, `local.*`,
 //! references to other resources' literal attributes, operators,
 //! conditionals, templates without directives and a few pure functions
-//! (`jsonencode`, `tostring`, `tonumber`, `lower`, `upper`, `min`, `max`).
+//! (`jsonencode`, `tostring`, `tonumber`, `lower`, `upper`, `min`, `max`,
+//! `merge`, `length`, `toset`, `tolist`, `keys`, `values`: [`super::funcs`]);
+//! `count.index`, `each.key` and `each.value` of the instance being read.
 //!
 //! An expression is first [`scan`]ned: the references it makes and an upper
 //! bound of the size of its value (each reference weighs what its value
@@ -11,7 +13,7 @@
 //! of the import's budget, so the work stays linear in the input however the
 //! input is built.
 
-use hcl::eval::{Context, Evaluate, FuncArgs, FuncDef, ParamType};
+use hcl::eval::{Context, Evaluate};
 use hcl::expr::{Expression, ObjectKey, Operation, TraversalOperator};
 use hcl::template::Element;
 use hcl::{Template, Value};
@@ -41,21 +43,46 @@ const FUNCS: &[(&str, usize)] = &[
     ("min", 1),
     ("max", 1),
     ("merge", 1),
+    ("length", 1),
+    ("toset", 1),
+    ("tolist", 1),
+    ("keys", 1),
+    ("values", 1),
 ];
 
+/// What a scan looks values up in: the weight of a reference's value
+/// (`None` when it has none here), and the value of an index that is no
+/// literal (`aws_sqs_queue.q[count.index]`), so that a reference names the
+/// instance it means.
+pub(super) struct Env<'a> {
+    pub known: &'a dyn Fn(&str) -> Option<usize>,
+    pub index: &'a dyn Fn(&Expression) -> Option<Value>,
+}
+
 /// Scans `e`; `known` gives the weight of a reference's value, or `None`
-/// when it has none here.
+/// when it has none here. Only literal indexes are read.
 pub(super) fn scan(e: &Expression, known: &dyn Fn(&str) -> Option<usize>) -> Scan {
+    scan_in(
+        e,
+        &Env {
+            known,
+            index: &|_| None,
+        },
+    )
+}
+
+/// Scans `e` in `env`.
+pub(super) fn scan_in(e: &Expression, env: &Env) -> Scan {
     let mut s = Scan::default();
-    s.weight = walk(e, known, &mut s);
+    s.weight = walk(e, env, &mut s);
     s
 }
 
 /// The weight bound of `e`, recording its references and opacity in `s`.
 /// The parser bounds the nesting of expressions, so the recursion is bounded.
-fn walk(e: &Expression, known: &dyn Fn(&str) -> Option<usize>, s: &mut Scan) -> usize {
+fn walk(e: &Expression, env: &Env, s: &mut Scan) -> usize {
     let sum = |es: &mut dyn Iterator<Item = &Expression>, s: &mut Scan| {
-        es.fold(1usize, |w, x| w.saturating_add(walk(x, known, s)))
+        es.fold(1usize, |w, x| w.saturating_add(walk(x, env, s)))
     };
     match e {
         Expression::Null | Expression::Bool(_) | Expression::Number(_) => 1,
@@ -66,22 +93,22 @@ fn walk(e: &Expression, known: &dyn Fn(&str) -> Option<usize>, s: &mut Scan) -> 
             for (k, v) in o {
                 w = w.saturating_add(match k {
                     ObjectKey::Identifier(i) => i.len() + 1,
-                    ObjectKey::Expression(x) => walk(x, known, s),
+                    ObjectKey::Expression(x) => walk(x, env, s),
                     _ => opaque(s),
                 });
-                w = w.saturating_add(walk(v, known, s));
+                w = w.saturating_add(walk(v, env, s));
             }
             w
         }
         Expression::TemplateExpr(t) => match Template::from_expr(t) {
-            Ok(tpl) => template(&tpl, known, s),
+            Ok(tpl) => template(&tpl, env, s),
             Err(_) => opaque(s),
         },
         Expression::Traversal(t) => {
-            let mut w = reference(&t.expr, &t.operators, known, s);
+            let mut w = reference(&t.expr, &t.operators, env, s);
             for op in &t.operators {
                 if let TraversalOperator::Index(x) = op {
-                    w = w.saturating_add(walk(x, known, s));
+                    w = w.saturating_add(walk(x, env, s));
                 }
             }
             w
@@ -95,13 +122,13 @@ fn walk(e: &Expression, known: &dyn Fn(&str) -> Option<usize>, s: &mut Scan) -> 
                 opaque(s)
             }
         },
-        Expression::Parenthesis(x) => walk(x, known, s),
+        Expression::Parenthesis(x) => walk(x, env, s),
         Expression::Conditional(c) => sum(
             &mut [&c.cond_expr, &c.true_expr, &c.false_expr].into_iter(),
             s,
         ),
         Expression::Operation(op) => match op.as_ref() {
-            Operation::Unary(u) => walk(&u.expr, known, s).saturating_add(1),
+            Operation::Unary(u) => walk(&u.expr, env, s).saturating_add(1),
             Operation::Binary(b) => sum(&mut [&b.lhs_expr, &b.rhs_expr].into_iter(), s),
         },
         // A bare variable (`var` alone) or a loop: not evaluated here.
@@ -117,12 +144,12 @@ fn opaque(s: &mut Scan) -> usize {
 
 /// The weight of a template: its literals and interpolations; a directive
 /// (`%{ for }`, `%{ if }`) makes it opaque.
-fn template(t: &Template, known: &dyn Fn(&str) -> Option<usize>, s: &mut Scan) -> usize {
+fn template(t: &Template, env: &Env, s: &mut Scan) -> usize {
     let mut w = 1usize;
     for el in t.elements() {
         w = w.saturating_add(match el {
             Element::Literal(l) => l.len(),
-            Element::Interpolation(i) => walk(&i.expr, known, s),
+            Element::Interpolation(i) => walk(&i.expr, env, s),
             Element::Directive(_) => opaque(s),
         });
     }
@@ -130,36 +157,118 @@ fn template(t: &Template, known: &dyn Fn(&str) -> Option<usize>, s: &mut Scan) -
 }
 
 /// The weight of the value a traversal starts from, recording what it
-/// refers to: `var.X`, `local.X`, `TYPE.NAME.ATTR`, `data.TYPE.NAME`,
-/// `module.NAME`.
-fn reference(
-    root: &Expression,
-    ops: &[TraversalOperator],
-    known: &dyn Fn(&str) -> Option<usize>,
-    s: &mut Scan,
-) -> usize {
+/// refers to: `var.X`, `local.X`, `count.index`, `each.key`, `each.value`,
+/// `TYPE.NAME` (`TYPE.NAME[0]`, `TYPE.NAME["k"]` when the index is
+/// known), `data.TYPE.NAME`, `module.NAME.OUTPUT` (`module.NAME[0].OUTPUT`).
+fn reference(root: &Expression, ops: &[TraversalOperator], env: &Env, s: &mut Scan) -> usize {
     let Expression::Variable(root) = root else {
-        return walk(root, known, s);
+        return walk(root, env, s);
     };
     let attr = |i: usize| match ops.get(i) {
         Some(TraversalOperator::GetAttr(a)) => Some(a.as_str()),
         _ => None,
     };
+    // The instance an index at `i` names: `Some("")` without an index,
+    // `None` for an unknown one (it stands for the resource).
+    let at = |i: usize| match ops.get(i) {
+        Some(TraversalOperator::Index(x)) => index_of(x, env.index),
+        _ => Some(String::new()),
+    };
     let name = match (root.as_str(), attr(0), attr(1)) {
-        (r @ ("var" | "local"), Some(a), _) => format!("{r}.{a}"),
-        ("data", Some(t), Some(n)) => format!("data.{t}.{n}"),
+        (r @ ("var" | "local" | "count" | "each"), Some(a), _) => format!("{r}.{a}"),
+        ("data", Some(t), Some(n)) => format!("data.{t}.{n}{}", at(2).unwrap_or_default()),
         ("module", Some(m), Some(o)) => format!("module.{m}.{o}"),
-        ("module", Some(m), None) => format!("module.{m}"),
-        (t, Some(n), _) if t.contains('_') => format!("{t}.{n}"),
+        ("module", Some(m), None) => match (at(1), attr(2)) {
+            (Some(i), Some(o)) => format!("module.{m}{i}.{o}"),
+            (Some(i), None) => format!("module.{m}{i}"),
+            (None, _) => format!("module.{m}"),
+        },
+        (t, Some(n), _) if t.contains('_') => format!("{t}.{n}{}", at(1).unwrap_or_default()),
         _ => return opaque(s),
     };
     if s.seen.insert(name.clone()) {
         s.refs.push(name);
     }
     let root = Expression::Variable(root.clone());
-    match lookup_key(&root, ops).and_then(|(k, _)| known(&k)) {
+    match lookup_key(&root, ops, env.index).and_then(|(k, _)| (env.known)(&k)) {
         Some(w) => w,
         None => opaque(s),
+    }
+}
+
+/// An instance's index as an address writes it (`[0]`, `["orders"]`):
+/// a literal, or what `index` evaluates it to; `None` when unknown.
+fn index_of(x: &Expression, index: &dyn Fn(&Expression) -> Option<Value>) -> Option<String> {
+    let v = match x {
+        Expression::Number(n) => Value::Number(*n),
+        Expression::String(t) => Value::String(t.clone()),
+        _ => index(x)?,
+    };
+    index_text(&v)
+}
+
+/// `[0]` for a whole non-negative number, `["k"]` for a string (quoted
+/// as Terraform quotes it in an address); `None` otherwise.
+pub(super) fn index_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Number(n) => n.as_u64().map(|i| format!("[{i}]")),
+        Value::String(t) => serde_json::to_string(t).ok().map(|q| format!("[{q}]")),
+        _ => None,
+    }
+}
+
+/// The size of an expression: one per node (a template's parts count as
+/// nodes), what reading it once costs. The parser bounds the nesting, so
+/// the recursion is bounded.
+pub(super) fn size(e: &Expression) -> usize {
+    let sum = |es: &mut dyn Iterator<Item = &Expression>| {
+        es.fold(1usize, |n, x| n.saturating_add(size(x)))
+    };
+    match e {
+        Expression::Array(items) => sum(&mut items.iter()),
+        Expression::Object(o) => o.iter().fold(1usize, |n, (k, v)| {
+            let k = match k {
+                ObjectKey::Expression(x) => size(x),
+                _ => 1,
+            };
+            n.saturating_add(k).saturating_add(size(v))
+        }),
+        Expression::TemplateExpr(t) => Template::from_expr(t).map_or(1, |t| {
+            t.elements().iter().fold(1usize, |n, el| {
+                n.saturating_add(match el {
+                    Element::Interpolation(i) => size(&i.expr),
+                    _ => 1,
+                })
+            })
+        }),
+        Expression::Traversal(t) => t.operators.iter().fold(size(&t.expr), |n, op| {
+            n.saturating_add(match op {
+                TraversalOperator::Index(x) => size(x),
+                _ => 1,
+            })
+        }),
+        Expression::FuncCall(f) => sum(&mut f.args.iter()),
+        Expression::Parenthesis(x) => size(x).saturating_add(1),
+        Expression::Conditional(c) => {
+            sum(&mut [&c.cond_expr, &c.true_expr, &c.false_expr].into_iter())
+        }
+        Expression::Operation(op) => match op.as_ref() {
+            Operation::Unary(u) => size(&u.expr).saturating_add(1),
+            Operation::Binary(b) => sum(&mut [&b.lhs_expr, &b.rhs_expr].into_iter()),
+        },
+        Expression::ForExpr(f) => {
+            let parts = [
+                Some(&f.collection_expr),
+                f.key_expr.as_ref(),
+                Some(&f.value_expr),
+                f.cond_expr.as_ref(),
+            ];
+            parts
+                .into_iter()
+                .flatten()
+                .fold(1usize, |n, x| n.saturating_add(size(x)))
+        }
+        _ => 1,
     }
 }
 
@@ -173,114 +282,6 @@ pub(super) fn weight(v: &Value) -> usize {
             w.saturating_add(k.len() + 1).saturating_add(weight(x))
         }),
         _ => 1,
-    }
-}
-
-/// An evaluation context with the functions of [`FUNCS`] declared.
-pub(super) fn context() -> Context<'static> {
-    let mut ctx = Context::new();
-    ctx.declare_func(
-        "jsonencode",
-        FuncDef::builder().param(ParamType::Any).build(jsonencode),
-    );
-    ctx.declare_func(
-        "tostring",
-        FuncDef::builder().param(ParamType::Any).build(tostring),
-    );
-    ctx.declare_func(
-        "tonumber",
-        FuncDef::builder().param(ParamType::Any).build(tonumber),
-    );
-    ctx.declare_func(
-        "lower",
-        FuncDef::builder().param(ParamType::String).build(lower),
-    );
-    ctx.declare_func(
-        "upper",
-        FuncDef::builder().param(ParamType::String).build(upper),
-    );
-    let nums = || FuncDef::builder().variadic_param(ParamType::Number);
-    ctx.declare_func("min", nums().build(min));
-    ctx.declare_func("max", nums().build(max));
-    ctx.declare_func(
-        "merge",
-        FuncDef::builder()
-            .variadic_param(ParamType::Any)
-            .build(merge),
-    );
-    ctx
-}
-
-/// `merge(a, b, ...)`: the objects' keys, a later object's value winning
-/// (as the registry modules merge a caller's `redrive_policy` over their
-/// defaults); `null` arguments are skipped.
-fn merge(args: FuncArgs) -> Result<Value, String> {
-    let mut out = hcl::Map::new();
-    for a in args.iter() {
-        match a {
-            Value::Object(o) => out.extend(o.iter().map(|(k, v)| (k.clone(), v.clone()))),
-            Value::Null => {}
-            _ => return Err("merge takes objects".into()),
-        }
-    }
-    Ok(Value::Object(out))
-}
-
-fn jsonencode(args: FuncArgs) -> Result<Value, String> {
-    serde_json::to_string(&args[0])
-        .map(Value::String)
-        .map_err(|e| e.to_string())
-}
-
-fn tostring(args: FuncArgs) -> Result<Value, String> {
-    match &args[0] {
-        Value::String(s) => Ok(Value::String(s.clone())),
-        Value::Number(n) => Ok(Value::String(n.to_string())),
-        Value::Bool(b) => Ok(Value::String(b.to_string())),
-        _ => Err("tostring takes a string, number or bool".into()),
-    }
-}
-
-fn tonumber(args: FuncArgs) -> Result<Value, String> {
-    match &args[0] {
-        Value::Number(n) => Ok(Value::Number(*n)),
-        Value::String(s) => s
-            .trim()
-            .parse::<i64>()
-            .map(Value::from)
-            .or_else(|_| s.trim().parse::<f64>().map(Value::from))
-            .map_err(|_| format!("`{s}` is not a number")),
-        _ => Err("tonumber takes a string or number".into()),
-    }
-}
-
-fn lower(args: FuncArgs) -> Result<Value, String> {
-    Ok(Value::String(args[0].as_str().unwrap_or("").to_lowercase()))
-}
-
-fn upper(args: FuncArgs) -> Result<Value, String> {
-    Ok(Value::String(args[0].as_str().unwrap_or("").to_uppercase()))
-}
-
-fn numbers(args: &FuncArgs) -> Vec<f64> {
-    args.iter().filter_map(|v| v.as_f64()).collect()
-}
-
-fn min(args: FuncArgs) -> Result<Value, String> {
-    pick(numbers(&args).into_iter().reduce(f64::min))
-}
-
-fn max(args: FuncArgs) -> Result<Value, String> {
-    pick(numbers(&args).into_iter().reduce(f64::max))
-}
-
-/// A number as Terraform prints it: an integer when it is one.
-fn pick(n: Option<f64>) -> Result<Value, String> {
-    let n = n.ok_or("needs at least one number")?;
-    if n.fract() == 0.0 && n.abs() < 9.0e15 {
-        Ok(Value::from(n as i64))
-    } else {
-        Ok(Value::from(n))
     }
 }
 
@@ -335,9 +336,15 @@ fn substitute(
             for op in t.operators.iter_mut() {
                 if let TraversalOperator::Index(x) = op {
                     substitute(x, values, ctx)?;
+                    // `[count.index + 1]`: an index is a literal from here.
+                    *x = Expression::from(x.evaluate(ctx).ok()?);
                 }
             }
-            let (key, used) = lookup_key(&t.expr, &t.operators)?;
+            // A value traversed (`{a = 1}.a`, an `each.value` replaced).
+            if !matches!(t.expr, Expression::Variable(_)) {
+                return substitute(&mut t.expr, values, ctx);
+            }
+            let (key, used) = lookup_key(&t.expr, &t.operators, &|_| None)?;
             let v = values(&key)?;
             let rest: Vec<TraversalOperator> = t.operators.drain(used..).collect();
             *e = if rest.is_empty() {
@@ -364,8 +371,14 @@ fn substitute(
 }
 
 /// The key of the value a traversal starts from (`var.X`, `local.X`,
-/// `TYPE.NAME.ATTR`) and how many of its operators the key takes.
-fn lookup_key(root: &Expression, ops: &[TraversalOperator]) -> Option<(String, usize)> {
+/// `count.index`, `each.key`, `each.value`, `TYPE.NAME.ATTR`,
+/// `TYPE.NAME[0].ATTR`, `TYPE.NAME["k"].ATTR`) and how many of its
+/// operators the key takes; `index` evaluates an index that is no literal.
+fn lookup_key(
+    root: &Expression,
+    ops: &[TraversalOperator],
+    index: &dyn Fn(&Expression) -> Option<Value>,
+) -> Option<(String, usize)> {
     let Expression::Variable(root) = root else {
         return None;
     };
@@ -374,13 +387,17 @@ fn lookup_key(root: &Expression, ops: &[TraversalOperator]) -> Option<(String, u
         _ => None,
     };
     match (root.as_str(), attr(0), attr(1)) {
-        (r @ ("var" | "local"), Some(a), _) => Some((format!("{r}.{a}"), 1)),
+        (r @ ("var" | "local" | "count" | "each"), Some(a), _) => Some((format!("{r}.{a}"), 1)),
         ("data" | "module", _, _) => None,
         (t, Some(n), Some(a)) if t.contains('_') => Some((format!("{t}.{n}.{a}"), 2)),
-        // One instance of a resource repeated by `count` or `for_each`
-        // (`aws_sqs_queue.dlq[0].arn`): the one component stands for all.
+        // One instance (`aws_sqs_queue.dlq[0].arn`); an index not known
+        // here names the resource (`TYPE.NAME.ATTR`), which only a
+        // resource read as one component has.
         (t, Some(n), None) if t.contains('_') => match (ops.get(1), attr(2)) {
-            (Some(TraversalOperator::Index(_)), Some(a)) => Some((format!("{t}.{n}.{a}"), 3)),
+            (Some(TraversalOperator::Index(x)), Some(a)) => {
+                let i = index_of(x, index).unwrap_or_default();
+                Some((format!("{t}.{n}{i}.{a}"), 3))
+            }
             _ => None,
         },
         _ => None,

@@ -20,6 +20,7 @@ mod across;
 mod cache;
 mod config;
 mod eval;
+mod funcs;
 mod hcl;
 mod inputs;
 mod links;
@@ -40,7 +41,7 @@ pub use inputs::{
 };
 pub use plans::import_plans;
 
-use super::{F, Node, Out, V, dur, kebab};
+use super::{F, Node, Out, V, Value, dur, kebab};
 use crate::diagnostics::Diagnostic;
 
 /// One resource of the plan, with the id of its component once it has one.
@@ -312,12 +313,26 @@ fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
 /// keeps its name. Among several roots (`ns`), a name another root uses
 /// too gets the root's folder name first (`payments.this`).
 fn names(res: &[Res], ns: Option<&roots::Namespace>) -> Vec<String> {
-    let name = |r: &Res| {
+    let base = |r: &Res| {
         r.node
             .get("name")
             .and_then(Node::str)
             .unwrap_or(&r.address)
             .to_string()
+    };
+    let mut instances: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in res {
+        *instances.entry(unindexed(&r.address)).or_default() += 1;
+    }
+    // An instance's name: `dlq-0`, `queues-orders`; the only instance of
+    // a `count` (`count = var.create ? 1 : 0`) keeps the resource's.
+    let name = |r: &Res| {
+        let n = base(r);
+        match r.node.get("index").map(|i| &i.value) {
+            Some(Value::Str(k)) => format!("{n}-{k}"),
+            Some(Value::Int(i)) if instances[unindexed(&r.address)] > 1 => format!("{n}-{i}"),
+            _ => n,
+        }
     };
     let mut modules: std::collections::BTreeMap<String, std::collections::BTreeSet<&str>> =
         Default::default();
@@ -331,18 +346,35 @@ fn names(res: &[Res], ns: Option<&roots::Namespace>) -> Vec<String> {
         if r.module.is_empty() || modules[&n].len() < 2 {
             return n;
         }
-        let path: Vec<&str> = r.module.split('.').filter(|p| *p != "module").collect();
+        // An instance of a repeated call: `module.q["a"]` → `q-a`.
+        let path: Vec<String> = r
+            .module
+            .split('.')
+            .filter(|p| *p != "module")
+            .map(|p| match p.split_once('[') {
+                Some((m, i)) => format!("{m}-{}", i.trim_end_matches(']').trim_matches('"')),
+                None => p.to_string(),
+            })
+            .collect();
         format!("{}.{n}", path.join("."))
     };
     res.iter()
-        .map(|r| {
-            let n = name(r);
-            match ns {
-                Some(ns) if ns.taken.contains(&n) => format!("{}.{}", ns.prefix, local(r, n)),
-                _ => local(r, n),
+        .map(|r| match ns {
+            Some(ns) if ns.taken.contains(&base(r)) => {
+                format!("{}.{}", ns.prefix, local(r, name(r)))
             }
+            _ => local(r, name(r)),
         })
         .collect()
+}
+
+/// An address without its last index: `aws_sqs_queue.q["a"]` →
+/// `aws_sqs_queue.q` (a module's index stays: `module.m[0].aws_sqs_queue.q`).
+pub(super) fn unindexed(address: &str) -> &str {
+    match address.rfind('[') {
+        Some(i) if address.ends_with(']') && !address[i..].contains('.') => &address[..i],
+        _ => address,
+    }
 }
 
 /// First pass: a component for every resource type in [`READ`], an

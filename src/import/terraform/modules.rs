@@ -155,6 +155,7 @@ pub(super) fn read(
     let top = Instance {
         prefix: String::new(),
         args: None,
+        unknown: Vec::new(),
         providers: Default::default(),
     };
     let first = config::read(&folders[root].files, params, &top, budget);
@@ -183,9 +184,10 @@ pub(super) fn read(
             let cached = folders[root].cache.iter().find(|c| c.0 == key).map(|c| c.1);
             let target = local.or(cached);
             let Some(j) = target.filter(|_| depth < MAX_DEPTH && instances < MAX_INSTANCES) else {
-                notes.push(call.note);
+                // The instances of one call share its note.
+                push_once(&mut notes, call.note);
                 unread.push(Unread {
-                    address: format!("{prefix}module.{}", call.name),
+                    address: format!("{prefix}module.{}", call.address),
                     source: call.source.unwrap_or_default(),
                     loc: call.loc,
                     limited: target.is_some(),
@@ -193,19 +195,23 @@ pub(super) fn read(
                 continue;
             };
             if local.is_none() {
-                notes.push(format!(
-                    "module `{key}` (source `{}`) is read from the module cache `terraform init` wrote: {}",
-                    call.source.as_deref().unwrap_or("?"),
-                    folders[j].dir.display()
-                ));
+                push_once(
+                    &mut notes,
+                    format!(
+                        "module `{key}` (source `{}`) is read from the module cache `terraform init` wrote: {}",
+                        call.source.as_deref().unwrap_or("?"),
+                        folders[j].dir.display()
+                    ),
+                );
             }
             instances += 1;
             if !read.contains(&j) {
                 read.push(j);
             }
             let module = Instance {
-                prefix: format!("{prefix}module.{}.", call.name),
+                prefix: format!("{prefix}module.{}.", call.address),
                 args: Some(call.args),
+                unknown: call.unknown,
                 providers: call.providers,
             };
             let child = config::read(&folders[j].files, &[], &module, budget);
@@ -220,6 +226,13 @@ pub(super) fn read(
         region,
         aliases,
         read,
+    }
+}
+
+/// Adds `note` unless the instance of another call already did.
+fn push_once(notes: &mut Vec<String>, note: String) {
+    if !notes.contains(&note) {
+        notes.push(note);
     }
 }
 

@@ -82,6 +82,14 @@ pub(super) fn redrive_policy(cx: &Ctx, out: &mut Out, id: &str) {
                 ));
             }
             out.set(id, F::new("dead_letter", V::Map(f), None));
+            // A count the input does not know (a module variable set from
+            // a data source) is said, not dropped.
+            if count.is_none() {
+                out.note(
+                    id,
+                    format!("TODO: dead_letter.after_receives: the redrive policy's maxReceiveCount is not known here ({}); set it here or in an overlay", c.trim_start_matches("from ")),
+                );
+            }
         }
         None => out.note(
             id,

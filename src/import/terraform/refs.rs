@@ -25,6 +25,9 @@ pub(super) struct Index<'a> {
     by_name: BTreeMap<String, usize>,
     /// The first resource with this address, with and without its index.
     by_address: BTreeMap<String, usize>,
+    /// The addresses of resources read without an index: not repeated, or
+    /// one component for all instances.
+    whole: std::collections::BTreeSet<String>,
     /// Module outputs by full name (`module.queue.arn`), with the
     /// references of their value, as addresses.
     outputs: BTreeMap<String, Vec<String>>,
@@ -56,6 +59,7 @@ impl<'a> Index<'a> {
             by_value: BTreeMap::new(),
             by_name: BTreeMap::new(),
             by_address: BTreeMap::new(),
+            whole: Default::default(),
             outputs: config.outputs,
             providers: config.providers,
         };
@@ -66,8 +70,11 @@ impl<'a> Index<'a> {
                 continue;
             }
             ix.by_address.entry(r.address.clone()).or_insert(i);
-            let base = r.address.split('[').next().unwrap_or(&r.address);
+            let base = super::unindexed(&r.address);
             ix.by_address.entry(base.to_string()).or_insert(i);
+            if base == r.address {
+                ix.whole.insert(base.to_string());
+            }
             ix.index_names(r, i);
         }
         ix
@@ -90,10 +97,13 @@ impl<'a> Index<'a> {
     }
 
     /// References of `address`'s attribute `attr` in the configuration section.
+    /// A configuration lists each instance of a repeated resource
+    /// (`aws_sqs_queue.q["a"]`), a plan the resource once.
     pub(super) fn config_refs(&self, address: &str, attr: &str) -> Vec<String> {
-        let base = address.split('[').next().unwrap_or(address);
+        let base = super::unindexed(address);
         let mut out = Vec::new();
-        if let Some(e) = self.config.get(base).and_then(|x| x.get(attr)) {
+        let config = self.config.get(address).or(self.config.get(base));
+        if let Some(e) = config.and_then(|x| x.get(attr)) {
             refs_in(e, &mut out, 0);
         }
         out
@@ -128,6 +138,15 @@ impl<'a> Index<'a> {
         if let Some(&i) = self.by_address.get(t) {
             return Some(i);
         }
+        // An instance of a resource read as one component, its
+        // repetition unknown (`aws_sqs_queue.q[0]`): that component.
+        let base = super::unindexed(t);
+        if base != t
+            && self.whole.contains(base)
+            && let Some(&i) = self.by_address.get(base)
+        {
+            return Some(i);
+        }
         let refs = self.outputs.get(reference)?;
         for r in refs {
             if *lookups == 0 {
@@ -143,8 +162,9 @@ impl<'a> Index<'a> {
 
     /// The provider a root resource names (`aws.west`), if any.
     pub(super) fn provider(&self, address: &str) -> Option<&str> {
-        let base = address.split('[').next().unwrap_or(address);
-        self.providers.get(base).map(String::as_str)
+        let base = super::unindexed(address);
+        let p = self.providers.get(address).or(self.providers.get(base));
+        p.map(String::as_str)
     }
 }
 

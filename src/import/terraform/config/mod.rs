@@ -4,9 +4,11 @@
 //!
 //! Values are evaluated in the order Terraform would know them: variables
 //! (default, then `.tfvars` files in order, then `--var`), locals (in
-//! dependency order, at most [`MAX_LOCAL_LEVELS`] deep), then resource
-//! attributes, twice: first those that only variables and locals decide,
-//! then those that refer to another resource's attribute; an attribute only
+//! dependency order, at most [`MAX_LOCAL_LEVELS`] deep), then the
+//! attributes of every resource instance ([`repeat`]: `count` and
+//! `for_each`; [`resources`]), twice: first those that only variables,
+//! locals and the instance's keys decide, then those that refer to
+//! another resource's attribute; an attribute only
 //! apply knows (`arn`, `id`, `url`, ...) stands for its resource by a
 //! placeholder. What stays unknown leaves the attribute out of `values`,
 //! and its references go into `configuration`, where the plan reader looks
@@ -16,11 +18,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use hcl::Value as HVal;
 
+mod repeat;
+mod resources;
+
 use super::eval::{self, Scan};
 use super::hcl::{Attr, Block, Body};
-use super::nodes::{self, Passed, node, place, refs_node};
+use super::nodes::{self, Passed, place, refs_node};
 use crate::diagnostics::Loc;
-use crate::import::{Node, Value};
+use crate::import::Node;
 
 /// Deeper chains of locals than this stay unknown.
 const MAX_LOCAL_LEVELS: usize = 16;
@@ -53,10 +58,16 @@ pub(super) struct Read {
 /// folder is not read, and the values of its arguments (the called
 /// module's variables).
 pub(super) struct Call {
+    /// The block's name, which keys it in the module cache.
     pub name: String,
+    /// Its name with the instance's index (`queues["orders"]`, `shard[0]`)
+    /// when the block has `count` or `for_each`.
+    pub address: String,
     pub source: Option<String>,
     pub note: String,
     pub args: BTreeMap<String, HVal>,
+    /// The arguments it sets to a value not known here, with their place.
+    pub unknown: Vec<(String, String)>,
     /// The providers it passes, as the root names them.
     pub providers: Passed,
     /// Where the block is.
@@ -69,6 +80,9 @@ pub(super) struct Call {
 pub(super) struct Instance {
     pub prefix: String,
     pub args: Option<BTreeMap<String, HVal>>,
+    /// The arguments its caller sets to a value not known here, with
+    /// their place: such a variable has no value, not its default.
+    pub unknown: Vec<(String, String)>,
     /// The providers its caller passed (`providers = {...}`).
     pub providers: Passed,
 }
@@ -85,8 +99,9 @@ pub(super) fn read(
     let mut st = State {
         values: BTreeMap::new(),
         budget,
+        expand: budget,
         notes: Vec::new(),
-        ctx: eval::context(),
+        ctx: super::funcs::context(),
         prefix: module.prefix.clone(),
         providers: module.providers.clone(),
     };
@@ -94,7 +109,7 @@ pub(super) fn read(
     let blocks = || configs.iter().flat_map(|b| b.blocks.iter());
     match &module.args {
         None => st.variables(blocks(), files, params),
-        Some(args) => st.arguments(blocks(), files, args),
+        Some(args) => st.arguments(blocks(), files, args, &module.unknown),
     }
     st.locals(blocks());
     let region = st.region(blocks(), files);
@@ -105,7 +120,7 @@ pub(super) fn read(
     let (planned, config) = st.resources(&resources, files);
     let calls = blocks()
         .filter(|b| b.ident == "module")
-        .map(|b| st.call(b, files))
+        .flat_map(|b| st.calls(b, files))
         .collect();
     let outputs = blocks()
         .filter(|b| b.ident == "output" && b.labels.len() == 1)
@@ -146,13 +161,18 @@ fn module_note(b: &Block, files: &[(String, Body, bool)]) -> String {
     )
 }
 
-/// `file:line` of a place.
+/// What is known while a module is read.
 struct State {
     /// Every known value and its weight, by reference (`var.X`,
-    /// `local.X`, `TYPE.NAME.ATTR`).
+    /// `local.X`, `TYPE.NAME.ATTR`, `TYPE.NAME[0].ATTR`, and the
+    /// `count.index` or `each.key`/`each.value` of the instance read).
     values: BTreeMap<String, (HVal, usize)>,
     /// What is left of the evaluation budget.
     budget: usize,
+    /// What is left of the budget for the instances of `count` and
+    /// `for_each` (each costs its block's size), as big as the evaluation
+    /// budget at first.
+    expand: usize,
     notes: Vec<String>,
     /// The functions expressions may call.
     ctx: hcl::eval::Context<'static>,
@@ -163,15 +183,43 @@ struct State {
 }
 
 impl State {
+    /// The value of reference `k` and its weight. An instance of a
+    /// resource read as one component, its repetition unknown
+    /// (`aws_sqs_queue.q[0].arn`), is that component (a resource expanded
+    /// into instances has no value without an index).
+    fn get(&self, k: &str) -> Option<&(HVal, usize)> {
+        self.values.get(k).or_else(|| {
+            let (head, rest) = k.split_once('[')?;
+            let (_, attr) = rest.split_once("].")?;
+            self.values.get(&format!("{head}.{attr}"))
+        })
+    }
+
+    /// The value of an index expression (`[count.index]`, `[each.key]`,
+    /// `[var.i]`), evaluated apart from the budget: an index is small, and
+    /// its bound is charged with the expression that holds it.
+    fn index(&self, x: &hcl::Expression) -> Option<HVal> {
+        let s = eval::scan(x, &|r| self.get(r).map(|v| v.1));
+        let mut budget = 4096;
+        let lookup = |k: &str| self.get(k).map(|v| v.0.clone());
+        eval::eval(x, &s, &lookup, &self.ctx, &mut budget)
+    }
+
     fn scan(&self, e: &hcl::Expression) -> Scan {
-        eval::scan(e, &|r| self.values.get(r).map(|v| v.1))
+        let env = eval::Env {
+            known: &|r| self.get(r).map(|v| v.1),
+            index: &|x| self.index(x),
+        };
+        eval::scan_in(e, &env)
     }
 
     /// The value of `e` (scanned as `s`), if it can be known here.
     fn eval(&mut self, e: &hcl::Expression, s: &Scan) -> Option<HVal> {
-        let values = &self.values;
-        let lookup = |k: &str| values.get(k).map(|v| v.0.clone());
-        eval::eval(e, s, &lookup, &self.ctx, &mut self.budget)
+        let mut budget = self.budget;
+        let lookup = |k: &str| self.get(k).map(|v| v.0.clone());
+        let v = eval::eval(e, s, &lookup, &self.ctx, &mut budget);
+        self.budget = budget;
+        v
     }
 
     /// Remembers the value of reference `key`.
@@ -237,24 +285,34 @@ impl State {
         blocks: impl Iterator<Item = &'a Block>,
         files: &[(String, Body, bool)],
         args: &BTreeMap<String, HVal>,
+        unknown: &[(String, String)],
     ) {
+        let module = self.prefix.trim_end_matches('.').to_string();
         let mut vars = BTreeMap::new();
         for b in blocks.filter(|b| b.ident == "variable") {
             let Some(name) = b.labels.first() else {
                 continue;
             };
+            let at = place(files, b.loc);
             if let Some(v) = args.get(name) {
                 vars.insert(name.clone(), v.clone());
+            } else if let Some((_, set)) = unknown.iter().find(|u| u.0 == *name) {
+                self.notes.push(format!(
+                    "TODO: variable `{name}` of {module} ({at}) is set by the call ({set}) to a value not known before apply here: the values that use it are left out; set them in an overlay"
+                ));
             } else if let Some(d) = b.body.attr("default") {
                 let s = self.scan(&d.expr);
-                if let Some(v) = self.eval(&d.expr, &s) {
-                    vars.insert(name.clone(), v);
+                match self.eval(&d.expr, &s) {
+                    Some(v) => {
+                        vars.insert(name.clone(), v);
+                    }
+                    None => self.notes.push(format!(
+                        "TODO: variable `{name}` of {module} ({at}) is not set by the call, and its default is not known here: the values that use it are left out; set them in an overlay"
+                    )),
                 }
             } else {
                 self.notes.push(format!(
-                    "TODO: variable `{name}` of {} ({}) has no value: its caller does not set it",
-                    self.prefix.trim_end_matches('.'),
-                    place(files, b.loc)
+                    "TODO: variable `{name}` of {module} ({at}) has no value: its caller does not set it"
                 ));
             }
         }
@@ -263,10 +321,45 @@ impl State {
         }
     }
 
-    /// A `module` block with the values of its arguments.
-    fn call(&mut self, b: &Block, files: &[(String, Body, bool)]) -> Call {
+    /// A `module` block's instances (one, or one per `count` or
+    /// `for_each` instance) with the values of their arguments.
+    fn calls(&mut self, b: &Block, files: &[(String, Body, bool)]) -> Vec<Call> {
+        let name = b.labels.first().cloned().unwrap_or_default();
+        let what = format!("{}module.{name}", self.prefix);
+        let instances = match self.repetition(b, files, repeat::MAX_COUNT) {
+            repeat::Rep::Once => vec![(String::new(), Vec::new())],
+            repeat::Rep::Out(why) => {
+                self.notes.push(format!("{what} is left out: {why}"));
+                Vec::new()
+            }
+            repeat::Rep::Unknown(why) => {
+                self.notes.push(format!(
+                    "TODO: {what} is repeated by {why}: one instance of the module stands for every instance"
+                ));
+                vec![(String::new(), Vec::new())]
+            }
+            repeat::Rep::Many(list) => list
+                .into_iter()
+                .map(|(i, binds)| (eval::index_text(&i).unwrap_or_default(), binds))
+                .collect(),
+        };
+        let calls = instances
+            .into_iter()
+            .map(|(index, binds)| {
+                self.bind(&binds);
+                self.call(b, files, format!("{name}{index}"))
+            })
+            .collect();
+        self.unbind();
+        calls
+    }
+
+    /// One instance of a `module` block (`address`: its name and index)
+    /// with the values of its arguments.
+    fn call(&mut self, b: &Block, files: &[(String, Body, bool)], address: String) -> Call {
         const NOT_ARGS: [&str; 4] = ["source", "version", "providers", "depends_on"];
         let mut args = BTreeMap::new();
+        let mut unknown = Vec::new();
         for a in b
             .body
             .attrs
@@ -274,8 +367,11 @@ impl State {
             .filter(|a| !NOT_ARGS.contains(&a.key.as_str()) && !META.contains(&a.key.as_str()))
         {
             let s = self.scan(&a.expr);
-            if let Some(v) = self.eval(&a.expr, &s) {
-                args.insert(a.key.clone(), v);
+            match self.eval(&a.expr, &s) {
+                Some(v) => {
+                    args.insert(a.key.clone(), v);
+                }
+                None => unknown.push((a.key.clone(), place(files, a.loc))),
             }
         }
         let source = b.body.attr("source").and_then(|a| match &a.expr {
@@ -284,17 +380,14 @@ impl State {
         });
         Call {
             name: b.labels.first().cloned().unwrap_or_default(),
+            address,
             source,
             note: module_note(b, files),
             args,
+            unknown,
             providers: nodes::passed(b, &self.providers),
             loc: b.loc,
         }
-    }
-
-    /// The address of a resource block in this module.
-    fn full(&self, b: &Block) -> String {
-        format!("{}{}", self.prefix, address(b))
     }
 
     /// References as addresses of this module: a resource's gets the
@@ -401,170 +494,6 @@ impl State {
             pending = next;
             if pending.is_empty() || pending.len() == before {
                 break;
-            }
-        }
-    }
-
-    /// The resources as the plan's `planned_values` and `configuration`
-    /// list them.
-    fn resources(
-        &mut self,
-        res: &[&Block],
-        files: &[(String, Body, bool)],
-    ) -> (Vec<Node>, Vec<Node>) {
-        for b in res.iter().filter(|b| b.ident == "resource") {
-            for k in COMPUTED {
-                let p = HVal::String(placeholder(&self.full(b), k));
-                self.know(format!("{}.{k}", address(b)), &p);
-            }
-        }
-        let mut values: Vec<BTreeMap<String, HVal>> = vec![BTreeMap::new(); res.len()];
-        // First what variables and locals decide, then what other
-        // resources' attributes decide.
-        for pass in 0..2 {
-            for (b, v) in res.iter().zip(values.iter_mut()) {
-                for a in b
-                    .body
-                    .attrs
-                    .iter()
-                    .filter(|a| !META.contains(&a.key.as_str()))
-                {
-                    let s = self.scan(&a.expr);
-                    let inputs_only = s
-                        .refs
-                        .iter()
-                        .all(|r| r.starts_with("var.") || r.starts_with("local."));
-                    if inputs_only != (pass == 0) {
-                        continue;
-                    }
-                    if let Some(x) = self.eval(&a.expr, &s) {
-                        self.know(format!("{}.{}", address(b), a.key), &x);
-                        v.insert(a.key.clone(), x);
-                    }
-                }
-            }
-        }
-        self.repeated(res, files);
-        let mut planned = Vec::new();
-        let mut config = Vec::new();
-        for (b, v) in res.iter().zip(&values) {
-            let (p, c) = self.resource_nodes(b, v);
-            planned.push(p);
-            config.push(c);
-        }
-        (planned, config)
-    }
-
-    /// A resource as the plan's `planned_values` and `configuration` list
-    /// it: its known values (placeholders for the computed ones) and the
-    /// references of every attribute.
-    fn resource_nodes(&mut self, b: &Block, v: &BTreeMap<String, HVal>) -> (Node, Node) {
-        let mut fields = Vec::new();
-        let mut exprs = Vec::new();
-        for a in b
-            .body
-            .attrs
-            .iter()
-            .filter(|a| !META.contains(&a.key.as_str()))
-        {
-            if let Some(x) = v.get(&a.key) {
-                fields.push((a.key.clone(), node(x, a.loc)));
-            }
-            let refs = self.qualify(&self.scan(&a.expr).refs);
-            exprs.push((a.key.clone(), refs_node(&refs, a.loc)));
-        }
-        self.nested(&b.body, &mut fields, &mut exprs);
-        if b.ident == "resource" {
-            for k in COMPUTED {
-                if !fields.iter().any(|(f, _)| f == k) {
-                    let p = HVal::String(placeholder(&self.full(b), k));
-                    fields.push((k.to_string(), node(&p, b.loc)));
-                }
-            }
-        }
-        let loc = b.loc;
-        let s = |t: &str| Node::string(t, loc);
-        let mode = if b.ident == "data" { "data" } else { "managed" };
-        let planned = Node::map(
-            [
-                ("address", s(&self.full(b))),
-                ("mode", s(mode)),
-                ("type", s(&b.labels[0])),
-                ("name", s(&b.labels[1])),
-                ("values", Node::map(fields, loc)),
-            ],
-            loc,
-        );
-        let mut config = vec![
-            ("address", s(&self.full(b))),
-            ("expressions", Node::map(exprs, loc)),
-        ];
-        // A called module's providers are those its caller passes.
-        if let Some(key) = nodes::provider_of(b, self.prefix.is_empty(), &self.providers) {
-            config.push(("provider_config_key", s(&key)));
-        }
-        let config = Node::map(config, loc);
-        (planned, config)
-    }
-
-    /// The nested blocks of a resource (`redrive_policy {}`, `ttl {}`,
-    /// `replica {}`, ...): each kind a list of objects, as in a plan.
-    fn nested(
-        &mut self,
-        body: &Body,
-        fields: &mut Vec<(String, Node)>,
-        exprs: &mut Vec<(String, Node)>,
-    ) {
-        let mut kinds: Vec<(String, Vec<Node>, Vec<String>, Loc)> = Vec::new();
-        let mut index: BTreeMap<String, usize> = BTreeMap::new();
-        for b in body
-            .blocks
-            .iter()
-            .filter(|b| !META.contains(&b.ident.as_str()) && b.ident != "dynamic")
-        {
-            let mut f = Vec::new();
-            let mut e = Vec::new();
-            for a in &b.body.attrs {
-                let s = self.scan(&a.expr);
-                if let Some(x) = self.eval(&a.expr, &s) {
-                    f.push((a.key.clone(), node(&x, a.loc)));
-                }
-                e.push((a.key.clone(), refs_node(&self.qualify(&s.refs), a.loc)));
-            }
-            self.nested(&b.body, &mut f, &mut e);
-            let item = Node::map(f, b.loc);
-            let refs: Vec<String> = e
-                .iter()
-                .flat_map(|(_, n)| n.get("references").map(Node::items).unwrap_or(&[]))
-                .filter_map(Node::text)
-                .collect();
-            match index.get(&b.ident) {
-                Some(&i) => {
-                    kinds[i].1.push(item);
-                    kinds[i].2.extend(refs);
-                }
-                None => {
-                    index.insert(b.ident.clone(), kinds.len());
-                    kinds.push((b.ident.clone(), vec![item], refs, b.loc));
-                }
-            }
-        }
-        for (k, items, refs, loc) in kinds {
-            fields.push((k.clone(), Node::new(Value::Seq(items), loc)));
-            exprs.push((k, refs_node(&refs, loc)));
-        }
-    }
-
-    /// A note for each resource repeated by `count` or `for_each`.
-    fn repeated(&mut self, res: &[&Block], files: &[(String, Body, bool)]) {
-        for b in res.iter().filter(|b| b.ident == "resource") {
-            if let Some(a) = b.body.attr("count").or(b.body.attr("for_each")) {
-                self.notes.push(format!(
-                    "TODO: {} is repeated by `{}` ({}): one component stands for every instance",
-                    self.full(b),
-                    a.key,
-                    place(files, a.loc)
-                ));
             }
         }
     }
