@@ -110,6 +110,9 @@ impl<'a> Index<'a> {
             if let Some(&i) = self.by_name.get(name) {
                 return Some(i);
             }
+            if let Some(&i) = unqualified(&text).and_then(|f| self.by_value.get(f)) {
+                return Some(i);
+            }
         }
         let mut lookups = OUTPUT_LOOKUPS;
         self.config_refs(from, attr)
@@ -145,6 +148,16 @@ impl<'a> Index<'a> {
     pub(super) fn provider(&self, address: &str) -> Option<&str> {
         let base = address.split('[').next().unwrap_or(address);
         self.providers.get(base).map(String::as_str)
+    }
+}
+
+/// The function name of a qualified Lambda ARN
+/// (`arn:aws:lambda:REGION:ACCOUNT:function:NAME:ALIAS-OR-VERSION`): it
+/// names the function, as an unqualified ARN does.
+fn unqualified(arn: &str) -> Option<&str> {
+    match arn.split(':').collect::<Vec<_>>().as_slice() {
+        ["arn", _, "lambda", _, _, "function", name, _] => Some(name),
+        _ => None,
     }
 }
 

@@ -44,6 +44,9 @@ pub(super) fn schedule(cx: &Ctx, out: &mut Out, id: &str) {
             format!("TODO: delivers_to a target not in this configuration ({at})"),
         );
     };
+    // Scheduler invokes a function asynchronously (the Lambda developer
+    // guide, "Invoke a Lambda function on a schedule").
+    cx.asynchronous(&to);
     let mut link = vec![F::new(
         "to",
         V::S(to),
