@@ -228,3 +228,24 @@ pub(super) fn first(n: Option<&Node>) -> Option<&Node> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::unqualified;
+
+    #[test]
+    fn a_qualified_function_arn_names_its_function() {
+        let arn = "arn:aws:lambda:eu-west-1:123456789012:function:refund-worker:live";
+        assert_eq!(unqualified(arn), Some("refund-worker"));
+        // Unqualified, another service, or a layer: not a qualified function.
+        assert_eq!(
+            unqualified("arn:aws:lambda:eu-west-1:123456789012:function:refund-worker"),
+            None
+        );
+        assert_eq!(unqualified("arn:aws:sqs:eu-west-1:1:a:b:c"), None);
+        assert_eq!(
+            unqualified("arn:aws:lambda:eu-west-1:1:layer:deps:3"),
+            None
+        );
+    }
+}
