@@ -104,6 +104,55 @@ resource "aws_s3_bucket_notification" "shared_uploads" {
     assert!(text.contains("    # TODO: delivers_to a topic not in this configuration (from aws_s3_bucket_notification.shared_uploads.topic[0].topic_arn ("), "{text}");
     assert!(text.contains("    # TODO: the bucket also sends its events to EventBridge's default bus (from aws_s3_bucket_notification.shared_uploads.eventbridge ("), "{text}");
     assert_eq!(text.matches("TODO: S3 event notifications").count(), 1, "{text}");
+    // Two notification resources of one bucket: both read, each a TODO
+    // (the AWS provider documents one per bucket; S3 keeps the last).
+    let (_dir, tf) = scratch(
+        "main.tf",
+        r#"resource "aws_sqs_queue" "q" {
+  name = "q"
+}
+resource "aws_s3_bucket" "b" {
+  bucket = "b"
+}
+resource "aws_s3_bucket_notification" "first" {
+  bucket = aws_s3_bucket.b.id
+  queue {
+    queue_arn = aws_sqs_queue.q.arn
+    events    = ["s3:ObjectCreated:*"]
+  }
+}
+resource "aws_s3_bucket_notification" "second" {
+  bucket = aws_s3_bucket.b.bucket
+  queue {
+    queue_arn = aws_sqs_queue.q.arn
+    events    = ["s3:ObjectRemoved:*"]
+  }
+}
+"#,
+    );
+    let text = import_clean(&["terraform", &tf]);
+    for n in ["first", "second"] {
+        assert!(text.contains(&format!("    # TODO: aws_s3_bucket_notification.{n} is one of 2 aws_s3_bucket_notification resources of this bucket: S3 keeps one notification configuration per bucket, the last one applied, so not all of their links hold; keep one\n")), "{text}");
+    }
+    assert_eq!(text.matches("      - to: q  # from aws_s3_bucket_notification.").count(), 2, "{text}");
+}
+
+#[test]
+fn many_notification_blocks_are_read_in_linear_time() {
+    // 20,000 blocks to one function: one link, the others notes; the time
+    // stays far from quadratic.
+    let mut tf = String::from("resource \"aws_lambda_function\" \"f\" {\n  function_name = \"f\"\n}\nresource \"aws_s3_bucket_notification\" \"n\" {\n  bucket = \"elsewhere\"\n");
+    for i in 0..20_000 {
+        tf.push_str(&format!("  lambda_function {{\n    lambda_function_arn = aws_lambda_function.f.arn\n    events = [\"e{i}\"]\n  }}\n"));
+    }
+    tf.push_str("}\n");
+    let (_dir, path) = scratch("main.tf", &tf);
+    let start = std::time::Instant::now();
+    let text = import_clean(&["terraform", &path]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "{:?}", start.elapsed());
+    assert_eq!(text.matches("      - to: f  #").count(), 1);
+    assert_eq!(text.matches("    # also e").count(), 19_999);
+    assert!(text.contains("    kind: lambda-async  # aws_lambda_function"), "{text}");
 }
 
 #[test]

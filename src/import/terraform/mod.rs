@@ -379,11 +379,10 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
             r.id = Some(out.add(&kebab(&name), kind, from));
-        } else if let Some(kind) = buckets.kind(i) {
+        } else if buckets.notifies(i) {
             // A bucket that notifies (or a notification whose bucket is
             // not here, standing for it): an event source.
-            let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
-            r.id = Some(out.add(&kebab(&name), kind, from));
+            r.id = Some(s3::component(out, r, &name));
         } else if !LINKS.contains(&r.ty.as_str()) {
             let src = out.src(&r.address, r.node);
             out.unsupported(format!("{} ({})", r.address, r.ty), src);

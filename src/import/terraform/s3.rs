@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Ctx, Res};
-use crate::import::{F, Node, Out, V};
+use crate::import::{F, Node, Out, V, kebab};
 
 /// Each destination block and the attribute naming its destination.
 const DESTINATIONS: [(&str, &str); 3] = [
@@ -29,9 +29,9 @@ const NO_FACT: &str = "TODO: S3 event notifications are not in the platform-fact
 /// components. Built once per pass: lookups stay logarithmic.
 pub(super) struct Buckets {
     by_value: BTreeMap<String, usize>,
-    /// Buckets a notification names, and notifications whose bucket is
-    /// not read here (each stands for its bucket).
-    sources: BTreeSet<usize>,
+    /// Buckets a notification names, with how many do, and notifications
+    /// whose bucket is not read here (each stands for its bucket).
+    sources: BTreeMap<usize, usize>,
 }
 
 impl Buckets {
@@ -49,12 +49,12 @@ impl Buckets {
         }
         let mut b = Buckets {
             by_value,
-            sources: BTreeSet::new(),
+            sources: BTreeMap::new(),
         };
         for (i, r) in res.iter().enumerate() {
             if r.ty == "aws_s3_bucket_notification" && managed(r) {
                 let source = b.bucket_of(r).unwrap_or(i);
-                b.sources.insert(source);
+                *b.sources.entry(source).or_default() += 1;
             }
         }
         b
@@ -66,11 +66,20 @@ impl Buckets {
         self.by_value.get(&t).copied()
     }
 
-    /// The kind of resource `i`'s component, when it is a notifying bucket
-    /// or a notification standing for a bucket not read here.
-    pub(super) fn kind(&self, i: usize) -> Option<&'static str> {
-        self.sources.contains(&i).then_some("topic")
+    /// Whether resource `i` is a notifying bucket or a notification
+    /// standing for a bucket not read here: a component ([`component`]).
+    pub(super) fn notifies(&self, i: usize) -> bool {
+        self.sources.contains_key(&i)
     }
+}
+
+/// The component of resource `r` (named `name`) that [`Buckets::notifies`]
+/// makes: a `topic` with the TODO that no S3 value is a platform fact.
+pub(super) fn component(out: &mut Out, r: &Res, name: &str) -> String {
+    let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
+    let id = out.add(&kebab(name), "topic", from);
+    out.note(&id, NO_FACT.into());
+    id
 }
 
 /// An `aws_s3_bucket_notification`: a `delivers_to` link from the bucket
@@ -86,12 +95,14 @@ pub(super) fn notification(cx: &Ctx, out: &mut Out, buckets: &Buckets) {
         let name = name.map_or("whose name is known only after apply".into(), |n| format!("`{n}`"));
         out.note(&id, format!("TODO: the bucket {name} ({at}) is not managed in this configuration: this component stands for it"));
     }
-    if !out.comp(&id).is_some_and(|c| c.notes.iter().any(|n| n == NO_FACT)) {
-        out.note(&id, NO_FACT.into());
+    if let Some(&n) = bucket.and_then(|b| buckets.sources.get(&b)).filter(|&&n| n > 1) {
+        // The AWS provider documents one notification resource per bucket.
+        out.note(&id, format!("TODO: {} is one of {n} aws_s3_bucket_notification resources of this bucket: S3 keeps one notification configuration per bucket, the last one applied, so not all of their links hold; keep one", cx.r.address));
     }
     if let Some(n) = cx.v("eventbridge").filter(|n| n.boolean() == Some(true)) {
         out.note(&id, format!("TODO: the bucket also sends its events to EventBridge's default bus ({}); the rules that match them are not linked", out.src(&cx.path("eventbridge"), n)));
     }
+    let mut linked = BTreeSet::new();
     for (block, key) in DESTINATIONS {
         let items = cx.v(block).map(Node::items).unwrap_or(&[]);
         for (i, c) in items.iter().enumerate() {
@@ -103,7 +114,7 @@ pub(super) fn notification(cx: &Ctx, out: &mut Out, buckets: &Buckets) {
             let attr = if items.len() == 1 { block } else { "" };
             match cx.find(attr, dest).and_then(|j| cx.res[j].id.clone()) {
                 Some(to) => {
-                    deliver(out, &id, &to, &events(c), at);
+                    deliver(out, &id, &to, &events(c), at, &mut linked);
                     if block == "lambda_function" {
                         cx.asynchronous(&to);
                     }
@@ -129,21 +140,17 @@ fn events(c: &Node) -> String {
 }
 
 /// Bucket `bid` delivers `event` to `to` (the source comment `at`): one
-/// link per destination, the events of a second block to it a note.
-fn deliver(out: &mut Out, bid: &str, to: &str, event: &str, at: String) {
-    let linked = out.comp(bid).is_some_and(|c| {
-        c.fields
-            .iter()
-            .filter(|f| f.key == "delivers_to")
-            .any(|f| match &f.val {
-                V::Items(items) => items.iter().any(|l| {
-                    l.iter()
-                        .any(|x| x.key == "to" && matches!(&x.val, V::S(t) if t == to))
-                }),
-                _ => false,
-            })
-    });
-    if linked {
+/// link per destination of the notification (those it has `linked`), the
+/// events of a second block to it a note.
+fn deliver(
+    out: &mut Out,
+    bid: &str,
+    to: &str,
+    event: &str,
+    at: String,
+    linked: &mut BTreeSet<String>,
+) {
+    if !linked.insert(to.to_string()) {
         out.note(bid, format!("also {event} to `{to}` ({at})"));
     } else {
         let link = vec![F::new("to", V::S(to.to_string()), Some(format!("{at}: {event}")))];
