@@ -99,11 +99,18 @@ resource "aws_s3_bucket_notification" "shared_uploads" {
     );
     assert!(text.contains("): s3:ObjectCreated:*\n"), "{text}");
     assert!(text.contains("    # TODO: the bucket `bucket-of-another-team` (from aws_s3_bucket_notification.shared_uploads.bucket ("), "{text}");
-    assert!(text.contains("is not managed in this configuration: this component stands for it\n"), "{text}");
+    assert!(
+        text.contains("is not managed in this configuration: this component stands for it\n"),
+        "{text}"
+    );
     assert!(text.contains("    # also s3:ObjectRemoved:*, s3:ObjectRestore:Completed to `q` (from aws_s3_bucket_notification.shared_uploads.queue[1].queue_arn ("), "{text}");
     assert!(text.contains("    # TODO: delivers_to a topic not in this configuration (from aws_s3_bucket_notification.shared_uploads.topic[0].topic_arn ("), "{text}");
     assert!(text.contains("    # TODO: the bucket also sends its events to EventBridge's default bus (from aws_s3_bucket_notification.shared_uploads.eventbridge ("), "{text}");
-    assert_eq!(text.matches("TODO: S3 event notifications").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("TODO: S3 event notifications").count(),
+        1,
+        "{text}"
+    );
     // Two notification resources of one bucket: both read, each a TODO
     // (the AWS provider documents one per bucket; S3 keeps the last).
     let (_dir, tf) = scratch(
@@ -134,14 +141,21 @@ resource "aws_s3_bucket_notification" "second" {
     for n in ["first", "second"] {
         assert!(text.contains(&format!("    # TODO: aws_s3_bucket_notification.{n} is one of 2 aws_s3_bucket_notification resources of this bucket: S3 keeps one notification configuration per bucket, the last one applied, so not all of their links hold; keep one\n")), "{text}");
     }
-    assert_eq!(text.matches("      - to: q  # from aws_s3_bucket_notification.").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("      - to: q  # from aws_s3_bucket_notification.")
+            .count(),
+        2,
+        "{text}"
+    );
 }
 
 #[test]
 fn many_notification_blocks_are_read_in_linear_time() {
     // 20,000 blocks to one function: one link, the others notes; the time
     // stays far from quadratic.
-    let mut tf = String::from("resource \"aws_lambda_function\" \"f\" {\n  function_name = \"f\"\n}\nresource \"aws_s3_bucket_notification\" \"n\" {\n  bucket = \"elsewhere\"\n");
+    let mut tf = String::from(
+        "resource \"aws_lambda_function\" \"f\" {\n  function_name = \"f\"\n}\nresource \"aws_s3_bucket_notification\" \"n\" {\n  bucket = \"elsewhere\"\n",
+    );
     for i in 0..20_000 {
         tf.push_str(&format!("  lambda_function {{\n    lambda_function_arn = aws_lambda_function.f.arn\n    events = [\"e{i}\"]\n  }}\n"));
     }
@@ -149,10 +163,17 @@ fn many_notification_blocks_are_read_in_linear_time() {
     let (_dir, path) = scratch("main.tf", &tf);
     let start = std::time::Instant::now();
     let text = import_clean(&["terraform", &path]);
-    assert!(start.elapsed() < std::time::Duration::from_secs(20), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
     assert_eq!(text.matches("      - to: f  #").count(), 1);
     assert_eq!(text.matches("    # also e").count(), 19_999);
-    assert!(text.contains("    kind: lambda-async  # aws_lambda_function"), "{text}");
+    assert!(
+        text.contains("    kind: lambda-async  # aws_lambda_function"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -197,8 +218,14 @@ fn functions_invoked_by_rules_and_schedules_are_lambda_async() {
         ],
     ] {
         let (h, _, _) = run(&args);
-        assert!(h.contains("mail-provider (effect): horizon 7h, window 6h"), "{h}");
-        assert!(h.contains("mail-provider (effect): horizon 8h, window 6h"), "{h}");
+        assert!(
+            h.contains("mail-provider (effect): horizon 7h, window 6h"),
+            "{h}"
+        );
+        assert!(
+            h.contains("mail-provider (effect): horizon 8h, window 6h"),
+            "{h}"
+        );
     }
 }
 
@@ -212,7 +239,9 @@ fn mappings_reach_functions_through_module_outputs_and_aliases() {
         ("refund_retries", 68),
         ("legacy_refunds", 73),
     ] {
-        let link = format!("    delivers_to:\n      - to: this  # from aws_lambda_event_source_mapping.{queue}.function_name (terraform-module-arns/main.tf:{line})\n");
+        let link = format!(
+            "    delivers_to:\n      - to: this  # from aws_lambda_event_source_mapping.{queue}.function_name (terraform-module-arns/main.tf:{line})\n"
+        );
         assert!(text.contains(&link), "{link}\n{text}");
     }
     assert!(text.contains("  this:\n    kind: lambda-event-source  # aws_lambda_function, from module.worker.aws_lambda_function.this (terraform-module-arns/.terraform/modules/worker/main.tf:15)\n"), "{text}");

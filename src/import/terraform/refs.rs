@@ -243,9 +243,6 @@ mod tests {
             None
         );
         assert_eq!(unqualified("arn:aws:sqs:eu-west-1:1:a:b:c"), None);
-        assert_eq!(
-            unqualified("arn:aws:lambda:eu-west-1:1:layer:deps:3"),
-            None
-        );
+        assert_eq!(unqualified("arn:aws:lambda:eu-west-1:1:layer:deps:3"), None);
     }
 }

@@ -36,7 +36,8 @@ pub(super) struct Buckets {
 
 impl Buckets {
     pub(super) fn new(res: &[Res]) -> Buckets {
-        let managed = |r: &Res| !r.foreign && r.node.get("mode").and_then(Node::str) != Some("data");
+        let managed =
+            |r: &Res| !r.foreign && r.node.get("mode").and_then(Node::str) != Some("data");
         let mut by_value = BTreeMap::new();
         for (i, r) in res.iter().enumerate() {
             if r.ty == "aws_s3_bucket" && managed(r) {
@@ -92,10 +93,15 @@ pub(super) fn notification(cx: &Ctx, out: &mut Out, buckets: &Buckets) {
     if bucket.is_none() {
         let at = out.src(&cx.path("bucket"), cx.v("bucket").unwrap_or(cx.r.node));
         let name = cx.v("bucket").and_then(Node::text);
-        let name = name.map_or("whose name is known only after apply".into(), |n| format!("`{n}`"));
+        let name = name.map_or("whose name is known only after apply".into(), |n| {
+            format!("`{n}`")
+        });
         out.note(&id, format!("TODO: the bucket {name} ({at}) is not managed in this configuration: this component stands for it"));
     }
-    if let Some(&n) = bucket.and_then(|b| buckets.sources.get(&b)).filter(|&&n| n > 1) {
+    if let Some(&n) = bucket
+        .and_then(|b| buckets.sources.get(&b))
+        .filter(|&&n| n > 1)
+    {
         // The AWS provider documents one notification resource per bucket.
         out.note(&id, format!("TODO: {} is one of {n} aws_s3_bucket_notification resources of this bucket: S3 keeps one notification configuration per bucket, the last one applied, so not all of their links hold; keep one", cx.r.address));
     }
@@ -153,7 +159,11 @@ fn deliver(
     if !linked.insert(to.to_string()) {
         out.note(bid, format!("also {event} to `{to}` ({at})"));
     } else {
-        let link = vec![F::new("to", V::S(to.to_string()), Some(format!("{at}: {event}")))];
+        let link = vec![F::new(
+            "to",
+            V::S(to.to_string()),
+            Some(format!("{at}: {event}")),
+        )];
         out.push_link(bid, "delivers_to", link);
     }
 }
