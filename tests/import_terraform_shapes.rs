@@ -230,6 +230,46 @@ fn functions_invoked_by_rules_and_schedules_are_lambda_async() {
 }
 
 #[test]
+fn a_schedule_target_known_elsewhere_is_not_its_dead_letter_queue() {
+    // The target's ARN comes from another configuration's state: it is a
+    // TODO, and the dead-letter queue in the same block is no target, but
+    // still the schedule's dead letter.
+    let (_dir, tf) = scratch(
+        "main.tf",
+        r#"data "terraform_remote_state" "lambda" {
+  backend = "local"
+}
+resource "aws_sqs_queue" "dlq" {
+  name = "dlq"
+}
+resource "aws_scheduler_schedule" "recover" {
+  schedule_expression = "rate(5 minutes)"
+  flexible_time_window {
+    mode = "OFF"
+  }
+  target {
+    arn      = data.terraform_remote_state.lambda.outputs.arn
+    role_arn = "arn:aws:iam::123456789012:role/scheduler"
+    dead_letter_config {
+      arn = aws_sqs_queue.dlq.arn
+    }
+  }
+}
+"#,
+    );
+    let text = import_clean(&["terraform", &tf]);
+    assert!(
+        text.contains("    # TODO: delivers_to a target not in this configuration (from aws_scheduler_schedule.recover.target ("),
+        "{text}"
+    );
+    assert!(!text.contains("- to: dlq"), "{text}");
+    assert!(
+        text.contains("    dead_letter:\n      to: dlq  # from aws_scheduler_schedule.recover.target.dead_letter_config.arn ("),
+        "{text}"
+    );
+}
+
+#[test]
 fn mappings_reach_functions_through_module_outputs_and_aliases() {
     let (text, err, code) = snapshot("terraform-module-arns", "terraform-module-arns");
     assert_eq!((code, err.as_str()), (0, ""));
