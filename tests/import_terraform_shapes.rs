@@ -264,6 +264,10 @@ resource "aws_scheduler_schedule" "recover" {
     );
     assert!(!text.contains("- to: dlq"), "{text}");
     assert!(
+        text.contains("    # TODO: no retry_policy on the target (from aws_scheduler_schedule.recover.target ("),
+        "{text}"
+    );
+    assert!(
         text.contains("    dead_letter:\n      to: dlq  # from aws_scheduler_schedule.recover.target.dead_letter_config.arn ("),
         "{text}"
     );

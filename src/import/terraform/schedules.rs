@@ -51,6 +51,9 @@ pub(super) fn schedule(cx: &Ctx, out: &mut Out, id: &str) {
             let at = out.src(&cx.path("target"), t);
             let note = format!("TODO: delivers_to a target not in this configuration ({at})");
             out.note(id, note);
+            if first(t.get("retry_policy")).is_none() {
+                no_retry_policy(cx, out, id, t);
+            }
         }
     }
     // The dead-letter queue is read whether or not the target is.
@@ -73,9 +76,15 @@ fn target_link(cx: &Ctx, out: &mut Out, id: &str, t: &Node, to: String) {
     )];
     match first(t.get("retry_policy")) {
         Some(rp) => retry_policy(cx, out, id, rp, &mut link),
-        None => out.note(id, format!("TODO: no retry_policy on the target ({}): the Scheduler default is not in the platform-facts reference; declare `retry` and `max_record_age`", out.src(&cx.path("target"), t))),
+        None => no_retry_policy(cx, out, id, t),
     }
     out.push_link(id, "delivers_to", link);
+}
+
+/// The TODO of a target block `t` without a `retry_policy`.
+fn no_retry_policy(cx: &Ctx, out: &mut Out, id: &str, t: &Node) {
+    let at = out.src(&cx.path("target"), t);
+    out.note(id, format!("TODO: no retry_policy on the target ({at}): the Scheduler default is not in the platform-facts reference; declare `retry` and `max_record_age`"));
 }
 
 /// A schedule target's `retry_policy`: `retry` and `max_record_age` on the
