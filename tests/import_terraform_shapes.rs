@@ -349,3 +349,28 @@ resource "aws_lambda_event_source_mapping" "m" {
     assert!(text.contains("    # not wired: `max_event_age` (from aws_lambda_function_event_invoke_config.before.maximum_event_age_in_seconds ("), "{text}");
     assert!(!text.contains("max_event_age: 10m"), "{text}");
 }
+
+#[test]
+fn a_plan_gives_the_s3_notification_the_configuration_gives() {
+    // In a plan the destinations' ARNs are known only after apply: the
+    // configuration section's references name them.
+    let (_dir, plan) = scratch(
+        "plan.json",
+        r#"{"format_version":"1.2","planned_values":{"root_module":{"resources":[
+{"address":"aws_s3_bucket.up","mode":"managed","type":"aws_s3_bucket","name":"up","values":{"bucket":"example-up"}},
+{"address":"aws_s3_bucket_notification.n","mode":"managed","type":"aws_s3_bucket_notification","name":"n","values":{"bucket":"example-up","queue":[{"events":["s3:ObjectCreated:*"]}],"lambda_function":[{"events":["s3:ObjectCreated:Put"]}]}},
+{"address":"aws_sqs_queue.q","mode":"managed","type":"aws_sqs_queue","name":"q","values":{"name":"q"}},
+{"address":"aws_lambda_function.f","mode":"managed","type":"aws_lambda_function","name":"f","values":{"function_name":"f"}}
+]}},
+"configuration":{"root_module":{"resources":[
+{"address":"aws_s3_bucket_notification.n","expressions":{"bucket":{"references":["aws_s3_bucket.up.id","aws_s3_bucket.up"]},"queue":[{"queue_arn":{"references":["aws_sqs_queue.q.arn","aws_sqs_queue.q"]}}],"lambda_function":[{"lambda_function_arn":{"references":["aws_lambda_function.f.arn","aws_lambda_function.f"]}}]}}
+]}}}
+"#,
+    );
+    let text = import_clean(&["terraform", &plan]);
+    assert!(text.contains(&format!("  up:\n    kind: topic  # aws_s3_bucket, from aws_s3_bucket.up ({plan}:2)\n    delivers_to:\n      - to: q  # from aws_s3_bucket_notification.n.queue[0].queue_arn ({plan}:3): s3:ObjectCreated:*\n      - to: f  # from aws_s3_bucket_notification.n.lambda_function[0].lambda_function_arn ({plan}:3): s3:ObjectCreated:Put\n")), "{text}");
+    assert!(
+        text.contains(&format!("  f:\n    kind: lambda-async  # aws_lambda_function, from aws_lambda_function.f ({plan}:5)\n")),
+        "{text}"
+    );
+}
