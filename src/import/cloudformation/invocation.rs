@@ -1,7 +1,9 @@
 //! How a Lambda function is invoked, as the template shows it, and what
 //! follows for its kind: a function polled by an event source mapping
 //! (SQS, Kinesis, DynamoDB Streams) is `lambda-event-source`; one invoked
-//! asynchronously (SNS, EventBridge, an invoke config) is `lambda-async`.
+//! asynchronously (SNS, EventBridge rules and Scheduler schedules, S3
+//! notifications, an invoke config) is `lambda-async`. The Terraform
+//! importer decides the same way with these functions.
 //!
 //! `DeadLetterQueue`/`DeadLetterConfig`, `EventInvokeConfig` (maximum
 //! event age, retries, destinations) and `DurableConfig` apply to
@@ -16,30 +18,30 @@ use super::{F, Out, V};
 
 /// What the template says about how one function is invoked.
 #[derive(Debug, Default, Clone, Copy)]
-pub(super) struct Invoked {
+pub(in crate::import) struct Invoked {
     /// An event source mapping (or SAM `SQS`/`Kinesis`/`DynamoDB` event) polls for it.
     pub mapping: bool,
-    /// An SNS or EventBridge source invokes it asynchronously.
+    /// An SNS, EventBridge, Scheduler or S3 source invokes it asynchronously.
     pub asynchronous: bool,
     /// It has an `EventInvokeConfig`.
     pub async_config: bool,
 }
 
 /// Invocations by function component id.
-pub(super) type Invocations = BTreeMap<String, Invoked>;
+pub(in crate::import) type Invocations = BTreeMap<String, Invoked>;
 
 /// Marks function `id` as polled by a mapping.
-pub(super) fn mapped(inv: &mut Invocations, id: &str) {
+pub(in crate::import) fn mapped(inv: &mut Invocations, id: &str) {
     inv.entry(id.to_string()).or_default().mapping = true;
 }
 
 /// Marks function `id` as invoked asynchronously.
-pub(super) fn asynchronous(inv: &mut Invocations, id: &str) {
+pub(in crate::import) fn asynchronous(inv: &mut Invocations, id: &str) {
     inv.entry(id.to_string()).or_default().asynchronous = true;
 }
 
 /// Marks function `id` as having asynchronous settings.
-pub(super) fn async_config(inv: &mut Invocations, id: &str) {
+pub(in crate::import) fn async_config(inv: &mut Invocations, id: &str) {
     inv.entry(id.to_string()).or_default().async_config = true;
 }
 
@@ -48,7 +50,7 @@ const ASYNC_FIELDS: [&str; 3] = ["dead_letter", "max_event_age", "sends_to"];
 
 /// Sets the kind of every function from how it is invoked, and takes the
 /// asynchronous-only fields off a function only a mapping invokes.
-pub(super) fn resolve(out: &mut Out, mut inv: Invocations) {
+pub(in crate::import) fn resolve(out: &mut Out, mut inv: Invocations) {
     for target in async_targets(out) {
         asynchronous(&mut inv, &target);
     }

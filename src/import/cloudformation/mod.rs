@@ -17,7 +17,7 @@ mod definition_file;
 mod dynamodb;
 mod eventbridge;
 mod intrinsics;
-mod invocation;
+pub(super) mod invocation;
 mod lambda;
 mod s3;
 mod sam;
@@ -259,7 +259,7 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
             }
             "AWS::Events::Rule" => eventbridge::rule(cf, out, &id, r, &base),
             "AWS::Events::ApiDestination" => eventbridge::api_destination(cf, out, &id, r, &base),
-            "AWS::Scheduler::Schedule" => schedules::schedule(cf, out, &id, r, &base),
+            "AWS::Scheduler::Schedule" => schedules::schedule(cf, out, &id, r, &base, fn_hint),
             "AWS::Pipes::Pipe" => schedules::pipe(cf, out, &id, r, &base),
             "AWS::StepFunctions::StateMachine" => {
                 state_machines::state_machine(cf, out, &id, r, &base)

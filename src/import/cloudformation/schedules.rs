@@ -8,14 +8,24 @@
 
 use super::eventbridge::retry_policy;
 use super::intrinsics::Cf;
+use super::invocation::{Invocations, asynchronous};
 use super::lambda::source_component;
 use super::{F, Node, Out, V, dead_letter, dur, link_target};
 
 pub(super) const UNVERIFIED: &str = "UNVERIFIED: EventBridge Scheduler and Pipes retry failed invocations (not in the platform-facts reference)";
 
 /// An `AWS::Scheduler::Schedule`: its target as `delivers_to` with the
-/// target's RetryPolicy, its dead-letter queue and its flexible window.
-pub(super) fn schedule(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
+/// target's RetryPolicy, its dead-letter queue and its flexible window. A
+/// function target is invoked asynchronously (the Lambda developer guide,
+/// "Invoke a Lambda function on a schedule"), so it is `lambda-async`.
+pub(super) fn schedule(
+    cf: &Cf,
+    out: &mut Out,
+    id: &str,
+    r: &Node,
+    base: &str,
+    fn_hint: &mut Invocations,
+) {
     out.set(
         id,
         F::new(
@@ -43,6 +53,7 @@ pub(super) fn schedule(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
     let Some(to) = link_target(cf, out, id, arn, &format!("{path}.Arn"), "delivers_to") else {
         return;
     };
+    asynchronous(fn_hint, &to);
     let mut link = vec![F::new(
         "to",
         V::S(to),

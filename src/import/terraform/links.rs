@@ -1,6 +1,7 @@
 //! The plan resources that wire components together: Lambda event source
 //! mappings and asynchronous invoke configs, EventBridge targets (SNS
-//! subscriptions are in `subscriptions`).
+//! subscriptions are in `subscriptions`, S3 notifications in `s3`; how a
+//! function is invoked sets its kind in `functions`).
 
 use super::Ctx;
 use super::refs::first;
@@ -41,11 +42,9 @@ pub(super) fn event_source_mapping(cx: &Ctx, out: &mut Out) {
             ),
         );
     }
-    if res[func.unwrap_or(0)].ty == "aws_lambda_function"
-        && let Some(c) = out.comp(&f)
-        && c.kind == "function"
-    {
-        c.kind = "lambda-event-source".into();
+    // A function read here (not a module's placeholder) is polled.
+    if res[func.unwrap_or(0)].ty == "aws_lambda_function" {
+        cx.mapped(&f);
     }
 }
 
@@ -120,15 +119,14 @@ fn mapping_link(cx: &Ctx, out: &mut Out, s: &str, f: &str) -> Vec<F> {
     link
 }
 
-/// An `aws_lambda_function_event_invoke_config`: the function becomes
-/// `lambda-async`, with its event age, retries and failure destination.
+/// An `aws_lambda_function_event_invoke_config`: the function's event age,
+/// retries and failure destination; it is `lambda-async` unless only a
+/// mapping invokes it ([`super::functions`]).
 pub(super) fn event_invoke_config(cx: &Ctx, out: &mut Out) {
     let Some(f) = cx.find_id("function_name", cx.v("function_name")) else {
         return cx.unsupported(out, "function not in this plan");
     };
-    if let Some(c) = out.comp(&f) {
-        c.kind = "lambda-async".into();
-    }
+    cx.async_config(&f);
     cx.set_dur(out, &f, "max_event_age", "maximum_event_age_in_seconds", 1);
     if let Some(n) = cx.v("maximum_retry_attempts")
         && let Some(x) = n.int()

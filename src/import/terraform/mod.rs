@@ -21,6 +21,7 @@ mod cache;
 mod config;
 mod eval;
 mod funcs;
+mod functions;
 mod hcl;
 mod inputs;
 mod links;
@@ -30,6 +31,7 @@ mod plans;
 mod properties;
 mod refs;
 mod roots;
+mod s3;
 mod schedules;
 mod subscriptions;
 mod unread;
@@ -79,6 +81,8 @@ const LINKS: &[&str] = &[
     "aws_cloudwatch_event_target",
     "aws_sqs_queue_redrive_policy",
     "aws_sqs_queue_redrive_allow_policy",
+    "aws_lambda_alias",
+    "aws_s3_bucket_notification",
 ];
 
 /// The managed resources of `module` and its child modules.
@@ -265,8 +269,15 @@ fn prepare<'a>(root: &'a Node, out: &mut Out, ns: Option<&roots::Namespace>) -> 
 /// looked up but not read.
 fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
     let ix = refs::Index::new(res, root);
+    let inv = functions::Invoked::default();
+    let buckets = s3::Buckets::new(res);
     for r in res.iter().filter(|r| !r.foreign) {
-        let cx = Ctx { res, ix: &ix, r };
+        let cx = Ctx {
+            res,
+            ix: &ix,
+            r,
+            inv: &inv,
+        };
         match (r.ty.as_str(), r.id.clone()) {
             ("aws_sqs_queue", Some(id)) => properties::sqs_queue(&cx, out, &id),
             ("aws_lambda_function", Some(id)) => cx.set_dur(out, &id, "timeout", "timeout", 1),
@@ -281,12 +292,18 @@ fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
             ("aws_scheduler_schedule", Some(id)) => schedules::schedule(&cx, out, &id),
             ("aws_pipes_pipe", Some(id)) => schedules::pipe(&cx, out, &id),
             ("aws_sqs_queue_redrive_policy", _) => subscriptions::queue_redrive_policy(&cx, out),
+            ("aws_s3_bucket_notification", _) => s3::notification(&cx, out, &buckets),
             _ => {}
         }
     }
     // A redrive-allow policy needs every queue's dead letter.
     for r in res.iter().filter(|r| !r.foreign) {
-        let cx = Ctx { res, ix: &ix, r };
+        let cx = Ctx {
+            res,
+            ix: &ix,
+            r,
+            inv: &inv,
+        };
         let queue = match r.ty.as_str() {
             "aws_sqs_queue" => r.id.clone(),
             "aws_sqs_queue_redrive_allow_policy" => subscriptions::queue_of(&cx),
@@ -297,6 +314,7 @@ fn read_links(root: &Node, res: &[Res], out: &mut Out) -> Aliased {
             None => cx.unsupported(out, "queue not in this plan"),
         }
     }
+    functions::resolve(out, inv);
     res.iter()
         .filter(|r| !r.foreign)
         .filter_map(|r| {
@@ -381,8 +399,9 @@ pub(super) fn unindexed(address: &str) -> &str {
 /// unsupported entry for every type neither read nor a link.
 fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
     let names = names(res, ns);
+    let buckets = s3::Buckets::new(res);
     let mut outputs = std::collections::BTreeMap::new();
-    for (r, name) in res.iter_mut().zip(names) {
+    for (i, (r, name)) in res.iter_mut().zip(names).enumerate() {
         let data = r.node.get("mode").and_then(Node::str) == Some("data");
         if r.ty == unread::OUTPUT {
             module_output(r, &name, out, &mut outputs);
@@ -392,6 +411,10 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
             r.id = Some(out.add(&kebab(&name), kind, from));
+        } else if buckets.notifies(i) {
+            // A bucket that notifies (or a notification whose bucket is
+            // not here, standing for it): an event source.
+            r.id = Some(s3::component(out, r, &name));
         } else if !LINKS.contains(&r.ty.as_str()) {
             let src = out.src(&r.address, r.node);
             out.unsupported(format!("{} ({})", r.address, r.ty), src);
@@ -506,6 +529,8 @@ struct Ctx<'a> {
     res: &'a [Res<'a>],
     ix: &'a refs::Index<'a>,
     r: &'a Res<'a>,
+    /// How the resources read so far invoke each function.
+    inv: &'a functions::Invoked,
 }
 
 impl<'a> Ctx<'a> {
@@ -532,9 +557,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// The index of the resource `value` (or the configuration of `attr`)
-    /// points at.
+    /// points at; a function alias stands for its function.
     fn find(&self, attr: &str, value: Option<&Node>) -> Option<usize> {
-        self.ix.find(&self.r.address, attr, value)
+        let j = self.ix.find(&self.r.address, attr, value)?;
+        Some(functions::through_alias(self, j))
     }
 
     /// The component id of the resource `value` (or the configuration of

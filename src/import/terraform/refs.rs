@@ -120,6 +120,9 @@ impl<'a> Index<'a> {
             if let Some(&i) = self.by_name.get(name) {
                 return Some(i);
             }
+            if let Some(&i) = unqualified(&text).and_then(|f| self.by_value.get(f)) {
+                return Some(i);
+            }
         }
         let mut lookups = OUTPUT_LOOKUPS;
         self.config_refs(from, attr)
@@ -165,6 +168,16 @@ impl<'a> Index<'a> {
         let base = super::unindexed(address);
         let p = self.providers.get(address).or(self.providers.get(base));
         p.map(String::as_str)
+    }
+}
+
+/// The function name of a qualified Lambda ARN
+/// (`arn:aws:lambda:REGION:ACCOUNT:function:NAME:ALIAS-OR-VERSION`): it
+/// names the function, as an unqualified ARN does.
+fn unqualified(arn: &str) -> Option<&str> {
+    match arn.split(':').collect::<Vec<_>>().as_slice() {
+        ["arn", _, "lambda", _, _, "function", name, _] => Some(name),
+        _ => None,
     }
 }
 
@@ -233,5 +246,23 @@ pub(super) fn first(n: Option<&Node>) -> Option<&Node> {
         Some(Value::Seq(items)) => items.first(),
         Some(Value::Map(_)) => n,
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unqualified;
+
+    #[test]
+    fn a_qualified_function_arn_names_its_function() {
+        let arn = "arn:aws:lambda:eu-west-1:123456789012:function:refund-worker:live";
+        assert_eq!(unqualified(arn), Some("refund-worker"));
+        // Unqualified, another service, or a layer: not a qualified function.
+        assert_eq!(
+            unqualified("arn:aws:lambda:eu-west-1:123456789012:function:refund-worker"),
+            None
+        );
+        assert_eq!(unqualified("arn:aws:sqs:eu-west-1:1:a:b:c"), None);
+        assert_eq!(unqualified("arn:aws:lambda:eu-west-1:1:layer:deps:3"), None);
     }
 }

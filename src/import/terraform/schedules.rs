@@ -37,13 +37,38 @@ pub(super) fn schedule(cx: &Ctx, out: &mut Out, id: &str) {
         return;
     };
     let arn = t.get("arn");
-    let Some(to) = cx.find_id("target", arn) else {
-        let at = out.src(&cx.path("target"), t);
-        return out.note(
-            id,
-            format!("TODO: delivers_to a target not in this configuration ({at})"),
-        );
+    // A configuration keeps the references of the whole `target` block,
+    // its dead-letter queue's among them: they name the target only when
+    // the block has no dead-letter queue; else its ARN's value must.
+    let refs = if first(t.get("dead_letter_config")).is_some() {
+        ""
+    } else {
+        "target"
     };
+    match cx.find_id(refs, arn) {
+        Some(to) => target_link(cx, out, id, t, to),
+        None => {
+            let at = out.src(&cx.path("target"), t);
+            let note = format!("TODO: delivers_to a target not in this configuration ({at})");
+            out.note(id, note);
+            if first(t.get("retry_policy")).is_none() {
+                no_retry_policy(cx, out, id, t);
+            }
+        }
+    }
+    // The dead-letter queue is read whether or not the target is.
+    if let Some(d) = first(t.get("dead_letter_config")).and_then(|d| d.get("arn")) {
+        dead_letter(cx, out, id, d, "target.dead_letter_config.arn");
+    }
+}
+
+/// The schedule's `delivers_to` its target `to` (block `t`), with the
+/// target's retry policy.
+fn target_link(cx: &Ctx, out: &mut Out, id: &str, t: &Node, to: String) {
+    // Scheduler invokes a function asynchronously (the Lambda developer
+    // guide, "Invoke a Lambda function on a schedule").
+    cx.asynchronous(&to);
+    let arn = t.get("arn");
     let mut link = vec![F::new(
         "to",
         V::S(to),
@@ -51,12 +76,15 @@ pub(super) fn schedule(cx: &Ctx, out: &mut Out, id: &str) {
     )];
     match first(t.get("retry_policy")) {
         Some(rp) => retry_policy(cx, out, id, rp, &mut link),
-        None => out.note(id, format!("TODO: no retry_policy on the target ({}): the Scheduler default is not in the platform-facts reference; declare `retry` and `max_record_age`", out.src(&cx.path("target"), t))),
+        None => no_retry_policy(cx, out, id, t),
     }
     out.push_link(id, "delivers_to", link);
-    if let Some(d) = first(t.get("dead_letter_config")).and_then(|d| d.get("arn")) {
-        dead_letter(cx, out, id, d, "target.dead_letter_config.arn");
-    }
+}
+
+/// The TODO of a target block `t` without a `retry_policy`.
+fn no_retry_policy(cx: &Ctx, out: &mut Out, id: &str, t: &Node) {
+    let at = out.src(&cx.path("target"), t);
+    out.note(id, format!("TODO: no retry_policy on the target ({at}): the Scheduler default is not in the platform-facts reference; declare `retry` and `max_record_age`"));
 }
 
 /// A schedule target's `retry_policy`: `retry` and `max_record_age` on the

@@ -23,6 +23,10 @@ pub(super) fn sns_subscription(cx: &Ctx, out: &mut Out) {
     let (Some(t), Some(e)) = (t, e) else {
         return cx.unsupported(out, "topic or endpoint not in this plan");
     };
+    if protocol == "lambda" {
+        // SNS invokes a function asynchronously.
+        cx.asynchronous(&e);
+    }
     let c = out.src(&cx.path("endpoint"), cx.v("endpoint").unwrap_or(cx.r.node));
     let mut link = vec![F::new("to", V::S(e), Some(c))];
     if let Some((n, policy)) = json(cx, "delivery_policy") {
