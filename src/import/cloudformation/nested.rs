@@ -97,8 +97,9 @@ pub(super) struct Instance {
     pub nested: BTreeSet<String>,
     /// The component id of each resource that became one (pass 1).
     pub ids: BTreeMap<String, String>,
-    /// The files from the top template down to it (cycle detection).
-    chain: Vec<PathBuf>,
+    /// The files from the top template down to it, by identity and name
+    /// (cycle detection).
+    chain: Vec<(PathBuf, String)>,
 }
 
 impl Instance {
@@ -114,7 +115,7 @@ impl Instance {
             stack: None,
             nested: BTreeSet::new(),
             ids: BTreeMap::new(),
-            chain: vec![identity(Path::new(name))],
+            chain: vec![(identity(Path::new(name)), name.to_string())],
         }
     }
 
@@ -169,7 +170,7 @@ pub(super) fn expand(
     while i < all.len() {
         let found = {
             let cf = all[i].cf(files, limits, &NO_LINKS);
-            nestings(&cf, &all[i], files, notes)
+            nestings(&cf, &all[i], files)
         };
         for mut n in found {
             let file = match std::mem::replace(&mut n.file, Err(String::new())) {
@@ -211,10 +212,10 @@ fn child(
         n.lid, files.names[parent.file], n.at.loc.line
     );
     let id = identity(file);
-    if let Some(start) = parent.chain.iter().position(|p| *p == id) {
+    if let Some(start) = parent.chain.iter().position(|(p, _)| *p == id) {
         let mut cycle: Vec<String> = parent.chain[start..]
             .iter()
-            .map(|p| p.display().to_string())
+            .map(|(_, name)| name.clone())
             .collect();
         cycle.push(file.display().to_string());
         return Err(Diagnostic::at(
@@ -262,7 +263,7 @@ fn child(
         }
     }
     let mut chain = parent.chain.clone();
-    chain.push(id);
+    chain.push((id, files.names[number].clone()));
     let instance = Instance {
         file: number,
         label: format!("{}, stack {}", parent.label, n.lid),
@@ -324,7 +325,7 @@ fn check_template(root: &Node) -> Result<(), Diagnostic> {
 
 /// The stack resources of `cf` (the template of `inst`) and where their
 /// templates are; a stack whose condition is false is left out.
-fn nestings(cf: &Cf, inst: &Instance, files: &Files, notes: &mut Vec<String>) -> Vec<Nesting> {
+fn nestings(cf: &Cf, inst: &Instance, files: &Files) -> Vec<Nesting> {
     let mut out = Vec::new();
     let name = &files.names[inst.file];
     for (lid, ty, r) in &cf.resources {
@@ -342,7 +343,7 @@ fn nestings(cf: &Cf, inst: &Instance, files: &Files, notes: &mut Vec<String>) ->
         let top = Path::new(&files.names[inst.chain_top_file(files)]);
         let file = rel.and_then(|rel| {
             local(Path::new(name), top, &rel).map_err(|why| {
-                format!("TODO: nested stack Resources.{lid} ({name}:{}): its template `{rel}` is not read: {why}", at.loc.line)
+                format!("TODO: nested stack Resources.{lid} ({name}:{}): its template `{rel}` is not read: {why}; its resources are not imported and its outputs do not link", at.loc.line)
             })
         });
         let params = r.at(&["Properties", "Parameters"]);
@@ -359,12 +360,6 @@ fn nestings(cf: &Cf, inst: &Instance, files: &Files, notes: &mut Vec<String>) ->
             passed,
         });
     }
-    if out.iter().any(|n| n.file.is_err()) {
-        notes.push(format!(
-            "nested stacks of {name} that are not read are listed as not imported; their outputs do not link"
-        ));
-        notes.dedup();
-    }
     out
 }
 
@@ -373,7 +368,7 @@ impl Instance {
     fn chain_top_file(&self, files: &Files) -> usize {
         self.chain
             .first()
-            .and_then(|p| files.known.get(p).copied())
+            .and_then(|(p, _)| files.known.get(p).copied())
             .unwrap_or(self.file)
     }
 }
@@ -400,7 +395,7 @@ fn location(
 ) -> Option<(Node, Result<String, String>)> {
     let todo = |n: &Node, why: String| {
         format!(
-            "TODO: nested stack Resources.{lid} ({name}:{}) {why}: its resources are not imported",
+            "TODO: nested stack Resources.{lid} ({name}:{}) {why}: its resources are not imported and its outputs do not link",
             n.loc.line
         )
     };
