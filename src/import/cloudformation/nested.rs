@@ -21,8 +21,8 @@
 //! under the size limit. Each refusal, and a remote template (`https://`,
 //! `s3://`, the Serverless Application Repository), is a `TODO:` note and
 //! the stack stays listed as not imported. Reading is bounded: nested
-//! [`MAX_DEPTH`] deep, [`MAX_INSTANCES`] templates in all, and the nested
-//! files' total size within `--max-file-size`; a template that nests itself
+//! [`MAX_DEPTH`] deep, [`MAX_INSTANCES`] nested stacks in all, and the
+//! nested files' total size within `--max-file-size`; a template that nests itself
 //! (A nests B nests A) is an error at the `TemplateURL` that closes the
 //! cycle.
 
@@ -36,7 +36,7 @@ use crate::manifest::Limits;
 
 /// Stacks nested deeper than this are not read (a `TODO:`).
 pub(super) const MAX_DEPTH: usize = 8;
-/// At most this many templates (top and nested) are read in one import.
+/// At most this many nested stacks are read in one import.
 pub(super) const MAX_INSTANCES: usize = 64;
 
 /// The resource types that nest a stack.
@@ -166,6 +166,7 @@ pub(super) fn expand(
     notes: &mut Vec<String>,
 ) -> Result<Vec<Instance>, Diagnostic> {
     let mut all = tops;
+    let tops = all.len();
     let mut i = 0;
     while i < all.len() {
         let found = {
@@ -180,6 +181,10 @@ pub(super) fn expand(
                     continue;
                 }
             };
+            if all.len() - tops >= MAX_INSTANCES {
+                notes.push(format!("TODO: nested stack Resources.{} of {} is not read: at most {MAX_INSTANCES} nested stacks are read", n.lid, files.names[all[i].file]));
+                continue;
+            }
             if let Some(child) = child(files, &all, i, n, &file, limits, notes)? {
                 all[i].nested.insert(child.stack_lid.clone());
                 all.push(child.instance);
@@ -225,8 +230,10 @@ fn child(
         .label("this template is already being read")
         .help("a stack cannot nest itself, directly or through another stack; point TemplateURL at another template"));
     }
-    if parent.chain.len() > MAX_DEPTH || all.len() >= MAX_INSTANCES {
-        notes.push(format!("TODO: nested stack {at} is not read: nested stacks are read {MAX_DEPTH} deep and {MAX_INSTANCES} templates in all"));
+    if parent.chain.len() > MAX_DEPTH {
+        notes.push(format!(
+            "TODO: nested stack {at} is not read: nested stacks are read {MAX_DEPTH} deep"
+        ));
         return Ok(None);
     }
     let number = match files.known.get(&id) {

@@ -137,6 +137,7 @@ fn read(
         out.notes.extend(header);
     }
     out.notes.extend(notes);
+    out.notes.extend(id_rules(&insts));
     components(files, &mut insts, templates, limits, &mut out);
     out.notes.push(super::REGIONS_TODO.into());
     let mut links = links(&insts, files, limits, &mut out);
@@ -211,6 +212,28 @@ fn components(
     }
 }
 
+/// Header notes saying how the ids of CDK stacks and nested stacks are
+/// made, when there are any.
+fn id_rules(insts: &[Instance]) -> Vec<String> {
+    let mut notes = Vec::new();
+    let cdk: BTreeSet<&str> = insts.iter().filter_map(|i| i.cdk.as_deref()).collect();
+    if !cdk.is_empty() {
+        let stacks = cdk.into_iter().collect::<Vec<_>>().join(", ");
+        notes.push(format!("ids are CDK construct paths (aws:cdk:path) below their stack ({stacks}): the parts in kebab case joined by `.`, without a last `Resource` or `Default`; a resource without a path keeps its logical id"));
+    }
+    let plain: Vec<&str> = (insts.iter())
+        .filter(|i| i.stack.is_some() && i.cdk.is_none())
+        .map(|i| i.prefix.as_str())
+        .collect();
+    if !plain.is_empty() {
+        notes.push(format!(
+            "ids in a nested stack start with its stack resource's id: {}",
+            plain.join(", ")
+        ));
+    }
+    notes
+}
+
 /// The id a resource's component gets before any stack prefix: its CDK
 /// construct path where it has one, else its logical id in kebab case
 /// after the nested stacks' prefix.
@@ -223,17 +246,18 @@ fn base_id(inst: &Instance, lid: &str, r: &Node) -> String {
 /// A top-level template that another one nests is read as that nested
 /// stack only (a folder scan finds both), with a note.
 fn drop_nested_tops(insts: Vec<Instance>, files: &Files, notes: &mut Vec<String>) -> Vec<Instance> {
+    // The first nested instance of each file, by file number.
+    let mut nested: BTreeMap<usize, &Instance> = BTreeMap::new();
+    for i in insts.iter().filter(|i| i.stack.is_some()) {
+        nested.entry(i.file).or_insert(i);
+    }
     let mut dropped = BTreeSet::new();
     for top in insts.iter().filter(|i| i.stack.is_none()) {
-        let by = insts
-            .iter()
-            .find(|i| i.stack.is_some() && i.file == top.file && i.family != top.family);
-        if let Some(by) = by {
+        if let Some(by) = nested.get(&top.file).filter(|by| by.family != top.family) {
             dropped.insert(top.family);
             notes.push(format!(
                 "{} is read as a nested stack ({}), not on its own",
-                files.names[top.file],
-                by.label
+                files.names[top.file], by.label
             ));
         }
     }
