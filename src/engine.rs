@@ -278,11 +278,8 @@ impl Grouped {
             deferred.extend(each.into_iter().map(|(name, text)| (slot, name, text)));
         }
         if let Some(slot) = self.stacks_slot {
-            let imported = import::cloudformation::import_templates(
-                &self.stacks,
-                &inputs.parameters,
-                limits,
-            )?;
+            let imported =
+                import::cloudformation::import_templates(&self.stacks, &inputs.parameters, limits)?;
             let label = self
                 .stacks
                 .iter()

@@ -28,7 +28,9 @@ fn horizon(args: &[&str], node: &str) -> (u64, u64, Vec<String>) {
     (
         h["horizon_seconds"].as_u64().unwrap(),
         h["required_retention_seconds"].as_u64().unwrap(),
-        path.iter().map(|p| p.as_str().unwrap().to_string()).collect(),
+        path.iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect(),
     )
 }
 
@@ -48,7 +50,10 @@ fn nested_stacks_are_one_architecture() {
     // An output that is a parameter bound to the parent's queue, passed on.
     assert!(text.contains("  payout-dlq:\n    kind: sqs-standard  # AWS::SQS::Queue, from Resources.PayoutDLQ (nested/template.yaml:10)\n    retention: 14d  # from Resources.PayoutDLQ.Properties.MessageRetentionPeriod (nested/template.yaml:12)\n    delivers_to:\n      - to: dlq-notifier.notify-function  #"), "{text}");
     assert!(text.contains("# TODO: nested stack Resources.Audit (nested/template.yaml:42) is read from `https://s3.amazonaws.com/example-bucket/audit.yaml`, not a local file: its resources are not imported and its outputs do not link\n"), "{text}");
-    assert_eq!(out.1, "warning: not imported: Resources.Audit (AWS::CloudFormation::Stack)\n");
+    assert_eq!(
+        out.1,
+        "warning: not imported: Resources.Audit (AWS::CloudFormation::Stack)\n"
+    );
     let expected = vec![
         t("RH015", "payout-dlq", "seller-payout"),
         t("RH015", "queue-stack.payout-queue", "seller-payout"),
@@ -69,9 +74,14 @@ fn nested_stacks_are_one_architecture() {
         (
             345_600,
             380_160,
-            ["payout-scheduler", "queue-stack.payout-queue", "payout-function", "bank-rail"]
-                .map(String::from)
-                .to_vec()
+            [
+                "payout-scheduler",
+                "queue-stack.payout-queue",
+                "payout-function",
+                "bank-rail"
+            ]
+            .map(String::from)
+            .to_vec()
         )
     );
     // The folder: the nested templates found by the scan are read once,
@@ -91,7 +101,10 @@ fn a_cdk_cloud_assembly_is_one_architecture() {
     let out = import(&["cloudformation", "cdk-app/cdk.out"]);
     insta::assert_snapshot!("cloudformation-cdk-assembly", transcript(&out));
     let text = &out.0;
-    assert!(!text.contains("CDKMetadata") && !text.contains("BootstrapVersion"), "{text}");
+    assert!(
+        !text.contains("CDKMetadata") && !text.contains("BootstrapVersion"),
+        "{text}"
+    );
     assert!(text.contains("  ledger.ledger-events:\n    kind: sqs-standard  # AWS::SQS::Queue, from Resources.LedgerEventsFA32F47B (cdk-app/cdk.out/PayoutsLedger6829CFBF.nested.template.json:4)\n"), "{text}");
     assert!(text.contains("      to: payout-dlq  # from Resources.LedgerEventsFA32F47B.Properties.RedrivePolicy.deadLetterTargetArn (cdk-app/cdk.out/PayoutsLedger6829CFBF.nested.template.json:7)\n"), "{text}");
     let expected = vec![
@@ -114,9 +127,14 @@ fn a_cdk_cloud_assembly_is_one_architecture() {
         (
             345_600,
             380_160,
-            ["payout-scheduler", "payout-requests", "payout-worker", "bank-rail"]
-                .map(String::from)
-                .to_vec()
+            [
+                "payout-scheduler",
+                "payout-requests",
+                "payout-worker",
+                "bank-rail"
+            ]
+            .map(String::from)
+            .to_vec()
         )
     );
     // The app's folder: the scan finds cdk.out and the overlay, and reads
@@ -158,7 +176,10 @@ fn run_in(dir: &std::path::Path, args: &[&str]) -> (String, String, i32) {
 
 #[test]
 fn a_nesting_cycle_is_an_error_not_a_hang() {
-    let dir = folder(&[("a.yaml", &nesting("b.yaml")), ("b.yaml", &nesting("./a.yaml"))]);
+    let dir = folder(&[
+        ("a.yaml", &nesting("b.yaml")),
+        ("b.yaml", &nesting("./a.yaml")),
+    ]);
     let (out, err, code) = run_in(dir.path(), &["import", "cloudformation", "a.yaml"]);
     assert_eq!((out.as_str(), code), ("", 2), "{err}");
     assert!(
@@ -176,7 +197,10 @@ fn a_nesting_cycle_is_an_error_not_a_hang() {
 #[test]
 fn a_nested_template_outside_the_folder_or_through_a_link_is_not_read() {
     let dir = folder(&[
-        ("outside.yaml", "Resources:\n  Secret:\n    Type: AWS::SQS::Queue\n"),
+        (
+            "outside.yaml",
+            "Resources:\n  Secret:\n    Type: AWS::SQS::Queue\n",
+        ),
         ("infra/main.yaml", &nesting("../outside.yaml")),
         ("infra/abs.yaml", &nesting("/etc/passwd")),
     ]);
@@ -185,13 +209,17 @@ fn a_nested_template_outside_the_folder_or_through_a_link_is_not_read() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("# TODO: nested stack Resources.Child (main.yaml:7): its template `../outside.yaml` is not read: it leaves the folder of main.yaml (`.`); its resources are not imported and its outputs do not link\n"), "{out}");
     assert!(!out.contains("secret"), "{out}");
-    assert_eq!(err, "warning: not imported: Resources.Child (AWS::CloudFormation::Stack)\n");
+    assert_eq!(
+        err,
+        "warning: not imported: Resources.Child (AWS::CloudFormation::Stack)\n"
+    );
     let (out, _, code) = run_in(&infra, &["import", "cloudformation", "abs.yaml"]);
     assert_eq!(code, 0);
     assert!(out.contains("its template `/etc/passwd` is not read: an absolute path is not read (give it relative to the template)"), "{out}");
     #[cfg(unix)]
     {
-        std::os::unix::fs::symlink(dir.path().join("outside.yaml"), infra.join("link.yaml")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.yaml"), infra.join("link.yaml"))
+            .unwrap();
         std::fs::write(infra.join("via-link.yaml"), nesting("link.yaml")).unwrap();
         let (out, _, code) = run_in(&infra, &["check", "via-link.yaml"]);
         assert_eq!(code, 0, "{out}");
@@ -207,18 +235,27 @@ fn nesting_is_bounded_in_depth_and_count() {
     let files: Vec<(String, String)> = (0..12)
         .map(|i| (format!("s{i}.yaml"), nesting(&format!("s{}.yaml", i + 1))))
         .collect();
-    let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     let dir = folder(&refs);
     let (out, err, code) = run_in(dir.path(), &["import", "cloudformation", "s0.yaml"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("# TODO: nested stack Resources.Child (s8.yaml:7) is not read: nested stacks are read 8 deep\n"), "{out}");
-    assert!(out.contains("  child.child.child.child.child.child.child.child.own:\n"), "{out}");
+    assert!(
+        out.contains("  child.child.child.child.child.child.child.child.own:\n"),
+        "{out}"
+    );
     // One template nesting the same child 100 times: 64 read.
     let mut wide = String::from("Resources:\n");
     for i in 0..100 {
         wide.push_str(&format!("  C{i}:\n    Type: AWS::CloudFormation::Stack\n    Properties:\n      TemplateURL: leaf.yaml\n"));
     }
-    let dir = folder(&[("wide.yaml", &wide), ("leaf.yaml", "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n")]);
+    let dir = folder(&[
+        ("wide.yaml", &wide),
+        ("leaf.yaml", "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n"),
+    ]);
     let (out, _, code) = run_in(dir.path(), &["import", "cloudformation", "wide.yaml"]);
     assert_eq!(code, 0);
     assert_eq!(out.matches("    kind: sqs-standard").count(), 64, "{out}");
@@ -239,5 +276,8 @@ fn a_cloud_assembly_naming_files_outside_it_is_an_error() {
     // A folder that is no assembly.
     let (_, err, code) = run_in(dir.path(), &["import", "cloudformation", "."]);
     assert_eq!(code, 2);
-    assert!(err.starts_with("error: `.` is a folder, and not a CDK cloud assembly"), "{err}");
+    assert!(
+        err.starts_with("error: `.` is a folder, and not a CDK cloud assembly"),
+        "{err}"
+    );
 }

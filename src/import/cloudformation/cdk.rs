@@ -42,11 +42,19 @@ const MAX_STAGE_DEPTH: usize = 8;
 /// metadata.
 pub(super) fn stack_path(root: &Node) -> Option<String> {
     let resources = root.get("Resources").map(Node::entries).unwrap_or(&[]);
-    let path = |r: &Node| r.at(&["Metadata", PATH_KEY]).and_then(Node::str).map(str::to_string);
+    let path = |r: &Node| {
+        r.at(&["Metadata", PATH_KEY])
+            .and_then(Node::str)
+            .map(str::to_string)
+    };
     let meta = resources.iter().find_map(|(_, r)| {
         let ty = r.get("Type").and_then(Node::str);
         (ty == Some("AWS::CDK::Metadata"))
-            .then(|| path(r)?.strip_suffix("/CDKMetadata/Default").map(str::to_string))
+            .then(|| {
+                path(r)?
+                    .strip_suffix("/CDKMetadata/Default")
+                    .map(str::to_string)
+            })
             .flatten()
     });
     meta.or_else(|| {
@@ -120,7 +128,10 @@ fn assembly(
 ) -> Result<(), Diagnostic> {
     let file = sources.add(path.display().to_string(), text.to_string());
     let root = crate::import::parse(text, file, limits)?;
-    let Some(artifacts) = root.get("artifacts").filter(|a| matches!(a.value, Value::Map(_))) else {
+    let Some(artifacts) = root
+        .get("artifacts")
+        .filter(|a| matches!(a.value, Value::Map(_)))
+    else {
         return Err(root.error_at(
             format!("`{}` is not a CDK cloud assembly manifest: it has no `artifacts`", path.display()),
             "give the folder `cdk synth` writes (cdk.out), which holds manifest.json and the stacks' templates",
@@ -130,10 +141,13 @@ fn assembly(
         let prop = |k: &str| a.at(&["properties", k]);
         match a.get("type").and_then(Node::str) {
             Some("aws:cloudformation:stack") => {
-                let Some(f) = prop("templateFile") else { continue };
+                let Some(f) = prop("templateFile") else {
+                    continue;
+                };
                 let file = inside(dir, f)?;
-                let text = crate::files::read(&file, crate::files::Origin::Found, limits.max_file_bytes)
-                    .map_err(|d| at(f, d.message))?;
+                let text =
+                    crate::files::read(&file, crate::files::Origin::Found, limits.max_file_bytes)
+                        .map_err(|d| at(f, d.message))?;
                 let display = a.get("displayName").and_then(Node::str).unwrap_or(id.key());
                 out.push(Template {
                     name: file.display().to_string(),
@@ -142,14 +156,20 @@ fn assembly(
                 });
             }
             Some("cdk:cloud-assembly") => {
-                let Some(d) = prop("directoryName") else { continue };
+                let Some(d) = prop("directoryName") else {
+                    continue;
+                };
                 if depth >= MAX_STAGE_DEPTH {
                     return Err(at(d, format!("stages are read {MAX_STAGE_DEPTH} deep")));
                 }
                 let sub = inside(dir, d)?;
                 let manifest = sub.join(MANIFEST);
-                let text = crate::files::read(&manifest, crate::files::Origin::Found, limits.max_file_bytes)
-                    .map_err(|e| at(d, e.message))?;
+                let text = crate::files::read(
+                    &manifest,
+                    crate::files::Origin::Found,
+                    limits.max_file_bytes,
+                )
+                .map_err(|e| at(d, e.message))?;
                 assembly(&sub, &manifest, &text, limits, sources, out, depth + 1)?;
             }
             _ => {}
@@ -181,7 +201,10 @@ fn inside(dir: &Path, n: &Node) -> Result<PathBuf, Diagnostic> {
                 if std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
                     return Err(at(
                         n,
-                        format!("`{}` is a symbolic link, which is not followed", file.display()),
+                        format!(
+                            "`{}` is a symbolic link, which is not followed",
+                            file.display()
+                        ),
                     ));
                 }
             }
@@ -212,12 +235,18 @@ mod tests {
     #[test]
     fn ids_come_from_construct_paths() {
         let id = |stack: &str, path: &str| construct_id(stack, &resource(path));
-        assert_eq!(id("Payouts", "Payouts/PayoutRequests/Resource"), Some("payout-requests".into()));
+        assert_eq!(
+            id("Payouts", "Payouts/PayoutRequests/Resource"),
+            Some("payout-requests".into())
+        );
         assert_eq!(
             id("Payouts", "Payouts/Ledger/LedgerEvents/Resource"),
             Some("ledger.ledger-events".into())
         );
-        assert_eq!(id("Audit/Archive", "Audit/Archive/Queue"), Some("queue".into()));
+        assert_eq!(
+            id("Audit/Archive", "Audit/Archive/Queue"),
+            Some("queue".into())
+        );
         // Another stack's path, or the stack itself: no id from it.
         assert_eq!(id("Payouts", "Other/Queue/Resource"), None);
         assert_eq!(id("Payouts", "PayoutsX/Queue/Resource"), None);

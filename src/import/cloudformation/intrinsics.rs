@@ -302,7 +302,11 @@ impl<'a> Cf<'a> {
             return Ev::Res(res, att);
         };
         let local = self.resources.iter().any(|(id, _, _)| *id == res);
-        let k = if local { key(&self.label, &res) } else { res.clone() };
+        let k = if local {
+            key(&self.label, &res)
+        } else {
+            res.clone()
+        };
         match self.links.outputs.get(&k).and_then(|o| o.get(name)) {
             Some(ev) => ev.clone(),
             None => Ev::Res(res, att),

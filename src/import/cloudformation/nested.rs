@@ -67,7 +67,8 @@ impl Files {
     pub fn add_top(&mut self, name: &str, text: &str, limits: &Limits) -> Result<(), Diagnostic> {
         let file = self.sources.add(name.to_string(), text.to_string());
         let root = crate::import::parse(text, file, limits)?;
-        self.known.insert(identity(Path::new(name)), self.roots.len());
+        self.known
+            .insert(identity(Path::new(name)), self.roots.len());
         self.roots.push(root);
         self.names.push(name.to_string());
         Ok(())
@@ -120,7 +121,12 @@ impl Instance {
     }
 
     /// The template read as a [`Cf`] with `links`.
-    pub fn cf<'a>(&self, files: &'a Files, limits: &'a Limits, links: &'a intrinsics::Links) -> Cf<'a> {
+    pub fn cf<'a>(
+        &self,
+        files: &'a Files,
+        limits: &'a Limits,
+        links: &'a intrinsics::Links,
+    ) -> Cf<'a> {
         let mut cf = super::open(&files.roots[self.file], self.params.clone(), limits, links)
             .unwrap_or_else(|_| empty(&files.roots[self.file], limits, links));
         cf.label = self.label.clone();
@@ -408,12 +414,18 @@ fn location(
     };
     // The CDK keeps the template beside the one that nests it.
     if let Some(asset) = r.at(&["Metadata", "aws:asset:path"])
-        && r.at(&["Metadata", "aws:asset:property"]).and_then(Node::str) == Some("TemplateURL")
+        && r.at(&["Metadata", "aws:asset:property"])
+            .and_then(Node::str)
+            == Some("TemplateURL")
         && let Some(path) = asset.str()
     {
         return Some((asset.clone(), Ok(path.to_string())));
     }
-    let key = if ty == STACK_TYPES[0] { "TemplateURL" } else { "Location" };
+    let key = if ty == STACK_TYPES[0] {
+        "TemplateURL"
+    } else {
+        "Location"
+    };
     let n = r.at(&["Properties", key])?;
     let text = match cf.lit(n) {
         Some(Node {
@@ -456,11 +468,18 @@ fn local(parent: &Path, top: &Path, rel: &str) -> Result<PathBuf, String> {
                 return Err(format!(
                     "it leaves the folder of {} (`{}`)",
                     top.display(),
-                    if root.as_os_str().is_empty() { Path::new(".") } else { root }.display()
+                    if root.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        root
+                    }
+                    .display()
                 ));
             }
             Component::RootDir | Component::Prefix(_) => {
-                return Err("an absolute path is not read (give it relative to the template)".into());
+                return Err(
+                    "an absolute path is not read (give it relative to the template)".into(),
+                );
             }
         }
     }

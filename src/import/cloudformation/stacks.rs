@@ -67,7 +67,13 @@ pub fn import_templates(
         && !nested::may_nest(&t.text)
         && !t.text.contains(super::cdk::PATH_KEY)
     {
-        return crate::import::import_text(Format::CloudFormation, &t.name, &t.text, params, limits);
+        return crate::import::import_text(
+            Format::CloudFormation,
+            &t.name,
+            &t.text,
+            params,
+            limits,
+        );
     }
     let mut files = Files::default();
     let mut errors = Vec::new();
@@ -175,28 +181,34 @@ fn components(
         .collect();
     let shared = shared_ids(files, insts, limits);
     let several = out.several;
-    for i in 0..insts.len() {
-        let inst = &insts[i];
+    let stack_of: BTreeMap<usize, &String> = families.iter().copied().zip(&stacks).collect();
+    for inst in insts.iter_mut() {
         let file = &files.names[inst.file];
         let of = match &inst.stack {
             Some(stack) => format!(" of {file} (the nested stack {stack})"),
             None if several => format!(" of {file}"),
             None => String::new(),
         };
-        let f = families.iter().position(|f| *f == inst.family).unwrap_or(0);
-        let stack = &stacks[f];
-        let name = |lid: &str, r: &Node| {
-            let base = base_id(inst, lid, r);
-            match shared.contains(&base) {
-                true => format!("{stack}.{base}"),
-                false => base,
-            }
+        let stack = stack_of
+            .get(&inst.family)
+            .copied()
+            .cloned()
+            .unwrap_or_default();
+        let ids = {
+            let inst = &*inst;
+            let name = |lid: &str, r: &Node| {
+                let base = base_id(inst, lid, r);
+                match shared.contains(&base) {
+                    true => format!("{stack}.{base}"),
+                    false => base,
+                }
+            };
+            let mut cf = inst.cf(files, limits, &NO_LINKS);
+            super::missing_parameters(&cf, out, &of);
+            super::components(&mut cf, out, &name, &inst.nested);
+            std::mem::take(&mut cf.ids)
         };
-        let mut cf = inst.cf(files, limits, &NO_LINKS);
-        super::missing_parameters(&cf, out, &of);
-        super::components(&mut cf, out, &name, &inst.nested);
-        let ids = std::mem::take(&mut cf.ids);
-        insts[i].ids = ids;
+        inst.ids = ids;
     }
     if !shared.is_empty() {
         let which: Vec<String> = families
@@ -359,7 +371,7 @@ fn links(insts: &[Instance], files: &Files, limits: &Limits, out: &mut Out) -> L
             let Some(Ok((lid, att))) = value else {
                 continue;
             };
-            if cf.ids.get(&lid).is_none() || cf.ty(&lid).is_none() {
+            if !cf.ids.contains_key(&lid) || cf.ty(&lid).is_none() {
                 continue;
             }
             if let Some((first, _)) = links.exports.get(&name) {
