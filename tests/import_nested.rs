@@ -49,7 +49,9 @@ fn nested_stacks_are_one_architecture() {
     assert!(text.contains("      to: payout-dlq  # from Resources.PayoutQueue.Properties.RedrivePolicy.deadLetterTargetArn (nested/stacks/queue.yaml:21)\n"), "{text}");
     // An output that is a parameter bound to the parent's queue, passed on.
     assert!(text.contains("  payout-dlq:\n    kind: sqs-standard  # AWS::SQS::Queue, from Resources.PayoutDLQ (nested/template.yaml:10)\n    retention: 14d  # from Resources.PayoutDLQ.Properties.MessageRetentionPeriod (nested/template.yaml:12)\n    delivers_to:\n      - to: dlq-notifier.notify-function  #"), "{text}");
-    assert!(text.contains("# TODO: nested stack Resources.Audit (nested/template.yaml:42) is read from `https://s3.amazonaws.com/example-bucket/audit.yaml`, not a local file: its resources are not imported and its outputs do not link\n"), "{text}");
+    assert!(text.contains("# TODO: nested stack Resources.Audit (nested/template.yaml:42) is read from `https://s3.amazonaws.com/example-bucket/audit.yaml`, not a local file: its resources are not imported (an output of it that a link reads is a placeholder)\n"), "{text}");
+    // The output of the remote stack that a link reads is a placeholder.
+    assert!(text.contains("  audit.event-queue:\n    kind: queue  # output EventQueueArn of the nested stack Audit, which is not read; from Resources.Audit.Outputs.EventQueueArn (nested/template.yaml:54)\n    delivers_to:\n      - to: audit-function  #"), "{text}");
     assert_eq!(
         out.1,
         "warning: not imported: Resources.Audit (AWS::CloudFormation::Stack)\n"
@@ -207,7 +209,7 @@ fn a_nested_template_outside_the_folder_or_through_a_link_is_not_read() {
     let infra = dir.path().join("infra");
     let (out, err, code) = run_in(&infra, &["import", "cloudformation", "main.yaml"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("# TODO: nested stack Resources.Child (main.yaml:7): its template `../outside.yaml` is not read: it leaves the folder of main.yaml (`.`); its resources are not imported and its outputs do not link\n"), "{out}");
+    assert!(out.contains("# TODO: nested stack Resources.Child (main.yaml:7): its template `../outside.yaml` is not read: it leaves the folder of main.yaml (`.`); its resources are not imported (an output of it that a link reads is a placeholder)\n"), "{out}");
     assert!(!out.contains("secret"), "{out}");
     assert_eq!(
         err,

@@ -307,9 +307,14 @@ impl<'a> Cf<'a> {
         } else {
             res.clone()
         };
-        match self.links.outputs.get(&k).and_then(|o| o.get(name)) {
-            Some(ev) => ev.clone(),
-            None => Ev::Res(res, att),
+        if let Some(ev) = self.links.outputs.get(&k).and_then(|o| o.get(name)) {
+            return ev.clone();
+        }
+        // A stack not read: the placeholder of that output, if a link reads it.
+        let placeholder = key(&self.label, &format!("{res}.Outputs.{name}"));
+        match local && self.links.keys.contains_key(&placeholder) {
+            true => Ev::Res(placeholder, None),
+            false => Ev::Res(res, att),
         }
     }
 

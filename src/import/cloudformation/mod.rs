@@ -28,6 +28,7 @@ mod sns;
 mod sqs;
 mod stacks;
 mod state_machines;
+mod unread;
 
 use std::collections::{BTreeMap, BTreeSet};
 

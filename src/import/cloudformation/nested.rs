@@ -98,6 +98,9 @@ pub(super) struct Instance {
     pub nested: BTreeSet<String>,
     /// The component id of each resource that became one (pass 1).
     pub ids: BTreeMap<String, String>,
+    /// The placeholder of each output of a stack not read that a link
+    /// reads, by `Stack.Outputs.X` (pass 1).
+    pub placeholders: BTreeMap<String, String>,
     /// The files from the top template down to it, by identity and name
     /// (cycle detection).
     chain: Vec<(PathBuf, String)>,
@@ -116,6 +119,7 @@ impl Instance {
             stack: None,
             nested: BTreeSet::new(),
             ids: BTreeMap::new(),
+            placeholders: BTreeMap::new(),
             chain: vec![(identity(Path::new(name)), name.to_string())],
         }
     }
@@ -288,6 +292,7 @@ fn child(
         stack: Some(intrinsics::key(&parent.label, &n.lid)),
         nested: BTreeSet::new(),
         ids: BTreeMap::new(),
+        placeholders: BTreeMap::new(),
         chain,
     };
     Ok(Some(Child {
@@ -356,7 +361,7 @@ fn nestings(cf: &Cf, inst: &Instance, files: &Files) -> Vec<Nesting> {
         let top = Path::new(&files.names[inst.chain_top_file(files)]);
         let file = rel.and_then(|rel| {
             local(Path::new(name), top, &rel).map_err(|why| {
-                format!("TODO: nested stack Resources.{lid} ({name}:{}): its template `{rel}` is not read: {why}; its resources are not imported and its outputs do not link", at.loc.line)
+                format!("TODO: nested stack Resources.{lid} ({name}:{}): its template `{rel}` is not read: {why}; its resources are not imported (an output of it that a link reads is a placeholder)", at.loc.line)
             })
         });
         let params = r.at(&["Properties", "Parameters"]);
@@ -408,7 +413,7 @@ fn location(
 ) -> Option<(Node, Result<String, String>)> {
     let todo = |n: &Node, why: String| {
         format!(
-            "TODO: nested stack Resources.{lid} ({name}:{}) {why}: its resources are not imported and its outputs do not link",
+            "TODO: nested stack Resources.{lid} ({name}:{}) {why}: its resources are not imported (an output of it that a link reads is a placeholder)",
             n.loc.line
         )
     };

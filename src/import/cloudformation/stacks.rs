@@ -206,9 +206,10 @@ fn components(
             let mut cf = inst.cf(files, limits, &NO_LINKS);
             super::missing_parameters(&cf, out, &of);
             super::components(&mut cf, out, &name, &inst.nested);
-            std::mem::take(&mut cf.ids)
+            let placeholders = super::unread::declare(&cf, &inst.prefix, &inst.nested, out);
+            (std::mem::take(&mut cf.ids), placeholders)
         };
-        inst.ids = ids;
+        (inst.ids, inst.placeholders) = ids;
     }
     if !shared.is_empty() {
         let which: Vec<String> = families
@@ -233,11 +234,12 @@ fn id_rules(insts: &[Instance]) -> Vec<String> {
         let stacks = cdk.into_iter().collect::<Vec<_>>().join(", ");
         notes.push(format!("ids are CDK construct paths (aws:cdk:path) below their stack ({stacks}): the parts in kebab case joined by `.`, without a last `Resource` or `Default`; a resource without a path keeps its logical id"));
     }
-    let plain: Vec<&str> = (insts.iter())
+    let plain: BTreeSet<String> = (insts.iter())
         .filter(|i| i.stack.is_some() && i.cdk.is_none())
-        .map(|i| i.prefix.as_str())
+        .map(|i| format!("`{}`", i.prefix))
         .collect();
     if !plain.is_empty() {
+        let plain: Vec<String> = plain.into_iter().collect();
         notes.push(format!(
             "ids in a nested stack start with its stack resource's id: {}",
             plain.join(", ")
@@ -347,6 +349,10 @@ fn links(insts: &[Instance], files: &Files, limits: &Limits, out: &mut Out) -> L
         let cf = inst.cf(files, limits, &NO_LINKS);
         let file = &files.names[inst.file];
         let key = |lid: &str| intrinsics::key(&inst.label, lid);
+        for (output, id) in &inst.placeholders {
+            let ty = nested::STACK_TYPES[0].to_string();
+            links.keys.insert(key(output), (ty, id.clone()));
+        }
         for (lid, ty, r) in &cf.resources {
             let Some(id) = cf.ids.get(lid) else { continue };
             links.keys.insert(key(lid), (ty.clone(), id.clone()));
