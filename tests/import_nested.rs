@@ -262,6 +262,33 @@ fn nesting_is_bounded_in_depth_and_count() {
     assert_eq!(code, 0);
     assert_eq!(out.matches("    kind: sqs-standard").count(), 64, "{out}");
     assert!(out.contains("# TODO: nested stack Resources.C64 of wide.yaml is not read: at most 64 nested stacks are read\n"), "{out}");
+    // The nested stacks' total size: a 120-byte template read as three
+    // stacks under a 300-byte limit is read twice (240 bytes), not thrice.
+    let leaf = format!(
+        "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n#{}\n",
+        "x".repeat(76)
+    );
+    assert_eq!(leaf.len(), 120);
+    let three: String = (0..3)
+        .map(|i| format!("  C{i}:\n    Type: AWS::CloudFormation::Stack\n    Properties:\n      TemplateURL: leaf.yaml\n"))
+        .collect();
+    let dir = folder(&[
+        ("three.yaml", &format!("Resources:\n{three}")),
+        ("leaf.yaml", &leaf),
+    ]);
+    let (out, err, code) = run_in(
+        dir.path(),
+        &[
+            "--max-file-size",
+            "300",
+            "import",
+            "cloudformation",
+            "three.yaml",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("    kind: sqs-standard").count(), 2, "{out}");
+    assert!(out.contains("# TODO: nested stack Resources.C2 (three.yaml:13) is not read: the nested stacks together hold more than --max-file-size (300 bytes; a template counts once for each stack it is read as)\n"), "{out}");
 }
 
 #[test]

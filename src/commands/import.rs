@@ -91,7 +91,13 @@ fn assembly(dir: &Path, params: &[(String, String)], limits: &Limits) -> anyhow:
         .into());
     }
     let manifest = dir.join(cdk::MANIFEST);
-    let text = import::read_file(&manifest, limits).map_err(engine::Error::from)?;
+    // Found in the folder given, so never read through a symbolic link.
+    let text = replay_audit::files::read_found(&manifest, limits.max_file_bytes).map_err(|d| {
+        engine::Error::from(LoadError {
+            sources: Default::default(),
+            diagnostics: vec![d],
+        })
+    })?;
     let templates = cdk::templates(&manifest, &text, limits).map_err(engine::Error::from)?;
     let imported = import::cloudformation::import_templates(&templates, params, limits)
         .map_err(engine::Error::from)?;

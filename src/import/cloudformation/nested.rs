@@ -58,7 +58,10 @@ pub(super) struct Files {
     pub sources: SourceMap,
     /// File number by identity, so a template nested twice is parsed once.
     known: HashMap<PathBuf, usize>,
-    /// Bytes of nested templates read so far.
+    /// The size of each file, by file number.
+    sizes: Vec<u64>,
+    /// Bytes of nested stacks read so far: a file's size for every stack
+    /// it is read as, so a template nested many times counts each time.
     bytes: u64,
 }
 
@@ -67,10 +70,12 @@ impl Files {
     pub fn add_top(&mut self, name: &str, text: &str, limits: &Limits) -> Result<(), Diagnostic> {
         let file = self.sources.add(name.to_string(), text.to_string());
         let root = crate::import::parse(text, file, limits)?;
+        check_template(&root)?;
         self.known
             .insert(identity(Path::new(name)), self.roots.len());
         self.roots.push(root);
         self.names.push(name.to_string());
+        self.sizes.push(text.len() as u64);
         Ok(())
     }
 }
@@ -259,6 +264,15 @@ fn child(
             }
         },
     };
+    let size = files.sizes[number];
+    if files.bytes.saturating_add(size) > limits.max_file_bytes {
+        notes.push(format!(
+            "TODO: nested stack {at} is not read: the nested stacks together hold more than --max-file-size ({} bytes; a template counts once for each stack it is read as)",
+            limits.max_file_bytes
+        ));
+        return Ok(None);
+    }
+    files.bytes += size;
     let root = &files.roots[number];
     let mut params = intrinsics::values(root, &[]);
     let mut bound = BTreeMap::new();
@@ -308,18 +322,8 @@ fn read(
     file: &Path,
     limits: &Limits,
 ) -> Result<Result<usize, Diagnostic>, String> {
-    let budget = limits.max_file_bytes.saturating_sub(files.bytes);
-    let text = crate::files::read(file, crate::files::Origin::Found, budget).map_err(|d| {
-        if files.bytes > 0 && d.message.contains("limit") {
-            format!(
-                "the nested templates together hold more than --max-file-size ({} bytes)",
-                limits.max_file_bytes
-            )
-        } else {
-            d.message
-        }
-    })?;
-    files.bytes += text.len() as u64;
+    let text = crate::files::read(file, crate::files::Origin::Found, limits.max_file_bytes)
+        .map_err(|d| d.message)?;
     let name = file.display().to_string();
     let number = files.sources.add(name.clone(), text.clone());
     let root = match crate::import::parse(&text, number, limits) {
@@ -332,6 +336,7 @@ fn read(
     files.known.insert(identity(file), files.roots.len());
     files.roots.push(root);
     files.names.push(name);
+    files.sizes.push(text.len() as u64);
     Ok(Ok(files.roots.len() - 1))
 }
 
