@@ -232,18 +232,8 @@ fn child(
         n.lid, files.names[parent.file], n.at.loc.line
     );
     let id = identity(file);
-    if let Some(start) = parent.chain.iter().position(|(p, _)| *p == id) {
-        let mut cycle: Vec<String> = parent.chain[start..]
-            .iter()
-            .map(|(_, name)| name.clone())
-            .collect();
-        cycle.push(file.display().to_string());
-        return Err(Diagnostic::at(
-            n.at.loc,
-            format!("nested stacks form a cycle: {}", cycle.join(" nests ")),
-        )
-        .label("this template is already being read")
-        .help("a stack cannot nest itself, directly or through another stack; point TemplateURL at another template"));
+    if let Some(d) = cycle(parent, &id, file, &n.at) {
+        return Err(d);
     }
     if parent.chain.len() > MAX_DEPTH {
         notes.push(format!(
@@ -273,26 +263,7 @@ fn child(
         return Ok(None);
     }
     files.bytes += size;
-    let root = &files.roots[number];
-    let mut params = intrinsics::values(root, &[]);
-    let mut bound = BTreeMap::new();
-    for (k, ev) in n.passed {
-        let Some(decl) = root.at(&["Parameters", &k]) else {
-            continue;
-        };
-        match ev {
-            Ev::Lit(v) => {
-                params.insert(k, intrinsics::list_parameter(decl, v));
-            }
-            Ev::Res(r, a) => {
-                params.remove(&k);
-                bound.insert(k, (r, a));
-            }
-            Ev::Unknown(_) => {
-                params.remove(&k);
-            }
-        }
-    }
+    let (params, bound) = passed(&files.roots[number], n.passed);
     let mut chain = parent.chain.clone();
     chain.push((id, files.names[number].clone()));
     let instance = Instance {
@@ -313,6 +284,56 @@ fn child(
         stack_lid: n.lid,
         instance,
     }))
+}
+
+/// The error for a stack nesting `file` (identity `id`, named at `at`)
+/// within `parent`, when `file` is already on the way down to it.
+fn cycle(parent: &Instance, id: &Path, file: &Path, at: &Node) -> Option<Diagnostic> {
+    let start = parent.chain.iter().position(|(p, _)| p == id)?;
+    let mut names: Vec<String> = parent.chain[start..]
+        .iter()
+        .map(|(_, name)| name.clone())
+        .collect();
+    names.push(file.display().to_string());
+    Some(
+        Diagnostic::at(
+            at.loc,
+            format!("nested stacks form a cycle: {}", names.join(" nests ")),
+        )
+        .label("this template is already being read")
+        .help("a stack cannot nest itself, directly or through another stack; point TemplateURL at another template"),
+    )
+}
+
+/// The parameter values of the nested template `root`: its defaults, then
+/// the values the stack resource passes (literals as values, resources as
+/// bound references; a value known only at deployment leaves none).
+type Passed = (
+    BTreeMap<String, Node>,
+    BTreeMap<String, (String, Option<String>)>,
+);
+
+fn passed(root: &Node, values: Vec<(String, Ev)>) -> Passed {
+    let mut params = intrinsics::values(root, &[]);
+    let mut bound = BTreeMap::new();
+    for (k, ev) in values {
+        let Some(decl) = root.at(&["Parameters", &k]) else {
+            continue;
+        };
+        match ev {
+            Ev::Lit(v) => {
+                params.insert(k, intrinsics::list_parameter(decl, v));
+            }
+            Ev::Res(r, a) => {
+                params.remove(&k);
+                bound.insert(k, (r, a));
+            }
+            Ev::Unknown(_) => {
+                params.remove(&k);
+            }
+        }
+    }
+    (params, bound)
 }
 
 /// Reads and parses the nested template at `file`: its file number, or a
