@@ -305,13 +305,15 @@ fn cycle(parent: &Instance, id: &Path, file: &Path, at: &Node) -> Option<Diagnos
     )
 }
 
-/// The parameter values of the nested template `root`: its defaults, then
-/// the values the stack resource passes (literals as values, resources as
-/// bound references; a value known only at deployment leaves none).
+/// A nested template's parameter values and bound parameters.
 type Passed = (
     BTreeMap<String, Node>,
     BTreeMap<String, (String, Option<String>)>,
 );
+
+/// The parameter values of the nested template `root`: its defaults, then
+/// the values the stack resource passes (literals as values, resources as
+/// bound references; a value known only at deployment leaves none).
 
 fn passed(root: &Node, values: Vec<(String, Ev)>) -> Passed {
     let mut params = intrinsics::values(root, &[]);
