@@ -314,7 +314,6 @@ type Passed = (
 /// The parameter values of the nested template `root`: its defaults, then
 /// the values the stack resource passes (literals as values, resources as
 /// bound references; a value known only at deployment leaves none).
-
 fn passed(root: &Node, values: Vec<(String, Ev)>) -> Passed {
     let mut params = intrinsics::values(root, &[]);
     let mut bound = BTreeMap::new();
