@@ -310,3 +310,48 @@ fn a_cloud_assembly_naming_files_outside_it_is_an_error() {
         "{err}"
     );
 }
+
+/// A template the CDK's legacy synthesizer wrote: its asset parameters
+/// (no default; they locate the function's code) make no TODO, its
+/// `AWS::CDK::Metadata` no line; ids still come from construct paths.
+#[test]
+fn cdk_helper_parameters_and_metadata_make_no_noise() {
+    let t = r#"{
+  "Resources": {
+    "F1A2B3C4": {
+      "Type": "AWS::Lambda::Function",
+      "Properties": {
+        "Code": {"S3Bucket": {"Ref": "AssetParameters4737S3BucketBD22C06A"}},
+        "Timeout": 20
+      },
+      "Metadata": {"aws:cdk:path": "Legacy/Worker/Resource"}
+    },
+    "CDKMetadata": {
+      "Type": "AWS::CDK::Metadata",
+      "Properties": {"Analytics": "v2:deflate64:H4sI"},
+      "Metadata": {"aws:cdk:path": "Legacy/CDKMetadata/Default"},
+      "Condition": "CDKMetadataAvailable"
+    }
+  },
+  "Parameters": {
+    "AssetParameters4737S3BucketBD22C06A": {"Type": "String", "Description": "S3 bucket for asset \"4737\""},
+    "Stage": {"Type": "String"}
+  },
+  "Conditions": {
+    "CDKMetadataAvailable": {"Fn::Equals": [{"Ref": "AWS::Region"}, "eu-west-1"]}
+  }
+}
+"#;
+    let dir = folder(&[("Legacy.template.json", t)]);
+    let (out, err, code) = run_in(
+        dir.path(),
+        &["import", "cloudformation", "Legacy.template.json"],
+    );
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(out.contains("# TODO: parameters without a default and not given with --parameter: Stage (values that use them are left out)\n"), "{out}");
+    assert!(
+        !out.contains("AssetParameters") && !out.contains("CDKMetadata"),
+        "{out}"
+    );
+    assert!(out.contains("  worker:\n    kind: function  # AWS::Lambda::Function, from Resources.F1A2B3C4 (Legacy.template.json:4)\n"), "{out}");
+}

@@ -103,7 +103,10 @@ fn open<'a>(
 }
 
 /// A note naming the parameters without a value (`of` names the template
-/// when several are read).
+/// when several are read). The asset parameters of the CDK's legacy
+/// synthesizer (`AssetParameters<hash>S3Bucket<hash>`, also passed on to
+/// nested stacks under longer names) locate function code, which nothing
+/// here reads: they are not named.
 fn missing_parameters(cf: &Cf, out: &mut Out, of: &str) {
     let missing: Vec<&str> = cf
         .root
@@ -113,6 +116,7 @@ fn missing_parameters(cf: &Cf, out: &mut Out, of: &str) {
         .iter()
         .map(|(name, _)| name.key())
         .filter(|name| !cf.params.contains_key(*name) && !cf.bound.contains_key(*name))
+        .filter(|name| !name.contains("AssetParameters"))
         .collect();
     if !missing.is_empty() {
         out.notes.push(format!(
