@@ -107,7 +107,7 @@ pub enum FailOn {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ImportFormat {
-    /// CloudFormation or SAM template (YAML or JSON).
+    /// CloudFormation or SAM template (YAML or JSON; local nested stacks read with it), or a CDK cloud assembly folder (`cdk.out`).
     Cloudformation,
     /// Terraform plan JSON (`terraform show -json PLANFILE`).
     Terraform,

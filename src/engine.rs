@@ -172,6 +172,13 @@ fn texts_of(
     let mut grouped = Grouped::default();
     for (name, text, origin) in raw {
         let path = Path::new(&name);
+        if import::cloudformation::cdk::is_manifest(path) {
+            // A CDK cloud assembly: its stacks are templates among the others.
+            grouped.stacks_slot.get_or_insert(texts.len());
+            let stacks = import::cloudformation::cdk::templates(path, &text, limits)?;
+            grouped.stacks.extend(stacks);
+            continue;
+        }
         if import::terraform::Modules::wants(path) {
             grouped.terraform.add(path, origin, text, texts.len());
             continue;
@@ -184,7 +191,11 @@ fn texts_of(
         match format {
             Some(import::Format::CloudFormation) => {
                 grouped.stacks_slot.get_or_insert(texts.len());
-                grouped.stacks.push((name, text));
+                grouped.stacks.push(import::cloudformation::Template {
+                    name,
+                    text,
+                    cdk: None,
+                });
             }
             Some(import::Format::Terraform) => {
                 grouped.plans_slot.get_or_insert(texts.len());
@@ -244,8 +255,9 @@ fn texts_of(
 struct Grouped {
     /// `.tf` and `.tfvars` files, one module per folder.
     terraform: import::terraform::Modules,
-    /// Templates, stacks linked by their exports.
-    stacks: Vec<(String, String)>,
+    /// Templates (a CDK cloud assembly's stacks among them), stacks linked
+    /// by their exports.
+    stacks: Vec<import::cloudformation::Template>,
     stacks_slot: Option<usize>,
     /// Plans, their shared names namespaced.
     plans: Vec<(String, String)>,
@@ -264,11 +276,11 @@ impl Grouped {
         }
         if let Some(slot) = self.stacks_slot {
             let imported =
-                import::cloudformation::import_stacks(&self.stacks, &inputs.parameters, limits)?;
+                import::cloudformation::import_templates(&self.stacks, &inputs.parameters, limits)?;
             let label = self
                 .stacks
                 .iter()
-                .map(|(n, _)| n.as_str())
+                .map(|t| t.name.as_str())
                 .collect::<Vec<_>>();
             deferred.push((
                 slot,

@@ -38,6 +38,9 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             terraform_config(file, var_files, &params, &limits).map_err(engine::Error::from)?;
         return finish(&imported);
     }
+    if format == Format::CloudFormation && file.is_dir() {
+        return assembly(file, &params, &limits);
+    }
     if !var_files.is_empty() {
         return Err(engine::Error::usage(
             "`--var-file` sets the variables of Terraform configuration",
@@ -61,8 +64,43 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         )
         .into());
     }
-    let imported =
-        import::import_text(format, &name, &text, &params, &limits).map_err(engine::Error::from)?;
+    let imported = match format {
+        // A template may nest others (local `TemplateURL`s).
+        Format::CloudFormation => {
+            import::cloudformation::import_stacks(&[(name, text)], &params, &limits)
+        }
+        _ => import::import_text(format, &name, &text, &params, &limits),
+    }
+    .map_err(engine::Error::from)?;
+    finish(&imported)
+}
+
+/// A CDK cloud assembly folder (`cdk.out`): every stack of it, and of its
+/// stages, as one architecture.
+fn assembly(dir: &Path, params: &[(String, String)], limits: &Limits) -> anyhow::Result<u8> {
+    use import::cloudformation::cdk;
+    if !cdk::is_assembly(dir) {
+        return Err(engine::Error::usage(
+            echo(&format!(
+                "`{}` is a folder, and not a CDK cloud assembly (no {} beside a `cdk.out` file)",
+                dir.display(),
+                cdk::MANIFEST
+            )),
+            "give a template file, or the folder `npx cdk synth` writes (cdk.out)",
+        )
+        .into());
+    }
+    let manifest = dir.join(cdk::MANIFEST);
+    // Found in the folder given, so never read through a symbolic link.
+    let text = replay_audit::files::read_found(&manifest, limits.max_file_bytes).map_err(|d| {
+        engine::Error::from(LoadError {
+            sources: Default::default(),
+            diagnostics: vec![d],
+        })
+    })?;
+    let templates = cdk::templates(&manifest, &text, limits).map_err(engine::Error::from)?;
+    let imported = import::cloudformation::import_templates(&templates, params, limits)
+        .map_err(engine::Error::from)?;
     finish(&imported)
 }
 

@@ -1,6 +1,7 @@
 //! Which files a run reads: files as given, folders walked for `*.yaml` /
 //! `*.yml` (sorted, symbolic links not followed, hidden folders skipped),
-//! every file read once.
+//! every file read once. A CDK cloud assembly folder (`cdk.out`) found on
+//! the way is its `manifest.json` alone, which names its templates.
 //!
 //! A folder in a repository holds more than manifests: `check .` would
 //! otherwise read `.github/workflows/*.yaml` and report hundreds of
@@ -200,6 +201,12 @@ fn walk(
                 dir.display()
             ),
         ));
+        return;
+    }
+    // A CDK cloud assembly is read through its manifest, which names its
+    // templates (JSON) and stages; nothing else in it is an input.
+    if crate::import::cloudformation::cdk::is_assembly(dir) {
+        files.push(dir.join(crate::import::cloudformation::cdk::MANIFEST));
         return;
     }
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {

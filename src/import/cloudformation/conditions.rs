@@ -103,6 +103,8 @@ mod tests {
             ids: BTreeMap::new(),
             limits: &limits,
             links: &super::super::intrinsics::NO_LINKS,
+            label: String::new(),
+            bound: BTreeMap::new(),
         };
         assert_eq!(cf.condition(name, 0), None);
         cf.undecided(name)

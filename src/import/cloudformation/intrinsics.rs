@@ -29,6 +29,18 @@ pub(super) struct Cf<'a> {
     pub(super) limits: &'a crate::manifest::Limits,
     /// What the other templates imported with this one export and name.
     pub(super) links: &'a Links,
+    /// This template's place among those read together (`(in LABEL)` in
+    /// the keys of its resources): its file, and for a nested stack the
+    /// stack resources leading to it.
+    pub(super) label: String,
+    /// Parameters a parent stack sets to one of its resources (or of
+    /// another template): name → (key, attribute).
+    pub(super) bound: BTreeMap<String, (String, Option<String>)>,
+}
+
+/// The key of resource `lid` of the template labelled `label`.
+pub(super) fn key(label: &str, lid: &str) -> String {
+    format!("{lid} (in {label})")
 }
 
 /// The resources of other templates this one may refer to, by key (the
@@ -43,6 +55,10 @@ pub(super) struct Links {
     pub(super) names: BTreeMap<String, Vec<String>>,
     /// Key → (resource type, component id).
     pub(super) keys: BTreeMap<String, (String, String)>,
+    /// A nested stack read (by the key of its stack resource) → its
+    /// outputs by name, evaluated in the nested template (resources by
+    /// key), so `!GetAtt Stack.Outputs.X` is the value the child gives.
+    pub(super) outputs: BTreeMap<String, BTreeMap<String, Ev>>,
 }
 
 /// No other template.
@@ -50,6 +66,7 @@ pub(super) static NO_LINKS: Links = Links {
     exports: BTreeMap::new(),
     names: BTreeMap::new(),
     keys: BTreeMap::new(),
+    outputs: BTreeMap::new(),
 };
 
 /// The properties a resource's physical name is read from, for a match
@@ -159,7 +176,7 @@ pub(super) fn undeclared(roots: &[&Node], params: &[(String, String)]) -> Option
 /// The value of a `CommaDelimitedList` or `List<...>` parameter as a list:
 /// its text split at commas, each member space-trimmed as CloudFormation
 /// does, so `!Select [1, !Ref Regions]` picks a member.
-fn list_parameter(decl: &Node, value: Node) -> Node {
+pub(super) fn list_parameter(decl: &Node, value: Node) -> Node {
     let ty = decl.get("Type").and_then(Node::str).unwrap_or_default();
     let is_list = ty == "CommaDelimitedList" || ty.starts_with("List<");
     match &value.value {
@@ -243,6 +260,9 @@ impl<'a> Cf<'a> {
         if let Some(p) = self.params.get(name) {
             return Ev::Lit(p.clone());
         }
+        if let Some((k, a)) = self.bound.get(name) {
+            return self.via_outputs(k.clone(), a.clone());
+        }
         if name == "AWS::NoValue" {
             return Ev::Lit(Node::new(Value::Null, arg.loc));
         }
@@ -271,7 +291,31 @@ impl<'a> Cf<'a> {
             ),
             _ => return Ev::Unknown(arg.brief()),
         };
-        Ev::Res(res, att)
+        self.via_outputs(res, att)
+    }
+
+    /// `GetAtt Stack.Outputs.X` of a nested stack that was read: the
+    /// value its template gives output `X`; any other reference as it is.
+    /// `res` is a logical id of this template or a key.
+    pub(super) fn via_outputs(&self, res: String, att: Option<String>) -> Ev {
+        let Some(name) = att.as_deref().and_then(|a| a.strip_prefix("Outputs.")) else {
+            return Ev::Res(res, att);
+        };
+        let local = self.resources.iter().any(|(id, _, _)| *id == res);
+        let k = if local {
+            key(&self.label, &res)
+        } else {
+            res.clone()
+        };
+        if let Some(ev) = self.links.outputs.get(&k).and_then(|o| o.get(name)) {
+            return ev.clone();
+        }
+        // A stack not read: the placeholder of that output, if a link reads it.
+        let placeholder = key(&self.label, &format!("{res}.Outputs.{name}"));
+        match local && self.links.keys.contains_key(&placeholder) {
+            true => Ev::Res(placeholder, None),
+            false => Ev::Res(res, att),
+        }
     }
 
     /// `ImportValue`: the resource another template given with this one
@@ -394,13 +438,17 @@ impl<'a> Cf<'a> {
                 Some(n) => self.eval_d(n, d + 1),
                 None => match self.params.get(name) {
                     Some(p) => Ev::Lit(p.clone()),
+                    None if self.bound.contains_key(name) => {
+                        let (k, a) = &self.bound[name];
+                        self.via_outputs(k.clone(), a.clone())
+                    }
                     None => {
                         let (r, a) = match name.split_once('.') {
                             Some((r, a)) => (r, Some(a.to_string())),
                             None => (name, None),
                         };
                         if self.resources.iter().any(|(id, _, _)| id == r) {
-                            Ev::Res(r.to_string(), a)
+                            self.via_outputs(r.to_string(), a)
                         } else {
                             Ev::Unknown(name.to_string())
                         }

@@ -12,6 +12,7 @@
 //! [`intrinsics`] evaluates values, and one file per service reads that
 //! service's resources.
 
+pub mod cdk;
 mod conditions;
 mod definition_file;
 mod dynamodb;
@@ -19,6 +20,7 @@ mod eventbridge;
 mod intrinsics;
 pub(super) mod invocation;
 mod lambda;
+mod nested;
 mod s3;
 mod sam;
 mod schedules;
@@ -26,14 +28,15 @@ mod sns;
 mod sqs;
 mod stacks;
 mod state_machines;
+mod unread;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{F, Node, Out, V, Value, dur, kebab};
 use crate::diagnostics::Diagnostic;
 use intrinsics::Cf;
 pub(crate) use stacks::arn_parts;
-pub use stacks::import_stacks;
+pub use stacks::{Template, import_stacks, import_templates};
 
 /// Reads a template into `out`.
 pub fn import(
@@ -46,7 +49,7 @@ pub fn import(
     let mut cf = open(root, params, limits, &intrinsics::NO_LINKS)?;
     missing_parameters(&cf, out, "");
     out.notes.push(REGIONS_TODO.into());
-    components(&mut cf, out, &|id| id.to_string());
+    components(&mut cf, out, &|lid, _| kebab(lid), &BTreeSet::new());
     let mut invoked = invocation::Invocations::new();
     properties(&cf, out, &mut invoked);
     invocation::resolve(out, invoked);
@@ -94,11 +97,16 @@ fn open<'a>(
         ids: BTreeMap::new(),
         limits,
         links,
+        label: String::new(),
+        bound: BTreeMap::new(),
     })
 }
 
 /// A note naming the parameters without a value (`of` names the template
-/// when several are read).
+/// when several are read). The asset parameters of the CDK's legacy
+/// synthesizer (`AssetParameters<hash>S3Bucket<hash>`, also passed on to
+/// nested stacks under longer names) locate function code, which nothing
+/// here reads: they are not named.
 fn missing_parameters(cf: &Cf, out: &mut Out, of: &str) {
     let missing: Vec<&str> = cf
         .root
@@ -107,7 +115,8 @@ fn missing_parameters(cf: &Cf, out: &mut Out, of: &str) {
         .unwrap_or(&[])
         .iter()
         .map(|(name, _)| name.key())
-        .filter(|name| !cf.params.contains_key(*name))
+        .filter(|name| !cf.params.contains_key(*name) && !cf.bound.contains_key(*name))
+        .filter(|name| !name.contains("AssetParameters"))
         .collect();
     if !missing.is_empty() {
         out.notes.push(format!(
@@ -118,24 +127,37 @@ fn missing_parameters(cf: &Cf, out: &mut Out, of: &str) {
 }
 
 /// The component ids pass 1 will give (before any `-2` suffix), for the
-/// ids several templates share.
-fn component_ids(cf: &Cf) -> Vec<String> {
+/// ids several templates share; `name` as for [`components`].
+fn component_ids(cf: &Cf, name: &Naming) -> Vec<String> {
     cf.resources
         .iter()
+        .filter(|(_, ty, _)| ty != CDK_METADATA)
         .filter(|(_, _, r)| {
             r.get("Condition")
                 .and_then(Node::str)
                 .is_none_or(|c| cf.condition(c, 0) != Some(false))
         })
         .filter(|(_, ty, r)| kind(cf, ty, r).is_some())
-        .map(|(lid, _, _)| kebab(lid))
+        .map(|(lid, _, r)| name(lid, r))
         .collect()
 }
 
+/// The id of a resource's component from its logical id and node.
+type Naming<'n> = dyn Fn(&str, &Node) -> String + 'n;
+
+/// The CDK's own bookkeeping resource (analytics), never a component
+/// and never worth a line.
+const CDK_METADATA: &str = "AWS::CDK::Metadata";
+
 /// Pass 1: a component for every resource this importer reads, unless its
-/// condition is false; `name` turns the kebab-case logical id into the id.
-fn components(cf: &mut Cf, out: &mut Out, name: &dyn Fn(&str) -> String) {
+/// condition is false; `name` gives the id (the kebab-case logical id,
+/// perhaps prefixed, or the CDK construct path). `nested` are the stack
+/// resources whose templates were read (not listed as not imported).
+fn components(cf: &mut Cf, out: &mut Out, name: &Naming, nested: &BTreeSet<String>) {
     for (lid, ty, r) in &cf.resources {
+        if ty == CDK_METADATA {
+            continue;
+        }
         if let Some(c) = r.get("Condition").and_then(Node::str) {
             match cf.condition(c, 0) {
                 Some(false) => {
@@ -154,13 +176,13 @@ fn components(cf: &mut Cf, out: &mut Out, name: &dyn Fn(&str) -> String) {
         let from = out.src(&format!("Resources.{lid}"), r.get("Type").unwrap_or(r));
         let from = format!("{ty}, {from}");
         let Some(kind) = kind(cf, ty, r) else {
-            if !LINKING.contains(&ty.as_str()) {
+            if !LINKING.contains(&ty.as_str()) && !nested.contains(lid) {
                 let at = out.src(&format!("Resources.{lid}"), r);
                 out.unsupported(format!("Resources.{lid} ({ty})"), at);
             }
             continue;
         };
-        let id = out.add(&name(&kebab(lid)), kind, from);
+        let id = out.add(&name(lid, r), kind, from);
         cf.ids.insert(lid.clone(), id);
     }
 }

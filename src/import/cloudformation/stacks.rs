@@ -19,11 +19,22 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use super::intrinsics::{self, Cf, Links, NAME_PROPERTIES, NO_LINKS};
+use super::intrinsics::{self, Links, NAME_PROPERTIES, NO_LINKS};
+use super::nested::{self, Files, Instance};
 use super::{Node, Out, kebab};
-use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::diagnostics::Diagnostic;
 use crate::import::{Format, Imported};
 use crate::manifest::{Limits, LoadError};
+
+/// A template to import: its name, its text, and for a stack of a CDK
+/// cloud assembly its construct path (the manifest's `displayName`,
+/// `Payouts` or `Audit/Archive` in a stage).
+#[derive(Debug, Clone)]
+pub struct Template {
+    pub name: String,
+    pub text: String,
+    pub cdk: Option<String>,
+}
 
 /// The templates `files` (name, text) imported as one architecture. One
 /// template is read as `import_text` reads it.
@@ -32,85 +43,179 @@ pub fn import_stacks(
     params: &[(String, String)],
     limits: &Limits,
 ) -> Result<Imported, LoadError> {
-    if let [(name, text)] = files {
-        return crate::import::import_text(Format::CloudFormation, name, text, params, limits);
+    let templates: Vec<Template> = files
+        .iter()
+        .map(|(name, text)| Template {
+            name: name.clone(),
+            text: text.clone(),
+            cdk: None,
+        })
+        .collect();
+    import_templates(&templates, params, limits)
+}
+
+/// [`import_stacks`] of templates that may come from a CDK cloud assembly.
+/// One plain template without nested stacks or CDK metadata is read as
+/// `import_text` reads it.
+pub fn import_templates(
+    templates: &[Template],
+    params: &[(String, String)],
+    limits: &Limits,
+) -> Result<Imported, LoadError> {
+    if let [t] = templates
+        && t.cdk.is_none()
+        && !nested::may_nest(&t.text)
+        && !t.text.contains(super::cdk::PATH_KEY)
+    {
+        return crate::import::import_text(
+            Format::CloudFormation,
+            &t.name,
+            &t.text,
+            params,
+            limits,
+        );
     }
-    let mut sources = SourceMap::default();
-    let mut roots = Vec::with_capacity(files.len());
+    let mut files = Files::default();
     let mut errors = Vec::new();
-    for (name, text) in files {
-        let file = sources.add(name.clone(), text.clone());
-        match crate::import::parse(text, file, limits) {
-            Ok(root) => roots.push(root),
-            Err(d) => errors.push(d),
+    for t in templates {
+        if let Err(d) = files.add_top(&t.name, &t.text, limits) {
+            errors.push(d);
         }
     }
-    let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-    let mut out = Out::new(&names.join(", "), Format::CloudFormation);
-    out.files = names.clone().into();
-    out.several = names.len() > 1;
-    // Named in the header, so that `check` points into each template.
-    let header = names.iter().map(|n| format!("{}{n}", INPUT_FILE));
-    out.notes.extend(header);
-    if errors.is_empty()
-        && let Err(d) = read(&roots, &names, params, limits, &mut out)
-    {
-        errors.push(d);
+    let out = match errors.is_empty() {
+        true => read(&mut files, templates, params, limits).map_err(|d| vec![d]),
+        false => Err(errors),
+    };
+    match out {
+        Ok(mut out) => {
+            crate::import::placeholders::declare_missing(&mut out);
+            Ok(Imported {
+                unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(),
+                text: out.render(),
+            })
+        }
+        Err(diagnostics) => Err(LoadError {
+            sources: files.sources,
+            diagnostics,
+        }),
     }
-    if !errors.is_empty() {
-        return Err(LoadError {
-            sources,
-            diagnostics: errors,
-        });
-    }
-    crate::import::placeholders::declare_missing(&mut out);
-    Ok(Imported {
-        unsupported: out.unsupported.iter().map(|(w, _)| w.clone()).collect(),
-        text: out.render(),
-    })
 }
 
 /// The header note naming an input file, without its `# `.
 const INPUT_FILE: &str = "input file: ";
 
-/// Reads every template into `out`: components of all, then what each
-/// exports and names, then the properties and links of each.
+/// Reads every template and the stacks they nest: components of all, then
+/// what each exports, names and outputs, then the properties and links of
+/// each.
 fn read(
-    roots: &[Node],
-    names: &[String],
+    files: &mut Files,
+    templates: &[Template],
     params: &[(String, String)],
     limits: &Limits,
-    out: &mut Out,
-) -> Result<(), Diagnostic> {
-    let all: Vec<&Node> = roots.iter().collect();
-    if let Some(d) = intrinsics::undeclared(&all, params) {
+) -> Result<Out, Diagnostic> {
+    let roots: Vec<&Node> = files.roots.iter().collect();
+    if let Some(d) = intrinsics::undeclared(&roots, params) {
         return Err(d);
     }
-    let mut cfs = Vec::with_capacity(roots.len());
-    for root in roots {
-        cfs.push(super::open(
-            root,
-            intrinsics::values(root, params),
-            limits,
-            &NO_LINKS,
-        )?);
+    let tops = templates
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let root = &files.roots[i];
+            let mut top = Instance::top(i, &t.name, i, intrinsics::values(root, params));
+            top.cdk = t.cdk.clone().or_else(|| super::cdk::stack_path(root));
+            top
+        })
+        .collect();
+    let mut notes = Vec::new();
+    let insts = nested::expand(files, tops, limits, &mut notes)?;
+    let mut insts = drop_nested_tops(insts, files, &mut notes);
+    let kept: Vec<&str> = (insts.iter())
+        .filter(|i| i.stack.is_none())
+        .map(|i| files.names[i.file].as_str())
+        .collect();
+    let mut out = Out::new(&kept.join(", "), Format::CloudFormation);
+    out.files = files.names.clone().into();
+    out.several = files.names.len() > 1;
+    if out.several {
+        // Named in the header, so that `check` points into each template.
+        let header = files.names.iter().map(|n| format!("{INPUT_FILE}{n}"));
+        out.notes.extend(header);
     }
-    let stacks = stack_names(names);
-    let shared = shared_ids(&cfs);
-    for (i, cf) in cfs.iter_mut().enumerate() {
-        super::missing_parameters(cf, out, &format!(" of {}", names[i]));
-        let stack = &stacks[i];
-        let name = |id: &str| match shared.contains(id) {
-            true => format!("{stack}.{id}"),
-            false => id.to_string(),
+    out.notes.extend(notes);
+    out.notes.extend(id_rules(&insts));
+    components(files, &mut insts, templates, limits, &mut out);
+    out.notes.push(super::REGIONS_TODO.into());
+    let mut links = links(&insts, files, limits, &mut out);
+    outputs(&insts, files, limits, &mut links);
+    let mut invoked = super::invocation::Invocations::new();
+    for inst in &insts {
+        let cf = inst.cf(files, limits, &links);
+        super::properties(&cf, &mut out, &mut invoked);
+    }
+    super::invocation::resolve(&mut out, invoked);
+    Ok(out)
+}
+
+/// Pass 1 over every template read, with the ids several top-level
+/// templates share prefixed by their stack's name.
+fn components(
+    files: &Files,
+    insts: &mut [Instance],
+    templates: &[Template],
+    limits: &Limits,
+    out: &mut Out,
+) {
+    let names: Vec<String> = templates.iter().map(|t| t.name.clone()).collect();
+    let plain = stack_names(&names);
+    let stacks: Vec<String> = (insts.iter())
+        .filter(|i| i.stack.is_none())
+        .map(|i| match &i.cdk {
+            Some(p) => super::cdk::stack_name(p),
+            None => plain[i.family].clone(),
+        })
+        .collect();
+    let families: Vec<usize> = (insts.iter())
+        .filter(|i| i.stack.is_none())
+        .map(|i| i.family)
+        .collect();
+    let shared = shared_ids(files, insts, limits);
+    let several = out.several;
+    let stack_of: BTreeMap<usize, &String> = families.iter().copied().zip(&stacks).collect();
+    for inst in insts.iter_mut() {
+        let file = &files.names[inst.file];
+        let of = match &inst.stack {
+            Some(stack) => format!(" of {file} (the nested stack {stack})"),
+            None if several => format!(" of {file}"),
+            None => String::new(),
         };
-        super::components(cf, out, &name);
+        let stack = stack_of
+            .get(&inst.family)
+            .copied()
+            .cloned()
+            .unwrap_or_default();
+        let ids = {
+            let inst = &*inst;
+            let name = |lid: &str, r: &Node| {
+                let base = base_id(inst, lid, r);
+                match shared.contains(&base) {
+                    true => format!("{stack}.{base}"),
+                    false => base,
+                }
+            };
+            let mut cf = inst.cf(files, limits, &NO_LINKS);
+            super::missing_parameters(&cf, out, &of);
+            super::components(&mut cf, out, &name, &inst.nested);
+            let placeholders = super::unread::declare(&cf, &inst.prefix, &inst.nested, out);
+            (std::mem::take(&mut cf.ids), placeholders)
+        };
+        (inst.ids, inst.placeholders) = ids;
     }
     if !shared.is_empty() {
-        let which: Vec<String> = names
+        let which: Vec<String> = families
             .iter()
             .zip(&stacks)
-            .map(|(n, s)| format!("{n} `{s}`"))
+            .map(|(f, s)| format!("{} `{s}`", names[*f]))
             .collect();
         out.notes.push(format!(
             "ids used by several templates ({}) take their stack's name first: {}",
@@ -118,28 +223,77 @@ fn read(
             which.join(", ")
         ));
     }
-    out.notes.push(super::REGIONS_TODO.into());
-    let links = links(&cfs, names, out);
-    let mut invoked = super::invocation::Invocations::new();
-    for cf in cfs {
-        let cf = Cf {
-            links: &links,
-            ..cf
-        };
-        super::properties(&cf, out, &mut invoked);
-    }
-    super::invocation::resolve(out, invoked);
-    Ok(())
 }
 
-/// The kebab-case ids more than one template would give a component.
-fn shared_ids(cfs: &[Cf]) -> BTreeSet<String> {
-    let mut count: BTreeMap<String, usize> = BTreeMap::new();
-    for cf in cfs {
-        let own: BTreeSet<String> = super::component_ids(cf).into_iter().collect();
-        for id in own {
-            *count.entry(id).or_default() += 1;
+/// Header notes saying how the ids of CDK stacks and nested stacks are
+/// made, when there are any.
+fn id_rules(insts: &[Instance]) -> Vec<String> {
+    let mut notes = Vec::new();
+    let cdk: BTreeSet<&str> = insts.iter().filter_map(|i| i.cdk.as_deref()).collect();
+    if !cdk.is_empty() {
+        let stacks = cdk.into_iter().collect::<Vec<_>>().join(", ");
+        notes.push(format!("ids are CDK construct paths (aws:cdk:path) below their stack ({stacks}): the parts in kebab case joined by `.`, without a last `Resource` or `Default`; a resource without a path keeps its logical id"));
+    }
+    let plain: BTreeSet<String> = (insts.iter())
+        .filter(|i| i.stack.is_some() && i.cdk.is_none())
+        .map(|i| format!("`{}`", i.prefix))
+        .collect();
+    if !plain.is_empty() {
+        let plain: Vec<String> = plain.into_iter().collect();
+        notes.push(format!(
+            "ids in a nested stack start with its stack resource's id: {}",
+            plain.join(", ")
+        ));
+    }
+    notes
+}
+
+/// The id a resource's component gets before any stack prefix: its CDK
+/// construct path where it has one, else its logical id in kebab case
+/// after the nested stacks' prefix.
+fn base_id(inst: &Instance, lid: &str, r: &Node) -> String {
+    (inst.cdk.as_deref())
+        .and_then(|p| super::cdk::construct_id(p, r))
+        .unwrap_or_else(|| format!("{}{}", inst.prefix, kebab(lid)))
+}
+
+/// A top-level template that another one nests is read as that nested
+/// stack only (a folder scan finds both), with a note.
+fn drop_nested_tops(insts: Vec<Instance>, files: &Files, notes: &mut Vec<String>) -> Vec<Instance> {
+    // The first nested instance of each file, by file number.
+    let mut nested: BTreeMap<usize, &Instance> = BTreeMap::new();
+    for i in insts.iter().filter(|i| i.stack.is_some()) {
+        nested.entry(i.file).or_insert(i);
+    }
+    let mut dropped = BTreeSet::new();
+    for top in insts.iter().filter(|i| i.stack.is_none()) {
+        if let Some(by) = nested.get(&top.file).filter(|by| by.family != top.family) {
+            dropped.insert(top.family);
+            notes.push(format!(
+                "{} is read as a nested stack ({}), not on its own",
+                files.names[top.file], by.label
+            ));
         }
+    }
+    insts
+        .into_iter()
+        .filter(|i| !dropped.contains(&i.family))
+        .collect()
+}
+
+/// The ids more than one top-level template (with the stacks it nests)
+/// would give a component.
+fn shared_ids(files: &Files, insts: &[Instance], limits: &Limits) -> BTreeSet<String> {
+    let mut by_family: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    for inst in insts {
+        let cf = inst.cf(files, limits, &NO_LINKS);
+        let name = |lid: &str, r: &Node| base_id(inst, lid, r);
+        let ids = super::component_ids(&cf, &name);
+        by_family.entry(inst.family).or_default().extend(ids);
+    }
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for id in by_family.into_values().flatten() {
+        *count.entry(id).or_default() += 1;
     }
     count
         .into_iter()
@@ -187,19 +341,25 @@ fn stack_names(names: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// What every template offers the others: its exports and the physical
-/// names of its resources.
-fn links(cfs: &[Cf], names: &[String], out: &mut Out) -> Links {
+/// What every template offers the others: its exports, the physical names
+/// of its resources, and every resource's component by key.
+fn links(insts: &[Instance], files: &Files, limits: &Limits, out: &mut Out) -> Links {
     let mut links = Links::default();
-    for (cf, file) in cfs.iter().zip(names) {
-        let key = |lid: &str| format!("{lid} (in {file})");
+    for inst in insts {
+        let cf = inst.cf(files, limits, &NO_LINKS);
+        let file = &files.names[inst.file];
+        let key = |lid: &str| intrinsics::key(&inst.label, lid);
+        for (output, id) in &inst.placeholders {
+            let ty = nested::STACK_TYPES[0].to_string();
+            links.keys.insert(key(output), (ty, id.clone()));
+        }
         for (lid, ty, r) in &cf.resources {
             let Some(id) = cf.ids.get(lid) else { continue };
+            links.keys.insert(key(lid), (ty.clone(), id.clone()));
             for p in NAME_PROPERTIES {
                 let name = r.at(&["Properties", p]).and_then(|v| cf.lit(v));
                 if let Some(name) = name.and_then(|v| v.text()) {
                     links.names.entry(name).or_default().push(key(lid));
-                    links.keys.insert(key(lid), (ty.clone(), id.clone()));
                 }
             }
         }
@@ -217,18 +377,37 @@ fn links(cfs: &[Cf], names: &[String], out: &mut Out) -> Links {
             let Some(Ok((lid, att))) = value else {
                 continue;
             };
-            let (Some(id), Some(ty)) = (cf.ids.get(&lid), cf.ty(&lid)) else {
+            if !cf.ids.contains_key(&lid) || cf.ty(&lid).is_none() {
                 continue;
-            };
+            }
             if let Some((first, _)) = links.exports.get(&name) {
                 out.notes.push(format!("TODO: export `{name}` is declared twice ({at}; first by {first}): an ImportValue of it links to the first"));
                 continue;
             }
-            links.keys.insert(key(&lid), (ty.to_string(), id.clone()));
             links.exports.insert(name, (key(&lid), att));
         }
     }
     links
+}
+
+/// The outputs of every nested stack read, deepest first, so an output
+/// that passes on a grandchild's output (`!GetAtt Inner.Outputs.X`) is
+/// that output's value.
+fn outputs(insts: &[Instance], files: &Files, limits: &Limits, links: &mut Links) {
+    for inst in insts.iter().rev() {
+        let Some(stack) = &inst.stack else { continue };
+        let values: BTreeMap<String, intrinsics::Ev> = {
+            let cf = inst.cf(files, limits, links);
+            (cf.root.get("Outputs").map(Node::entries).unwrap_or(&[]))
+                .iter()
+                .filter_map(|(name, o)| {
+                    let v = o.get("Value")?;
+                    Some((name.key().to_string(), nested::global(&cf, cf.eval(v))))
+                })
+                .collect()
+        };
+        links.outputs.insert(stack.clone(), values);
+    }
 }
 
 /// The resource of another template (key, attribute) that an ARN, URL or
