@@ -314,6 +314,7 @@ pub enum Command {
     /// Print a rule's page: what it detects, why it matters, how to fix it.
     Explain {
         /// Rule code (RH001) or name (replay-outlives-dedup-window).
+        #[arg(value_parser = Offered(rule_words), hide_possible_values = true)]
         code: String,
     },
     /// List every rule.
@@ -323,6 +324,7 @@ pub enum Command {
     },
     /// List the built-in platform kinds, or show one with its defaults and sources.
     Catalog {
+        #[arg(value_parser = Offered(kind_words), hide_possible_values = true)]
         kind: Option<String>,
         #[arg(long, value_enum, default_value_t = TextFormat::Text)]
         format: TextFormat,
@@ -377,4 +379,48 @@ pub enum CompletionShell {
     Bash,
     Zsh,
     Fish,
+}
+
+/// A free-text argument whose usual values are offered to shell completion
+/// (`explain <Tab>` lists the rule codes): any text is accepted, so an
+/// unknown one gets the command's own "did you mean" answer.
+#[derive(Clone)]
+pub struct Offered(fn() -> Vec<&'static str>);
+
+impl clap::builder::TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+/// Rule codes, then rule names.
+fn rule_words() -> Vec<&'static str> {
+    let rules = crate::rules::RULES;
+    rules
+        .iter()
+        .map(|r| r.code)
+        .chain(rules.iter().map(|r| r.name))
+        .collect()
+}
+
+/// The built-in kinds' ids.
+fn kind_words() -> Vec<&'static str> {
+    crate::catalog::kind_ids().collect()
 }

@@ -22,7 +22,9 @@ pub use log::*;
 
 pub const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-pub const INFORMATION_URI: &str = "https://github.com/replay-audit/replay-audit";
+/// The repository `Cargo.toml` names, where the rule pages the reports
+/// link to are (`docs/rules/RHnnn.md`).
+pub const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
 /// Key of the one partial fingerprint: `Finding::fingerprint()`, without line numbers.
 pub const FINGERPRINT_KEY: &str = "replayAudit/v1";
 
