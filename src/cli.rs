@@ -33,41 +33,8 @@ pub enum ColorChoice {
     Never,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// A table of the findings [the default when standard output is not a terminal].
-    Table,
-    Json,
-    /// SARIF 2.1.0 (GitHub code scanning, editors).
-    Sarif,
-    /// JUnit XML: a suite per intent, a test case per finding.
-    Junit,
-    /// GitHub Actions workflow commands (annotations).
-    Github,
-    /// A pull-request comment.
-    Markdown,
-    /// A GitLab Code Quality report (merge-request widget and diff).
-    Gitlab,
-    /// rustc-style diagnostics with the manifest lines, grouped by intent
-    /// [the default on a terminal].
-    #[value(alias = "pretty", alias = "full")]
-    Human,
-    /// One line per finding, `file:line:col: severity[CODE]: message` (editors, quickfix lists).
-    #[value(alias = "short")]
-    Concise,
-}
-
-impl CheckFormat {
-    /// The format of a `check` run without `--format`: diagnostics on a
-    /// terminal, the table otherwise (logs and pipes keep their output).
-    pub fn default_for(stdout_is_terminal: bool) -> CheckFormat {
-        if stdout_is_terminal {
-            CheckFormat::Human
-        } else {
-            CheckFormat::Table
-        }
-    }
-}
+/// The formats of `check`: the report owns them ([`crate::report::format`]).
+pub use crate::report::format::CheckFormat;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TextFormat {

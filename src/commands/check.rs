@@ -62,7 +62,7 @@ fn outputs(values: &[OutputArg]) -> Result<(Option<&Path>, Also<'_>), engine::Er
 /// lines are one run's, so asking for them is refused rather than answered
 /// with a table.
 fn each_can_write(format: CheckFormat, also: &Also) -> Result<(), engine::Error> {
-    let per_run = |f: &CheckFormat| matches!(f, CheckFormat::Human | CheckFormat::Concise);
+    let per_run = |f: &CheckFormat| format::of(*f).each() == format::Each::Refused;
     let Some(f) = std::iter::once(&format)
         .chain(also.iter().map(|(f, _)| f))
         .find(|f| per_run(f))
@@ -146,11 +146,11 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         let outputs = std::iter::once((out.format, out.file))
             .chain(out.also.iter().map(|&(f, p)| (f, Some(p))));
         for (f, file) in outputs {
-            if !matches!(
-                f,
-                CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise
-            ) {
-                write_output_with(file, |w| report::errors::write(f, w, &map, &errors, &root))?;
+            // The terminal formats write nothing: standard error has the errors.
+            let mut text = Vec::new();
+            format::of(f).write_errors(&mut text, &map, &errors, &root)?;
+            if !text.is_empty() {
+                write_output_with(file, |w| w.write_all(&text))?;
             }
         }
     }

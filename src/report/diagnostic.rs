@@ -22,6 +22,9 @@
 //! string goes through [`shown`]: one inert line, each overlong token cut as
 //! the table cuts it.
 
+use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::collections::HashMap;
 use std::io::{self, Write};
 
@@ -48,6 +51,21 @@ impl Format for Human {
         let width = usize::from(crate::report::table::width());
         out.write_all(render(run.manifest, run.findings, run.color, width).as_bytes())?;
         writeln!(out, "{}", echo(&run.notes.policy_line()))
+    }
+
+    fn write_errors(
+        &self,
+        _out: &mut dyn Write,
+        _map: &SourceMap,
+        _errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        // On a terminal the errors are on standard error only.
+        Ok(())
+    }
+
+    fn each(&self) -> Each {
+        Each::Refused
     }
 }
 

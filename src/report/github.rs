@@ -9,6 +9,9 @@
 //! the message, `%`, `\r` and `\n`; in property values, those and also `:`
 //! and `,`, which would otherwise end the value or the property list.
 
+use crate::diagnostics::Diagnostic;
+use crate::report::each::{Arch, Part};
+use crate::report::format::Each;
 use std::io::{self, Write};
 
 use crate::diagnostics::{SourceMap, inert};
@@ -138,5 +141,37 @@ impl Format for GithubFormat {
         out.write_all(render(&map, run.findings).as_bytes())?;
         out.write_all(render_notes(&run.root, run.notes).as_bytes())?;
         out.write_all(policy_notice(&run.notes.policy_line()).as_bytes())
+    }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        root: &Root,
+    ) -> io::Result<()> {
+        out.write_all(crate::report::errors::github_lines(&root.map(map), errors).as_bytes())
+    }
+
+    fn each(&self) -> Each {
+        Each::Parts
+    }
+
+    fn part(&self, a: &Arch) -> Option<Part> {
+        let map = a.root.map(&a.manifest.sources);
+        Some(Part::Text(
+            render(&map, a.findings) + &render_notes(a.root, a.notes),
+        ))
+    }
+
+    fn failed_part(
+        &self,
+        _name: &str,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        root: &Root,
+    ) -> Option<Part> {
+        let lines = crate::report::errors::github_lines(&root.map(map), errors);
+        Some(Part::Text(lines))
     }
 }

@@ -1,5 +1,7 @@
 //! `--format json`: the stable contract of `cli.md`.
 
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -333,6 +335,20 @@ pub struct JsonFormat;
 impl Format for JsonFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
         write_with(out, run.sources(), run.findings, run.notes)
+    }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        write_errors(out, map, errors)
+    }
+
+    fn each(&self) -> Each {
+        Each::Json
     }
 }
 

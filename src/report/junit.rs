@@ -10,6 +10,11 @@
 //! `replay-audit.policy`: the policy file that applied. An input that could not be analysed is one
 //! failing case per error ([`crate::report::errors`]).
 
+use crate::diagnostics::Diagnostic;
+use crate::report::each::{Arch, Part};
+use crate::report::errors;
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -234,5 +239,51 @@ impl Format for JunitFormat {
             run.notes.policy.as_deref(),
         );
         out.write_all(to_text(&report(suites)).as_bytes())
+    }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        let suite = errors::junit_suite(errors::JUNIT_SUITE, map, errors);
+        out.write_all(to_text(&report(vec![suite])).as_bytes())
+    }
+
+    fn each(&self) -> Each {
+        Each::Parts
+    }
+
+    fn part(&self, a: &Arch) -> Option<Part> {
+        let accepted = crate::report::format::accepted(a.findings);
+        let map = &a.manifest.sources;
+        let mut suite = architecture_suite(a.name, map, a.findings, &accepted, a.threshold);
+        suite.add_property(policy_property(a.notes.policy.as_deref()));
+        Some(Part::Junit(Box::new(suite)))
+    }
+
+    fn failed_part(
+        &self,
+        name: &str,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> Option<Part> {
+        Some(Part::Junit(Box::new(errors::junit_suite(
+            name, map, errors,
+        ))))
+    }
+
+    fn combine(&self, parts: Vec<Part>) -> String {
+        let suites = parts
+            .into_iter()
+            .filter_map(|p| match p {
+                Part::Junit(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        to_text(&report(suites))
     }
 }

@@ -12,12 +12,13 @@ use serde::Serialize;
 
 use crate::diagnostics::{Loc, SourceMap};
 use crate::manifest::Manifest;
-use crate::report::format::{CheckRun, Format};
 use crate::report::related;
 use crate::report::root::Root;
 use crate::rules::{Finding, RULES, Rule, Severity};
 
+mod format;
 mod log;
+pub use format::SarifFormat;
 pub use log::*;
 
 pub const SCHEMA: &str =
@@ -519,26 +520,5 @@ pub fn left_out(n: usize) -> Notification {
             ),
         },
         locations: Vec::new(),
-    }
-}
-
-/// `--format sarif`, with the worst paths placed and accepted findings
-/// suppressed.
-pub struct SarifFormat;
-
-impl Format for SarifFormat {
-    fn write(&self, out: &mut dyn Write, r: &CheckRun) -> io::Result<()> {
-        let map = r.root.map(r.sources());
-        let (findings, accepted, dropped) = within_limit(r.findings, r.accepted);
-        let cx = Context {
-            manifest: Some(r.manifest),
-            waived: &accepted,
-            root: Some(&r.root),
-            architecture: None,
-            policy: Some(r.notes.policy.as_deref()),
-        };
-        let mut run = streamed_run(&map, &findings, &cx);
-        note_left_out(&mut run, dropped);
-        write_log(out, &log_of(vec![run]))
     }
 }

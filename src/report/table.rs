@@ -1,5 +1,8 @@
 //! `--format table`: findings for a person at a terminal (comfy-table).
 
+use crate::diagnostics::Diagnostic;
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::io::{self, Write};
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
@@ -227,6 +230,21 @@ impl Format for TableFormat {
         out.write_all(render(run.sources(), run.findings, run.color).as_bytes())?;
         // Which policy applied (a file, or none found), shown inert.
         writeln!(out, "{}", inert(&run.notes.policy_line()))
+    }
+
+    fn write_errors(
+        &self,
+        _out: &mut dyn Write,
+        _map: &SourceMap,
+        _errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        // On a terminal the errors are on standard error only.
+        Ok(())
+    }
+
+    fn each(&self) -> Each {
+        Each::Table
     }
 }
 
