@@ -16,6 +16,7 @@
 //! [`detect`], and the output model and its text live in [`out`].
 
 pub mod asyncapi;
+pub mod coverage;
 pub mod cloudformation;
 pub mod defaults;
 pub mod delivery_policy;

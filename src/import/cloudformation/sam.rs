@@ -79,7 +79,7 @@ pub(super) fn function(
             "SNS" => sns_event(cf, out, id, lid, &e, fn_hint),
             "EventBridgeRule" | "CloudWatchEvent" => rule_event(cf, out, id, lid, &e, fn_hint),
             "S3" => super::s3::sam_event(cf, out, id, e.name, e.node, &e.props, &e.path, fn_hint),
-            _ => out.unsupported(
+            _ => out.unsupported_part(
                 format!("{} (event type {})", e.path, e.ty),
                 out.src(&e.path, e.node),
             ),
@@ -142,7 +142,7 @@ pub(super) fn state_machine_events(
             }
             "ScheduleV2" => schedule_event(cf, out, id, lid, &e),
             "Api" => api_event(out, id, lid, &e),
-            _ => out.unsupported(
+            _ => out.unsupported_part(
                 format!("{} (event type {})", e.path, e.ty),
                 out.src(&e.path, e.node),
             ),
@@ -257,7 +257,7 @@ fn stream_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint:
                 let to_src = out.src(&format!("{epath} (event of {lid})"), ev);
                 mapping_link(cf, out, &sid, id, props, ppath, to_src);
             }
-            None => out.note(
+            None => out.unresolved(
                 id,
                 format!(
                     "TODO: event {ename}: source {s} is not read ({})",
@@ -265,7 +265,7 @@ fn stream_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint:
                 ),
             ),
         },
-        Err(why) => out.note(
+        Err(why) => out.unresolved(
             id,
             format!(
                 "TODO: event {ename}: source {why} ({})",
@@ -298,7 +298,7 @@ fn sns_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint: &m
                 asynchronous(fn_hint, id);
             }
         }
-        _ => out.note(
+        _ => out.unresolved(
             id,
             format!(
                 "TODO: event {ename} (SNS): topic not in this template ({})",
@@ -342,7 +342,7 @@ fn sqs_subscription(
             };
             let Some(qid) = qid else {
                 let qat = out.src(&format!("{spath}.QueueArn"), qn);
-                out.note(id, format!("TODO: event {} (SNS): the subscription queue is not a queue of this template; declare it and link it to `{id}`; imported as a direct subscription ({qat})", e.name));
+                out.unresolved(id, format!("TODO: event {} (SNS): the subscription queue is not a queue of this template; declare it and link it to `{id}`; imported as a direct subscription ({qat})", e.name));
                 return None;
             };
             qid
