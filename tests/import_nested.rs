@@ -6,7 +6,7 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, import, locations, t, transcript, quiet};
+use imports::{bin, check, import, locations, quiet, t, transcript};
 
 /// The `horizon_seconds` and `required_retention_seconds` at `node`, and
 /// the worst path, of `horizon ARGS --required --format json`.

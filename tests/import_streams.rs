@@ -6,7 +6,7 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{check, findings, run, t, quiet};
+use imports::{check, findings, quiet, run, t};
 
 /// The messages of the findings `check` prints with `code`.
 fn messages(args: &[&str], code: &str) -> Vec<String> {

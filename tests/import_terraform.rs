@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, import, import_clean, locations, run, scratch, t, transcript, quiet};
+use imports::{bin, check, import, import_clean, locations, quiet, run, scratch, t, transcript};
 
 /// (stdout, stderr, exit code) of `import terraform PATH`, whose whole
 /// output is the snapshot `NAME` in `tests/snapshots/`.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{findings, import, scratch, transcript, quiet};
+use imports::{findings, import, quiet, scratch, transcript};
 
 /// (stdout, stderr, exit code) of `import terraform PATH ARGS`, whose
 /// whole output is the snapshot `NAME` in `tests/snapshots/`.

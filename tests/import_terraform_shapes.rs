@@ -10,7 +10,7 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{check, check_overlaid, import, import_clean, run, scratch, t, transcript, quiet};
+use imports::{check, check_overlaid, import, import_clean, quiet, run, scratch, t, transcript};
 
 /// (stdout, stderr, exit code) of `import terraform PATH`, whose whole
 /// output is the snapshot `NAME` in `tests/snapshots/`.

@@ -82,12 +82,16 @@ impl Coverage {
             self.missed()
         );
         if !self.by_type.is_empty() {
-            let each: Vec<String> = self.by_type.iter().map(|(t, n)| format!("{n} {t}")).collect();
+            let each: Vec<String> = self
+                .by_type
+                .iter()
+                .map(|(t, n)| format!("{n} {t}"))
+                .collect();
             s.push_str(&format!(" ({})", each.join(", ")));
         }
         if self.parts > 0 {
             s.push_str(&format!(
-                "; {} {} of read resources not imported",
+                "; {} {} not imported",
                 self.parts,
                 if self.parts == 1 { "event" } else { "events" }
             ));
@@ -95,7 +99,11 @@ impl Coverage {
         s.push_str(&format!(
             "; {} {} unresolved",
             self.unresolved,
-            if self.unresolved == 1 { "reference" } else { "references" }
+            if self.unresolved == 1 {
+                "reference"
+            } else {
+                "references"
+            }
         ));
         if self.unresolved > 0 {
             s.push_str(" (each a TODO: in the skeleton)");
@@ -138,13 +146,14 @@ mod tests {
         };
         assert_eq!(
             one.line(Format::AsyncApi),
-            "coverage: 1 channel or operation: 1 read, 0 not imported; 1 event of read resources not imported; 1 reference unresolved (each a TODO: in the skeleton)"
+            "coverage: 1 channel or operation: 1 read, 0 not imported; 1 event not imported; 1 reference unresolved (each a TODO: in the skeleton)"
         );
     }
 
     #[test]
     fn line_is_found_in_the_header() {
-        let text = "# Generated\n# coverage: 1 resource: 1 read\n# other\nversion: 1\n# coverage: no\n";
+        let text =
+            "# Generated\n# coverage: 1 resource: 1 read\n# other\nversion: 1\n# coverage: no\n";
         assert_eq!(of_skeleton(text), Some("coverage: 1 resource: 1 read"));
         assert_eq!(of_skeleton("version: 1\n"), None);
     }

@@ -16,8 +16,8 @@
 //! [`detect`], and the output model and its text live in [`out`].
 
 pub mod asyncapi;
-pub mod coverage;
 pub mod cloudformation;
+pub mod coverage;
 pub mod defaults;
 pub mod delivery_policy;
 mod detect;

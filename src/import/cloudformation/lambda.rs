@@ -66,11 +66,13 @@ pub(super) fn event_invoke_config(
             invoke_config(cf, out, &fid, r.get("Properties").unwrap_or(r), &base);
             async_config(fn_hint, &fid);
         }
-        Some(Err(why)) => out.unsupported("AWS::Lambda::EventInvokeConfig", 
+        Some(Err(why)) => out.unsupported(
+            "AWS::Lambda::EventInvokeConfig",
             format!("Resources.{lid} (EventInvokeConfig): function {why}"),
             out.src(&base, r),
         ),
-        _ => out.unsupported("AWS::Lambda::EventInvokeConfig", 
+        _ => out.unsupported(
+            "AWS::Lambda::EventInvokeConfig",
             format!("Resources.{lid} (EventInvokeConfig): no FunctionName"),
             out.src(&base, r),
         ),
@@ -81,7 +83,8 @@ pub(super) fn event_invoke_config(
 pub(super) fn esm(cf: &Cf, out: &mut Out, lid: &str, r: &Node, fn_hint: &mut Invocations) {
     let base = format!("Resources.{lid}.Properties");
     let Some(props) = r.get("Properties") else {
-        out.unsupported("AWS::Lambda::EventSourceMapping", 
+        out.unsupported(
+            "AWS::Lambda::EventSourceMapping",
             format!("Resources.{lid} (EventSourceMapping without Properties)"),
             out.src(&base, r),
         );
