@@ -55,17 +55,6 @@ impl Coverage {
         self.total.saturating_sub(self.missed())
     }
 
-    /// Adds another import's counts (templates or modules read together).
-    pub fn add(&mut self, other: &Coverage) {
-        self.total += other.total;
-        for (ty, n) in &other.by_type {
-            *self.by_type.entry(ty.clone()).or_default() += n;
-        }
-        self.counted.extend(other.counted.iter().cloned());
-        self.parts += other.parts;
-        self.unresolved += other.unresolved;
-    }
-
     /// `coverage: 15 resources: 12 read, 3 not imported (2
     /// AWS::IAM::Role, 1 AWS::Logs::LogGroup); 4 references unresolved
     /// (each a TODO: in the skeleton)`.
