@@ -17,6 +17,7 @@
 
 pub mod asyncapi;
 pub mod cloudformation;
+pub mod coverage;
 pub mod defaults;
 pub mod delivery_policy;
 mod detect;
