@@ -357,7 +357,8 @@ fn input_descriptor() -> Descriptor {
     let text = "A manifest, template, overlay or policy file could not be read, parsed or validated, so nothing was analysed; the message gives the place and the fix.";
     Descriptor {
         id: INPUT_ERROR,
-        name: INPUT_ERROR,
+        // A name distinct from the id, as SARIF1001 asks.
+        name: "input-could-not-be-analysed",
         short_description: Text {
             text: "The input could not be analysed".to_string(),
         },
