@@ -20,6 +20,7 @@ mod eventbridge;
 mod intrinsics;
 pub(super) mod invocation;
 mod lambda;
+mod local_file;
 mod nested;
 mod s3;
 mod sam;
