@@ -17,10 +17,10 @@
 //! a value points at.
 
 mod across;
+mod builtins;
 mod cache;
 mod config;
 mod eval;
-mod funcs;
 mod functions;
 mod hcl;
 mod inputs;

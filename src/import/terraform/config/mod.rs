@@ -103,7 +103,7 @@ pub(super) fn read(
         budget,
         expand: budget,
         notes: Vec::new(),
-        ctx: super::funcs::context(),
+        ctx: super::builtins::context(),
         prefix: module.prefix.clone(),
         providers: module.providers.clone(),
     };
