@@ -156,6 +156,15 @@ pub enum Command {
         /// out, since GitHub code scanning would show them as open alerts.
         #[arg(long)]
         include_accepted: bool,
+        /// Apply the fixes the findings state with certainty (a window raised
+        /// to the minimum safe value, with the policy's margin) to the
+        /// manifest files, then report what remains. Templates are never edited.
+        #[arg(long, conflicts_with_all = ["diff", "each"])]
+        fix: bool,
+        /// Print the fixes `--fix` would apply as a unified diff instead of the
+        /// findings, and change nothing (exit 1 when there is something to fix).
+        #[arg(long, conflicts_with = "each")]
+        diff: bool,
     },
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.
     Horizon {

@@ -12,6 +12,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod engine;
 pub mod files;
+pub mod fix;
 pub mod graph;
 pub mod hash;
 pub mod import;

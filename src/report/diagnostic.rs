@@ -242,7 +242,7 @@ pub fn hanging(prefix: &str, text: &str, width: usize) -> String {
 /// value to its closing quote; else up to a comment (` #`), a mapping's
 /// `: ` (or a key's last `:`), ` = ` (HCL, TOML), `,`, `{`, `[`, `]` or
 /// `}`, trailing spaces left out.
-fn value_len(rest: &str) -> usize {
+pub(crate) fn value_len(rest: &str) -> usize {
     let b = rest.as_bytes();
     if let Some(&q @ (b'"' | b'\'')) = b.first() {
         let mut i = 1;
