@@ -129,6 +129,10 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
             Ok(()) => {
                 r.end_doc(&doc);
                 out.append(read);
+                let text = &sources.files[file as usize].text;
+                let (allowed, bad) = crate::policy::inline::scan(text, file, false);
+                sources.allowances.extend(allowed);
+                r.errors.extend(bad);
             }
             Err(d) => {
                 // As if the file had not been read at all: its YAML error
@@ -205,8 +209,21 @@ pub fn parse_merging(
                     let text = &sources.files[file as usize].text;
                     defaults.extend(crate::import::defaults::marked(text, &node));
                 }
-                // A finding on an imported value points at its template line.
-                crate::import::origin::relocate(&mut sources, file, &mut node);
+                let source = &sources.files[file as usize];
+                let generated = source.path.ends_with(crate::import::origin::IMPORTED);
+                let (mut allowed, mut bad) =
+                    crate::policy::inline::scan(&source.text, file, generated);
+                // A finding on an imported value points at its template line,
+                // and so does an allowance the importer wrote.
+                if let Some(places) = crate::import::origin::relocate(&mut sources, file, &mut node)
+                {
+                    allowed.iter_mut().for_each(|a| a.loc = places.loc(a.loc));
+                    bad.iter_mut()
+                        .filter_map(|d| d.loc.as_mut())
+                        .for_each(|l| *l = places.loc(*l));
+                }
+                sources.allowances.extend(allowed);
+                errors.extend(bad);
                 nodes.push((file, imported, node));
             }
             Err(d) => errors.push(d),
@@ -314,8 +331,14 @@ pub fn parse_texts(
     let mut errors = Vec::new();
     for (path, text) in texts {
         let file = sources.add(path, text);
-        match yaml::parse(&sources.files[file as usize].text, file, limits) {
-            Ok(node) => trees.push(node),
+        let text = &sources.files[file as usize].text;
+        match yaml::parse(text, file, limits) {
+            Ok(node) => {
+                let (allowed, bad) = crate::policy::inline::scan(text, file, false);
+                sources.allowances.extend(allowed);
+                errors.extend(bad);
+                trees.push(node);
+            }
             Err(d) => errors.push(d),
         }
     }
