@@ -250,7 +250,9 @@ fn parse(comment: &str, at: Loc) -> Result<Parsed, Box<Diagnostic>> {
             body,
             "inline allowance without a reason".to_string(),
             "no reason",
-            format!("say why the finding is accepted after ` -- `: `{EXAMPLE}`"),
+            format!(
+                "say why the finding is accepted after ` -- ` (`{EXAMPLE}`), or, in a template's `Metadata: replay-audit: allow:` entry, as `reason:`"
+            ),
         ));
     };
     let mut words = head

@@ -218,9 +218,14 @@ pub fn parse_merging(
                 if let Some(places) = crate::import::origin::relocate(&mut sources, file, &mut node)
                 {
                     allowed.iter_mut().for_each(|a| a.loc = places.loc(a.loc));
-                    bad.iter_mut()
-                        .filter_map(|d| d.loc.as_mut())
-                        .for_each(|l| *l = places.loc(*l));
+                    for d in &mut bad {
+                        // The template's text is not kept, so no snippet
+                        // shows the place: the message names it.
+                        if let Some(l) = d.loc.as_mut() {
+                            *l = places.loc(*l);
+                            d.message = format!("{} (at {})", d.message, sources.display(*l));
+                        }
+                    }
                 }
                 sources.allowances.extend(allowed);
                 errors.extend(bad);
