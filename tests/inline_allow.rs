@@ -8,7 +8,8 @@
 //!
 //! Fixtures (the arithmetic of each finding is in their comments):
 //! fixtures/allow/payouts.yaml (RH001 error at `payout-idempotency`, RH005
-//! info), fixtures/allow/template.yaml and fixtures/allow/terraform/main.tf
+//! info), fixtures/import/allow/template.yaml and
+//! fixtures/import/allow/terraform/main.tf
 //! (RH014 warning at `payout-dlq`, RH044 warning: no intent). "Today" is
 //! 2026-12-01 (tests/common/policy.rs).
 
@@ -18,8 +19,8 @@ use policy::{Run, run};
 use serde_json::{Value, json};
 
 const PAYOUTS: &str = include_str!("../fixtures/allow/payouts.yaml");
-const TEMPLATE: &str = include_str!("../fixtures/allow/template.yaml");
-const TERRAFORM: &str = include_str!("../fixtures/allow/terraform/main.tf");
+const TEMPLATE: &str = include_str!("../fixtures/import/allow/template.yaml");
+const TERRAFORM: &str = include_str!("../fixtures/import/allow/terraform/main.tf");
 const REASON: &str = "redrive is manual and audited";
 const NONE: &str = "policy: no replay-audit.toml found; the defaults apply";
 
@@ -58,10 +59,7 @@ fn a_comment_above_an_entry_allows_its_finding_and_the_run_passes() {
 
 #[test]
 fn a_trailing_comment_allows_the_entry_of_its_line() {
-    let r = manifest(
-        "",
-        &["check", "m.yaml", "--format", "concise"],
-    );
+    let r = manifest("", &["check", "m.yaml", "--format", "concise"]);
     assert_eq!(r.code, 1, "without an allowance RH001 fails the run");
     let d = tempfile::tempdir().unwrap();
     let text = PAYOUTS.replace(
@@ -92,7 +90,8 @@ fn a_trailing_comment_allows_the_entry_of_its_line() {
 
 #[test]
 fn an_expired_allowance_no_longer_holds_and_says_so() {
-    let r = concise("  # replay-audit: allow RH001 until 2026-11-30 -- redrive is manual and audited");
+    let r =
+        concise("  # replay-audit: allow RH001 until 2026-11-30 -- redrive is manual and audited");
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stdout,
@@ -170,15 +169,23 @@ fn every_format_marks_the_allowed_finding() {
         junit.contains("<system-out>allowed: redrive is manual and audited (inline allowance at m.yaml:44)\nm.yaml:47:16: error: a dead-letter redrive"),
         "{junit}"
     );
-    assert!(!junit.contains("<skipped") && !junit.contains("<failure"), "{junit}");
+    assert!(
+        !junit.contains("<skipped") && !junit.contains("<failure"),
+        "{junit}"
+    );
     let md = fmt("markdown", &[]);
     assert!(
-        md.contains("| m.yaml:47:16 | *(allowed: redrive is manual and audited)* a dead-letter redrive"),
+        md.contains(
+            "| m.yaml:47:16 | *(allowed: redrive is manual and audited)* a dead-letter redrive"
+        ),
         "{md}"
     );
     let table = fmt("table", &[]);
     assert!(table.contains("(allowed)"), "{table}");
-    assert!(table.contains("allowed: redrive is manual and audited (until"), "{table}");
+    assert!(
+        table.contains("allowed: redrive is manual and audited (until"),
+        "{table}"
+    );
     let human = fmt("human", &[]);
     assert!(
         human.contains("   = note: allowed: redrive is manual and audited (until 2027-03-31)\n"),
@@ -200,12 +207,17 @@ fn every_format_marks_the_allowed_finding() {
 /// (an empty reason: the `reason:` line left out), checked with `args`.
 fn template(code: &str, reason: &str, today: &str, args: &[&str]) -> Run {
     let d = tempfile::tempdir().unwrap();
-    let mut text = TEMPLATE.replace("ALLOW_CODE", code);
-    text = if reason.is_empty() {
-        text.replace("            reason: ALLOW_REASON\n", "")
-    } else {
-        text.replace("ALLOW_REASON", reason)
-    };
+    let reason_line = |r: &str| format!("            reason: {r}\n");
+    let text = TEMPLATE
+        .replace("code: RH014", &format!("code: {code}"))
+        .replace(
+            &reason_line(DRAINED),
+            &if reason.is_empty() {
+                String::new()
+            } else {
+                reason_line(reason)
+            },
+        );
     std::fs::write(d.path().join("t.yaml"), text).unwrap();
     let out = assert_cmd::cargo::cargo_bin_cmd!("replay-audit")
         .args(args)
@@ -221,7 +233,14 @@ fn template(code: &str, reason: &str, today: &str, args: &[&str]) -> Run {
     }
 }
 
-const CONCISE_WARN: &[&str] = &["check", "t.yaml", "--format", "concise", "--fail-on", "warning"];
+const CONCISE_WARN: &[&str] = &[
+    "check",
+    "t.yaml",
+    "--format",
+    "concise",
+    "--fail-on",
+    "warning",
+];
 const RH014_CFN: &str = "t.yaml:25:1: warning[RH014]: dead-letter queue `payout-dlq` keeps messages 4d and `payout-requests` keeps them 4d: the move keeps the original enqueue time, so a message can expire from the dead-letter queue before anyone redrives it";
 const DRAINED: &str = "drained within a day by the on-call runbook";
 
@@ -234,7 +253,12 @@ fn a_cloudformation_metadata_allowance_covers_its_resource() {
     // RH044 (no intent) still fails at --fail-on warning; RH014 does not.
     assert!(lines[1].contains("warning[RH044]"), "{}", r.stdout);
     assert_eq!(r.code, 1);
-    let j = template("RH014", DRAINED, "2026-12-01", &["check", "t.yaml", "--format", "json"]);
+    let j = template(
+        "RH014",
+        DRAINED,
+        "2026-12-01",
+        &["check", "t.yaml", "--format", "json"],
+    );
     let v: Value = serde_json::from_str(&j.stdout).unwrap();
     assert_eq!(
         v["findings"][0]["waived"]["inline"],
@@ -249,7 +273,11 @@ fn an_expired_cloudformation_allowance_fails_again() {
         r.stdout.lines().next().unwrap(),
         format!("{RH014_CFN} (inline allowance expired on 2027-03-31: {DRAINED}, at t.yaml:21:1)")
     );
-    assert!(r.stdout.contains("0 error(s), 2 warning(s), 0 info\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("0 error(s), 2 warning(s), 0 info\n"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -295,7 +323,8 @@ fn a_comment_above_a_terraform_resource_covers_it() {
     let r = run(d.path(), &["check", "main.tf"]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("error: inline allowance without a reason (at main.tf:18:1)\n"),
+        r.stderr
+            .contains("error: inline allowance without a reason (at main.tf:18:1)\n"),
         "{}",
         r.stderr
     );

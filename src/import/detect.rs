@@ -66,7 +66,9 @@ fn by_lines(text: &str) -> Option<Format> {
         let key = if line.len() - json.len() <= 4 && json.starts_with('"') {
             json[1..].split('"').next()?
         } else {
-            line.split(':').next().filter(|k| !k.starts_with([' ', '\t', '"']))?
+            line.split(':')
+                .next()
+                .filter(|k| !k.starts_with([' ', '\t', '"']))?
         };
         match key {
             "asyncapi" => Some(Format::AsyncApi),
@@ -131,13 +133,22 @@ mod tests {
         );
         assert_eq!(detect("asyncapi: 3.0.0\n", &l), Some(Format::AsyncApi));
         // Broken documents are still told apart, so their error is shown.
-        assert_eq!(detect("asyncapi: 2.6.0\nchannels: { a: *b }\n", &l), Some(Format::AsyncApi));
-        assert_eq!(detect("{\n  \"asyncapi\": \"3.0.0\",\n  x\n", &l), Some(Format::AsyncApi));
+        assert_eq!(
+            detect("asyncapi: 2.6.0\nchannels: { a: *b }\n", &l),
+            Some(Format::AsyncApi)
+        );
+        assert_eq!(
+            detect("{\n  \"asyncapi\": \"3.0.0\",\n  x\n", &l),
+            Some(Format::AsyncApi)
+        );
         assert_eq!(
             detect("AWSTemplateFormatVersion: '2010-09-09'\nResources: [\n", &l),
             Some(Format::CloudFormation)
         );
-        assert_eq!(detect("version: 1\nResources: [\n  asyncapi: x\n", &l), None);
+        assert_eq!(
+            detect("version: 1\nResources: [\n  asyncapi: x\n", &l),
+            None
+        );
         assert_eq!(detect("version: 1\ncomponents: {}\n", &l), None);
         assert_eq!(detect("version: 1\n", &l), None);
     }

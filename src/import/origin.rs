@@ -101,16 +101,15 @@ fn remap(n: &mut Node, lines: &[(usize, u32)], ids: &[u32]) {
 /// names several; each other one is added to `sources`). The template's
 /// text is not at hand here, so the entries keep none (a snippet then
 /// shows the place without the line). Other sources, and a skeleton saved
-/// by `import` (a file the user can open), are left alone.
+/// by `import` (a file the user can open), are left alone (`None`);
+/// else the lines' new places, for what else was read from the text
+/// (its inline allowances).
 pub fn relocate(sources: &mut SourceMap, file: u32, node: &mut Node) -> Option<Places> {
-    let Some(name) = sources
+    let name = sources
         .files
         .get(file as usize)
         .and_then(|s| s.path.strip_suffix(IMPORTED))
-        .map(str::to_string)
-    else {
-        return None;
-    };
+        .map(str::to_string)?;
     let text = std::mem::take(&mut sources.files[file as usize].text);
     let names: Vec<String> = input_files(&text, &name)
         .into_iter()
@@ -139,7 +138,10 @@ impl Places {
     /// `loc` of the generated text at its template place (column 1, as
     /// every relocated place).
     pub fn loc(&self, loc: Loc) -> Loc {
-        match (loc.line as usize).checked_sub(1).and_then(|i| self.lines.get(i)) {
+        match (loc.line as usize)
+            .checked_sub(1)
+            .and_then(|i| self.lines.get(i))
+        {
             Some(&(f, line)) => Loc {
                 file: self.ids[f],
                 line,

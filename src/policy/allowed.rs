@@ -69,7 +69,10 @@ impl AllowIndex {
             blocks.sort_by_key(|b| (b.first, std::cmp::Reverse(b.last)));
             let mut open: Vec<usize> = Vec::new();
             for i in 0..blocks.len() {
-                while open.last().is_some_and(|&o| blocks[o].last < blocks[i].first) {
+                while open
+                    .last()
+                    .is_some_and(|&o| blocks[o].last < blocks[i].first)
+                {
                     open.pop();
                 }
                 blocks[i].parent = open.last().copied();

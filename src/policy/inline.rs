@@ -23,7 +23,7 @@
 //! [`scan`] reads them from a text in one pass over its lines; a text
 //! without the marker costs one substring search.
 
-use crate::diagnostics::{Diagnostic, Loc};
+use crate::diagnostics::{Diagnostic, Loc, SourceMap};
 use crate::rules::Rule;
 
 use super::Date;
@@ -203,6 +203,15 @@ pub fn scan(text: &str, file: u32, generated: bool) -> (Vec<Allowance>, Vec<Diag
     (found, errors)
 }
 
+/// Reads the allowances of source `file` (a manifest the user wrote, its
+/// text at hand) into `sources`; the errors of the comments that are not
+/// valid ones.
+pub fn read(sources: &mut SourceMap, file: u32) -> Vec<Diagnostic> {
+    let (allowed, bad) = scan(&sources.files[file as usize].text, file, false);
+    sources.allowances.extend(allowed);
+    bad
+}
+
 /// A comment's allowance before it is placed.
 struct Parsed {
     rules: Vec<&'static Rule>,
@@ -211,7 +220,8 @@ struct Parsed {
 }
 
 /// The example every error's help shows.
-const EXAMPLE: &str = "# replay-audit: allow RH001 until 2027-03-31 -- redrive is manual and audited";
+const EXAMPLE: &str =
+    "# replay-audit: allow RH001 until 2027-03-31 -- redrive is manual and audited";
 
 /// Reads ` replay-audit: allow CODE[, CODE] [until DATE] -- reason` (the
 /// comment after its `#`; `at` is the `#`).
@@ -337,7 +347,15 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ("RH001", 3, 3, Some("keys"), None, Some((4, 6)), until.clone()),
+                (
+                    "RH001",
+                    3,
+                    3,
+                    Some("keys"),
+                    None,
+                    Some((4, 6)),
+                    until.clone()
+                ),
                 ("RH004", 3, 3, Some("keys"), None, Some((4, 6)), until),
                 ("RH041", 6, 20, None, None, Some((6, 6)), None),
                 ("RH020", 10, 10, None, Some("pay"), Some((10, 11)), None),
@@ -358,10 +376,7 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                (
-                    Some((2, 32)),
-                    "unknown rule `RH01` in an inline allowance"
-                ),
+                (Some((2, 32)), "unknown rule `RH01` in an inline allowance"),
                 (Some((3, 19)), "inline allowance without a reason"),
                 (Some((5, 37)), "`2027-02-30` is not a date"),
             ]

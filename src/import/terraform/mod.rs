@@ -62,11 +62,6 @@ struct Res<'a> {
 }
 
 /// The resource types that become components, with their default kind.
-/// The key under which a configuration's resource carries the inline
-/// allowance comments above its block ([`crate::import::allow`]); no plan
-/// has it.
-pub(super) const ALLOW_KEY: &str = "replay_audit_allow";
-
 const READ: &[(&str, &str)] = &[
     ("aws_sqs_queue", "sqs-standard"),
     ("aws_sns_topic", "sns-standard"),
@@ -425,7 +420,7 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
             let id = out.add(&kebab(&name), kind, from);
-            allow(out, r, &id);
+            crate::import::allow::terraform(out, r.node, &r.address, &id);
             r.id = Some(id);
         } else if buckets.notifies(i) {
             // A bucket that notifies (or a notification whose bucket is
@@ -437,18 +432,6 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
             out.unsupported_unit(&r.ty, &key, format!("{} ({})", r.address, r.ty), src);
         }
     }
-}
-
-/// Writes the inline allowances of a configuration's resource block
-/// (carried under [`ALLOW_KEY`]) above its component `id`.
-fn allow(out: &mut Out, r: &Res, id: &str) {
-    let Some(list) = r.node.get(ALLOW_KEY) else {
-        return;
-    };
-    let lines = (list.items().iter())
-        .filter_map(|n| Some(format!("{}  # {}", n.str()?, out.src(&r.address, n))))
-        .collect();
-    out.allow(id, lines);
 }
 
 /// An output of a module that is not read ([`unread`]): a placeholder

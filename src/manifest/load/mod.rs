@@ -129,10 +129,8 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
             Ok(()) => {
                 r.end_doc(&doc);
                 out.append(read);
-                let text = &sources.files[file as usize].text;
-                let (allowed, bad) = crate::policy::inline::scan(text, file, false);
-                sources.allowances.extend(allowed);
-                r.errors.extend(bad);
+                r.errors
+                    .extend(crate::policy::inline::read(&mut sources, file));
             }
             Err(d) => {
                 // As if the file had not been read at all: its YAML error
@@ -209,26 +207,13 @@ pub fn parse_merging(
                     let text = &sources.files[file as usize].text;
                     defaults.extend(crate::import::defaults::marked(text, &node));
                 }
-                let source = &sources.files[file as usize];
-                let generated = source.path.ends_with(crate::import::origin::IMPORTED);
-                let (mut allowed, mut bad) =
-                    crate::policy::inline::scan(&source.text, file, generated);
                 // A finding on an imported value points at its template line,
                 // and so does an allowance the importer wrote.
-                if let Some(places) = crate::import::origin::relocate(&mut sources, file, &mut node)
-                {
-                    allowed.iter_mut().for_each(|a| a.loc = places.loc(a.loc));
-                    for d in &mut bad {
-                        // The template's text is not kept, so no snippet
-                        // shows the place: the message names it.
-                        if let Some(l) = d.loc.as_mut() {
-                            *l = places.loc(*l);
-                            d.message = format!("{} (at {})", d.message, sources.display(*l));
-                        }
-                    }
-                }
-                sources.allowances.extend(allowed);
-                errors.extend(bad);
+                errors.extend(crate::import::allow::read_relocating(
+                    &mut sources,
+                    file,
+                    &mut node,
+                ));
                 nodes.push((file, imported, node));
             }
             Err(d) => errors.push(d),
@@ -336,12 +321,9 @@ pub fn parse_texts(
     let mut errors = Vec::new();
     for (path, text) in texts {
         let file = sources.add(path, text);
-        let text = &sources.files[file as usize].text;
-        match yaml::parse(text, file, limits) {
+        match yaml::parse(&sources.files[file as usize].text, file, limits) {
             Ok(node) => {
-                let (allowed, bad) = crate::policy::inline::scan(text, file, false);
-                sources.allowances.extend(allowed);
-                errors.extend(bad);
+                errors.extend(crate::policy::inline::read(&mut sources, file));
                 trees.push(node);
             }
             Err(d) => errors.push(d),

@@ -10,7 +10,7 @@ use hcl::Value as HVal;
 use super::repeat::Inst;
 use super::{COMPUTED, META, State, placeholder};
 use crate::diagnostics::Loc;
-use crate::import::terraform::ALLOW_KEY;
+use crate::import::allow::ALLOW_KEY;
 use crate::import::terraform::hcl::{Attr, Block, Body};
 use crate::import::terraform::nodes::{self, node, place, refs_node};
 use crate::import::{Node, Value};
@@ -153,8 +153,16 @@ impl State {
         if !b.allow.is_empty() {
             // The allowance comments above the block, at their lines
             // (read by `terraform::components`).
-            let at = |line| Loc { line, col: 1, ..loc };
-            let items = b.allow.iter().map(|(l, t)| Node::string(t, at(*l))).collect();
+            let at = |line| Loc {
+                line,
+                col: 1,
+                ..loc
+            };
+            let items = b
+                .allow
+                .iter()
+                .map(|(l, t)| Node::string(t, at(*l)))
+                .collect();
             planned.push((ALLOW_KEY, Node::new(Value::Seq(items), loc)));
         }
         let mut config = vec![
