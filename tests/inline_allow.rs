@@ -196,6 +196,26 @@ fn every_format_marks_the_allowed_finding() {
         github.starts_with("::notice file=m.yaml,line=47,col=16,title=RH001 replay-outlives-dedup-window (allowed%3A redrive is manual and audited)::"),
         "{github}"
     );
+    let whatif = manifest(
+        LIVE,
+        &[
+            "what-if",
+            "m.yaml",
+            "--set",
+            "payout-idempotency.retention=2h",
+        ],
+    );
+    assert!(
+        whatif.stdout.contains("  error   RH001 replay-outlives-dedup-window — seller-payout / payout-idempotency (allowed)\n"),
+        "{}",
+        whatif.stdout
+    );
+    assert_eq!(whatif.code, 0, "{}", whatif.stdout);
+    let html = manifest(LIVE, &["report", "m.yaml", "--format", "html"]).stdout;
+    assert!(
+        html.contains("<span class=\"muted\">allowed:</span> redrive is manual and audited (until 2027-03-31, inline at m.yaml:44)"),
+        "{html}"
+    );
     let review = manifest(LIVE, &["report", "m.yaml", "--format", "markdown"]).stdout;
     assert!(
         review.contains("- **ASSUMED:** RH001 allowed: redrive is manual and audited (until 2027-03-31, inline at m.yaml:44)\n"),

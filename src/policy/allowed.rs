@@ -192,3 +192,59 @@ impl<'a> Marker<'a> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Loc;
+    use crate::rules::{Code, rule};
+
+    fn allowance(code: &str, lines: (u32, u32), component: Option<&str>) -> Allowance {
+        Allowance {
+            rule: rule(code).expect("a rule"),
+            reason: "r".into(),
+            until: None,
+            loc: Loc {
+                file: 0,
+                line: lines.0 - 1,
+                col: 3,
+            },
+            component: component.map(str::to_string),
+            intent: None,
+            lines: Some(lines),
+        }
+    }
+
+    fn at(code: Code, line: u32) -> Finding {
+        Finding::new(code, "m").at(Loc {
+            file: 0,
+            line,
+            col: 5,
+        })
+    }
+
+    /// Nested and disjoint blocks: a line finds every block that holds it
+    /// (walking up from the last block starting before it), of its code.
+    #[test]
+    fn a_line_finds_every_enclosing_block_of_its_code() {
+        let all = [
+            allowance("RH001", (1, 10), Some("a")),
+            allowance("RH001", (3, 5), None),
+            allowance("RH004", (7, 8), None),
+            allowance("RH001", (3, 5), None),
+            allowance("RH001", (12, 12), None),
+        ];
+        let index = AllowIndex::new(&all);
+        assert_eq!(index.candidates(&at(Code::RH001, 4)), vec![0, 1, 3]);
+        assert_eq!(index.candidates(&at(Code::RH001, 6)), vec![0]);
+        assert_eq!(index.candidates(&at(Code::RH001, 8)), vec![0]);
+        assert_eq!(index.candidates(&at(Code::RH004, 8)), vec![2]);
+        assert_eq!(index.candidates(&at(Code::RH001, 11)), Vec::<usize>::new());
+        assert_eq!(index.candidates(&at(Code::RH001, 12)), vec![4]);
+        // Outside every block, by its component only.
+        let f = at(Code::RH001, 40).component("a");
+        assert_eq!(index.candidates(&f), vec![0]);
+        let f = at(Code::RH004, 40).component("a");
+        assert_eq!(index.candidates(&f), Vec::<usize>::new());
+    }
+}
