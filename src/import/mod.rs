@@ -15,6 +15,7 @@
 //! (the manifest reader's, with tags kept), the format found by
 //! [`detect`], and the output model and its text live in [`out`].
 
+pub mod allow;
 pub mod asyncapi;
 pub mod cloudformation;
 pub mod coverage;

@@ -60,6 +60,9 @@ pub struct OutComp {
     pub fields: Vec<F>,
     /// Comment lines under the component (notes, TODOs).
     pub notes: Vec<String>,
+    /// Inline allowance comments written above the component, each with
+    /// its source ([`super::allow`]).
+    pub allow: Vec<String>,
 }
 
 /// A generated intent (AsyncAPI extensions).
@@ -155,8 +158,16 @@ impl Out {
             from,
             fields: Vec::new(),
             notes: Vec::new(),
+            allow: Vec::new(),
         });
         id
+    }
+
+    /// Writes allowance `lines` ([`super::allow`]) above component `id`.
+    pub fn allow(&mut self, id: &str, lines: Vec<String>) {
+        if let Some(c) = self.comp(id) {
+            c.allow.extend(lines);
+        }
     }
 
     /// Sets a field of a component (replacing one of the same key).
@@ -300,6 +311,9 @@ impl Out {
         }
         s.push_str("\ncomponents:\n");
         for c in &self.comps {
+            for a in &c.allow {
+                let _ = writeln!(s, "  # {}", comment_text(a));
+            }
             let _ = writeln!(s, "  {}:", scalar(&c.id));
             let _ = writeln!(
                 s,

@@ -18,7 +18,7 @@ pub fn render(map: &crate::diagnostics::SourceMap, findings: &[Finding]) -> Stri
     let mut out = String::new();
     for f in findings {
         let accepted = match (&f.waived, f.baselined) {
-            (Some(w), _) => format!(" (waived: {})", w.reason),
+            (Some(w), _) => format!(" ({}: {})", w.word(), w.reason),
             (None, true) => " (baselined)".to_string(),
             (None, false) => String::new(),
         };

@@ -296,10 +296,11 @@ fn flow_len(rest: &str, open: u8) -> usize {
     rest.trim_end().len()
 }
 
-/// `waived: reason [ticket] (until date)` or `baselined`.
+/// `waived: reason [ticket] (until date)` (`allowed: ...` for an inline
+/// allowance) or `baselined`.
 fn accepted(f: &Finding) -> Option<String> {
     if let Some(w) = &f.waived {
-        let mut s = format!("waived: {}", w.reason);
+        let mut s = format!("{}: {}", w.word(), w.reason);
         if let Some(t) = &w.ticket {
             s.push_str(&format!(" [{t}]"));
         }

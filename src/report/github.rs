@@ -79,20 +79,16 @@ pub fn render_notes(root: &Root, notes: &Notes) -> String {
         ));
     }
     for w in &notes.unused_waivers {
-        let mut target = w.code.to_string();
-        for (k, v) in [("intent", &w.intent), ("component", &w.component)] {
-            if let Some(v) = v {
-                target.push_str(&format!(" {k}={v}"));
-            }
-        }
         let file = root.display(&w.location.file);
+        let title = match w.inline {
+            true => "replay-audit unused inline allowance",
+            false => "replay-audit unused waiver",
+        };
         out.push_str(&line(
             "warning",
             Some((&file, w.location.line, w.location.column)),
-            "replay-audit unused waiver",
-            &format!(
-                "waiver for {target} matched no finding; remove it or fix its code, intent or component"
-            ),
+            title,
+            &w.message(),
         ));
     }
     for s in &notes.stale_baseline {
@@ -121,7 +117,7 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
         // An accepted finding (waived or baselined) is a notice, so the
         // pull request does not show an error that does not fail the run.
         let (cmd, accepted) = match (&f.waived, f.baselined) {
-            (Some(w), _) => ("notice", format!(" (waived: {})", w.reason)),
+            (Some(w), _) => ("notice", format!(" ({}: {})", w.word(), w.reason)),
             (None, true) => ("notice", " (baselined)".to_string()),
             (None, false) => (command(f.severity), String::new()),
         };

@@ -364,6 +364,7 @@ mod tests {
     fn a_borrowed_finding_writes_as_the_owned_one() {
         let map = SourceMap {
             files: vec![SourceFile::new("a/b.yaml".into(), String::new())],
+            ..SourceMap::default()
         };
         let mut f = Finding::new(Code::RH001, "late \u{9b} copy")
             .intent("pay")
@@ -381,6 +382,7 @@ mod tests {
             reason: "known".into(),
             ticket: Some("T-1".into()),
             expires: None,
+            inline: None,
         });
         f.baselined = true;
         let mut owned = Vec::new();

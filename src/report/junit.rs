@@ -6,7 +6,9 @@
 //! are the findings': it fails at or above the failing severity
 //! (`--fail-on`), passes below it (info, by default warnings too) with the
 //! finding as its output, and is skipped, with the reason, when a waiver
-//! or the baseline accepts it. Every suite has the property
+//! or the baseline accepts it; a finding an inline allowance in the
+//! manifest accepts passes, its output starting `allowed: reason (inline
+//! allowance at FILE:LINE)`. Every suite has the property
 //! `replay-audit.policy`: the policy file that applied. An input that could not be analysed is one
 //! failing case per error ([`crate::report::errors`]).
 
@@ -152,8 +154,9 @@ fn detail(map: &SourceMap, f: &Finding) -> String {
     text.trim_end_matches('\n').to_string()
 }
 
-/// One finding's case: skipped when accepted, failing at or above
-/// `threshold`, else passing with the finding as its output.
+/// One finding's case: passing with the allowance when allowed inline,
+/// skipped when otherwise accepted, failing at or above `threshold`, else
+/// passing with the finding as its output.
 fn case(
     map: &SourceMap,
     f: &Finding,
@@ -161,9 +164,21 @@ fn case(
     threshold: Severity,
     classname: &str,
 ) -> TestCase {
-    let text = detail(map, f);
+    let mut text = detail(map, f);
     let mut passed = false;
-    let status = if let Some(reason) = accepted {
+    let allowed = f.waived.as_ref().and_then(|w| w.inline.as_ref());
+    let status = if let (Some(reason), Some(at)) = (accepted, allowed) {
+        // Allowed in the manifest itself: a passing case whose output
+        // starts with the allowance, as a test the code opts out of.
+        passed = true;
+        text = format!(
+            "allowed: {} (inline allowance at {}:{})\n{text}",
+            xml::value(reason),
+            xml::value(&at.file),
+            at.line
+        );
+        TestCaseStatus::success()
+    } else if let Some(reason) = accepted {
         let mut s = TestCaseStatus::skipped();
         s.set_message(xml::value(&one_line(&format!("waived: {reason}"))))
             .set_description(format!("{text}\n  waived: {}", xml::value(reason)));

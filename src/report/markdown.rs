@@ -107,10 +107,10 @@ pub fn spans(s: &str) -> String {
     out
 }
 
-/// `*(waived: reason)* ` or `*(baselined)* ` before an accepted finding.
+/// `*(waived: reason)* ` (`allowed` for an inline allowance) or `*(baselined)* ` before an accepted finding.
 fn accepted(f: &Finding) -> String {
     match (&f.waived, f.baselined) {
-        (Some(w), _) => format!("*(waived: {})* ", escape(&w.reason)),
+        (Some(w), _) => format!("*({}: {})* ", w.word(), escape(&w.reason)),
         (None, true) => "*(baselined)* ".to_string(),
         (None, false) => String::new(),
     }

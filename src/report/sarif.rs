@@ -260,7 +260,11 @@ fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding, id: String) -> S
             .copied()
             .flatten()
             .map(|j| Suppression {
-                kind: "external",
+                // An inline allowance is written in the manifest itself.
+                kind: match f.waived.as_ref().and_then(|w| w.inline.as_ref()) {
+                    Some(_) => "inSource",
+                    None => "external",
+                },
                 justification: j.to_string(),
             })
             .into_iter()

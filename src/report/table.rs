@@ -121,7 +121,7 @@ pub fn render_width(map: &SourceMap, findings: &[Finding], color: bool, width: u
 /// One finding's cells, every manifest text made inert ([`cell`]).
 fn row(map: &SourceMap, f: &Finding, color: bool, narrow: bool) -> Vec<Cell> {
     let sev = Cell::new(match (&f.waived, f.baselined) {
-        (Some(_), _) => format!("{}\n(waived)", f.severity.name()),
+        (Some(w), _) => format!("{}\n({})", f.severity.name(), w.word()),
         (None, true) => format!("{}\n(baselined)", f.severity.name()),
         (None, false) => f.severity.name().to_string(),
     });
@@ -149,7 +149,7 @@ fn row(map: &SourceMap, f: &Finding, color: bool, narrow: bool) -> Vec<Cell> {
         msg.push_str(&format!("\npath: {}", path_text(&f.path)));
     }
     if let Some(w) = &f.waived {
-        msg.push_str(&format!("\nwaived: {}", w.reason));
+        msg.push_str(&format!("\n{}: {}", w.word(), w.reason));
         if let Some(t) = &w.ticket {
             msg.push_str(&format!(" [{t}]"));
         }

@@ -185,6 +185,8 @@ fn components(cf: &mut Cf, out: &mut Out, name: &Naming, nested: &BTreeSet<Strin
             continue;
         };
         let id = out.add(&name(lid, r), kind, from);
+        let allow = crate::import::allow::from_metadata(out, lid, r);
+        out.allow(&id, allow);
         cf.ids.insert(lid.clone(), id);
     }
 }

@@ -419,7 +419,9 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
         } else if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
-            r.id = Some(out.add(&kebab(&name), kind, from));
+            let id = out.add(&kebab(&name), kind, from);
+            crate::import::allow::terraform(out, r.node, &r.address, &id);
+            r.id = Some(id);
         } else if buckets.notifies(i) {
             // A bucket that notifies (or a notification whose bucket is
             // not here, standing for it): an event source.
