@@ -69,7 +69,7 @@ pub fn snapshot(path: &Path, open: &Open, limits: &Limits) -> Snapshot {
 fn check(files: &[PathBuf], open: &Open, limits: &Limits) -> Result<Checked, engine::Error> {
     let inputs = Inputs {
         paths: files.to_vec(),
-        limits: limits.clone(),
+        limits: *limits,
         ..Inputs::default()
     };
     let mut raw = Vec::with_capacity(files.len());

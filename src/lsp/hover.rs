@@ -9,13 +9,17 @@ use lsp_types::{
 
 use super::Server;
 use super::analyse::{self, Checked};
-use super::position::{path_of, word_at};
+use super::position::{is_key, path_of, word_at};
 use crate::catalog::{Kind, catalog};
+use crate::report::diagnostic::field_of;
 use crate::report::horizon;
+use crate::time::Dur;
 
 pub fn hover(server: &Server, p: HoverParams) -> Option<Hover> {
-    let (checked, word) = at_word(server, &p.text_document_position_params)?;
-    let text = match checked.manifest.component(&word) {
+    let at = &p.text_document_position_params;
+    let (checked, word) = at_word(server, at)?;
+    let text = server.open.get(&path_of(&at.text_document.uri)?)?;
+    let shown = match checked.manifest.component(&word) {
         Some(c) => {
             let mut s = format!("**`{word}`**: kind `{}`\n\n", c.kind.value);
             if let Some(k) = catalog().kind(c.kind.value.as_str()) {
@@ -24,12 +28,14 @@ pub fn hover(server: &Server, p: HoverParams) -> Option<Hover> {
             s.push_str(&horizons(&checked, &word));
             s
         }
-        None => kind_text(catalog().kind(&word)?),
+        // A kind is a value (`kind: sqs-standard`), never a key (`store:`).
+        None if !is_key(text, at.position) => kind_text(catalog().kind(&word)?),
+        None => return None,
     };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: text,
+            value: shown,
         }),
         range: None,
     })
@@ -75,31 +81,41 @@ fn kind_text(k: &Kind) -> String {
 }
 
 /// For each intent whose copies reach `id`: the horizon, the window, the
-/// verdict and the worst path's arithmetic (`horizon = step + step ...`).
+/// verdict, the minimum safe window under the policy's margin and the
+/// worst path's arithmetic (`horizon 15h 25m = 45m dead_letter + ...`).
 fn horizons(c: &Checked, id: &str) -> String {
     let analysis = crate::analysis::analyse(&c.manifest);
     let mut s = String::new();
     for r in horizon::rows(&analysis, None, Some(id)) {
         let window = r.window.map_or("none".to_string(), |w| w.to_string());
         s.push_str(&format!(
-            "\n**{}** ({}): horizon {}, window {window}: {}\n",
+            "\n**{}** ({}): horizon {}, window {window}: {}",
             r.intent,
             r.role,
             r.horizon,
             r.verdict()
         ));
-        if !r.steps.is_empty() {
-            let steps: Vec<String> = r
-                .steps
-                .iter()
-                .map(|st| format!("{} {}", st.adds, st.why))
-                .collect();
+        if matches!(r.role, "guard" | "store") && !r.needs().is_unbounded() {
+            let least = c.policy.margin.required_window(r.needs());
+            s.push_str(&format!(", minimum safe window {least}"));
+        }
+        s.push('\n');
+        let terms: Vec<String> = r
+            .steps
+            .iter()
+            .filter(|st| st.adds != Dur::ZERO)
+            .map(|st| format!("{} {}", st.adds, field_of(&st.why)))
+            .collect();
+        if !terms.is_empty() {
+            let more = r.elided.map_or(String::new(), |e| {
+                format!(" + {} in {} more steps", e.adds, e.steps)
+            });
             s.push_str(&format!(
-                "\n`horizon {} = {}`\n",
+                "\n`horizon {} = {}{more}`\n\nworst path: {}\n",
                 r.horizon,
-                steps.join(" + ")
+                terms.join(" + "),
+                r.path.join(" → ")
             ));
-            s.push_str(&format!("\nworst path: {}\n", r.path.join(" → ")));
         }
     }
     s

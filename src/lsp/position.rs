@@ -80,6 +80,14 @@ pub fn word_at(text: &str, pos: Position) -> Option<String> {
     (start < end).then(|| l[start..end].to_string())
 }
 
+/// Whether the id under `pos` is a mapping key (`id:`), not a value.
+pub fn is_key(text: &str, pos: Position) -> bool {
+    let l = line(text, pos.line);
+    let at = byte_of(l, pos.character);
+    let rest = l[at..].trim_start_matches(|c: char| c.is_alphanumeric() || "-_./@".contains(c));
+    rest.starts_with(':')
+}
+
 /// The local path a `file:` URI names (percent-escapes decoded).
 pub fn path_of(uri: &Uri) -> Option<PathBuf> {
     let s = uri.as_str().strip_prefix("file://")?;
