@@ -375,3 +375,62 @@ fn the_policy_beside_the_manifest_applies() {
     assert_eq!(d[1].severity, Some(DiagnosticSeverity::WARNING));
     c.stop();
 }
+
+#[test]
+fn other_yaml_gets_no_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ci.yaml");
+    let uri = uri_of(&path).unwrap();
+    let c = Client::start();
+    open(
+        &c,
+        &uri,
+        "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+    );
+    assert_eq!(c.diagnostics(&uri), []);
+    c.stop();
+}
+
+#[test]
+fn completion_offers_fields_and_values_from_the_vocabulary() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = example(dir.path());
+    let uri = uri_of(&path).unwrap();
+    let mut c = Client::start();
+    open(&c, &uri, &text);
+    c.diagnostics(&uri);
+    let labels = |v: Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Line 43 `      claim: conditional-write`, after `claim: `: the choices.
+    let claims = labels(c.request(
+        lsp_types::request::Completion::METHOD,
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 42, "character": 13 } }),
+    ));
+    assert!(
+        claims.contains(&"conditional-write".to_string()),
+        "{claims:?}"
+    );
+    // Line 42 `      store: payout-idempotency`: the ids the file defines.
+    let ids = labels(c.request(
+        lsp_types::request::Completion::METHOD,
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 41, "character": 13 } }),
+    ));
+    assert_eq!(
+        ids,
+        [
+            "bank-rail",
+            "payout-dlq",
+            "payout-idempotency",
+            "payout-requests",
+            "payout-worker",
+            "seller-payout",
+            "settlement-scheduler"
+        ]
+    );
+    c.stop();
+}

@@ -48,6 +48,13 @@ fn companion(path: &Path, exists: &dyn Fn(&Path) -> bool) -> Option<PathBuf> {
     exists(&overlay).then_some(overlay)
 }
 
+/// Whether `text` is for replay-audit: a manifest or overlay, or a
+/// template, plan or AsyncAPI document it imports. Other YAML (a CI
+/// workflow, a chart) the editor opens gets no diagnostics.
+pub fn is_ours(path: &Path, text: &str, limits: &Limits) -> bool {
+    crate::files::is_manifest_text(text) || crate::import::detect_path(path, text, limits).is_some()
+}
+
 /// Reads and checks the architecture of the document at `path`.
 pub fn snapshot(path: &Path, open: &Open, limits: &Limits) -> Snapshot {
     let exists = |p: &Path| open.contains_key(p) || p.is_file();

@@ -4,7 +4,8 @@
 //! architecture is read and checked by the engine `check` uses
 //! ([`analyse`]) and its findings are published ([`diagnostics`]). Requests:
 //! hover on an id or a kind ([`hover`]), go to definition ([`definition`]),
-//! the certain fixes as quick fixes ([`code_action`]).
+//! the certain fixes as quick fixes ([`code_action`]), field names and
+//! values from the vocabulary table ([`completion`]).
 //!
 //! Requests are answered one at a time, in order, on this thread: each
 //! re-reads the document's architecture (a few milliseconds for the
@@ -12,6 +13,7 @@
 
 pub mod analyse;
 pub mod code_action;
+pub mod completion;
 pub mod definition;
 pub mod diagnostics;
 pub mod hover;
@@ -24,7 +26,9 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _,
     PublishDiagnostics,
 };
-use lsp_types::request::{CodeActionRequest, GotoDefinition, HoverRequest, Request as _};
+use lsp_types::request::{
+    CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _,
+};
 use lsp_types::{
     CodeActionProviderCapability, HoverProviderCapability, OneOf, ServerCapabilities,
     TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
@@ -49,6 +53,10 @@ pub fn capabilities() -> ServerCapabilities {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        completion_provider: Some(lsp_types::CompletionOptions {
+            trigger_characters: Some(vec![":".to_string(), " ".to_string()]),
+            ..lsp_types::CompletionOptions::default()
+        }),
         ..ServerCapabilities::default()
     }
 }
@@ -125,7 +133,20 @@ impl Server {
         let Some((file, text)) = changed else {
             return Vec::new();
         };
+        let ours = analyse::is_ours(&file, &text, &self.limits);
         self.open.insert(file.clone(), text);
+        if !ours {
+            return position::uri_of(&file)
+                .map(|uri| {
+                    publish(lsp_types::PublishDiagnosticsParams {
+                        uri,
+                        diagnostics: Vec::new(),
+                        version: None,
+                    })
+                })
+                .into_iter()
+                .collect();
+        }
         let snapshot = analyse::snapshot(&file, &self.open, &self.limits);
         diagnostics::publish(&snapshot)
             .into_iter()
@@ -140,6 +161,7 @@ impl Server {
             GotoDefinition::METHOD => {
                 answer::<GotoDefinition>(req, |p| definition::definition(self, p))
             }
+            Completion::METHOD => answer::<Completion>(req, |p| completion::completion(self, p)),
             CodeActionRequest::METHOD => {
                 answer::<CodeActionRequest>(req, |p| code_action::code_actions(self, p))
             }
