@@ -141,6 +141,26 @@ fn diagnostics_on_open_point_at_the_line() {
         "{}",
         rh001.message
     );
+    // The worst path's links, each at its line with what it adds
+    // (45m + 14h + 40m = 15h 25m).
+    let related: Vec<(u32, String)> = rh001
+        .related_information
+        .iter()
+        .flatten()
+        .map(|r| {
+            assert_eq!(r.location.uri, uri);
+            let head: Vec<&str> = r.message.splitn(3, ": ").take(2).collect();
+            (r.location.range.start.line + 1, head.join(": "))
+        })
+        .collect();
+    let expected = [
+        (24, "+0s settlement-scheduler → payout-requests: sends_to"),
+        (31, "+45m payout-requests → payout-dlq: dead_letter"),
+        (36, "+14h payout-dlq → payout-requests: redrive"),
+        (30, "+40m payout-requests → payout-worker: delivers_to"),
+        (47, "+0s payout-worker → bank-rail: effects"),
+    ];
+    assert_eq!(related, expected.map(|(l, m)| (l, m.to_string())).to_vec());
     assert_eq!(
         rh001.code_description.as_ref().unwrap().href.as_str(),
         "https://github.com/replay-audit/replay-audit/blob/main/docs/rules/RH001.md"

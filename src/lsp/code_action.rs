@@ -25,7 +25,9 @@ pub fn code_actions(server: &Server, p: CodeActionParams) -> Option<CodeActionRe
     let mut actions = Vec::new();
     for f in &checked.findings {
         let Some(loc) = f.loc else { continue };
-        let file = &checked.manifest.sources.files[loc.file as usize];
+        let Some(file) = checked.manifest.sources.files.get(loc.file as usize) else {
+            continue;
+        };
         if Path::new(&file.path) != path || !overlaps(&range_of(&file.text, loc), &p.range) {
             continue;
         }

@@ -15,6 +15,7 @@ use lsp_types::{
 use super::analyse::Snapshot;
 use super::position::{range_of, uri_of};
 use crate::diagnostics::{Loc, SourceMap};
+use crate::manifest::Manifest;
 use crate::rules::{Finding, Severity};
 
 /// Where the diagnostics say they come from.
@@ -42,7 +43,7 @@ pub fn publish(snapshot: &Snapshot) -> Vec<PublishDiagnosticsParams> {
             let sources = &c.manifest.sources;
             for f in &c.findings {
                 let path = f.loc.map_or("", |l| sources.path(l));
-                push(path, finding(sources, f));
+                push(path, finding(&c.manifest, f));
             }
         }
         Err(e) => {
@@ -89,7 +90,8 @@ fn severity(s: Severity) -> DiagnosticSeverity {
 
 /// A finding: its code and rule page, the message with its help, and the
 /// worst path's links. A waived finding is a hint naming its waiver.
-fn finding(sources: &SourceMap, f: &Finding) -> Diagnostic {
+fn finding(m: &Manifest, f: &Finding) -> Diagnostic {
+    let sources = &m.sources;
     let mut message = f.message.clone();
     let help = f.help();
     if help != "-" {
@@ -102,16 +104,17 @@ fn finding(sources: &SourceMap, f: &Finding) -> Diagnostic {
         }
         None => severity(f.severity),
     };
-    let related: Vec<DiagnosticRelatedInformation> = f
-        .related
-        .iter()
-        .filter_map(|(loc, note)| {
+    // The worst path's links, as SARIF's relatedLocations.
+    let related: Vec<DiagnosticRelatedInformation> = crate::report::related::hops(Some(m), f)
+        .into_iter()
+        .filter_map(|hop| {
+            let loc = hop.loc?;
             Some(DiagnosticRelatedInformation {
                 location: Location::new(
-                    uri_of(Path::new(sources.path(*loc)))?,
-                    range(sources, Some(*loc)),
+                    uri_of(Path::new(sources.path(loc)))?,
+                    range(sources, Some(loc)),
                 ),
-                message: note.clone(),
+                message: hop.text,
             })
         })
         .collect();
