@@ -454,3 +454,37 @@ fn completion_offers_fields_and_values_from_the_vocabulary() {
     );
     c.stop();
 }
+
+#[test]
+fn an_open_text_is_bounded_like_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.yaml");
+    let uri = uri_of(&path).unwrap();
+    let (server, conn) = Connection::memory();
+    let handle = std::thread::spawn(move || {
+        let limits = replay_audit::manifest::Limits {
+            max_file_bytes: 100,
+            ..replay_audit::manifest::Limits::default()
+        };
+        replay_audit::lsp::serve(&server, limits).expect("serves");
+    });
+    let mut c = Client {
+        conn,
+        server: Some(handle),
+        next: 0,
+    };
+    c.request(Initialize::METHOD, json!({ "capabilities": {} }));
+    c.notify(Initialized::METHOD, json!({}));
+    let text = format!("version: 1\ncomponents:\n{}", "  # padding\n".repeat(20));
+    open(&c, &uri, &text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1);
+    assert_eq!(
+        d[0].message,
+        format!(
+            "{} is larger than 100 bytes\nhelp: raise --max-file-size in the editor's command for `replay-audit lsp`",
+            path.display()
+        )
+    );
+    c.stop();
+}

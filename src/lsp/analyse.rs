@@ -82,6 +82,22 @@ fn check(files: &[PathBuf], open: &Open, limits: &Limits) -> Result<Checked, eng
     let mut raw = Vec::with_capacity(files.len());
     for f in files {
         let text = match open.get(f) {
+            // The editor's text is bounded as a file read from disk is.
+            Some(t) if t.len() as u64 > limits.max_file_bytes => {
+                let d = crate::diagnostics::Diagnostic::new(
+                    None,
+                    format!(
+                        "{} is larger than {} bytes",
+                        f.display(),
+                        limits.max_file_bytes
+                    ),
+                )
+                .help("raise --max-file-size in the editor's command for `replay-audit lsp`");
+                return Err(engine::Error::Load(crate::manifest::LoadError {
+                    sources: Default::default(),
+                    diagnostics: vec![d],
+                }));
+            }
             Some(t) => t.clone(),
             None => read_input(f, Origin::Given, limits).map_err(|d| {
                 engine::Error::Load(crate::manifest::LoadError {

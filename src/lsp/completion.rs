@@ -226,3 +226,41 @@ mod tests {
         assert_eq!(labels(complete(TEXT, 5, 14)), ["q-1", "w"]);
     }
 }
+
+#[cfg(test)]
+mod hostile {
+    use super::super::position::{is_key, range_of, word_at};
+    use crate::diagnostics::Loc;
+    use lsp_types::Position;
+
+    /// Every function that reads a place answers at every place of texts
+    /// with multi-byte characters, CRLF, tabs, flow collections and
+    /// unclosed quotes, and beyond the end of every line.
+    #[test]
+    fn no_place_panics() {
+        let texts = [
+            "a: é𝄞 1h # c\r\n  - b: \"x\r\n\t{ c: [d, 'e\n",
+            "components:\n  é-𝄞:\n    kind: 𝄞\n    - - to: \n",
+            "",
+            ":\n- \n-\n  :",
+        ];
+        for t in texts {
+            for line in 0..6u32 {
+                for ch in 0..16u32 {
+                    let p = Position::new(line, ch);
+                    let _ = word_at(t, p);
+                    let _ = is_key(t, p);
+                    let _ = super::complete(t, line, ch);
+                    let _ = range_of(
+                        t,
+                        Loc {
+                            file: 0,
+                            line: line + 1,
+                            col: ch + 1,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}

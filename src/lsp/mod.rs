@@ -75,10 +75,18 @@ pub fn serve(connection: &Connection, limits: Limits) -> anyhow::Result<()> {
                 if connection.handle_shutdown(&req)? {
                     return Ok(());
                 }
-                connection.sender.send(server.request(req).into())?;
+                let id = req.id.clone();
+                let response = guarded(|| server.request(req)).unwrap_or_else(|| {
+                    Response::new_err(
+                        id,
+                        lsp_server::ErrorCode::InternalError as i32,
+                        "replay-audit failed on this request (a bug: please report it)".into(),
+                    )
+                });
+                connection.sender.send(response.into())?;
             }
             Message::Notification(n) => {
-                for out in server.notification(n) {
+                for out in guarded(|| server.notification(n)).unwrap_or_default() {
                     connection.sender.send(out.into())?;
                 }
             }
@@ -86,6 +94,13 @@ pub fn serve(connection: &Connection, limits: Limits) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `f`, or `None` if it panicked: a bug met on one request answers that
+/// request with an error instead of ending the editor's session (the
+/// panic's message still goes to standard error, the client's log).
+fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()
 }
 
 /// The documents the editor holds open.
