@@ -488,3 +488,21 @@ fn an_open_text_is_bounded_like_a_file() {
     );
     c.stop();
 }
+
+#[test]
+fn a_policy_error_is_shown_at_the_top_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = example(dir.path());
+    let policy = dir.path().join("replay-audit.toml");
+    std::fs::write(&policy, "fail_on = \"sometimes\"\n").unwrap();
+    let uri = uri_of(&path).unwrap();
+    let c = Client::start();
+    open(&c, &uri, &text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].range.start, Position::new(0, 0));
+    let place = format!("{}:1:", policy.display());
+    assert!(d[0].message.starts_with(&place), "{}", d[0].message);
+    assert!(d[0].message.contains("sometimes"), "{}", d[0].message);
+    c.stop();
+}
