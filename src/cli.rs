@@ -348,6 +348,8 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Run the language server on stdin/stdout (LSP): diagnostics, hover, go to definition and fixes in the editor (see docs/editors.md).
+    Lsp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

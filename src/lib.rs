@@ -17,6 +17,7 @@ pub mod graph;
 pub mod hash;
 pub mod import;
 pub mod init;
+pub mod lsp;
 pub mod manifest;
 pub mod manual;
 pub mod org;

@@ -349,7 +349,7 @@ fn arithmetic(f: &Finding) -> Option<String> {
 }
 
 /// The link field a step's explanation starts with (`dead_letter: …`).
-fn field_of(why: &str) -> &str {
+pub(crate) fn field_of(why: &str) -> &str {
     match why.split_once(':') {
         Some((f, _)) if !f.is_empty() && f.chars().all(|c| c.is_ascii_lowercase() || c == '_') => f,
         _ => "link",
