@@ -263,7 +263,8 @@ fn the_quick_fix_removes_rh001_on_the_next_change() {
         }),
     );
     let actions: Vec<CodeAction> = serde_json::from_value(actions).unwrap();
-    assert_eq!(actions.len(), 1);
+    // The fix, then "allow RH001 here".
+    assert_eq!(actions.len(), 2);
     let a = &actions[0];
     assert_eq!(
         a.title,
@@ -504,5 +505,63 @@ fn a_policy_error_is_shown_at_the_top_with_its_place() {
     let place = format!("{}:1:", policy.display());
     assert!(d[0].message.starts_with(&place), "{}", d[0].message);
     assert!(d[0].message.contains("sometimes"), "{}", d[0].message);
+    c.stop();
+}
+
+/// "allow RH001 here" writes an inline allowance above the finding's line
+/// (`kind: powertools-idempotency`, line 50); on the next change RH001 is a
+/// hint naming the allowance, and the run would pass.
+#[test]
+fn allow_here_writes_an_inline_allowance() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = example(dir.path());
+    let uri = uri_of(&path).unwrap();
+    let mut c = Client::start();
+    open(&c, &uri, &text);
+    let d = c.diagnostics(&uri);
+    let actions = c.request(
+        CodeActionRequest::METHOD,
+        json!({
+            "textDocument": { "uri": uri },
+            "range": d[0].range,
+            "context": { "diagnostics": [d[0]] },
+        }),
+    );
+    let actions: Vec<CodeAction> = serde_json::from_value(actions).unwrap();
+    let a = &actions[1];
+    assert_eq!(
+        a.title,
+        "allow RH001 here (an inline allowance; write its reason)"
+    );
+    let edits = &a.edit.as_ref().unwrap().changes.as_ref().unwrap()[&uri];
+    assert_eq!(
+        edits[0].range,
+        Range::new(Position::new(49, 0), Position::new(49, 0))
+    );
+    assert_eq!(
+        edits[0].new_text,
+        "    # replay-audit: allow RH001 -- TODO: say why this finding is accepted\n"
+    );
+    let allowed = apply(&text, &edits[0]);
+    c.notify(
+        DidChangeTextDocument::METHOD,
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "text": allowed }],
+        }),
+    );
+    let d = c.diagnostics(&uri);
+    let rh001 = d
+        .iter()
+        .find(|d| codes(std::slice::from_ref(d)) == ["RH001"])
+        .unwrap();
+    assert_eq!(rh001.severity, Some(lsp_types::DiagnosticSeverity::HINT));
+    assert!(
+        rh001
+            .message
+            .ends_with("\nallowed: TODO: say why this finding is accepted"),
+        "{}",
+        rh001.message
+    );
     c.stop();
 }

@@ -2,7 +2,9 @@
 //! fixes, one per window finding (RH001, RH002, RH004) in the range:
 //! "set `ID.FIELD` to at least VALUE", the edit [`crate::fix::plan`]
 //! makes (the declared value replaced, or the field written under the
-//! component's `kind:`), as the smallest text edit of the document.
+//! component's `kind:`), as the smallest text edit of the document; and
+//! for every finding placed in a manifest, "allow CODE here": an inline
+//! allowance comment above its line, its reason left for the user to write.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -31,7 +33,13 @@ pub fn code_actions(server: &Server, p: CodeActionParams) -> Option<CodeActionRe
         if Path::new(&file.path) != path || !overlaps(&range_of(&file.text, loc), &p.range) {
             continue;
         }
-        if let Some(action) = action(&checked, f, &p.context.diagnostics) {
+        let asked = asked_about(f, &p.context.diagnostics);
+        if let Some(action) = action(&checked, f, &asked) {
+            actions.push(CodeActionOrCommand::CodeAction(action));
+        }
+        if f.waived.is_none()
+            && let Some(action) = allow_here(f, loc, &file.text, &uri, asked)
+        {
             actions.push(CodeActionOrCommand::CodeAction(action));
         }
     }
@@ -44,22 +52,73 @@ fn overlaps(a: &Range, b: &Range) -> bool {
     a.start.line <= b.end.line && b.start.line <= a.end.line
 }
 
+/// The diagnostics of the request that are about `f`'s rule.
+fn asked_about(
+    f: &crate::rules::Finding,
+    asked: &[lsp_types::Diagnostic],
+) -> Vec<lsp_types::Diagnostic> {
+    asked
+        .iter()
+        .filter(|d| d.code == Some(NumberOrString::String(f.rule.code.to_string())))
+        .cloned()
+        .collect()
+}
+
+/// The reason an inserted allowance carries until the user writes one.
+pub const REASON_TO_WRITE: &str = "TODO: say why this finding is accepted";
+
+/// "allow CODE here": `# replay-audit: allow CODE -- REASON` on a line of
+/// its own above the finding's line, indented as it is, so it covers that
+/// entry (docs/ci.md, inline allowances). Only in a manifest: a template's
+/// allowances are written its own way (`Metadata`, a Terraform comment).
+fn allow_here(
+    f: &crate::rules::Finding,
+    loc: crate::diagnostics::Loc,
+    text: &str,
+    uri: &lsp_types::Uri,
+    asked: Vec<lsp_types::Diagnostic>,
+) -> Option<CodeAction> {
+    if !crate::files::is_manifest_text(text) {
+        return None;
+    }
+    let line = text.lines().nth(loc.line.checked_sub(1)? as usize)?;
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let at = lsp_types::Position::new(loc.line - 1, 0);
+    let edit = TextEdit::new(
+        Range::new(at, at),
+        format!(
+            "{indent}# replay-audit: allow {} -- {REASON_TO_WRITE}\n",
+            f.rule.code
+        ),
+    );
+    Some(CodeAction {
+        title: format!(
+            "allow {} here (an inline allowance; write its reason)",
+            f.rule.code
+        ),
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: (!asked.is_empty()).then_some(asked),
+        edit: Some(WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
+            ..WorkspaceEdit::default()
+        }),
+        is_preferred: Some(false),
+        ..CodeAction::default()
+    })
+}
+
 /// The quick fix of one finding, if `check --fix` would make one.
 fn action(
     c: &Checked,
     f: &crate::rules::Finding,
-    asked: &[lsp_types::Diagnostic],
+    diagnostics: &[lsp_types::Diagnostic],
 ) -> Option<CodeAction> {
     let r = help::raise(&c.manifest, f, c.policy.margin)?;
     let fixed = crate::fix::plan(&c.manifest, std::slice::from_ref(f), c.policy.margin);
     let one = fixed.first()?;
     let edit = smallest_edit(&one.before, &one.after);
     let uri = uri_of(Path::new(&one.path))?;
-    let diagnostics: Vec<lsp_types::Diagnostic> = asked
-        .iter()
-        .filter(|d| d.code == Some(NumberOrString::String(f.rule.code.to_string())))
-        .cloned()
-        .collect();
+    let diagnostics = diagnostics.to_vec();
     Some(CodeAction {
         title: format!(
             "set `{}.{}` to {} ({})",

@@ -89,7 +89,8 @@ fn severity(s: Severity) -> DiagnosticSeverity {
 }
 
 /// A finding: its code and rule page, the message with its help, and the
-/// worst path's links. A waived finding is a hint naming its waiver.
+/// worst path's links. A waived or allowed finding is a hint naming its
+/// waiver or allowance.
 fn finding(m: &Manifest, f: &Finding) -> Diagnostic {
     let sources = &m.sources;
     let mut message = f.message.clone();
@@ -99,7 +100,7 @@ fn finding(m: &Manifest, f: &Finding) -> Diagnostic {
     }
     let severity = match &f.waived {
         Some(w) => {
-            message.push_str(&format!("\nwaived: {}", w.reason));
+            message.push_str(&format!("\n{}: {}", w.word(), w.reason));
             DiagnosticSeverity::HINT
         }
         None => severity(f.severity),
