@@ -337,6 +337,28 @@ fn a_comment_above_a_terraform_resource_covers_it() {
         v["findings"][0]["waived"]["inline"],
         json!({"file": "main.tf", "line": 18, "column": 1})
     );
+    // Past its day it no longer holds, and the finding says so.
+    let text = TERRAFORM.replace("until 2027-03-31", "until 2026-01-01");
+    std::fs::write(d.path().join("main.tf"), text).unwrap();
+    let r = run(d.path(), &["check", "main.tf", "--format", "concise"]);
+    assert!(
+        r.stdout.lines().next().unwrap().ends_with(
+            "(inline allowance expired on 2026-01-01: drained within a day by the on-call runbook, at main.tf:18:1)"
+        ),
+        "{}",
+        r.stdout
+    );
+    // A code it names that no finding has is reported as unused.
+    let text = TERRAFORM.replace("allow RH014 until", "allow RH014, RH041 until");
+    std::fs::write(d.path().join("main.tf"), text).unwrap();
+    let r = run(d.path(), &["check", "main.tf", "--format", "concise"]);
+    assert!(
+        r.stderr.ends_with(
+            "warning: main.tf:18:1: inline allowance for RH041 component=payout-dlq covers no finding; remove it, or fix its code or place\n"
+        ),
+        "{}",
+        r.stderr
+    );
     // The same comment with a reason left out: exit 2 at the comment's line.
     let text = TERRAFORM.replace(" -- drained within a day by the on-call runbook", "");
     std::fs::write(d.path().join("main.tf"), text).unwrap();
