@@ -565,3 +565,30 @@ fn allow_here_writes_an_inline_allowance() {
     );
     c.stop();
 }
+
+/// On a link field, the steps of the worst paths it makes: payout-requests'
+/// `dead_letter` adds max_backlog 30m + 3 × visibility 5m = 45m (F002, F007).
+#[test]
+fn hover_on_a_link_shows_what_it_adds() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, text) = example(dir.path());
+    let uri = uri_of(&path).unwrap();
+    let mut c = Client::start();
+    open(&c, &uri, &text);
+    c.diagnostics(&uri);
+    // Line 31: `    dead_letter: { to: payout-dlq, after_receives: 3 }`.
+    let h = c.request(
+        HoverRequest::METHOD,
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 30, "character": 6 } }),
+    );
+    let value = h["contents"]["value"].as_str().unwrap();
+    assert!(
+        value.starts_with("**`payout-requests.dead_letter`**\n"),
+        "{value}"
+    );
+    assert!(
+        value.contains("\n- `payout-requests → payout-dlq` adds 45m: dead_letter: "),
+        "{value}"
+    );
+    c.stop();
+}

@@ -1,7 +1,8 @@
 //! `textDocument/hover`: on a component id, its kind's documented values
 //! with the fact id of each, and for a guard or store the horizon, the
 //! window and the worst path's arithmetic ([`crate::report::horizon`]); on
-//! a kind, its documented values.
+//! a kind, its documented values; on a link field (`delivers_to:`), the
+//! steps of the worst paths it makes, with what each adds and why.
 
 use lsp_types::{
     Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, TextDocumentPositionParams,
@@ -30,6 +31,11 @@ pub fn hover(server: &Server, p: HoverParams) -> Option<Hover> {
         }
         // A kind is a value (`kind: sqs-standard`), never a key (`store:`).
         None if !is_key(text, at.position) => kind_text(catalog().kind(&word)?),
+        // A link (`delivers_to:`): what it adds on the worst paths.
+        None if is_link(&word) => {
+            let owner = owner_of(&checked, text, at.position.line)?;
+            link_text(&checked, &owner, &word)
+        }
         None => return None,
     };
     Some(Hover {
@@ -39,6 +45,58 @@ pub fn hover(server: &Server, p: HoverParams) -> Option<Hover> {
         }),
         range: None,
     })
+}
+
+/// Whether `word` is a link field (`sends_to`, `delivers_to`, ...).
+fn is_link(word: &str) -> bool {
+    crate::manifest::model::LinkType::ALL
+        .iter()
+        .any(|t| t.field() == word)
+}
+
+/// The component whose block holds line `line`: the nearest line above it,
+/// less indented, whose key is a component id.
+fn owner_of(c: &Checked, text: &str, line: u32) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut below = indent(lines.get(line as usize)?);
+    for l in lines[..line as usize].iter().rev() {
+        let key = l.trim_start().split(':').next().unwrap_or("").trim();
+        if l.trim().is_empty() || l.trim_start().starts_with('#') || indent(l) >= below {
+            continue;
+        }
+        if c.manifest.component(key).is_some() {
+            return Some(key.to_string());
+        }
+        below = indent(l);
+    }
+    None
+}
+
+/// A link of `owner`: each step of a worst path it makes, with what it
+/// adds and why (`+45m payout-requests → payout-dlq: dead_letter: ...`).
+fn link_text(c: &Checked, owner: &str, field: &str) -> String {
+    let analysis = crate::analysis::analyse(&c.manifest);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut s = format!("**`{owner}.{field}`**\n");
+    for r in horizon::rows(&analysis, None, None) {
+        for st in r
+            .steps
+            .iter()
+            .filter(|st| st.from == owner && field_of(&st.why) == field)
+        {
+            if seen.insert((st.to.clone(), st.why.clone())) {
+                s.push_str(&format!(
+                    "\n- `{} → {}` adds {}: {}\n",
+                    st.from, st.to, st.adds, st.why
+                ));
+            }
+        }
+    }
+    if seen.is_empty() {
+        s.push_str("\nno worst path of an intent takes this link\n");
+    }
+    s
 }
 
 /// The checked architecture of the document and the id under the cursor.
