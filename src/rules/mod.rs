@@ -158,12 +158,6 @@ pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
 }
 
 /// One problem found in an architecture.
-///
-/// What most findings carry is held inline; what few carry (a horizon, a
-/// path, steps, related places, a waiver) is in its [`Details`], boxed and
-/// absent until written, read and written through `Deref` as if they were
-/// fields of the finding (`f.path`, `f.waived = ..`). All of them inline
-/// made a finding 304 bytes, and a large check holds tens of thousands.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     pub rule: &'static Rule,
@@ -179,12 +173,6 @@ pub struct Finding {
     /// [`Finding::assumptions`] reads them.
     listed: Box<[(u32, u32)]>,
     pub loc: Option<Loc>,
-    details: Boxed,
-}
-
-/// The part of a [`Finding`] that few findings have.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Details {
     /// `None` where unbounded or absent (see `horizon_known`).
     pub horizon: Option<Dur>,
     pub window: Option<Dur>,
@@ -203,57 +191,6 @@ pub struct Details {
     pub subject: Option<String>,
     /// The concrete fix ([`help::of`]); [`Finding::help`] reads it.
     pub fix: Option<String>,
-}
-
-/// What a finding without details reads.
-static NO_DETAILS: Details = Details {
-    horizon: None,
-    window: None,
-    path: Vec::new(),
-    steps: Vec::new(),
-    related: Vec::new(),
-    waived: None,
-    rests_on: Vec::new(),
-    subject: None,
-    fix: None,
-};
-
-/// [`Details`] boxed, `None` until one is written; compared and printed as
-/// the details it stands for, so an empty box equals none.
-#[derive(Clone, Default)]
-struct Boxed(Option<Box<Details>>);
-
-impl Boxed {
-    fn get(&self) -> &Details {
-        self.0.as_deref().unwrap_or(&NO_DETAILS)
-    }
-}
-
-impl PartialEq for Boxed {
-    fn eq(&self, other: &Self) -> bool {
-        self.get() == other.get()
-    }
-}
-
-impl std::fmt::Debug for Boxed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.get().fmt(f)
-    }
-}
-
-impl std::ops::Deref for Finding {
-    type Target = Details;
-
-    fn deref(&self) -> &Details {
-        self.details.get()
-    }
-}
-
-/// Writing a detail makes the box.
-impl std::ops::DerefMut for Finding {
-    fn deref_mut(&mut self) -> &mut Details {
-        self.details.0.get_or_insert_with(Box::default)
-    }
 }
 
 /// What [`Finding::new`] accepts as the rule: a [`Code`], or (for tests
@@ -277,20 +214,24 @@ impl IntoCode for &str {
 impl Finding {
     pub fn new(code: impl IntoCode, message: impl Into<String>) -> Finding {
         let rule = code.into_code().rule();
-        // A message made by `format!` may have room for as much again as
-        // its text; a large check keeps tens of thousands of them.
-        let mut message = message.into();
-        message.shrink_to_fit();
         Finding {
             rule,
             severity: rule.severity,
             baselined: false,
-            message,
+            message: message.into(),
             intent: None,
             component: None,
             listed: Box::default(),
             loc: None,
-            details: Boxed::default(),
+            horizon: None,
+            window: None,
+            path: Vec::new(),
+            steps: Vec::new(),
+            related: Vec::new(),
+            waived: None,
+            rests_on: Vec::new(),
+            subject: None,
+            fix: None,
         }
     }
 
@@ -329,7 +270,7 @@ impl Finding {
     }
 
     /// What the finding takes on trust (declared assumptions, guessed
-    /// values), in order: those its message lists, then [`Details::rests_on`].
+    /// values), in order: those its message lists, then [`Finding::rests_on`].
     pub fn assumptions(&self) -> impl Iterator<Item = &str> + '_ {
         self.listed
             .iter()
@@ -406,7 +347,7 @@ impl Finding {
         self
     }
 
-    /// The field or link the finding is about (see [`Details::subject`]).
+    /// The field or link the finding is about (see [`Finding::subject`]).
     pub fn subject(mut self, s: impl Into<String>) -> Self {
         self.subject = Some(s.into());
         self
@@ -465,9 +406,6 @@ pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
         }
     }
     out.retain(|f| !options.off.contains(f.rule.id));
-    // The pushes left up to as much room again as the findings take; free
-    // it before the sort allocates its scratch.
-    out.shrink_to_fit();
     for f in &mut out {
         if let Some(fix) = help::of(ctx.m, f, options.margin) {
             f.fix = Some(fix);
@@ -583,21 +521,6 @@ mod tests {
             ["redrive of d within 1d"]
         );
         assert_eq!(Finding::listing(Code::RH005, "p", &[]).message, "p");
-    }
-
-    /// A large check holds tens of thousands of findings: what few carry
-    /// stays out of line, and an empty box reads and compares as none.
-    #[test]
-    fn findings_stay_small() {
-        assert_eq!(std::mem::size_of::<Finding>(), 112);
-        let plain = Finding::new(Code::RH040, "m");
-        let mut written = plain.clone();
-        written.path = Vec::new();
-        assert_eq!(written, plain);
-        assert!(plain.path.is_empty() && plain.waived.is_none() && plain.horizon.is_none());
-        let f = plain.horizon(Dur::secs(5));
-        assert_eq!(f.horizon, Some(Dur::secs(5)));
-        assert_eq!(f.window, None);
     }
 
     #[test]
