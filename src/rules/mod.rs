@@ -168,10 +168,9 @@ pub struct Finding {
     /// Shared with the manifest's intent and component ids.
     pub intent: Option<Name>,
     pub component: Option<Name>,
-    /// The assumptions the message itself lists (RH005, one per intent):
-    /// (start, end) of each in `message`, so the text is not kept twice.
+    /// The assumptions the message itself lists (RH005, one per intent);
     /// [`Finding::assumptions`] reads them.
-    listed: Box<[(u32, u32)]>,
+    listed: Vec<String>,
     pub loc: Option<Loc>,
     /// `None` where unbounded or absent (see `horizon_known`).
     pub horizon: Option<Dur>,
@@ -221,7 +220,7 @@ impl Finding {
             message: message.into(),
             intent: None,
             component: None,
-            listed: Box::default(),
+            listed: Vec::new(),
             loc: None,
             horizon: None,
             window: None,
@@ -248,24 +247,10 @@ impl Finding {
     }
 
     /// A finding whose message ends with the assumptions it rests on,
-    /// `prefix` then each of `items` joined by "; ": the ranges of the
-    /// items are kept instead of a second copy of their text.
+    /// `prefix` then each of `items` joined by "; ".
     pub fn listing(code: impl IntoCode, prefix: &str, items: &[String]) -> Finding {
-        let mut message =
-            String::with_capacity(prefix.len() + items.iter().map(|x| x.len() + 2).sum::<usize>());
-        message.push_str(prefix);
-        let mut listed = Vec::with_capacity(items.len());
-        for (k, x) in items.iter().enumerate() {
-            if k > 0 {
-                message.push_str("; ");
-            }
-            // A message is far below 4 GiB: a manifest is at most 256 MiB.
-            let start = u32::try_from(message.len()).unwrap_or(u32::MAX);
-            message.push_str(x);
-            listed.push((start, u32::try_from(message.len()).unwrap_or(u32::MAX)));
-        }
-        let mut f = Finding::new(code, message);
-        f.listed = listed.into();
+        let mut f = Finding::new(code, format!("{prefix}{}", items.join("; ")));
+        f.listed = items.to_vec();
         f
     }
 
@@ -274,8 +259,8 @@ impl Finding {
     pub fn assumptions(&self) -> impl Iterator<Item = &str> + '_ {
         self.listed
             .iter()
-            .filter_map(|&(s, e)| self.message.get(s as usize..e as usize))
-            .chain(self.rests_on.iter().map(String::as_str))
+            .chain(&self.rests_on)
+            .map(String::as_str)
     }
 
     pub fn has_assumptions(&self) -> bool {
@@ -498,9 +483,9 @@ mod tests {
         assert!(none.is_empty());
     }
 
-    /// A message that lists its assumptions keeps their ranges, not their
-    /// text again: they read back exactly, whatever they contain, and text
-    /// appended to the message later (an expired waiver) leaves them be.
+    /// A message that lists its assumptions keeps them as a list: they read
+    /// back exactly, whatever they contain, and text appended to the
+    /// message later (an expired waiver) leaves them be.
     #[test]
     fn assumptions_listed_in_the_message_read_back_exactly() {
         let items = ["max_backlog 1h on q".to_string(), "a; b `c`".to_string()];
