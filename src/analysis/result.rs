@@ -123,7 +123,7 @@ impl IntentResult {
     pub fn path_ids_to(&self, a: &Analysis, c: usize, origin: usize) -> Vec<String> {
         let mut hops = Vec::new();
         if let Some(s) = self.worst_state(c) {
-            let comp = |s: usize| self.backs[s].comp as usize;
+            let comp = |s: usize| self.backs[s].comp;
             hops.extend(self.paths(a).back_walk(s).map(|(p, s, via)| match via {
                 Via::Replay(_) => (comp(s), comp(s)),
                 _ => (comp(p), comp(s)),
