@@ -28,7 +28,7 @@ impl Scratch {
     pub(super) fn new(n: usize) -> Self {
         Scratch {
             seen: vec![false; n],
-            base: vec![usize::MAX; n],
+            base: vec![0; n],
             rounds: vec![1; n],
         }
     }
@@ -37,7 +37,7 @@ impl Scratch {
     fn reset(&mut self, nodes: &[usize]) {
         for &c in nodes {
             self.seen[c] = false;
-            self.base[c] = usize::MAX;
+            self.base[c] = 0;
             self.rounds[c] = 1;
         }
     }

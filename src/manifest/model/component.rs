@@ -110,18 +110,6 @@ impl Component {
 mod tests {
     use super::*;
 
-    /// A large manifest holds one of each per component (or setting): their
-    /// size is most of the model's memory.
-    #[test]
-    fn the_model_stays_small() {
-        use std::mem::size_of;
-        assert_eq!(size_of::<Component>(), 144);
-        assert_eq!(size_of::<Link>(), 72);
-        assert_eq!(size_of::<Ref>(), 32);
-        assert_eq!(size_of::<Setting>(), 32);
-        assert_eq!(size_of::<Intent>(), 304);
-    }
-
     fn link(ty: LinkType, to: &str) -> Link {
         Link::new(
             ty,
