@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::Model;
 use super::clock::{ClockNote, KeptClock, since};
 use super::model::EdgeAssumption;
-use super::state::{Class, DupBack, State, Via, ix};
+use super::state::{Class, DupBack, State, Via};
 use crate::manifest::model::{Intent, Manifest};
 use crate::time::Dur;
 
@@ -99,7 +99,7 @@ impl Paths<'_> {
         if !matches!(self.backs[s].back(), Some((_, Via::Edge(x))) if x as usize == e) {
             return None;
         }
-        let i = self.clocks.binary_search_by_key(&ix(s), |c| c.state).ok()?;
+        let i = self.clocks.binary_search_by_key(&s, |c| c.state).ok()?;
         // A note is made only on an edge that leaves a transport, with
         // that edge's retention.
         let hold = self.model.edges[e].hold()?;
