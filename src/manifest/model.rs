@@ -87,8 +87,7 @@ macro_rules! settings {
         impl $owner {
             $(
                 pub fn $name(&self) -> Option<&Sp<$ty>> {
-                    let present = u32::from(self.setting_fields);
-                    match settings_get(&self.settings, present, $fields::$field.position()) {
+                    match self.settings.get($fields::$field) {
                         // Through `Borrow`: the text and list values are boxed.
                         Some(Setting::$variant(v)) => {
                             Some(<_ as std::borrow::Borrow<Sp<$ty>>>::borrow(v))
@@ -338,11 +337,8 @@ pub struct Component {
     pub dedup: Option<Box<Guard>>,
     pub backup: Option<Box<Backup>>,
     /// Every other field the component writes (timeouts, retention, windows,
-    /// store and provider settings), read through the accessors below: as
-    /// a link's, which fields (by position in [`Field::ALL`]) and their
-    /// values.
-    setting_fields: u32,
-    settings: Box<[Setting]>,
+    /// store and provider settings), read through the accessors below.
+    settings: Settings<Field>,
 }
 
 /// The fields of a component that few components write, boxed together so
@@ -397,57 +393,49 @@ pub enum Setting {
     Mode(Sp<RedriveMode>),
 }
 
-/// The settings read for a component or a link, as a short list: which
-/// fields are written (a bit each, by position in `F::ALL`) and their values
-/// in that order, the first written where one is written twice.
-///
-/// A kind accepts about twenty settings and a component writes a handful:
-/// a slot for each (an `Option<Sp<..>>` of up to 40 bytes) made
-/// `Component` 824 bytes, most of them empty, and at 100k components the
-/// largest part of the model. The owner keeps the bits in its padding.
+/// The settings read for a component or a link: each field written and
+/// its value, by position in `F::ALL`, the first written where one is
+/// written twice. A kind accepts about twenty settings and a component
+/// writes a handful, so they are a short list rather than a slot for each.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings<F = Field> {
-    present: u32,
-    values: Box<[Setting]>,
-    field: std::marker::PhantomData<F>,
+    values: Box<[(F, Setting)]>,
 }
 
-impl<F: SettingField> FromIterator<(F, Setting)> for Settings<F> {
-    fn from_iter<I: IntoIterator<Item = (F, Setting)>>(items: I) -> Self {
-        const { assert!(F::ALL.len() <= 32) };
-        let mut read: Vec<(F, Setting)> = items.into_iter().collect();
-        read.sort_by_key(|(f, _)| f.position());
-        let mut present = 0u32;
-        let values = read
-            .into_iter()
-            .filter_map(|(f, s)| {
-                let bit = 1 << f.position();
-                (present & bit == 0).then(|| {
-                    present |= bit;
-                    s
-                })
-            })
-            .collect();
+impl<F> Default for Settings<F> {
+    fn default() -> Self {
         Settings {
-            present,
-            values,
-            field: std::marker::PhantomData,
+            values: Box::default(),
         }
     }
 }
 
-/// The value of the field at `position`, of the `values` of the fields
-/// whose bits `present` sets.
-fn settings_get(values: &[Setting], present: u32, position: u32) -> Option<&Setting> {
-    let bit = 1u32 << position;
-    (present & bit != 0).then(|| &values[(present & (bit - 1)).count_ones() as usize])
+impl<F: SettingField> FromIterator<(F, Setting)> for Settings<F> {
+    fn from_iter<I: IntoIterator<Item = (F, Setting)>>(items: I) -> Self {
+        let mut read: Vec<(F, Setting)> = items.into_iter().collect();
+        // Stable: of a field written twice, the first stays first.
+        read.sort_by_key(|(f, _)| f.position());
+        read.dedup_by_key(|(f, _)| f.position());
+        Settings {
+            values: read.into(),
+        }
+    }
+}
+
+impl<F: SettingField> Settings<F> {
+    /// The value of `field`, if written.
+    pub fn get(&self, field: F) -> Option<&Setting> {
+        self.values
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, s)| s)
+    }
 }
 
 impl Component {
     /// Sets the settings read.
     pub fn set_settings(&mut self, s: Settings) {
-        self.setting_fields = s.present;
-        self.settings = s.values;
+        self.settings = s;
     }
 }
 
