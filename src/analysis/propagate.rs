@@ -87,8 +87,10 @@ impl<'a> Run<'a> {
 }
 
 impl Run<'_> {
-    fn class_of(&self, key: KeyStatus, from: usize) -> Class {
-        if self.per_attempt && Some(from) == self.minted_at {
+    /// The class of a copy with `key` leaving component `from` (`None`: it
+    /// leaves none, as a replay or a failover).
+    fn class_of(&self, key: KeyStatus, from: Option<usize>) -> Class {
+        if self.per_attempt && from.is_some() && from == self.minted_at {
             return Class::Fresh;
         }
         match key {
@@ -118,7 +120,7 @@ impl Run<'_> {
         }
         // A replay sends the request again: a new message.
         st.enq = st.enq.max(within);
-        let class = self.class_of(self.states[s].key, usize::MAX);
+        let class = self.class_of(self.states[s].key, None);
         let layered = self.states[s].orig_layered;
         // The original may have met every layer before: timed from the intent.
         let d = Dup {
@@ -300,7 +302,7 @@ impl Run<'_> {
             merge_dup(&mut dst.dups[class as usize], d2);
         }
         if let Some(c) = failover_of {
-            let class = self.class_of(src_key, usize::MAX);
+            let class = self.class_of(src_key, None);
             // Timed from the original's passage in the failed region.
             let d = Dup {
                 age: nh,
@@ -521,7 +523,7 @@ impl Run<'_> {
         }
         if let Some(birth) = em.birth {
             let (src_key, src_layered) = (src.key, src.orig_layered);
-            let class = class_after(self.class_of(src_key, src.comp));
+            let class = class_after(self.class_of(src_key, Some(src.comp)));
             arriving.push((
                 class,
                 Dup {
