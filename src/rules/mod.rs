@@ -25,7 +25,7 @@ pub use topic::Topic;
 pub use windows::{margin, required_window};
 
 /// Settings that change what the rules report (from `replay-audit.toml`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Options {
     /// The retention margin RH004 asks for.
     pub margin: Margin,
