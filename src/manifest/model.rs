@@ -88,10 +88,7 @@ macro_rules! settings {
             $(
                 pub fn $name(&self) -> Option<&Sp<$ty>> {
                     match self.settings.get($fields::$field) {
-                        // Through `Borrow`: the text and list values are boxed.
-                        Some(Setting::$variant(v)) => {
-                            Some(<_ as std::borrow::Borrow<Sp<$ty>>>::borrow(v))
-                        }
+                        Some(Setting::$variant(v)) => Some(v),
                         _ => None,
                     }
                 }
@@ -376,16 +373,13 @@ impl std::fmt::Debug for CatalogKind {
 }
 
 /// The value of a [`Field`], with where it was written.
-///
-/// Text and lists are boxed: few settings are, and unboxed they made every
-/// setting 48 bytes instead of 32.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Setting {
     Dur(Sp<Dur>),
     Count(Sp<u64>),
     Bool(Sp<bool>),
-    Text(Box<Sp<String>>),
-    List(Box<Sp<Vec<String>>>),
+    Text(Sp<String>),
+    List(Sp<Vec<String>>),
     Delivery(Sp<Delivery>),
     Expiry(Sp<Expiry>),
     Replication(Sp<Replication>),

@@ -379,11 +379,11 @@ impl Reader {
             R::Dur { allow_zero } => self.duration(n, p, allow_zero).map(Setting::Dur),
             R::Count { min } => self.count(n, p, min).map(Setting::Count),
             R::Bool => self.boolean(n, p).map(Setting::Bool),
-            R::Text => self.string(n, p).map(|t| Setting::Text(Box::new(t))),
+            R::Text => self.string(n, p).map(Setting::Text),
             R::TextChoice(names) => self
                 .choice_text(n, p, names)
-                .map(|t| Setting::Text(Box::new(t))),
-            R::List => self.string_list(n, p).map(|l| Setting::List(Box::new(l))),
+                .map(Setting::Text),
+            R::List => self.string_list(n, p).map(Setting::List),
             R::Delivery => self.choice(n, p).map(Setting::Delivery),
             R::Expiry => self.choice(n, p).map(Setting::Expiry),
             R::Replication => self.choice(n, p).map(Setting::Replication),
