@@ -410,9 +410,5 @@ fn surviving(
             }
         }
     }
-    // Kept with the result: no room for more.
-    for list in surviving.values_mut() {
-        list.shrink_to_fit();
-    }
     surviving
 }

@@ -183,7 +183,7 @@ fn text_list<'t, T>(
 ) -> Read<Sp<Vec<T>>> {
     if let Token::SeqStart(loc) = token {
         let v = items(cur, token, |_, _, t| text(t).map(|s| keep(s.value)))?;
-        return Ok(Sp::new(shrunk(v), loc));
+        return Ok(Sp::new(v, loc));
     }
     match scalar(token)? {
         (Typed::Str(s), loc) => Ok(Sp::new(vec![keep(s)], loc)),

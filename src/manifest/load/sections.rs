@@ -407,7 +407,7 @@ impl Reader {
                 out.push(l);
             }
         }
-        shrunk(out)
+        out
     }
 
     pub(super) fn link(&mut self, node: &Node, path: &str, ty: LinkType) -> Option<Link> {
