@@ -10,8 +10,6 @@ use clap::Parser;
 use replay_audit::cli::Cli;
 
 fn main() -> ExitCode {
-    #[cfg(feature = "mimalloc")]
-    alloc::tune();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
