@@ -1,7 +1,5 @@
 //! Thin binary: parse arguments, run the command, map to an exit code.
 
-#[cfg(feature = "mimalloc")]
-mod alloc;
 mod commands;
 
 use std::process::ExitCode;
