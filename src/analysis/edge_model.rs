@@ -91,10 +91,7 @@ impl EdgeAssumption {
                 m.components[component].id
             ),
             EdgeAssumption::RedriveWithin { component, within } => {
-                format!(
-                    "redrive of {} within {within}",
-                    m.components[component].id
-                )
+                format!("redrive of {} within {within}", m.components[component].id)
             }
         }
     }

@@ -161,7 +161,11 @@ fn step_entry(before: Entry, s: usize, adds: Dur) -> Entry {
         depth,
         finite: before.finite + u128::from(adds.as_ms().unwrap_or(0)),
         unbounded: before.unbounded + usize::from(adds.is_unbounded()),
-        anchor: if depth == HEAD { Some(s) } else { before.anchor },
+        anchor: if depth == HEAD {
+            Some(s)
+        } else {
+            before.anchor
+        },
         last_unbounded: if adds.is_unbounded() {
             Some(s)
         } else {

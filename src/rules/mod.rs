@@ -257,10 +257,7 @@ impl Finding {
     /// What the finding takes on trust (declared assumptions, guessed
     /// values), in order: those its message lists, then [`Finding::rests_on`].
     pub fn assumptions(&self) -> impl Iterator<Item = &str> + '_ {
-        self.listed
-            .iter()
-            .chain(&self.rests_on)
-            .map(String::as_str)
+        self.listed.iter().chain(&self.rests_on).map(String::as_str)
     }
 
     pub fn has_assumptions(&self) -> bool {

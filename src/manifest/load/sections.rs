@@ -380,9 +380,7 @@ impl Reader {
             R::Count { min } => self.count(n, p, min).map(Setting::Count),
             R::Bool => self.boolean(n, p).map(Setting::Bool),
             R::Text => self.string(n, p).map(Setting::Text),
-            R::TextChoice(names) => self
-                .choice_text(n, p, names)
-                .map(Setting::Text),
+            R::TextChoice(names) => self.choice_text(n, p, names).map(Setting::Text),
             R::List => self.string_list(n, p).map(Setting::List),
             R::Delivery => self.choice(n, p).map(Setting::Delivery),
             R::Expiry => self.choice(n, p).map(Setting::Expiry),
