@@ -318,7 +318,7 @@ fn kept_clocks(states: &[State]) -> Box<[KeptClock]> {
         states
             .iter()
             .enumerate()
-            .filter_map(|(i, st)| st.clock.as_deref().map(|c| KeptClock::new(i, c))),
+            .filter_map(|(i, st)| st.clock.as_ref().map(|c| KeptClock::new(i, c))),
     );
     clocks.into_boxed_slice()
 }

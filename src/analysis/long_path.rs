@@ -114,7 +114,7 @@ fn adds(p: &Paths, s: usize, via: Via) -> Dur {
         Via::Edge(e) => p.model.edges[e as usize].delay(),
         Via::Failover => p.backs[s]
             .back()
-            .and_then(|(prev, _)| p.model.nodes[p.backs[prev].comp].failover.as_deref())
+            .and_then(|(prev, _)| p.model.nodes[p.backs[prev].comp].failover.as_ref())
             .map_or(Dur::ZERO, |f| f.2),
         Via::Replay(ri) => p.intent.replays[ri as usize].within.value,
         Via::Fanout | Via::Origin => Dur::ZERO,

@@ -191,7 +191,7 @@ impl Paths<'_> {
             Via::Failover => {
                 let (_, _, d) = *self.model.nodes[from]
                     .failover
-                    .as_deref()
+                    .as_ref()
                     .expect("failover step");
                 let why = self
                     .model

@@ -203,7 +203,7 @@ impl Run<'_> {
                 }
             }
         }
-        if let Some((from, to, delay)) = node.failover.as_deref() {
+        if let Some((from, to, delay)) = node.failover.as_ref() {
             let (from, to, delay) = (*from, *to, *delay);
             self.copy_state(first + from, first + to, delay, Via::Failover, Some(c));
         }
@@ -589,14 +589,14 @@ impl Run<'_> {
 
 /// The clock note of a step along `em` from age `h` (enqueue age `enq`),
 /// when the step left a transport.
-fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<Box<ClockNote>> {
+fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<ClockNote> {
     // In a cycle nothing bounds every age is unbounded: no clock to show.
     let hold = em.hold().filter(|_| !h.is_unbounded())?;
-    Some(Box::new(ClockNote {
+    Some(ClockNote {
         enq,
         retention: hold.retention(),
         kept: enq < h,
         adds: since(moved.to.age, h),
         capped: moved.capped(),
-    }))
+    })
 }

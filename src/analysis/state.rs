@@ -203,7 +203,7 @@ pub(super) struct State {
     pub(super) enq: Dur,
     /// The message clock of the worst path's last step, when it left a
     /// transport.
-    pub(super) clock: Option<Box<ClockNote>>,
+    pub(super) clock: Option<ClockNote>,
     /// The worst path's previous state and how the copy came from it.
     pub(super) back: Option<(usize, Via)>,
     pub(super) key: KeyStatus,
