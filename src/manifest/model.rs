@@ -174,12 +174,11 @@ pub struct Key {
     pub loc: Option<Loc>,
     /// Each field name shared with every intent that writes it.
     pub fields: Option<Sp<Vec<Name>>>,
-    /// Boxed, as `business_assigned`: few intents write it.
-    pub minted_at: Option<Box<Ref>>,
+    pub minted_at: Option<Ref>,
     pub minted: Option<Sp<Minted>>,
     pub persisted_before_retry: Option<Sp<bool>>,
     /// Key fields declared business-assigned: never a transport identity.
-    pub business_assigned: Option<Box<Sp<Vec<Name>>>>,
+    pub business_assigned: Option<Sp<Vec<Name>>>,
 }
 
 impl Key {
@@ -231,13 +230,13 @@ impl Intent {
     pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
         std::iter::once(&mut self.origin)
             .chain(self.effects.iter_mut())
-            .chain(self.key.minted_at.as_deref_mut())
+            .chain(self.key.minted_at.as_mut())
             .chain(self.replays.iter_mut().map(|r| &mut r.enters_at))
     }
 
     /// Where the key is minted: `key.minted_at`, else the origin.
     pub fn minted_at(&self) -> &Ref {
-        self.key.minted_at.as_deref().unwrap_or(&self.origin)
+        self.key.minted_at.as_ref().unwrap_or(&self.origin)
     }
 }
 
@@ -321,29 +320,21 @@ pub struct Component {
     pub catalog_kind: CatalogKind,
     /// Each name shared with every component in the same region.
     pub regions: Box<[Sp<Name>]>,
-    /// `description` and `mode`, which few components write: read through
-    /// [`Component::description`] and [`Component::mode`].
-    rare: Option<Box<RareFields>>,
+    /// Read through [`Component::description`].
+    description: Option<Box<str>>,
+    /// Read through [`Component::mode`].
+    mode: Option<Sp<Mode>>,
     /// Every outgoing link, sorted by type in the order of [`LinkType::ALL`]
     /// and in the order written within a type; read through
     /// [`Component::sends_to`] and the other accessors. One slice instead
     /// of a `Vec` per type and a box per single link keeps `Component`
     /// small: a 100k-component manifest holds 100k of them.
     links: Box<[Link]>,
-    // Boxed where most components have none.
-    pub dedup: Option<Box<Guard>>,
-    pub backup: Option<Box<Backup>>,
+    pub dedup: Option<Guard>,
+    pub backup: Option<Backup>,
     /// Every other field the component writes (timeouts, retention, windows,
     /// store and provider settings), read through the accessors below.
     settings: Settings<Field>,
-}
-
-/// The fields of a component that few components write, boxed together so
-/// that the others pay one pointer for them.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct RareFields {
-    pub description: Option<Box<str>>,
-    pub mode: Option<Sp<Mode>>,
 }
 
 /// A component's entry in the built-in catalog, compared and printed by id.

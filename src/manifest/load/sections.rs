@@ -249,8 +249,7 @@ impl Reader {
             .map(|l| self.names.list(l));
         k.minted_at = f
             .get("minted_at")
-            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")))
-            .map(Box::new);
+            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")));
         k.minted = f
             .get("minted")
             .and_then(|n| self.choice(n, &format!("{path}.minted")));
@@ -260,7 +259,7 @@ impl Reader {
         k.business_assigned = f
             .get("business_assigned")
             .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")))
-            .map(|l| Box::new(self.names.list(l)));
+            .map(|l| self.names.list(l));
         k
     }
 
@@ -321,22 +320,15 @@ impl Reader {
             c.regions = regions.into();
         }
         let mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
-        if description.is_some() || mode.is_some() {
-            *c.rare_mut() = RareFields { description, mode };
-        }
+        c.set_description(description);
+        c.set_mode(mode);
         let links = LinkType::ALL
             .iter()
             .flat_map(|&ty| self.links(&f, &path, ty))
             .collect();
         c.set_links(links);
-        c.dedup = f
-            .get("dedup")
-            .and_then(|n| self.guard(n, &p("dedup")))
-            .map(Box::new);
-        c.backup = f
-            .get("backup")
-            .and_then(|n| self.backup(n, &p("backup")))
-            .map(Box::new);
+        c.dedup = f.get("dedup").and_then(|n| self.guard(n, &p("dedup")));
+        c.backup = f.get("backup").and_then(|n| self.backup(n, &p("backup")));
         c.set_settings(self.settings(&f, &path, Self::component_setting));
         c.kind = kind?;
         c.catalog_kind = CatalogKind::of(&c.kind.value);
@@ -417,10 +409,7 @@ impl Reader {
         let to = self.required(&f, node, path, "to", |r, n, p| r.component_ref(n, p))?;
         let mut l = Link::new(ty, node.loc, to);
         let p = |field: &str| format!("{path}.{field}");
-        l.retry = f
-            .get("retry")
-            .and_then(|n| self.retry(n, &p("retry")))
-            .map(Box::new);
+        l.retry = f.get("retry").and_then(|n| self.retry(n, &p("retry")));
         l.set_settings(self.settings(&f, path, Self::link_setting));
         Some(l)
     }

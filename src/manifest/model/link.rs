@@ -74,9 +74,7 @@ pub struct Link {
     pub ty: LinkType,
     pub loc: Loc,
     pub to: Ref,
-    /// Boxed: most links have none, and a `Retry` is larger than the rest
-    /// of the link.
-    pub retry: Option<Box<Retry>>,
+    pub retry: Option<Retry>,
     /// The other fields written on the link (`timeout`, `passes_key`,
     /// `within`, ...), read through the accessors below.
     settings: Settings<LinkField>,
