@@ -428,7 +428,7 @@ fn add_delivery(
         // count (F016, F017, F019), not once.
         let counted = Retry {
             attempts: Some(crate::manifest::model::Sp::new(n.value, link.loc)),
-            ..r.clone()
+            ..(**r).clone()
         };
         let s = retry::span(&counted, link.timeout().map(|t| t.value));
         em.delay = s.adds.min(span);

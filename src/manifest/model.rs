@@ -330,8 +330,12 @@ pub struct Component {
     /// of a `Vec` per type and a box per single link keeps `Component`
     /// small: a 100k-component manifest holds 100k of them.
     links: Box<[Link]>,
-    pub dedup: Option<Guard>,
-    pub backup: Option<Backup>,
+    /// Boxed, as `backup`: a quarter of the components of a typical
+    /// architecture have a guard, and inline the two made every component
+    /// 320 bytes larger, which took `check`'s peak memory past 10x the
+    /// file (docs/performance.md).
+    pub dedup: Option<Box<Guard>>,
+    pub backup: Option<Box<Backup>>,
     /// Every other field the component writes (timeouts, retention, windows,
     /// store and provider settings), read through the accessors below.
     settings: Settings<Field>,

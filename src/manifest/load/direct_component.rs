@@ -30,8 +30,8 @@ pub(super) fn component<'t>(
             "description" => c.set_description(Some(string(v)?.value.into())),
             "regions" => c.regions = items(cur, v, |_, _, t| id_text(t).map(&mut shared))?.into(),
             "mode" => c.set_mode(Some(choice(v)?)),
-            "dedup" => c.dedup = Some(guard(cur, v)?),
-            "backup" => c.backup = Some(backup(cur, v)?),
+            "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
+            "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
             _ => {
                 if let Some(&ty) = LinkType::ALL.iter().find(|t| t.field() == name) {
                     links.extend(self::links(cur, v, ty)?);
@@ -86,7 +86,7 @@ fn link<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, ty: LinkType) -> Read<Li
     let loc = map(cur, token, link_fields(ty), |cur, name, v| {
         match name {
             "to" => to = Some(component_ref(v)?),
-            "retry" => retry = Some(retry_of(cur, v)?),
+            "retry" => retry = Some(Box::new(retry_of(cur, v)?)),
             _ => {
                 let &field = LinkField::ALL
                     .iter()

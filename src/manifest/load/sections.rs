@@ -327,8 +327,14 @@ impl Reader {
             .flat_map(|&ty| self.links(&f, &path, ty))
             .collect();
         c.set_links(links);
-        c.dedup = f.get("dedup").and_then(|n| self.guard(n, &p("dedup")));
-        c.backup = f.get("backup").and_then(|n| self.backup(n, &p("backup")));
+        c.dedup = f
+            .get("dedup")
+            .and_then(|n| self.guard(n, &p("dedup")))
+            .map(Box::new);
+        c.backup = f
+            .get("backup")
+            .and_then(|n| self.backup(n, &p("backup")))
+            .map(Box::new);
         c.set_settings(self.settings(&f, &path, Self::component_setting));
         c.kind = kind?;
         c.catalog_kind = CatalogKind::of(&c.kind.value);
@@ -409,7 +415,10 @@ impl Reader {
         let to = self.required(&f, node, path, "to", |r, n, p| r.component_ref(n, p))?;
         let mut l = Link::new(ty, node.loc, to);
         let p = |field: &str| format!("{path}.{field}");
-        l.retry = f.get("retry").and_then(|n| self.retry(n, &p("retry")));
+        l.retry = f
+            .get("retry")
+            .and_then(|n| self.retry(n, &p("retry")))
+            .map(Box::new);
         l.set_settings(self.settings(&f, path, Self::link_setting));
         Some(l)
     }

@@ -74,7 +74,11 @@ pub struct Link {
     pub ty: LinkType,
     pub loc: Loc,
     pub to: Ref,
-    pub retry: Option<Retry>,
+    /// Boxed: few links write one, and inline a `Retry` (six optional
+    /// values with their places) made every link about 250 bytes larger,
+    /// which took `check`'s peak memory past 10x the file
+    /// (docs/performance.md).
+    pub retry: Option<Box<Retry>>,
     /// The other fields written on the link (`timeout`, `passes_key`,
     /// `within`, ...), read through the accessors below.
     settings: Settings<LinkField>,

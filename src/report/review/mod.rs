@@ -237,7 +237,7 @@ impl<'m> Ctx<'_, 'm> {
         Option<&'m Component>,
     )> {
         self.components()
-            .filter_map(|(_, c)| c.dedup.as_ref().map(|g| (c, g, self.m.target(&g.store))))
+            .filter_map(|(_, c)| c.dedup.as_deref().map(|g| (c, g, self.m.target(&g.store))))
             .collect()
     }
 
