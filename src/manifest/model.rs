@@ -332,7 +332,7 @@ pub struct Component {
     links: Box<[Link]>,
     /// Boxed, as `backup`: a quarter of the components of a typical
     /// architecture have a guard, and inline the two made every component
-    /// 320 bytes larger, which took `check`'s peak memory past 10x the
+    /// 300 bytes larger, which took `check`'s peak memory past 10x the
     /// file (docs/performance.md).
     pub dedup: Option<Box<Guard>>,
     pub backup: Option<Box<Backup>>,

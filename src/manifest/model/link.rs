@@ -75,7 +75,7 @@ pub struct Link {
     pub loc: Loc,
     pub to: Ref,
     /// Boxed: few links write one, and inline a `Retry` (six optional
-    /// values with their places) made every link about 250 bytes larger,
+    /// values with their places) made every link about 200 bytes larger,
     /// which took `check`'s peak memory past 10x the file
     /// (docs/performance.md).
     pub retry: Option<Box<Retry>>,
