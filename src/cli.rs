@@ -33,41 +33,8 @@ pub enum ColorChoice {
     Never,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
-    /// A table of the findings [the default when standard output is not a terminal].
-    Table,
-    Json,
-    /// SARIF 2.1.0 (GitHub code scanning, editors).
-    Sarif,
-    /// JUnit XML: a suite per intent, a test case per finding.
-    Junit,
-    /// GitHub Actions workflow commands (annotations).
-    Github,
-    /// A pull-request comment.
-    Markdown,
-    /// A GitLab Code Quality report (merge-request widget and diff).
-    Gitlab,
-    /// rustc-style diagnostics with the manifest lines, grouped by intent
-    /// [the default on a terminal].
-    #[value(alias = "pretty", alias = "full")]
-    Human,
-    /// One line per finding, `file:line:col: severity[CODE]: message` (editors, quickfix lists).
-    #[value(alias = "short")]
-    Concise,
-}
-
-impl CheckFormat {
-    /// The format of a `check` run without `--format`: diagnostics on a
-    /// terminal, the table otherwise (logs and pipes keep their output).
-    pub fn default_for(stdout_is_terminal: bool) -> CheckFormat {
-        if stdout_is_terminal {
-            CheckFormat::Human
-        } else {
-            CheckFormat::Table
-        }
-    }
-}
+/// The formats of `check`: the report owns them ([`crate::report::format`]).
+pub use crate::report::format::CheckFormat;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TextFormat {
@@ -189,6 +156,15 @@ pub enum Command {
         /// out, since GitHub code scanning would show them as open alerts.
         #[arg(long)]
         include_accepted: bool,
+        /// Apply the fixes the findings state with certainty (a window raised
+        /// to the minimum safe value, with the policy's margin) to the
+        /// manifest files, then report what remains. Templates are never edited.
+        #[arg(long, conflicts_with_all = ["diff", "each"])]
+        fix: bool,
+        /// Print the fixes `--fix` would apply as a unified diff instead of the
+        /// findings, and change nothing (exit 1 when there is something to fix).
+        #[arg(long, conflicts_with = "each")]
+        diff: bool,
     },
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.
     Horizon {
@@ -314,6 +290,7 @@ pub enum Command {
     /// Print a rule's page: what it detects, why it matters, how to fix it.
     Explain {
         /// Rule code (RH001) or name (replay-outlives-dedup-window).
+        #[arg(value_parser = Offered(rule_words), hide_possible_values = true)]
         code: String,
     },
     /// List every rule.
@@ -323,6 +300,7 @@ pub enum Command {
     },
     /// List the built-in platform kinds, or show one with its defaults and sources.
     Catalog {
+        #[arg(value_parser = Offered(kind_words), hide_possible_values = true)]
         kind: Option<String>,
         #[arg(long, value_enum, default_value_t = TextFormat::Text)]
         format: TextFormat,
@@ -370,6 +348,8 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Run the language server on stdin/stdout (LSP): diagnostics, hover, go to definition and fixes in the editor (see docs/editors.md).
+    Lsp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -377,4 +357,48 @@ pub enum CompletionShell {
     Bash,
     Zsh,
     Fish,
+}
+
+/// A free-text argument whose usual values are offered to shell completion
+/// (`explain <Tab>` lists the rule codes): any text is accepted, so an
+/// unknown one gets the command's own "did you mean" answer.
+#[derive(Clone)]
+pub struct Offered(fn() -> Vec<&'static str>);
+
+impl clap::builder::TypedValueParser for Offered {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            (self.0)()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
+/// Rule codes, then rule names.
+fn rule_words() -> Vec<&'static str> {
+    let rules = crate::rules::RULES;
+    rules
+        .iter()
+        .map(|r| r.code)
+        .chain(rules.iter().map(|r| r.name))
+        .collect()
+}
+
+/// The built-in kinds' ids.
+fn kind_words() -> Vec<&'static str> {
+    crate::catalog::kind_ids().collect()
 }

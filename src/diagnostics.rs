@@ -59,6 +59,9 @@ impl SourceFile {
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
     pub files: Vec<SourceFile>,
+    /// The inline allowances read from the files' comments (read when a
+    /// file is loaded: an imported text is not kept).
+    pub allowances: Vec<crate::policy::Allowance>,
 }
 
 /// A location resolved to a file name, as printed in JSON and SARIF.

@@ -137,7 +137,24 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
             Err(d) => errors.push(d),
         }
     }
-    texts_of(inputs, raw, found.skipped, errors)
+    let texts = texts_of(inputs, raw, found.skipped, errors)?;
+    coverage(&texts);
+    Ok(texts)
+}
+
+/// The coverage line of every input imported in memory, on stderr: one
+/// per skeleton (a template with its nested stacks, templates read
+/// together, a Terraform root module, a plan, an AsyncAPI document), as
+/// `import` prints it, after the name of what was imported.
+fn coverage(texts: &[Text]) {
+    for t in texts {
+        let Some(name) = t.name.strip_suffix(import::origin::IMPORTED) else {
+            continue;
+        };
+        if let Some(line) = import::coverage::of_skeleton(&t.text) {
+            eprintln!("{}: {line}", crate::diagnostics::echo(name));
+        }
+    }
 }
 
 /// [`read`] for texts read elsewhere (a git revision's files for `diff

@@ -14,14 +14,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::cli::CheckFormat;
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::manifest::{self, Limits};
 use crate::policy::Notes;
 use crate::policy::{Date, Policy};
 use crate::report::Summary;
 use crate::report::each::{self, Part};
-use crate::report::format::Shown;
+use crate::report::format::CheckFormat;
+use crate::report::format::{self, Shown};
 use crate::report::json::JsonFinding;
 use crate::report::root::Root;
 use crate::rules::Severity;
@@ -99,8 +99,8 @@ pub enum Render {
         color: bool,
     },
     Json,
-    /// SARIF, JUnit, GitHub or Markdown: a [`Part`] each, put together by
-    /// [`each::combine`].
+    /// SARIF, JUnit, GitHub, GitLab or Markdown: a [`Part`] each, put
+    /// together by the format's [`format::Format::combine`].
     Parts(CheckFormat),
 }
 
@@ -157,7 +157,7 @@ fn failed(
     let part = run
         .render
         .parts()
-        .and_then(|f| each::failed(f, &name, sources, errors, &run.root));
+        .and_then(|f| format::of(f).failed_part(&name, sources, errors, &run.root));
     Outcome {
         path: name,
         code: 2,
@@ -226,7 +226,7 @@ pub fn check_one(path: &Path, run: &Run) -> Outcome {
                     threshold,
                     root: &run.root,
                 };
-                each::checked(format, &arch)
+                format::of(format).part(&arch)
             });
             Outcome {
                 path: name,
@@ -322,7 +322,7 @@ pub fn render_parts(format: CheckFormat, outcomes: Vec<Outcome>) -> String {
             Err(f) => f.part,
         })
         .collect();
-    each::combine(format, parts) + &notices
+    format::of(format).combine(parts) + &notices
 }
 
 /// Which policy applied, for the outputs that say it once for the run:

@@ -183,6 +183,11 @@ fn a_manifest_that_does_not_load_is_reported_in_every_format() {
     );
     assert_eq!(run["results"][1]["ruleId"], "input-error");
     assert_eq!(run["tool"]["driver"]["rules"][0]["id"], "input-error");
+    // SARIF1001: a rule's name differs from its id.
+    assert_eq!(
+        run["tool"]["driver"]["rules"][0]["name"],
+        "input-could-not-be-analysed"
+    );
 
     // The table prints the errors on standard error only.
     let table = run_in(&dir, &["check", "many-errors.yaml"], None);

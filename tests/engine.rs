@@ -50,12 +50,16 @@ fn codes(json: &str) -> Vec<(String, Option<u64>)> {
 // after the redrive: prod 2 × 345600 + 50400 = 741600 s, dev 2 × 3600 +
 // 50400 = 57600 s, both over the table's 1h (3600 s).
 const PROD_HORIZON: u64 = 741_600;
+
+/// What every command that imports the template prints on stderr: its
+/// coverage line (the alarm is the one resource not imported).
+const COVERAGE: &str = "fixtures/import/sqs-dlq-lambda.yaml: coverage: 5 resources: 4 read, 1 not imported (1 AWS::CloudWatch::Alarm); 0 references unresolved\n";
 const DEV_HORIZON: u64 = 57_600;
 
 #[test]
 fn check_parameter_reaches_the_template() {
     let (code, out, err) = run(cmd().args(["check", TEMPLATE, OVERLAY, "--format", "json"]));
-    assert_eq!((code, err.as_str()), (1, ""));
+    assert_eq!((code, err.as_str()), (1, COVERAGE));
     assert!(codes(&out).contains(&("RH001".into(), Some(PROD_HORIZON))));
     let (code, out, _) = run(cmd().args([
         "check",
@@ -90,7 +94,7 @@ fn what_if_accepts_a_template_and_its_overlay() {
         "--set",
         "idempotency-table.retention=10d",
     ]));
-    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!((code, err.as_str()), (0, COVERAGE), "{out}");
     assert!(
         out.starts_with("changes:\n  idempotency-table.retention: 1h → 10d\nresolved (1):\n  error   RH001 replay-outlives-dedup-window — seller-payout / idempotency-table\n          horizon 8d 14h, window 1h\n"),
         "{out}"
@@ -102,7 +106,7 @@ fn shell_accepts_a_template_and_its_overlay() {
     let (code, out, err) = run(cmd()
         .args(["shell", TEMPLATE, OVERLAY])
         .write_stdin("set idempotency-table.retention=10d\n"));
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, COVERAGE));
     assert_eq!(
         out.lines().take(2).collect::<Vec<_>>(),
         [
@@ -121,7 +125,7 @@ fn check_overrides_applies_to_an_imported_template() {
         .args(["check", TEMPLATE, OVERLAY, "--format", "json"])
         .arg("--overrides")
         .arg(&o));
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, COVERAGE));
     let found: Vec<String> = codes(&out).into_iter().map(|(c, _)| c).collect();
     // RH015: the queue's 1m 30s is below 6 × the function's 1m (F073).
     assert_eq!(found, ["RH015", "RH032", "RH005", "RH040"]);
@@ -141,7 +145,12 @@ fn check_each_imports_a_template_in_an_architecture_folder() {
     let (code, out, err) = run(cmd()
         .args(["check", "--format", "json", "--each"])
         .arg(dir.path()));
-    assert_eq!((code, err.as_str()), (1, ""), "{out}");
+    let coverage = format!(
+        "{}: {}",
+        arch.join("template.yaml").display(),
+        COVERAGE.split_once(": ").unwrap().1
+    );
+    assert_eq!((code, err.as_str()), (1, coverage.as_str()), "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let findings = v.to_string();
     assert!(

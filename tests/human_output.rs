@@ -299,3 +299,18 @@ fn each_refuses_the_formats_of_one_run() {
     assert_eq!(code, Some(1));
     assert!(out.starts_with("== ./payouts ==\n"), "{out}");
 }
+
+/// `rules` and `catalog` (list and one kind) fit 80 columns: every line
+/// but an unbreakable address (a source's URL) is at most 80 characters.
+#[test]
+fn rules_and_catalog_fit_80_columns() {
+    for args in [&["rules"][..], &["catalog"], &["catalog", "sqs-standard"]] {
+        let (code, out, err) = run(&[("COLUMNS", "80")], args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(out.lines().count() > 10, "{args:?}: {out}");
+        for line in out.lines() {
+            let url = line.trim_start().starts_with("https://");
+            assert!(url || line.chars().count() <= 80, "{args:?}: {line}");
+        }
+    }
+}

@@ -24,9 +24,10 @@ fn sqs_dlq_lambda_with_ttl_table() {
         text.contains("#   - Resources.PayoutAlarm (AWS::CloudWatch::Alarm)"),
         "{text}"
     );
+    // One coverage line: the alarm is counted by type, listed in the header.
     assert_eq!(
         err,
-        "warning: not imported: Resources.PayoutAlarm (AWS::CloudWatch::Alarm)\n"
+        "coverage: 5 resources: 4 read, 1 not imported (1 AWS::CloudWatch::Alarm); 0 references unresolved\n"
     );
     // The skeleton alone is a valid manifest, and configuration rules need
     // no intent: RH015, the queue's 1m 30s is below 6 × the function's 1m
@@ -202,7 +203,7 @@ fn terraform_plan_with_child_module() {
     );
     assert_eq!(
         err,
-        "warning: not imported: aws_iam_role.worker (aws_iam_role)\n"
+        "coverage: 6 resources: 5 read, 1 not imported (1 aws_iam_role); 0 references unresolved\n"
     );
     assert_eq!(
         check_overlaid("plan.json"),
@@ -766,7 +767,7 @@ fn s3_notifications_deliver_from_the_bucket() {
     // A bucket that notifies nothing is still not imported.
     assert_eq!(
         err,
-        "warning: not imported: Resources.LogBucket (AWS::S3::Bucket)\n"
+        "coverage: 7 resources: 6 read, 1 not imported (1 AWS::S3::Bucket); 0 references unresolved\n"
     );
     assert!(text.contains("  upload-bucket:\n    kind: topic  # AWS::S3::Bucket, from Resources.UploadBucket (s3-notifications.yaml:11)\n    delivers_to:\n      - to: scan-queue  # from Resources.UploadBucket.Properties.NotificationConfiguration.QueueConfigurations[0].Queue (s3-notifications.yaml:16): s3:ObjectCreated:*\n      - to: audit-topic  #"), "{text}");
     assert!(

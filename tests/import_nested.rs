@@ -6,7 +6,7 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, import, locations, t, transcript};
+use imports::{bin, check, import, locations, quiet, t, transcript};
 
 /// The `horizon_seconds` and `required_retention_seconds` at `node`, and
 /// the worst path, of `horizon ARGS --required --format json`.
@@ -54,7 +54,7 @@ fn nested_stacks_are_one_architecture() {
     assert!(text.contains("  audit.event-queue:\n    kind: queue  # output EventQueueArn of the nested stack Audit, which is not read; from Resources.Audit.Outputs.EventQueueArn (nested/template.yaml:54)\n    delivers_to:\n      - to: audit-function  #"), "{text}");
     assert_eq!(
         out.1,
-        "warning: not imported: Resources.Audit (AWS::CloudFormation::Stack)\n"
+        "coverage: 8 resources: 7 read, 1 not imported (1 AWS::CloudFormation::Stack); 1 reference unresolved (each a TODO: in the skeleton)\n"
     );
     let expected = vec![
         t("RH015", "payout-dlq", "seller-payout"),
@@ -211,9 +211,10 @@ fn a_nested_template_outside_the_folder_or_through_a_link_is_not_read() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("# TODO: nested stack Resources.Child (main.yaml:7): its template `../outside.yaml` is not read: it leaves the folder of main.yaml (`.`); its resources are not imported (an output of it that a link reads is a placeholder)\n"), "{out}");
     assert!(!out.contains("secret"), "{out}");
+    // The stack resource whose template is not read is counted by type.
     assert_eq!(
         err,
-        "warning: not imported: Resources.Child (AWS::CloudFormation::Stack)\n"
+        "coverage: 2 resources: 1 read, 1 not imported (1 AWS::CloudFormation::Stack); 0 references unresolved\n"
     );
     let (out, _, code) = run_in(&infra, &["import", "cloudformation", "abs.yaml"]);
     assert_eq!(code, 0);
@@ -347,7 +348,7 @@ fn cdk_helper_parameters_and_metadata_make_no_noise() {
         dir.path(),
         &["import", "cloudformation", "Legacy.template.json"],
     );
-    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!((code, err.as_str()), (0, quiet(&out).as_str()), "{out}");
     assert!(out.contains("# TODO: parameters without a default and not given with --parameter: Stage (values that use them are left out)\n"), "{out}");
     assert!(
         !out.contains("AssetParameters") && !out.contains("CDKMetadata"),

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{bin, check, import, import_clean, locations, run, scratch, t, transcript};
+use imports::{bin, check, import, import_clean, locations, quiet, run, scratch, t, transcript};
 
 /// (stdout, stderr, exit code) of `import terraform PATH`, whose whole
 /// output is the snapshot `NAME` in `tests/snapshots/`.
@@ -47,7 +47,7 @@ fn resources_with_literal_values_and_references() {
 #[test]
 fn variables_tfvars_and_locals() {
     let (text, err, code) = snapshot("terraform-variables", "terraform-variables");
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     // 6 × var.worker_timeout (30) = 180 s; 4 days; max_receives 3 from
     // terraform.tfvars over the default 5.
     assert!(text.contains("    visibility_timeout: 3m  # from aws_sqs_queue.requests.visibility_timeout_seconds (terraform-variables/main.tf:26)\n"), "{text}");
@@ -116,7 +116,7 @@ fn module_calls_data_sources_and_count() {
         "{text}"
     );
     // The data source the subscription names is a placeholder, linked.
-    assert_eq!(err, "");
+    assert_eq!(err, quiet(&text));
     assert!(text.contains("  shared:\n    kind: queue  # data source aws_sqs_queue, from data.aws_sqs_queue.shared (terraform-module/main.tf:22)\n    # TODO: `data.aws_sqs_queue.shared` is a data source"), "{text}");
     assert!(text.contains("      - to: shared  # from aws_sns_topic_subscription.shared.endpoint (terraform-module/main.tf:42)\n"), "{text}");
     assert_eq!(
@@ -458,7 +458,7 @@ fn standalone_redrive_resources_read_as_the_inline_attributes() {
     let (text, err, _) = snapshot("terraform-redrive-resources", "terraform-redrive-resources");
     assert!(text.contains("      to: payouts-dlq  # from aws_sqs_queue_redrive_policy.payouts.redrive_policy (terraform-redrive-resources/main.tf:35) deadLetterTargetArn\n      after_receives: 5  # from aws_sqs_queue_redrive_policy.payouts.redrive_policy (terraform-redrive-resources/main.tf:35) maxReceiveCount\n"), "{text}");
     assert!(text.contains("      to: payouts  # from aws_sqs_queue_redrive_allow_policy.payouts_dlq.redrive_allow_policy (terraform-redrive-resources/main.tf:21): byQueue lets messages move back to their source\n"), "{text}");
-    assert_eq!(err, "");
+    assert_eq!(err, quiet(&text));
     let expected = vec![
         t("RH003", "bank-rail", "seller-payout"),
         t("RH040", "-", "seller-payout"),
@@ -527,7 +527,7 @@ fn module_outputs_link_the_resources_they_name() {
     assert!(text.contains("  orders.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.orders.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    delivers_to:\n      - to: worker  # from aws_lambda_event_source_mapping.orders.function_name (terraform-module-outputs/main.tf:48)\n"), "{text}");
     // module.refunds.queue_url names the queue the redrive policy is for.
     assert!(text.contains("  refunds.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.refunds.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    dead_letter:\n      to: refunds-dlq  # from aws_sqs_queue_redrive_policy.refunds.redrive_policy (terraform-module-outputs/main.tf:35) deadLetterTargetArn\n      after_receives: 3"), "{text}");
-    assert_eq!(err, "");
+    assert_eq!(err, quiet(&text));
     assert_eq!(
         check(&["terraform-module-outputs"]),
         (
@@ -670,7 +670,7 @@ fn module_calls_pass_their_providers() {
     w("plain/main.tf", "resource \"aws_sns_topic\" \"t\" {}\n");
     let root = dir.path().join("root");
     let (text, err, code) = import(&["terraform", root.to_str().unwrap()]);
-    assert_eq!((code, err.as_str()), (0, ""), "{text}");
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()), "{text}");
     let region = |id: &str| {
         let at = text
             .find(&format!("\n  {id}:\n"))
@@ -717,7 +717,8 @@ fn literal_arns_link_roots_given_together() {
         .collect();
     let text = text.join("\n");
     assert!(!text.contains("not described in"), "{text}");
-    assert!(!text.contains("not imported"), "{text}");
+    assert!(!text.contains("#   - "), "{text}");
+    assert!(!text.contains("references unresolved (each"), "{text}");
     insta::assert_snapshot!("terraform-cross-roots", text);
     // The same across plans, by a queue URL.
     let dir = tempfile::tempdir().unwrap();
@@ -807,7 +808,7 @@ fn copy_fixture(from: &str, to: &std::path::Path) {
 #[test]
 fn registry_and_remote_modules_are_read_from_the_module_cache() {
     let (text, err, code) = snapshot("terraform-module-cache", "terraform-module-cache");
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     // The registry module's queue, its DLQ and the caller's maxReceiveCount
     // 4 merged over the module's 5; the zip module's function; the root's
     // mapping links them through the modules' outputs.
@@ -845,7 +846,7 @@ fn registry_and_remote_modules_are_read_from_the_module_cache() {
 #[test]
 fn without_the_module_cache_module_outputs_become_placeholders() {
     let (text, err, code) = snapshot("terraform-module-no-cache", "terraform-module-no-cache");
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     assert!(text.contains("# TODO: module `queue` (source `terraform-aws-modules/sqs/aws`, terraform-module-no-cache/main.tf:28) is not read: it is not in the module cache (.terraform/modules/modules.json); run `terraform init -backend=false` in the root module's folder, or describe its components in an overlay\n"), "{text}");
     // module.queue.queue_arn, used as event_source_arn: a queue, linked to
     // the function module.worker.function_name stands for.

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{findings, import, scratch, transcript};
+use imports::{findings, import, quiet, scratch, transcript};
 
 /// (stdout, stderr, exit code) of `import terraform PATH ARGS`, whose
 /// whole output is the snapshot `NAME` in `tests/snapshots/`.
@@ -48,7 +48,7 @@ fn h(
 #[test]
 fn count_and_for_each_make_one_component_per_instance() {
     let (text, err, code) = snapshot("terraform-count-for-each", "terraform-count-for-each");
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     // for_each over a map: each.value sets each queue's own numbers, and
     // each.key picks the queue's own dead-letter queue and worker.
     assert!(text.contains("  queues-refunds:\n    kind: sqs-standard  # aws_sqs_queue, from aws_sqs_queue.queues[\"refunds\"] (terraform-count-for-each/main.tf:41)\n"), "{text}");
@@ -77,7 +77,7 @@ fn count_and_for_each_make_one_component_per_instance() {
 fn var_values_change_the_instances() {
     let run = |var: &str| {
         let (text, err, code) = import(&["terraform", "terraform-count-for-each", "--var", var]);
-        assert_eq!((code, err.as_str()), (0, ""), "{text}");
+        assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()), "{text}");
         text
     };
     let text = run("shard_count=0");
@@ -175,7 +175,7 @@ fn module_blocks_with_count_and_for_each_are_read_per_instance() {
     .unwrap();
     let d = root.to_str().unwrap();
     let (text, err, code) = import(&["terraform", d]);
-    assert_eq!((code, err.as_str()), (0, ""), "{text}");
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()), "{text}");
     assert!(
         text.contains(&format!(
             "\n# module.spare is left out: its `count` is 0 ({d}/main.tf:8)\n"
@@ -192,7 +192,7 @@ fn module_blocks_with_count_and_for_each_are_read_per_instance() {
 #[test]
 fn module_variables_take_the_callers_value_else_the_default_else_a_todo() {
     let (text, err, code) = snapshot("terraform-module-variables", "terraform-module-variables");
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     // (a) the caller omits visibility_timeout_seconds: the default 360 s.
     assert!(text.contains("    visibility_timeout: 6m  # from module.payouts.aws_sqs_queue.this.visibility_timeout_seconds (terraform-module-variables/queue/main.tf:31)\n"), "{text}");
     // The caller's 4 over the default 5.
@@ -238,7 +238,7 @@ fn hostile_counts_are_bounded() {
         "{:?}",
         start.elapsed()
     );
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     assert!(text.contains(&format!("# TODO: aws_sqs_queue.huge is repeated by `count` ({path}:2) into 100,000,000,000 instances, more than the import expands (1,000 for one block, 10,000 in one module, fewer of a large block, in proportion to the input's size): one component stands for every instance\n")), "{text}");
     for (name, line, key) in [
         ("negative", 5, "count"),
@@ -277,7 +277,7 @@ fn each_instance_of_an_unread_module_has_its_own_placeholders() {
          resource \"aws_lambda_event_source_mapping\" \"m\" {\n  count = 2\n  event_source_arn = aws_sqs_queue.q[count.index].arn\n  function_name    = module.worker[count.index].lambda_function_name\n}\n",
     );
     let (text, err, code) = import(&["terraform", &tf]);
-    assert_eq!((code, err.as_str()), (0, ""), "{text}");
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()), "{text}");
     // The call's TODO once, a placeholder per instance, each queue linked
     // to its own instance's function.
     assert_eq!(text.matches("# TODO: module `worker`").count(), 1, "{text}");
@@ -304,7 +304,7 @@ fn a_large_block_is_expanded_in_proportion_to_the_input() {
         "{:?}",
         start.elapsed()
     );
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     assert!(text.contains(&format!("# TODO: aws_sqs_queue.big is repeated by `count` ({path}:2) into 1,000 instances, more than the import expands (1,000 for one block, 10,000 in one module, fewer of a large block, in proportion to the input's size): one component stands for every instance\n")), "{}", &text[..1500]);
     assert_eq!(text.matches("kind: sqs-standard").count(), 1);
     // Ten copies are read.

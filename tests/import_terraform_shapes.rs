@@ -10,7 +10,7 @@
 
 #[path = "common/imports.rs"]
 mod imports;
-use imports::{check, check_overlaid, import, import_clean, run, scratch, t, transcript};
+use imports::{check, check_overlaid, import, import_clean, quiet, run, scratch, t, transcript};
 
 /// (stdout, stderr, exit code) of `import terraform PATH`, whose whole
 /// output is the snapshot `NAME` in `tests/snapshots/`.
@@ -28,7 +28,7 @@ fn s3_notifications_as_the_template_gives_them() {
     // and the alias are read, so they are not listed.
     assert_eq!(
         err,
-        "warning: not imported: aws_s3_bucket.log_bucket (aws_s3_bucket)\n"
+        "coverage: 10 resources: 9 read, 1 not imported (1 aws_s3_bucket); 0 references unresolved\n"
     );
     let at = "aws_s3_bucket_notification.upload_notifications";
     assert!(text.contains(&format!("  upload-bucket:\n    kind: topic  # aws_s3_bucket, from aws_s3_bucket.upload_bucket (terraform-s3-notification/main.tf:17)\n    delivers_to:\n      - to: scan-queue  # from {at}.queue[0].queue_arn (terraform-s3-notification/main.tf:25): s3:ObjectCreated:*\n      - to: audit-topic  # from {at}.topic[0].topic_arn (terraform-s3-notification/main.tf:30): s3:ObjectRemoved:*\n      - to: thumbnail-function  # from {at}.lambda_function[0].lambda_function_arn (terraform-s3-notification/main.tf:35): s3:ObjectCreated:Put\n    # TODO: S3 event notifications are not in the platform-facts reference")), "{text}");
@@ -179,7 +179,7 @@ fn many_notification_blocks_are_read_in_linear_time() {
 #[test]
 fn functions_invoked_by_rules_and_schedules_are_lambda_async() {
     let (text, err, code) = snapshot("terraform-async-targets", "terraform-async-targets");
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     assert!(text.contains("  invoice-mailer:\n    kind: lambda-async  # aws_lambda_function, from aws_lambda_function.invoice_mailer (terraform-async-targets/main.tf:45)\n"), "{text}");
     assert!(text.contains("  dunning-mailer:\n    kind: lambda-async  # aws_lambda_function, from aws_lambda_function.dunning_mailer (terraform-async-targets/main.tf:81)\n"), "{text}");
     // The template of the same architecture: the same kinds.
@@ -276,7 +276,7 @@ resource "aws_scheduler_schedule" "recover" {
 #[test]
 fn mappings_reach_functions_through_module_outputs_and_aliases() {
     let (text, err, code) = snapshot("terraform-module-arns", "terraform-module-arns");
-    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!((code, err.as_str()), (0, quiet(&text).as_str()));
     for (queue, line) in [
         ("refund_requests", 56),
         ("chargebacks", 61),

@@ -226,6 +226,57 @@ fn bash_completes_after_the_subcommand() {
         ["mermaid"]
     );
     assert_eq!(complete(&script, &["replay-audit", "ch"]), ["check"]);
+    // Rule codes and names after `explain`, kinds after `catalog`.
+    assert_eq!(
+        complete(&script, &["replay-audit", "explain", "RH00"]),
+        ["RH001", "RH002", "RH003", "RH004", "RH005", "RH006"]
+    );
+    assert_eq!(
+        complete(&script, &["replay-audit", "explain", "replay-out"]),
+        ["replay-outlives-dedup-window"]
+    );
+    assert_eq!(
+        complete(&script, &["replay-audit", "catalog", "sqs-"]),
+        ["sqs-standard", "sqs-fifo"]
+    );
     let opts = complete(&script, &["replay-audit", "check", "--wr"]);
     assert_eq!(opts, ["--write-baseline"]);
+}
+
+/// The README's command table has a row for every command, and its `check`
+/// row names every format and the options a CI user looks for, as
+/// docs/cli.md does.
+#[test]
+fn readme_lists_every_command_and_format() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let md = manual::markdown::render();
+    for name in man::command_names() {
+        assert!(
+            readme.contains(&format!("\n| `{name}")),
+            "README.md has no row for `{name}`"
+        );
+    }
+    let check = readme
+        .lines()
+        .find(|l| l.starts_with("| `check PATHS"))
+        .expect("the check row");
+    for f in <replay_audit::cli::CheckFormat as clap::ValueEnum>::value_variants() {
+        let name = clap::ValueEnum::to_possible_value(f).unwrap();
+        let name = name.get_name();
+        assert!(check.contains(name), "README's check row lacks `{name}`");
+        assert!(
+            md.contains(&format!("`{name}`")),
+            "docs/cli.md lacks `{name}`"
+        );
+    }
+    for opt in [
+        "-q",
+        "--min-severity",
+        "-o FILE",
+        "-o FORMAT=FILE",
+        "--fail-on",
+    ] {
+        assert!(check.contains(opt), "README's check row lacks `{opt}`");
+    }
 }

@@ -492,7 +492,9 @@ fn dot_clusters_regions_and_escapes_free_text() {
             (
                 "eu-west-1 + us-east-1",
                 vec!["charger", "checkout", "orders"]
-            )
+            ),
+            // Drawn apart from the regions, in a frame that says so.
+            ("no region", vec!["psp"])
         ]
     );
     assert!(

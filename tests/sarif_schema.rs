@@ -259,7 +259,7 @@ fn the_validator_rejects_what_the_schema_forbids() {
 /// notification per error, the invocation unsuccessful.
 #[test]
 fn input_errors_are_valid_sarif() {
-    use replay_audit::report::{errors, root::Root};
+    use replay_audit::report::{format, root::Root};
     let v = validator();
     let repo = Root::of(&root());
     let mut checked = 0;
@@ -276,14 +276,9 @@ fn input_errors_are_valid_sarif() {
         };
         let (map, diagnostics) = e.diagnostics();
         let mut out = Vec::new();
-        errors::write(
-            replay_audit::cli::CheckFormat::Sarif,
-            &mut out,
-            &map,
-            &diagnostics,
-            &repo,
-        )
-        .expect("writes");
+        format::of(format::CheckFormat::Sarif)
+            .write_errors(&mut out, &map, &diagnostics, &repo)
+            .expect("writes");
         let value: Value = serde_json::from_slice(&out).expect("JSON");
         let errs = errors(&v, &value);
         assert!(errs.is_empty(), "{}: {}", path.display(), errs.join("\n"));

@@ -174,6 +174,12 @@ pub enum Flag {
     RetentionIsArchive,
 }
 
+/// The ids of the built-in kinds, in the catalog's order (what `catalog`
+/// and the shell completion offer).
+pub fn kind_ids() -> impl Iterator<Item = &'static str> {
+    KINDS.iter().map(|k| k.0)
+}
+
 /// The built-in catalog: [`Builtin::kind`] and [`Builtin::source`] parse
 /// one entry on first use; the whole [`Catalog`] (through `Deref`) is
 /// parsed only when something lists it.

@@ -62,7 +62,7 @@ fn outputs(values: &[OutputArg]) -> Result<(Option<&Path>, Also<'_>), engine::Er
 /// lines are one run's, so asking for them is refused rather than answered
 /// with a table.
 fn each_can_write(format: CheckFormat, also: &Also) -> Result<(), engine::Error> {
-    let per_run = |f: &CheckFormat| matches!(f, CheckFormat::Human | CheckFormat::Concise);
+    let per_run = |f: &CheckFormat| format::of(*f).each() == format::Each::Refused;
     let Some(f) = std::iter::once(&format)
         .chain(also.iter().map(|(f, _)| f))
         .find(|f| per_run(f))
@@ -146,11 +146,11 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         let outputs = std::iter::once((out.format, out.file))
             .chain(out.also.iter().map(|&(f, p)| (f, Some(p))));
         for (f, file) in outputs {
-            if !matches!(
-                f,
-                CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise
-            ) {
-                write_output_with(file, |w| report::errors::write(f, w, &map, &errors, &root))?;
+            // The terminal formats write nothing: standard error has the errors.
+            let mut text = Vec::new();
+            format::of(f).write_errors(&mut text, &map, &errors, &root)?;
+            if !text.is_empty() {
+                write_output_with(file, |w| w.write_all(&text))?;
             }
         }
     }
@@ -167,6 +167,37 @@ fn shown_for(base: format::Shown, format: CheckFormat, include_accepted: bool) -
     }
 }
 
+/// `--diff`: the fixes as a unified diff on standard output; exit 1 when
+/// there is one.
+fn show_diff(fixed: &[replay_audit::fix::Fixed]) -> anyhow::Result<u8> {
+    let text: String = fixed
+        .iter()
+        .map(|f| replay_audit::fix::unified_diff(&f.path, &f.before, &f.after))
+        .collect();
+    let written = super::write_output(None, &echo_lines(&text))?;
+    Ok(written.max(u8::from(!text.is_empty())))
+}
+
+/// The diff as printed: every line inert, as the files' text may hold
+/// control characters.
+fn echo_lines(text: &str) -> String {
+    text.lines().map(|l| echo(l) + "\n").collect()
+}
+
+/// `--fix`: each file rewritten whole, atomically; what changed on
+/// standard error.
+fn apply_fixes(fixed: &[replay_audit::fix::Fixed]) -> Result<(), engine::Error> {
+    for f in fixed {
+        let path = Path::new(&f.path);
+        replay_audit::files::write_atomic(path, f.after.as_bytes(), replay_audit::files::Mode::Fix)
+            .map_err(|e| engine::Error::usage(e.message.clone(), e.help.clone()))?;
+        for c in &f.changes {
+            eprintln!("fixed {}: {}", echo(&f.path), echo(c));
+        }
+    }
+    Ok(())
+}
+
 /// Loads, checks and renders; an input error is returned as such.
 fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u8> {
     let Command::Check {
@@ -176,6 +207,8 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
         baseline,
         write_baseline,
         overrides,
+        fix,
+        diff,
         ..
     } = &cli.command
     else {
@@ -189,6 +222,18 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
         overrides.as_deref(),
     )?;
     let mut m = engine::load(&inputs)?;
+    if *fix || *diff {
+        let policy = engine::policy(&inputs)?;
+        let checked = engine::check(&m, &policy, today()?);
+        let fixed = replay_audit::fix::plan(&m, &checked.findings, policy.margin);
+        drop(checked);
+        if *diff {
+            return show_diff(&fixed);
+        }
+        apply_fixes(&fixed)?;
+        // What remains, read from the files as they are now.
+        m = engine::load(&inputs)?;
+    }
     if matches!(
         out.format,
         CheckFormat::Json

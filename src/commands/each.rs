@@ -8,6 +8,7 @@ use std::path::Path;
 use replay_audit::cli::{CheckFormat, Cli};
 use replay_audit::diagnostics::SourceMap;
 use replay_audit::org;
+use replay_audit::report::format::{self, Each};
 use replay_audit::report::root::Root;
 use replay_audit::rules::Severity;
 
@@ -32,13 +33,13 @@ pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
             return Ok(2);
         }
     };
-    let render = match s.format {
-        // Human and concise are refused before (`check::each_can_write`).
-        CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise => org::Render::Table {
+    let render = match format::of(s.format).each() {
+        // Refused before (`check::each_can_write`).
+        Each::Table | Each::Refused => org::Render::Table {
             color: s.output.is_none() && color(cli.color, std::io::stdout().is_terminal()),
         },
-        CheckFormat::Json => org::Render::Json,
-        other => org::Render::Parts(other),
+        Each::Json => org::Render::Json,
+        Each::Parts => org::Render::Parts(s.format),
     };
     let run = org::Run {
         limits: limits(cli),

@@ -145,10 +145,11 @@ fn templates(
     finish(&imported)
 }
 
-/// Prints the skeleton, and a warning for each resource not imported.
+/// Prints the skeleton, and its coverage line on stderr (the resources
+/// not imported are listed one by one, with their place, in its header).
 fn finish(imported: &Imported) -> anyhow::Result<u8> {
-    for u in &imported.unsupported {
-        eprintln!("warning: not imported: {}", echo(u));
+    if let Some(line) = import::coverage::of_skeleton(&imported.text) {
+        eprintln!("{line}");
     }
     out(&imported.text)?;
     Ok(0)

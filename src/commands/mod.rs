@@ -12,6 +12,7 @@ mod horizon;
 mod import;
 mod info;
 mod init;
+mod lsp;
 mod report;
 mod shell;
 mod what_if;
@@ -50,6 +51,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
         Command::Graph { .. } => graph::run(cli),
         Command::Import { .. } => import::run(cli),
         Command::Init { output } => init::run(output.as_deref()),
+        Command::Lsp => lsp::run(cli),
         Command::Explain { .. }
         | Command::Rules { .. }
         | Command::Catalog { .. }

@@ -13,6 +13,8 @@ pub enum Mode {
     Replace,
     /// `init --output`, `save`: an existing file is refused.
     CreateNew,
+    /// `check --fix`: only a manifest this run read, rewritten whole.
+    Fix,
 }
 
 /// Why an output was not written; nothing at the target was changed.
@@ -112,6 +114,14 @@ pub fn write_atomic_with(
                 WriteErrorKind::Folder,
                 format!("`{name}` is a folder"),
                 "give a file path",
+            ));
+        }
+        Ok(_) if mode == Mode::Fix && super::is_input(target) => {}
+        _ if mode == Mode::Fix => {
+            return Err(refused(
+                WriteErrorKind::Input,
+                format!("`{name}` is not a manifest this run read"),
+                "`check --fix` rewrites only the manifests it checked",
             ));
         }
         Ok(_) if super::is_input(target) => {

@@ -37,7 +37,9 @@ pub fn detect(text: &str, limits: &Limits) -> Option<Format> {
     {
         return classify(|k| keys.contains_key(k), false);
     }
-    let root = parse(text, 0, limits).ok()?;
+    let Ok(root) = parse(text, 0, limits) else {
+        return by_lines(text);
+    };
     let Value::Map(_) = root.value else {
         return None;
     };
@@ -50,6 +52,30 @@ pub fn detect(text: &str, limits: &Limits) -> Option<Format> {
         })
     );
     classify(|k| root.get(k).is_some(), aws_resources)
+}
+
+/// A document that does not parse, told by a top-level key on a line of
+/// its own (`asyncapi: 3.0.0`, or `"asyncapi": "3.0.0",` in JSON), so its
+/// importer reports the syntax error at its place rather than the folder
+/// scan skipping it as no manifest.
+fn by_lines(text: &str) -> Option<Format> {
+    text.lines().find_map(|line| {
+        // YAML: an unquoted key at column 0; JSON: a quoted key at the
+        // first level of indentation.
+        let json = line.trim_start();
+        let key = if line.len() - json.len() <= 4 && json.starts_with('"') {
+            json[1..].split('"').next()?
+        } else {
+            line.split(':')
+                .next()
+                .filter(|k| !k.starts_with([' ', '\t', '"']))?
+        };
+        match key {
+            "asyncapi" => Some(Format::AsyncApi),
+            "AWSTemplateFormatVersion" => Some(Format::CloudFormation),
+            _ => None,
+        }
+    })
 }
 
 /// Which importer reads the file at `path` holding `text`: a `.tf` file is
@@ -106,6 +132,23 @@ mod tests {
             Some(Format::Terraform)
         );
         assert_eq!(detect("asyncapi: 3.0.0\n", &l), Some(Format::AsyncApi));
+        // Broken documents are still told apart, so their error is shown.
+        assert_eq!(
+            detect("asyncapi: 2.6.0\nchannels: { a: *b }\n", &l),
+            Some(Format::AsyncApi)
+        );
+        assert_eq!(
+            detect("{\n  \"asyncapi\": \"3.0.0\",\n  x\n", &l),
+            Some(Format::AsyncApi)
+        );
+        assert_eq!(
+            detect("AWSTemplateFormatVersion: '2010-09-09'\nResources: [\n", &l),
+            Some(Format::CloudFormation)
+        );
+        assert_eq!(
+            detect("version: 1\nResources: [\n  asyncapi: x\n", &l),
+            None
+        );
         assert_eq!(detect("version: 1\ncomponents: {}\n", &l), None);
         assert_eq!(detect("version: 1\n", &l), None);
     }

@@ -15,8 +15,10 @@
 //! (the manifest reader's, with tags kept), the format found by
 //! [`detect`], and the output model and its text live in [`out`].
 
+pub mod allow;
 pub mod asyncapi;
 pub mod cloudformation;
+pub mod coverage;
 pub mod defaults;
 pub mod delivery_policy;
 mod detect;

@@ -12,7 +12,7 @@
 //! (`# input file: NAME`); each place then moves to the file its comment
 //! names, a source entry of its own.
 
-use crate::diagnostics::SourceMap;
+use crate::diagnostics::{Loc, SourceMap};
 use crate::manifest::yaml::{Node, Value};
 
 /// The suffix `engine::read` gives the name of a text imported in memory.
@@ -101,16 +101,15 @@ fn remap(n: &mut Node, lines: &[(usize, u32)], ids: &[u32]) {
 /// names several; each other one is added to `sources`). The template's
 /// text is not at hand here, so the entries keep none (a snippet then
 /// shows the place without the line). Other sources, and a skeleton saved
-/// by `import` (a file the user can open), are left alone.
-pub fn relocate(sources: &mut SourceMap, file: u32, node: &mut Node) {
-    let Some(name) = sources
+/// by `import` (a file the user can open), are left alone (`None`);
+/// else the lines' new places, for what else was read from the text
+/// (its inline allowances).
+pub fn relocate(sources: &mut SourceMap, file: u32, node: &mut Node) -> Option<Places> {
+    let name = sources
         .files
         .get(file as usize)
         .and_then(|s| s.path.strip_suffix(IMPORTED))
-        .map(str::to_string)
-    else {
-        return;
-    };
+        .map(str::to_string)?;
     let text = std::mem::take(&mut sources.files[file as usize].text);
     let names: Vec<String> = input_files(&text, &name)
         .into_iter()
@@ -124,6 +123,33 @@ pub fn relocate(sources: &mut SourceMap, file: u32, node: &mut Node) {
     }
     remap(node, &lines, &ids);
     sources.files[file as usize].path = names[0].clone();
+    Some(Places { lines, ids })
+}
+
+/// Where [`relocate`] moved the lines of one generated text.
+pub struct Places {
+    /// (input file, template line) of each generated line.
+    lines: Vec<(usize, u32)>,
+    /// The source entry of each input file.
+    ids: Vec<u32>,
+}
+
+impl Places {
+    /// `loc` of the generated text at its template place (column 1, as
+    /// every relocated place).
+    pub fn loc(&self, loc: Loc) -> Loc {
+        match (loc.line as usize)
+            .checked_sub(1)
+            .and_then(|i| self.lines.get(i))
+        {
+            Some(&(f, line)) => Loc {
+                file: self.ids[f],
+                line,
+                col: 1,
+            },
+            None => loc,
+        }
+    }
 }
 
 #[cfg(test)]

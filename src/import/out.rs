@@ -60,6 +60,9 @@ pub struct OutComp {
     pub fields: Vec<F>,
     /// Comment lines under the component (notes, TODOs).
     pub notes: Vec<String>,
+    /// Inline allowance comments written above the component, each with
+    /// its source ([`super::allow`]).
+    pub allow: Vec<String>,
 }
 
 /// A generated intent (AsyncAPI extensions).
@@ -88,6 +91,9 @@ pub struct Out {
     pub regions: Vec<(String, String)>,
     pub unsupported: Vec<(String, String)>,
     pub notes: Vec<String>,
+    /// What of the input was read, left out and left unresolved (the
+    /// coverage line of the header).
+    pub coverage: super::coverage::Coverage,
     /// Position in `comps` by id: lookups stay constant-time however many
     /// templates one output holds.
     index: std::collections::HashMap<String, usize>,
@@ -105,6 +111,7 @@ impl Out {
             regions: Vec::new(),
             unsupported: Vec::new(),
             notes: Vec::new(),
+            coverage: super::coverage::Coverage::default(),
             index: std::collections::HashMap::new(),
         }
     }
@@ -151,8 +158,16 @@ impl Out {
             from,
             fields: Vec::new(),
             notes: Vec::new(),
+            allow: Vec::new(),
         });
         id
+    }
+
+    /// Writes allowance `lines` ([`super::allow`]) above component `id`.
+    pub fn allow(&mut self, id: &str, lines: Vec<String>) {
+        if let Some(c) = self.comp(id) {
+            c.allow.extend(lines);
+        }
     }
 
     /// Sets a field of a component (replacing one of the same key).
@@ -197,8 +212,36 @@ impl Out {
         }
     }
 
-    pub fn unsupported(&mut self, what: String, src: String) {
+    /// A unit of the input (a resource of type `ty`) that is not imported:
+    /// listed in the header and counted by type in the coverage line.
+    pub fn unsupported(&mut self, ty: &str, what: String, src: String) {
+        self.coverage.not_imported(ty, None);
         self.unsupported.push((what, src));
+    }
+
+    /// [`Out::unsupported`] of a unit listed once per instance (a
+    /// Terraform resource with `count`): counted once per `key`.
+    pub fn unsupported_unit(&mut self, ty: &str, key: &str, what: String, src: String) {
+        self.coverage.not_imported(ty, Some(key));
+        self.unsupported.push((what, src));
+    }
+
+    /// A part of a read unit that is not imported (an event of a SAM
+    /// function of a type not read): listed, and counted apart.
+    pub fn unsupported_part(&mut self, what: String, src: String) {
+        self.coverage.parts += 1;
+        self.unsupported.push((what, src));
+    }
+
+    /// A `TODO:` note on component `id` for a reference left unresolved,
+    /// counted in the coverage line; in the header when there is no such
+    /// component, so that it is never lost.
+    pub fn unresolved(&mut self, id: &str, note: String) {
+        self.coverage.unresolved += 1;
+        match self.comp(id) {
+            Some(c) => c.notes.push(note),
+            None => self.notes.push(note),
+        }
     }
 
     pub fn region(&mut self, id: &str, src: String) {
@@ -223,6 +266,7 @@ impl Out {
         s.push_str("# Every imported value names its source; review every `TODO:` before relying on the findings.\n");
         s.push_str("# The input cannot tell intents, keys, effects and dedup guards: add them here or in an\n");
         s.push_str("# overlay manifest given to `check` with the original file (same ids extend these components).\n");
+        let _ = writeln!(s, "# {}", comment_text(&self.coverage.line(self.format)));
         for n in &self.notes {
             let _ = writeln!(s, "# {}", comment_text(n));
         }
@@ -267,6 +311,9 @@ impl Out {
         }
         s.push_str("\ncomponents:\n");
         for c in &self.comps {
+            for a in &c.allow {
+                let _ = writeln!(s, "  # {}", comment_text(a));
+            }
             let _ = writeln!(s, "  {}:", scalar(&c.id));
             let _ = writeln!(
                 s,

@@ -64,7 +64,7 @@ pub fn declare_missing(out: &mut Out) {
             kind,
             format!("named by `{by}` but not described in {}", out.file),
         );
-        out.note(
+        out.unresolved(
             &id,
             format!("TODO: `{id}` is referenced by `{by}`; declare its kind and settings (`replay-audit catalog` lists the kinds), here or in an overlay"),
         );

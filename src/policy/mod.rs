@@ -13,9 +13,11 @@
 //! - `baseline`: baseline files;
 //! - `date`: dates and "today" for waiver expiry.
 
+mod allowed;
 mod baseline;
 mod date;
 mod file;
+pub mod inline;
 mod raw;
 mod rule_codes;
 pub mod schema;
@@ -24,6 +26,7 @@ mod waiver;
 
 pub use baseline::Baseline;
 pub use date::{Date, TODAY_VAR};
+pub use inline::Allowance;
 pub use search::locate;
 pub use waiver::{NeverExpiring, UnusedWaiver, Waiver, WaiverIndex, glob};
 
@@ -141,15 +144,12 @@ impl Notes {
     pub fn warnings(&self, baseline: Option<&str>) -> Vec<String> {
         let mut out = self.policy_warnings.clone();
         for w in &self.unused_waivers {
-            let mut target = w.code.to_string();
-            for (k, v) in [("intent", &w.intent), ("component", &w.component)] {
-                if let Some(v) = v {
-                    target.push_str(&format!(" {k}={v}"));
-                }
-            }
             out.push(format!(
-                "warning: {}:{}:{}: waiver for {target} matched no finding; remove it or fix its code, intent or component",
-                w.location.file, w.location.line, w.location.column
+                "warning: {}:{}:{}: {}",
+                w.location.file,
+                w.location.line,
+                w.location.column,
+                w.message()
             ));
         }
         for s in &self.stale_baseline {
@@ -237,21 +237,37 @@ impl Policy {
     }
 
     /// The findings of an analysis under this policy: the rules run with
-    /// its options, then [`Policy::apply`].
+    /// its options, then [`Policy::apply_with`] with the manifest's inline
+    /// allowances.
     pub fn check(
         &self,
         a: &crate::analysis::Analysis,
         today: Date,
     ) -> (Vec<Finding>, Vec<UnusedWaiver>) {
-        self.apply(rules::check_with(a, &self.options()), today)
+        let findings = rules::check_with(a, &self.options());
+        self.apply_with(findings, today, &a.manifest.sources)
     }
 
-    /// Applies severity overrides (dropping rules that are `off`) and
-    /// waivers. Waived findings stay, marked; an expired waiver leaves the
-    /// finding active and says so in its message.
+    /// [`Policy::apply_with`] without inline allowances.
     pub fn apply(&self, findings: Vec<Finding>, today: Date) -> (Vec<Finding>, Vec<UnusedWaiver>) {
+        self.apply_with(findings, today, &SourceMap::default())
+    }
+
+    /// Applies severity overrides (dropping rules that are `off`), waivers
+    /// and the inline allowances of `manifest` (placed by its files). A
+    /// waived or allowed finding stays, marked (a policy waiver first); an
+    /// expired waiver or allowance leaves the finding active and says so in
+    /// its message. The unused waivers come first, then the unused
+    /// allowances.
+    pub fn apply_with(
+        &self,
+        findings: Vec<Finding>,
+        today: Date,
+        manifest: &SourceMap,
+    ) -> (Vec<Finding>, Vec<UnusedWaiver>) {
         let mut used = vec![false; self.waivers.len()];
         let index = WaiverIndex::new(&self.waivers);
+        let mut inline = allowed::Marker::new(&manifest.allowances, manifest, today);
         // Collected in place (same element type): a second array of every
         // finding would be alive beside the first at the peak of a check.
         let keep = |mut f: Finding| {
@@ -275,9 +291,11 @@ impl Policy {
                         reason: w.reason.clone(),
                         ticket: w.ticket.clone(),
                         expires: w.expires.map(|d| d.to_string()),
+                        inline: None,
                     });
                 }
             }
+            inline.mark(&mut f);
             if f.waived.is_none()
                 && let Some(w) = expired
             {
@@ -294,7 +312,7 @@ impl Policy {
             Some(f)
         };
         let out: Vec<Finding> = findings.into_iter().filter_map(keep).collect();
-        let unused = self
+        let mut unused: Vec<UnusedWaiver> = self
             .waivers
             .iter()
             .zip(used)
@@ -305,8 +323,10 @@ impl Policy {
                 component: w.component.clone(),
                 reason: w.reason.clone(),
                 location: self.sources.location(w.loc),
+                inline: false,
             })
             .collect();
+        unused.extend(inline.unused());
         (out, unused)
     }
 }

@@ -7,7 +7,7 @@ use crate::rules::{RULES, Rule};
 /// The rule whose code or name is exactly `code`; else the help to show.
 /// Nothing looser is accepted: `RH01` could mean RH001 or RH010, so a
 /// waiver or severity written so is an error that names the candidates.
-pub(super) fn find_rule(code: &str) -> Result<&'static Rule, String> {
+pub(crate) fn find_rule(code: &str) -> Result<&'static Rule, String> {
     RULES
         .iter()
         .find(|r| r.code == code || r.name == code)

@@ -66,6 +66,30 @@ pub struct UnusedWaiver {
     pub component: Option<String>,
     pub reason: String,
     pub location: Location,
+    /// An inline allowance in a manifest rather than a policy waiver.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub inline: bool,
+}
+
+impl UnusedWaiver {
+    /// The warning without its place: what stderr and annotations say.
+    pub fn message(&self) -> String {
+        let mut target = self.code.to_string();
+        for (k, v) in [("intent", &self.intent), ("component", &self.component)] {
+            if let Some(v) = v {
+                target.push_str(&format!(" {k}={v}"));
+            }
+        }
+        if self.inline {
+            format!(
+                "inline allowance for {target} covers no finding; remove it, or fix its code or place"
+            )
+        } else {
+            format!(
+                "waiver for {target} matched no finding; remove it or fix its code, intent or component"
+            )
+        }
+    }
 }
 
 /// A waiver without `expires` (JSON `never_expiring_waivers`, a GitHub

@@ -3,6 +3,9 @@
 //! the shape editors' quickfix lists and `errorformat` read (ruff's and
 //! clippy's short output); the summary line, then which policy applied.
 
+use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::io::{self, Write};
 
 use crate::diagnostics::echo;
@@ -15,7 +18,7 @@ pub fn render(map: &crate::diagnostics::SourceMap, findings: &[Finding]) -> Stri
     let mut out = String::new();
     for f in findings {
         let accepted = match (&f.waived, f.baselined) {
-            (Some(w), _) => format!(" (waived: {})", w.reason),
+            (Some(w), _) => format!(" ({}: {})", w.word(), w.reason),
             (None, true) => " (baselined)".to_string(),
             (None, false) => String::new(),
         };
@@ -44,5 +47,20 @@ impl Format for ConciseFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
         out.write_all(render(run.sources(), run.findings).as_bytes())?;
         writeln!(out, "{}", echo(&run.notes.policy_line()))
+    }
+
+    fn write_errors(
+        &self,
+        _out: &mut dyn Write,
+        _map: &SourceMap,
+        _errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        // On a terminal the errors are on standard error only.
+        Ok(())
+    }
+
+    fn each(&self) -> Each {
+        Each::Refused
     }
 }

@@ -22,6 +22,9 @@
 //! string goes through [`shown`]: one inert line, each overlong token cut as
 //! the table cuts it.
 
+use crate::diagnostics::{Diagnostic, SourceMap};
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::collections::HashMap;
 use std::io::{self, Write};
 
@@ -48,6 +51,21 @@ impl Format for Human {
         let width = usize::from(crate::report::table::width());
         out.write_all(render(run.manifest, run.findings, run.color, width).as_bytes())?;
         writeln!(out, "{}", echo(&run.notes.policy_line()))
+    }
+
+    fn write_errors(
+        &self,
+        _out: &mut dyn Write,
+        _map: &SourceMap,
+        _errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        // On a terminal the errors are on standard error only.
+        Ok(())
+    }
+
+    fn each(&self) -> Each {
+        Each::Refused
     }
 }
 
@@ -224,7 +242,7 @@ pub fn hanging(prefix: &str, text: &str, width: usize) -> String {
 /// value to its closing quote; else up to a comment (` #`), a mapping's
 /// `: ` (or a key's last `:`), ` = ` (HCL, TOML), `,`, `{`, `[`, `]` or
 /// `}`, trailing spaces left out.
-fn value_len(rest: &str) -> usize {
+pub(crate) fn value_len(rest: &str) -> usize {
     let b = rest.as_bytes();
     if let Some(&q @ (b'"' | b'\'')) = b.first() {
         let mut i = 1;
@@ -278,10 +296,11 @@ fn flow_len(rest: &str, open: u8) -> usize {
     rest.trim_end().len()
 }
 
-/// `waived: reason [ticket] (until date)` or `baselined`.
+/// `waived: reason [ticket] (until date)` (`allowed: ...` for an inline
+/// allowance) or `baselined`.
 fn accepted(f: &Finding) -> Option<String> {
     if let Some(w) = &f.waived {
-        let mut s = format!("waived: {}", w.reason);
+        let mut s = format!("{}: {}", w.word(), w.reason);
         if let Some(t) = &w.ticket {
             s.push_str(&format!(" [{t}]"));
         }
@@ -330,7 +349,7 @@ fn arithmetic(f: &Finding) -> Option<String> {
 }
 
 /// The link field a step's explanation starts with (`dead_letter: …`).
-fn field_of(why: &str) -> &str {
+pub(crate) fn field_of(why: &str) -> &str {
     match why.split_once(':') {
         Some((f, _)) if !f.is_empty() && f.chars().all(|c| c.is_ascii_lowercase() || c == '_') => f,
         _ => "link",

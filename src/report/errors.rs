@@ -3,52 +3,18 @@
 //! `errors` array beside empty `findings`; SARIF a result per error and an
 //! unsuccessful invocation with a notification per error; GitHub an
 //! `::error` annotation per error; JUnit a failing test case per error;
-//! Markdown a list. The table prints nothing here: standard error has the
+//! Markdown a list; each format's `write_errors` writes them with these.
+//! The terminal formats print nothing here: standard error has the
 //! rustc-style rendering in every format.
-
-use std::io::{self, Write};
 
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use crate::cli::CheckFormat;
 use crate::diagnostics::{Diagnostic, SourceMap};
-use crate::report::root::Root;
 use crate::report::sarif::{self, Context};
-use crate::report::{github, gitlab, json, junit, markdown, xml};
+use crate::report::{github, junit, markdown, xml};
 
 /// The suite of input errors in JUnit.
 pub const JUNIT_SUITE: &str = "(input)";
-
-/// The errors of one run in `format` (nothing for the table).
-pub fn write(
-    format: CheckFormat,
-    out: &mut dyn Write,
-    map: &SourceMap,
-    errors: &[Diagnostic],
-    root: &Root,
-) -> io::Result<()> {
-    let text = match format {
-        // The human formats: the errors are on standard error only.
-        CheckFormat::Table | CheckFormat::Human | CheckFormat::Concise => return Ok(()),
-        CheckFormat::Json => return json::write_errors(out, map, errors),
-        CheckFormat::Sarif => {
-            let cx = Context {
-                root: Some(root),
-                ..Context::default()
-            };
-            sarif::to_text(&sarif::log_of(vec![sarif_run(&root.map(map), errors, &cx)]))
-        }
-        CheckFormat::Junit => {
-            junit::to_text(&junit::report(vec![junit_suite(JUNIT_SUITE, map, errors)]))
-        }
-        CheckFormat::Github => github_lines(&root.map(map), errors),
-        CheckFormat::Markdown => markdown_text(map, errors),
-        CheckFormat::Gitlab => {
-            return gitlab::write(out, &gitlab::error_issues(&root.map(map), errors, ""));
-        }
-    };
-    out.write_all(text.as_bytes())
-}
 
 /// The message and, when there is one, its fix.
 fn message(d: &Diagnostic) -> String {

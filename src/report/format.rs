@@ -1,18 +1,59 @@
-//! One interface for the outputs of `check`: a [`CheckRun`] holds what
-//! every format may show, [`Format`] writes it, and [`of`] picks the
-//! format of a `--format` value.
+//! One interface for the outputs of `check`: [`CheckFormat`] names them
+//! (the `--format` values), [`of`] gives each one's [`Format`], and a
+//! format is one type in its own file that writes everything `check`
+//! writes in it: the findings of a [`CheckRun`], the input errors of a run
+//! that could not be analysed, and its part of `check --each`. A new
+//! format is its file, a variant here and a line in [`of`].
 
 use std::io::{self, Write};
 
-use crate::cli::CheckFormat;
-use crate::diagnostics::SourceMap;
+use clap::ValueEnum;
+
+use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::manifest::Manifest;
 use crate::policy::Notes;
+use crate::report::each::{Arch, Part};
 use crate::report::root::Root;
 use crate::report::{
     concise, diagnostic, github, gitlab, horizon, json, junit, markdown, sarif, table,
 };
 use crate::rules::{Finding, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// A table of the findings [the default when standard output is not a terminal].
+    Table,
+    Json,
+    /// SARIF 2.1.0 (GitHub code scanning, editors).
+    Sarif,
+    /// JUnit XML: a suite per intent, a test case per finding.
+    Junit,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// A pull-request comment.
+    Markdown,
+    /// A GitLab Code Quality report (merge-request widget and diff).
+    Gitlab,
+    /// rustc-style diagnostics with the manifest lines, grouped by intent
+    /// [the default on a terminal].
+    #[value(alias = "pretty", alias = "full")]
+    Human,
+    /// One line per finding, `file:line:col: severity[CODE]: message` (editors, quickfix lists).
+    #[value(alias = "short")]
+    Concise,
+}
+
+impl CheckFormat {
+    /// The format of a `check` run without `--format`: diagnostics on a
+    /// terminal, the table otherwise (logs and pipes keep their output).
+    pub fn default_for(stdout_is_terminal: bool) -> CheckFormat {
+        if stdout_is_terminal {
+            CheckFormat::Human
+        } else {
+            CheckFormat::Table
+        }
+    }
+}
 
 /// What one `check` run hands to its output.
 pub struct CheckRun<'a> {
@@ -40,8 +81,65 @@ impl CheckRun<'_> {
 }
 
 /// An output of `check`.
-pub trait Format {
+pub trait Format: Sync {
+    /// The findings of one run.
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()>;
+
+    /// The input errors of a run that could not be analysed, so that CI
+    /// shows them where it reads this format; the terminal formats write
+    /// nothing (standard error has the errors in every format).
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        root: &Root,
+    ) -> io::Result<()>;
+
+    /// How `check --each` writes this format.
+    fn each(&self) -> Each;
+
+    /// An analysed architecture's part of `check --each` (for
+    /// [`Each::Parts`]).
+    fn part(&self, _a: &Arch) -> Option<Part> {
+        None
+    }
+
+    /// The part of an architecture that could not be analysed.
+    fn failed_part(
+        &self,
+        _name: &str,
+        _map: &SourceMap,
+        _errors: &[Diagnostic],
+        _root: &Root,
+    ) -> Option<Part> {
+        None
+    }
+
+    /// The parts, in order, as one document.
+    fn combine(&self, parts: Vec<Part>) -> String {
+        parts
+            .into_iter()
+            .filter_map(|p| match p {
+                Part::Text(t) => Some(t),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// How `check --each` writes a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Each {
+    /// A table per architecture under its heading, then the totals.
+    Table,
+    /// One JSON document of every architecture.
+    Json,
+    /// A part per architecture ([`Format::part`]) put together by
+    /// [`Format::combine`].
+    Parts,
+    /// Lines that belong to one run: refused.
+    Refused,
 }
 
 /// The format that `--format` names.

@@ -9,6 +9,9 @@
 //! the message, `%`, `\r` and `\n`; in property values, those and also `:`
 //! and `,`, which would otherwise end the value or the property list.
 
+use crate::diagnostics::Diagnostic;
+use crate::report::each::{Arch, Part};
+use crate::report::format::Each;
 use std::io::{self, Write};
 
 use crate::diagnostics::{SourceMap, inert};
@@ -76,20 +79,16 @@ pub fn render_notes(root: &Root, notes: &Notes) -> String {
         ));
     }
     for w in &notes.unused_waivers {
-        let mut target = w.code.to_string();
-        for (k, v) in [("intent", &w.intent), ("component", &w.component)] {
-            if let Some(v) = v {
-                target.push_str(&format!(" {k}={v}"));
-            }
-        }
         let file = root.display(&w.location.file);
+        let title = match w.inline {
+            true => "replay-audit unused inline allowance",
+            false => "replay-audit unused waiver",
+        };
         out.push_str(&line(
             "warning",
             Some((&file, w.location.line, w.location.column)),
-            "replay-audit unused waiver",
-            &format!(
-                "waiver for {target} matched no finding; remove it or fix its code, intent or component"
-            ),
+            title,
+            &w.message(),
         ));
     }
     for s in &notes.stale_baseline {
@@ -118,7 +117,7 @@ pub fn render(map: &SourceMap, findings: &[Finding]) -> String {
         // An accepted finding (waived or baselined) is a notice, so the
         // pull request does not show an error that does not fail the run.
         let (cmd, accepted) = match (&f.waived, f.baselined) {
-            (Some(w), _) => ("notice", format!(" (waived: {})", w.reason)),
+            (Some(w), _) => ("notice", format!(" ({}: {})", w.word(), w.reason)),
             (None, true) => ("notice", " (baselined)".to_string()),
             (None, false) => (command(f.severity), String::new()),
         };
@@ -138,5 +137,37 @@ impl Format for GithubFormat {
         out.write_all(render(&map, run.findings).as_bytes())?;
         out.write_all(render_notes(&run.root, run.notes).as_bytes())?;
         out.write_all(policy_notice(&run.notes.policy_line()).as_bytes())
+    }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        root: &Root,
+    ) -> io::Result<()> {
+        out.write_all(crate::report::errors::github_lines(&root.map(map), errors).as_bytes())
+    }
+
+    fn each(&self) -> Each {
+        Each::Parts
+    }
+
+    fn part(&self, a: &Arch) -> Option<Part> {
+        let map = a.root.map(&a.manifest.sources);
+        Some(Part::Text(
+            render(&map, a.findings) + &render_notes(a.root, a.notes),
+        ))
+    }
+
+    fn failed_part(
+        &self,
+        _name: &str,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        root: &Root,
+    ) -> Option<Part> {
+        let lines = crate::report::errors::github_lines(&root.map(map), errors);
+        Some(Part::Text(lines))
     }
 }

@@ -10,6 +10,9 @@
 //! GitLab's comparison of two pipelines. An input that could not be
 //! analysed is one `blocker` issue per error.
 
+use crate::report::each::{Arch, Part};
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -125,5 +128,52 @@ impl Format for GitlabFormat {
     fn write(&self, out: &mut dyn Write, r: &CheckRun) -> io::Result<()> {
         let map = r.root.map(r.sources());
         write(out, &issues(&map, r.findings, r.accepted, ""))
+    }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        root: &Root,
+    ) -> io::Result<()> {
+        write(out, &error_issues(&root.map(map), errors, ""))
+    }
+
+    fn each(&self) -> Each {
+        Each::Parts
+    }
+
+    // Fingerprints are unique across the report: each is prefixed by its
+    // architecture.
+    fn part(&self, a: &Arch) -> Option<Part> {
+        let accepted = crate::report::format::accepted(a.findings);
+        let map = a.root.map(&a.manifest.sources);
+        let prefix = format!("{}/", a.root.display(a.name));
+        Some(Part::Gitlab(issues(&map, a.findings, &accepted, &prefix)))
+    }
+
+    fn failed_part(
+        &self,
+        name: &str,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        root: &Root,
+    ) -> Option<Part> {
+        let prefix = format!("{}/", root.display(name));
+        Some(Part::Gitlab(error_issues(&root.map(map), errors, &prefix)))
+    }
+
+    fn combine(&self, parts: Vec<Part>) -> String {
+        let all: Vec<Issue> = parts
+            .into_iter()
+            .flat_map(|p| match p {
+                Part::Gitlab(i) => i,
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut out = Vec::new();
+        write(&mut out, &all).expect("writes to memory");
+        String::from_utf8(out).expect("JSON is UTF-8")
     }
 }

@@ -1,5 +1,7 @@
 //! `--format json`: the stable contract of `cli.md`.
 
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -334,6 +336,20 @@ impl Format for JsonFormat {
     fn write(&self, out: &mut dyn Write, run: &CheckRun) -> io::Result<()> {
         write_with(out, run.sources(), run.findings, run.notes)
     }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        write_errors(out, map, errors)
+    }
+
+    fn each(&self) -> Each {
+        Each::Json
+    }
 }
 
 #[cfg(test)]
@@ -348,6 +364,7 @@ mod tests {
     fn a_borrowed_finding_writes_as_the_owned_one() {
         let map = SourceMap {
             files: vec![SourceFile::new("a/b.yaml".into(), String::new())],
+            ..SourceMap::default()
         };
         let mut f = Finding::new(Code::RH001, "late \u{9b} copy")
             .intent("pay")
@@ -365,6 +382,7 @@ mod tests {
             reason: "known".into(),
             ticket: Some("T-1".into()),
             expires: None,
+            inline: None,
         });
         f.baselined = true;
         let mut owned = Vec::new();

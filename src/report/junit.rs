@@ -6,10 +6,17 @@
 //! are the findings': it fails at or above the failing severity
 //! (`--fail-on`), passes below it (info, by default warnings too) with the
 //! finding as its output, and is skipped, with the reason, when a waiver
-//! or the baseline accepts it. Every suite has the property
+//! or the baseline accepts it; a finding an inline allowance in the
+//! manifest accepts passes, its output starting `allowed: reason (inline
+//! allowance at FILE:LINE)`. Every suite has the property
 //! `replay-audit.policy`: the policy file that applied. An input that could not be analysed is one
 //! failing case per error ([`crate::report::errors`]).
 
+use crate::diagnostics::Diagnostic;
+use crate::report::each::{Arch, Part};
+use crate::report::errors;
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -147,8 +154,9 @@ fn detail(map: &SourceMap, f: &Finding) -> String {
     text.trim_end_matches('\n').to_string()
 }
 
-/// One finding's case: skipped when accepted, failing at or above
-/// `threshold`, else passing with the finding as its output.
+/// One finding's case: passing with the allowance when allowed inline,
+/// skipped when otherwise accepted, failing at or above `threshold`, else
+/// passing with the finding as its output.
 fn case(
     map: &SourceMap,
     f: &Finding,
@@ -156,9 +164,21 @@ fn case(
     threshold: Severity,
     classname: &str,
 ) -> TestCase {
-    let text = detail(map, f);
+    let mut text = detail(map, f);
     let mut passed = false;
-    let status = if let Some(reason) = accepted {
+    let allowed = f.waived.as_ref().and_then(|w| w.inline.as_ref());
+    let status = if let (Some(reason), Some(at)) = (accepted, allowed) {
+        // Allowed in the manifest itself: a passing case whose output
+        // starts with the allowance, as a test the code opts out of.
+        passed = true;
+        text = format!(
+            "allowed: {} (inline allowance at {}:{})\n{text}",
+            xml::value(reason),
+            xml::value(&at.file),
+            at.line
+        );
+        TestCaseStatus::success()
+    } else if let Some(reason) = accepted {
         let mut s = TestCaseStatus::skipped();
         s.set_message(xml::value(&one_line(&format!("waived: {reason}"))))
             .set_description(format!("{text}\n  waived: {}", xml::value(reason)));
@@ -234,5 +254,51 @@ impl Format for JunitFormat {
             run.notes.policy.as_deref(),
         );
         out.write_all(to_text(&report(suites)).as_bytes())
+    }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        let suite = errors::junit_suite(errors::JUNIT_SUITE, map, errors);
+        out.write_all(to_text(&report(vec![suite])).as_bytes())
+    }
+
+    fn each(&self) -> Each {
+        Each::Parts
+    }
+
+    fn part(&self, a: &Arch) -> Option<Part> {
+        let accepted = crate::report::format::accepted(a.findings);
+        let map = &a.manifest.sources;
+        let mut suite = architecture_suite(a.name, map, a.findings, &accepted, a.threshold);
+        suite.add_property(policy_property(a.notes.policy.as_deref()));
+        Some(Part::Junit(Box::new(suite)))
+    }
+
+    fn failed_part(
+        &self,
+        name: &str,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> Option<Part> {
+        Some(Part::Junit(Box::new(errors::junit_suite(
+            name, map, errors,
+        ))))
+    }
+
+    fn combine(&self, parts: Vec<Part>) -> String {
+        let suites = parts
+            .into_iter()
+            .filter_map(|p| match p {
+                Part::Junit(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        to_text(&report(suites))
     }
 }

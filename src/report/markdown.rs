@@ -7,6 +7,10 @@
 //! Flavored Markdown with inline HTML, so an id must not be able to open a
 //! tag, a code span, a link or a table cell.
 
+use crate::diagnostics::Diagnostic;
+use crate::report::each::{Arch, Part};
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::io::{self, Write};
 
 use crate::diagnostics::SourceMap;
@@ -103,10 +107,10 @@ pub fn spans(s: &str) -> String {
     out
 }
 
-/// `*(waived: reason)* ` or `*(baselined)* ` before an accepted finding.
+/// `*(waived: reason)* ` (`allowed` for an inline allowance) or `*(baselined)* ` before an accepted finding.
 fn accepted(f: &Finding) -> String {
     match (&f.waived, f.baselined) {
-        (Some(w), _) => format!("*(waived: {})* ", escape(&w.reason)),
+        (Some(w), _) => format!("*({}: {})* ", w.word(), escape(&w.reason)),
         (None, true) => "*(baselined)* ".to_string(),
         (None, false) => String::new(),
     }
@@ -296,4 +300,42 @@ impl Format for MarkdownFormat {
         // Which policy applied (a file, or none found).
         writeln!(out, "\n<sub>{}</sub>", escape(&run.notes.policy_line()))
     }
+
+    fn write_errors(
+        &self,
+        out: &mut dyn Write,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        out.write_all(crate::report::errors::markdown_text(map, errors).as_bytes())
+    }
+
+    fn each(&self) -> Each {
+        Each::Parts
+    }
+
+    fn part(&self, a: &Arch) -> Option<Part> {
+        let map = &a.manifest.sources;
+        let text = render_full(map, a.findings, Some(a.manifest), a.horizons);
+        Some(Part::Text(section(a.name, &text)))
+    }
+
+    fn failed_part(
+        &self,
+        name: &str,
+        map: &SourceMap,
+        errors: &[Diagnostic],
+        _root: &Root,
+    ) -> Option<Part> {
+        let text = crate::report::errors::markdown_text(map, errors);
+        Some(Part::Text(section(name, &text)))
+    }
+}
+
+/// A Markdown comment of one architecture of `check --each` under its own
+/// heading.
+fn section(name: &str, comment: &str) -> String {
+    let body = comment.strip_prefix("## replay-audit\n").unwrap_or(comment);
+    format!("## replay-audit: {}\n{body}\n", escape(name))
 }

@@ -256,7 +256,7 @@ fn findings<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
         let accepted = f
             .waived
             .as_ref()
-            .map_or_else(String::new, |w| format!("*(waived: {})* ", escape(w)));
+            .map_or_else(String::new, |w| format!("*({})* ", escape(w)));
         let _ = writeln!(
             s,
             "- {accepted}**{}** {} {} — {}  ",

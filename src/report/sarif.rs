@@ -12,17 +12,20 @@ use serde::Serialize;
 
 use crate::diagnostics::{Loc, SourceMap};
 use crate::manifest::Manifest;
-use crate::report::format::{CheckRun, Format};
 use crate::report::related;
 use crate::report::root::Root;
 use crate::rules::{Finding, RULES, Rule, Severity};
 
+mod format;
 mod log;
+pub use format::SarifFormat;
 pub use log::*;
 
 pub const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
-pub const INFORMATION_URI: &str = "https://github.com/replay-audit/replay-audit";
+/// The repository `Cargo.toml` names, where the rule pages the reports
+/// link to are (`docs/rules/RHnnn.md`).
+pub const INFORMATION_URI: &str = env!("CARGO_PKG_REPOSITORY");
 /// Key of the one partial fingerprint: `Finding::fingerprint()`, without line numbers.
 pub const FINGERPRINT_KEY: &str = "replayAudit/v1";
 
@@ -257,7 +260,11 @@ fn result(map: &SourceMap, cx: &Context, i: usize, f: &Finding, id: String) -> S
             .copied()
             .flatten()
             .map(|j| Suppression {
-                kind: "external",
+                // An inline allowance is written in the manifest itself.
+                kind: match f.waived.as_ref().and_then(|w| w.inline.as_ref()) {
+                    Some(_) => "inSource",
+                    None => "external",
+                },
                 justification: j.to_string(),
             })
             .into_iter()
@@ -354,7 +361,8 @@ fn input_descriptor() -> Descriptor {
     let text = "A manifest, template, overlay or policy file could not be read, parsed or validated, so nothing was analysed; the message gives the place and the fix.";
     Descriptor {
         id: INPUT_ERROR,
-        name: INPUT_ERROR,
+        // A name distinct from the id, as SARIF1001 asks.
+        name: "input-could-not-be-analysed",
         short_description: Text {
             text: "The input could not be analysed".to_string(),
         },
@@ -517,26 +525,5 @@ pub fn left_out(n: usize) -> Notification {
             ),
         },
         locations: Vec::new(),
-    }
-}
-
-/// `--format sarif`, with the worst paths placed and accepted findings
-/// suppressed.
-pub struct SarifFormat;
-
-impl Format for SarifFormat {
-    fn write(&self, out: &mut dyn Write, r: &CheckRun) -> io::Result<()> {
-        let map = r.root.map(r.sources());
-        let (findings, accepted, dropped) = within_limit(r.findings, r.accepted);
-        let cx = Context {
-            manifest: Some(r.manifest),
-            waived: &accepted,
-            root: Some(&r.root),
-            architecture: None,
-            policy: Some(r.notes.policy.as_deref()),
-        };
-        let mut run = streamed_run(&map, &findings, &cx);
-        note_left_out(&mut run, dropped);
-        write_log(out, &log_of(vec![run]))
     }
 }

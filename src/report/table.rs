@@ -1,5 +1,8 @@
 //! `--format table`: findings for a person at a terminal (comfy-table).
 
+use crate::diagnostics::Diagnostic;
+use crate::report::format::Each;
+use crate::report::root::Root;
 use std::io::{self, Write};
 
 use comfy_table::presets::UTF8_FULL_CONDENSED;
@@ -118,7 +121,7 @@ pub fn render_width(map: &SourceMap, findings: &[Finding], color: bool, width: u
 /// One finding's cells, every manifest text made inert ([`cell`]).
 fn row(map: &SourceMap, f: &Finding, color: bool, narrow: bool) -> Vec<Cell> {
     let sev = Cell::new(match (&f.waived, f.baselined) {
-        (Some(_), _) => format!("{}\n(waived)", f.severity.name()),
+        (Some(w), _) => format!("{}\n({})", f.severity.name(), w.word()),
         (None, true) => format!("{}\n(baselined)", f.severity.name()),
         (None, false) => f.severity.name().to_string(),
     });
@@ -146,7 +149,7 @@ fn row(map: &SourceMap, f: &Finding, color: bool, narrow: bool) -> Vec<Cell> {
         msg.push_str(&format!("\npath: {}", path_text(&f.path)));
     }
     if let Some(w) = &f.waived {
-        msg.push_str(&format!("\nwaived: {}", w.reason));
+        msg.push_str(&format!("\n{}: {}", w.word(), w.reason));
         if let Some(t) = &w.ticket {
             msg.push_str(&format!(" [{t}]"));
         }
@@ -227,6 +230,21 @@ impl Format for TableFormat {
         out.write_all(render(run.sources(), run.findings, run.color).as_bytes())?;
         // Which policy applied (a file, or none found), shown inert.
         writeln!(out, "{}", inert(&run.notes.policy_line()))
+    }
+
+    fn write_errors(
+        &self,
+        _out: &mut dyn Write,
+        _map: &SourceMap,
+        _errors: &[Diagnostic],
+        _root: &Root,
+    ) -> io::Result<()> {
+        // On a terminal the errors are on standard error only.
+        Ok(())
+    }
+
+    fn each(&self) -> Each {
+        Each::Table
     }
 }
 

@@ -73,13 +73,29 @@ impl Margin {
     }
 }
 
-/// A waiver from `replay-audit.toml` that covers a finding.
+/// A waiver from `replay-audit.toml`, or an inline allowance in a
+/// manifest, that covers a finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Waived {
     pub reason: String,
     pub ticket: Option<String>,
     /// `YYYY-MM-DD`, the last day the waiver holds.
     pub expires: Option<String>,
+    /// Where the inline allowance that covers it stands (JSON `inline`);
+    /// `None` for a waiver of the policy file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inline: Option<crate::diagnostics::Location>,
+}
+
+impl Waived {
+    /// What the text formats call it: `allowed` (inline) or `waived`.
+    pub fn word(&self) -> &'static str {
+        if self.inline.is_some() {
+            "allowed"
+        } else {
+            "waived"
+        }
+    }
 }
 
 use serde::Serialize;

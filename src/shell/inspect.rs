@@ -202,8 +202,8 @@ pub(super) fn short(f: &Finding) -> String {
         f.scope()
     );
     s.push_str(&numbers(f));
-    if f.waived.is_some() {
-        s.push_str(" (waived)");
+    if let Some(w) = &f.waived {
+        s.push_str(&format!(" ({})", w.word()));
     }
     s
 }

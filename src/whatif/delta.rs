@@ -93,7 +93,9 @@ fn finding_line(f: &Finding) -> String {
         f.rule.code,
         f.rule.name,
         f.scope(),
-        if f.waived.is_some() { " (waived)" } else { "" }
+        f.waived
+            .as_ref()
+            .map_or(String::new(), |w| format!(" ({})", w.word()))
     )
 }
 

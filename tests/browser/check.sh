@@ -4,7 +4,8 @@
 # Builds replay-audit, renders the report of fixtures/incident-dlq-redrive.yaml,
 # opens it in headless Chromium, checks the rendered DOM (twelve questions per
 # intent, an inline <svg>, nothing loaded from outside) and writes a screenshot
-# to target/report.png. Then renders the report of tests/browser/large.yaml
+# to target/report.png. Renders the report of tests/browser/regions.yaml and
+# checks that no region frame is drawn over a component outside it. Then renders the report of tests/browser/large.yaml
 # (67 components, 11 intents) and measures it as laid out at 100 % zoom in a
 # 1280 px window: one drawing per intent plus the whole architecture, every
 # node label at least 10 px high, and the architecture wider than the page
@@ -78,8 +79,11 @@ check "screenshot written to target/report.png" test -s "$out/report.png"
 
 large="$out/report-large.html"
 "$bin" report tests/browser/large.yaml --format html -o "$large"
-measure="$out/report-large.measure.html"
-sed 's#</body>#<script>\
+# The measuring script, added to a copy of a report: per drawing, its
+# components, smallest label and whether it scrolls; and every region
+# frame drawn over a component outside it ("crossing ...").
+instrument() { # report, copy with the script
+  sed 's#</body>#<script>\
 addEventListener("load", function () {\
   var rows = [];\
   document.querySelectorAll("figure").forEach(function (fig) {\
@@ -91,15 +95,33 @@ addEventListener("load", function () {\
     });\
     var where = fig.closest("section").id;\
     rows.push(where + " " + n + " " + min.toFixed(1) + " " + (fig.scrollWidth > fig.clientWidth ? "scrolls" : "fits"));\
+    svg.querySelectorAll(".cluster").forEach(function (c) {\
+      var f = c.querySelector("rect").getBoundingClientRect();\
+      svg.querySelectorAll(".node").forEach(function (nd) {\
+        if (nd.getAttribute("data-cluster") === c.getAttribute("data-region")) return;\
+        var b = nd.querySelector("rect, path, ellipse, polygon").getBoundingClientRect();\
+        if (f.left < b.right \&\& b.left < f.right \&\& f.top < b.bottom \&\& b.top < f.bottom)\
+          rows.push("crossing " + where + " " + c.getAttribute("data-region") + " " + nd.getAttribute("data-id"));\
+      });\
+    });\
   });\
   var pre = document.createElement("pre");\
   pre.id = "measured"; pre.textContent = "\\n" + rows.join("\\n") + "\\n";\
   document.body.appendChild(pre);\
 });\
-</script></body>#' "$large" >"$measure"
+</script></body>#' "$1" >"$2"
+}
+measure="$out/report-large.measure.html"
+instrument "$large" "$measure"
 measured="$out/report-large.measured.html"
 "$browser" "${flags[@]}" --window-size=1280,2000 --virtual-time-budget=5000 --dump-dom "file://$measure" >"$measured" 2>>"$out/chromium.log"
 rows="$(sed -n '/<pre id="measured">/,/<\/pre>/p' "$measured" | grep -E '^[a-z0-9-]+ [0-9]+ ' || true)"
+regional="$out/report-regional.html"
+"$bin" report tests/browser/regions.yaml --format html -o "$regional"
+instrument "$regional" "$out/report-regional.measure.html"
+"$browser" "${flags[@]}" --window-size=1280,2000 --virtual-time-budget=5000 --dump-dom "file://$out/report-regional.measure.html" >>"$measured" 2>>"$out/chromium.log"
+crossings="$(sed -n '/<pre id="measured">/,/<\/pre>/p' "$measured" | grep -E '^crossing ' || true)"
+echo "$crossings" | grep . | sed 's/^/  /' || true
 echo "$rows" | sed 's/^/  measured: /'
 drawings=$(echo "$rows" | grep -c . || true)
 check "large manifest: a drawing per intent and one of the architecture (found $drawings)" test "$drawings" -eq 12
@@ -108,6 +130,9 @@ check "large manifest: every drawing's node labels are at least 10 px high" \
   bash -c 'echo "$1" | awk "\$3 < 10 { bad = 1 } END { exit bad }"' _ "$rows"
 check "large manifest: the architecture scrolls sideways rather than shrinking" \
   bash -c 'echo "$1" | grep -Eq "^graph .* scrolls$"' _ "$rows"
+check "regions: no region frame is drawn through a component outside it" test -z "$crossings"
+check "regions: components without a region have their own labelled frame" \
+  grep -q 'data-region="no region"' "$regional"
 check "large manifest: each intent's drawing shows its own part" \
   bash -c 'echo "$1" | grep -Eq "^intent-payouts-run [0-9]+ "' _ "$rows"
 

@@ -70,6 +70,9 @@ pub fn import(root: &Node, out: &mut Out) -> Result<(), Diagnostic> {
     } else {
         operations_v2(root)
     };
+    // The units of the coverage line: every channel and every operation
+    // (3.x `operations`, a 2.x channel's `publish` and `subscribe`).
+    out.coverage.total = channel_ids.len() + ops.len();
     for op in ops {
         operation(out, op, (&channel_ids, &queues), &mut intents)?;
     }
@@ -221,7 +224,7 @@ fn operation(
             let src = out.src(&format!("{path}.channel"), &op);
             out.push_link(c, "delivers_to", vec![F::new("to", V::S(id.clone()), Some(src))]);
         }
-        _ => out.note(&id, format!("TODO: operation `{name}` has no channel this importer can resolve, or action `{action}`")),
+        _ => out.unresolved(&id, format!("TODO: operation `{name}` has no channel this importer can resolve, or action `{action}`")),
     }
     if let (Some(c), Some(b)) = (&chan, op.get("bindings"))
         && b.get("sns").is_some()

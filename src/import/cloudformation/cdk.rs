@@ -20,8 +20,9 @@
 //! nested stack `Ledger`, `ledger.ledger-events`). The hashed logical id
 //! (`PayoutRequestsFF550EDF`) is used only for a resource without one.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
+use super::local_file::{Refused, link_words, resolve};
 use super::stacks::Template;
 use super::{Node, Value, kebab};
 use crate::diagnostics::{Diagnostic, SourceMap};
@@ -191,36 +192,18 @@ fn inside(dir: &Path, n: &Node) -> Result<PathBuf, Diagnostic> {
     let Some(rel) = n.str() else {
         return Err(at(n, format!("`{}` is not a file name", n.brief())));
     };
-    let mut file = dir.to_path_buf();
-    let mut any = false;
-    for c in Path::new(rel).components() {
-        match c {
-            Component::Normal(p) => {
-                file.push(p);
-                any = true;
-                if std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
-                    return Err(at(
-                        n,
-                        format!(
-                            "`{}` is a symbolic link, which is not followed",
-                            file.display()
-                        ),
-                    ));
+    resolve(dir, Vec::new(), rel).map_err(|r| {
+        at(
+            n,
+            match r {
+                Refused::Leaves | Refused::Absolute => {
+                    format!("`{rel}` leaves the assembly folder `{}`", dir.display())
                 }
-            }
-            Component::CurDir => {}
-            _ => {
-                return Err(at(
-                    n,
-                    format!("`{rel}` leaves the assembly folder `{}`", dir.display()),
-                ));
-            }
-        }
-    }
-    if !any {
-        return Err(at(n, format!("`{rel}` names no file")));
-    }
-    Ok(file)
+                Refused::Empty => format!("`{rel}` names no file"),
+                Refused::Link(link) => link_words(&link),
+            },
+        )
+    })
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //! refused. Each refusal is a `TODO:` note, not an error: the rest of the
 //! template still imports.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use super::local_file::{Refused, link_words, resolve};
 
 use super::intrinsics::Cf;
 use super::{Node, Out, Value, relocate};
@@ -57,32 +59,12 @@ pub(super) fn read(cf: &Cf, out: &Out, n: &Node, path: &str) -> Result<(Node, St
 /// leaves that folder or passes through a symbolic link.
 fn local(template: &str, rel: &str) -> Result<PathBuf, String> {
     let dir = Path::new(template).parent().unwrap_or(Path::new(""));
-    let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
-    for c in Path::new(rel).components() {
-        match c {
-            Component::Normal(p) => parts.push(p),
-            Component::CurDir => {}
-            Component::ParentDir if parts.pop().is_some() => {}
-            Component::ParentDir => return Err("it leaves the template's folder".into()),
-            Component::RootDir | Component::Prefix(_) => {
-                return Err("an absolute path leaves the template's folder".into());
-            }
-        }
-    }
-    if parts.is_empty() {
-        return Err("it names no file".into());
-    }
-    let mut file = dir.to_path_buf();
-    for p in parts {
-        file.push(p);
-        if std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!(
-                "`{}` is a symbolic link, which is not followed",
-                file.display()
-            ));
-        }
-    }
-    Ok(file)
+    resolve(dir, Vec::new(), rel).map_err(|r| match r {
+        Refused::Leaves => "it leaves the template's folder".into(),
+        Refused::Absolute => "an absolute path leaves the template's folder".into(),
+        Refused::Empty => "it names no file".into(),
+        Refused::Link(link) => link_words(&link),
+    })
 }
 
 #[cfg(test)]

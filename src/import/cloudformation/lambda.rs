@@ -67,10 +67,12 @@ pub(super) fn event_invoke_config(
             async_config(fn_hint, &fid);
         }
         Some(Err(why)) => out.unsupported(
+            "AWS::Lambda::EventInvokeConfig",
             format!("Resources.{lid} (EventInvokeConfig): function {why}"),
             out.src(&base, r),
         ),
         _ => out.unsupported(
+            "AWS::Lambda::EventInvokeConfig",
             format!("Resources.{lid} (EventInvokeConfig): no FunctionName"),
             out.src(&base, r),
         ),
@@ -82,6 +84,7 @@ pub(super) fn esm(cf: &Cf, out: &mut Out, lid: &str, r: &Node, fn_hint: &mut Inv
     let base = format!("Resources.{lid}.Properties");
     let Some(props) = r.get("Properties") else {
         out.unsupported(
+            "AWS::Lambda::EventSourceMapping",
             format!("Resources.{lid} (EventSourceMapping without Properties)"),
             out.src(&base, r),
         );
@@ -94,14 +97,14 @@ pub(super) fn esm(cf: &Cf, out: &mut Out, lid: &str, r: &Node, fn_hint: &mut Inv
     match (source, func) {
         (Some((Ok((s, att)), sn)), Some(Ok(Some(fid)))) => {
             let Some(sid) = source_component(cf, out, &s, att.as_deref()) else {
-                out.unsupported(format!("Resources.{lid} (EventSourceMapping): source {s} is not read"), out.src(&base, r));
+                out.unsupported("AWS::Lambda::EventSourceMapping", format!("Resources.{lid} (EventSourceMapping): source {s} is not read"), out.src(&base, r));
                 return;
             };
             mapped(fn_hint, &fid);
             let to_src = out.src(&format!("{base}.FunctionName"), props.get("FunctionName").unwrap_or(sn));
             mapping_link(cf, out, &sid, &fid, props, &base, to_src);
         }
-        _ => out.unsupported(
+        _ => out.unsupported("AWS::Lambda::EventSourceMapping", 
             format!("Resources.{lid} (EventSourceMapping): source or function is not a resource of this template"),
             out.src(&base, r),
         ),

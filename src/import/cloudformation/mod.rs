@@ -20,6 +20,7 @@ mod eventbridge;
 mod intrinsics;
 pub(super) mod invocation;
 mod lambda;
+mod local_file;
 mod nested;
 mod s3;
 mod sam;
@@ -154,6 +155,7 @@ const CDK_METADATA: &str = "AWS::CDK::Metadata";
 /// perhaps prefixed, or the CDK construct path). `nested` are the stack
 /// resources whose templates were read (not listed as not imported).
 fn components(cf: &mut Cf, out: &mut Out, name: &Naming, nested: &BTreeSet<String>) {
+    out.coverage.total += cf.resources.len();
     for (lid, ty, r) in &cf.resources {
         if ty == CDK_METADATA {
             continue;
@@ -178,11 +180,13 @@ fn components(cf: &mut Cf, out: &mut Out, name: &Naming, nested: &BTreeSet<Strin
         let Some(kind) = kind(cf, ty, r) else {
             if !LINKING.contains(&ty.as_str()) && !nested.contains(lid) {
                 let at = out.src(&format!("Resources.{lid}"), r);
-                out.unsupported(format!("Resources.{lid} ({ty})"), at);
+                out.unsupported(ty, format!("Resources.{lid} ({ty})"), at);
             }
             continue;
         };
         let id = out.add(&name(lid, r), kind, from);
+        let allow = crate::import::allow::from_metadata(out, lid, r);
+        out.allow(&id, allow);
         cf.ids.insert(lid.clone(), id);
     }
 }
@@ -362,7 +366,7 @@ fn link_target(
         Ok((r, _)) => match cf.id(&r) {
             Some(id) => Some(id.clone()),
             None => {
-                out.note(
+                out.unresolved(
                     on,
                     format!(
                         "TODO: {what} {r} ({}), a resource this importer does not read",
@@ -373,7 +377,7 @@ fn link_target(
             }
         },
         Err(why) => {
-            out.note(on, format!("TODO: {what} {why} ({})", out.src(path, n)));
+            out.unresolved(on, format!("TODO: {what} {why} ({})", out.src(path, n)));
             None
         }
     }

@@ -27,9 +27,10 @@
 //! cycle.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::intrinsics::{self, Cf, Ev, NO_LINKS};
+use super::local_file::{Refused, link_words, resolve};
 use super::{Node, Value, kebab};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::manifest::Limits;
@@ -487,48 +488,29 @@ fn location(
 fn local(parent: &Path, top: &Path, rel: &str) -> Result<PathBuf, String> {
     let root = top.parent().unwrap_or(Path::new(""));
     let from = parent.parent().unwrap_or(Path::new(""));
-    let mut parts: Vec<std::ffi::OsString> = match from.strip_prefix(root) {
+    let start = match from.strip_prefix(root) {
         Ok(r) => r.components().map(|c| c.as_os_str().to_owned()).collect(),
         Err(_) => return Err("it is not under the folder of the template given".into()),
     };
-    for c in Path::new(rel).components() {
-        match c {
-            Component::Normal(p) => parts.push(p.to_owned()),
-            Component::CurDir => {}
-            Component::ParentDir if parts.pop().is_some() => {}
-            Component::ParentDir => {
-                return Err(format!(
-                    "it leaves the folder of {} (`{}`)",
-                    top.display(),
-                    if root.as_os_str().is_empty() {
-                        Path::new(".")
-                    } else {
-                        root
-                    }
-                    .display()
-                ));
-            }
-            Component::RootDir | Component::Prefix(_) => {
-                return Err(
-                    "an absolute path is not read (give it relative to the template)".into(),
-                );
-            }
+    resolve(root, start, rel).map_err(|r| match r {
+        Refused::Leaves => {
+            let shown = if root.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                root
+            };
+            format!(
+                "it leaves the folder of {} (`{}`)",
+                top.display(),
+                shown.display()
+            )
         }
-    }
-    if parts.is_empty() {
-        return Err("it names no file".into());
-    }
-    let mut file = root.to_path_buf();
-    for p in parts {
-        file.push(p);
-        if std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!(
-                "`{}` is a symbolic link, which is not followed",
-                file.display()
-            ));
+        Refused::Absolute => {
+            "an absolute path is not read (give it relative to the template)".into()
         }
-    }
-    Ok(file)
+        Refused::Empty => "it names no file".into(),
+        Refused::Link(link) => link_words(&link),
+    })
 }
 
 /// What makes two paths the same template: the resolved path where it

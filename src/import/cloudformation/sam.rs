@@ -1,10 +1,13 @@
 //! SAM functions (`AWS::Serverless::Function`): their timeout (also from
 //! `Globals`), dead-letter queue and invoke config, and their `Events`:
 //! queues and streams polled by the function, SNS topics (directly, or
-//! through the SQS queue of `SqsSubscription`), EventBridge rules
-//! delivering to it and S3 buckets notifying it ([`super::s3`]); and the
-//! `Events` of a SAM state machine (`AWS::Serverless::StateMachine`):
-//! rules and schedules delivering to it, API Gateway methods calling it.
+//! through the SQS queue of `SqsSubscription`), EventBridge rules and
+//! schedules (`Schedule`, `ScheduleV2`) invoking it asynchronously, S3
+//! buckets notifying it ([`super::s3`]), and API Gateway routes (`Api`,
+//! `HttpApi`) calling it synchronously; and the `Events` of a SAM state
+//! machine (`AWS::Serverless::StateMachine`): rules and schedules
+//! delivering to it, API Gateway methods calling it. Both read their
+//! schedules and API events with the same functions.
 
 use super::eventbridge::retry_policy;
 use super::intrinsics::Cf;
@@ -77,9 +80,17 @@ pub(super) fn function(
         match e.ty.as_str() {
             "SQS" | "Kinesis" | "DynamoDB" => stream_event(cf, out, id, lid, &e, fn_hint),
             "SNS" => sns_event(cf, out, id, lid, &e, fn_hint),
-            "EventBridgeRule" | "CloudWatchEvent" => rule_event(cf, out, id, lid, &e, fn_hint),
+            // A `Schedule` is a rule with a schedule expression.
+            "EventBridgeRule" | "CloudWatchEvent" | "Schedule" => {
+                rule_event(cf, out, id, lid, &e, fn_hint)
+            }
+            "ScheduleV2" => {
+                schedule_event(cf, out, id, lid, &e);
+                asynchronous(fn_hint, id);
+            }
+            "Api" | "HttpApi" => api_event(out, id, lid, &e, "invokes the function synchronously"),
             "S3" => super::s3::sam_event(cf, out, id, e.name, e.node, &e.props, &e.path, fn_hint),
-            _ => out.unsupported(
+            _ => out.unsupported_part(
                 format!("{} (event type {})", e.path, e.ty),
                 out.src(&e.path, e.node),
             ),
@@ -141,8 +152,8 @@ pub(super) fn state_machine_events(
                 rule_event(cf, out, id, lid, &e, fn_hint)
             }
             "ScheduleV2" => schedule_event(cf, out, id, lid, &e),
-            "Api" => api_event(out, id, lid, &e),
-            _ => out.unsupported(
+            "Api" => api_event(out, id, lid, &e, "calls StartExecution"),
+            _ => out.unsupported_part(
                 format!("{} (event type {})", e.path, e.ty),
                 out.src(&e.path, e.node),
             ),
@@ -151,7 +162,9 @@ pub(super) fn state_machine_events(
 }
 
 /// A `ScheduleV2` event: SAM creates an `AWS::Scheduler::Schedule` whose
-/// target is `id`, read as [`super::schedules::schedule`] reads one.
+/// target is `id` (a state machine, or a function it invokes
+/// asynchronously), read as [`super::schedules::schedule`] reads one:
+/// its `RetryPolicy` and `DeadLetterConfig`.
 fn schedule_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event) {
     let at = out.src(&e.path, e.node);
     let sid = out.add(
@@ -180,17 +193,22 @@ fn schedule_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event) {
     event_dead_letter(cf, out, &sid, e, "schedule");
 }
 
-/// An `Api` event: SAM creates an API Gateway method that calls
-/// StartExecution once per request; a retry is the client's, which the
-/// template does not show.
-fn api_event(out: &mut Out, id: &str, lid: &str, e: &Event) {
+/// An `Api` (REST API) or `HttpApi` (HTTP API) event: SAM creates an API
+/// Gateway route that, once per request, does `what` (`calls
+/// StartExecution` of a state machine, `invokes the function
+/// synchronously`); a retry is the client's, which the template does not
+/// show. The catalog has no API Gateway kind: the route is a `service`
+/// that `calls` its target.
+fn api_event(out: &mut Out, id: &str, lid: &str, e: &Event, what: &str) {
     let at = out.src(&e.path, e.node);
     let aid = out.add(
         &kebab(&format!("{lid}{}", e.name)),
         "service",
         format!(
-            "API Gateway method SAM creates for event {} (Api) of {lid}, {at}",
-            e.name
+            "API Gateway {} SAM creates for event {} ({}) of {lid}, {at}",
+            if e.ty == "HttpApi" { "route" } else { "method" },
+            e.name,
+            e.ty
         ),
     );
     let (method, path) = (
@@ -203,7 +221,7 @@ fn api_event(out: &mut Out, id: &str, lid: &str, e: &Event) {
             .map(Node::brief)
             .unwrap_or_else(|| "?".into()),
     );
-    out.note(&aid, format!("{method} {path}: API Gateway calls StartExecution for each request (the template shows no retry of it); TODO: the clients' retries are not in the template: declare the caller and its `retry`"));
+    out.note(&aid, format!("{method} {path}: API Gateway {what} for each request (the template shows no retry of it); TODO: the clients' retries are not in the template: declare the caller and its `retry`"));
     out.push_link(
         &aid,
         "calls",
@@ -257,7 +275,7 @@ fn stream_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint:
                 let to_src = out.src(&format!("{epath} (event of {lid})"), ev);
                 mapping_link(cf, out, &sid, id, props, ppath, to_src);
             }
-            None => out.note(
+            None => out.unresolved(
                 id,
                 format!(
                     "TODO: event {ename}: source {s} is not read ({})",
@@ -265,7 +283,7 @@ fn stream_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint:
                 ),
             ),
         },
-        Err(why) => out.note(
+        Err(why) => out.unresolved(
             id,
             format!(
                 "TODO: event {ename}: source {why} ({})",
@@ -298,7 +316,7 @@ fn sns_event(cf: &Cf, out: &mut Out, id: &str, lid: &str, e: &Event, fn_hint: &m
                 asynchronous(fn_hint, id);
             }
         }
-        _ => out.note(
+        _ => out.unresolved(
             id,
             format!(
                 "TODO: event {ename} (SNS): topic not in this template ({})",
@@ -342,7 +360,7 @@ fn sqs_subscription(
             };
             let Some(qid) = qid else {
                 let qat = out.src(&format!("{spath}.QueueArn"), qn);
-                out.note(id, format!("TODO: event {} (SNS): the subscription queue is not a queue of this template; declare it and link it to `{id}`; imported as a direct subscription ({qat})", e.name));
+                out.unresolved(id, format!("TODO: event {} (SNS): the subscription queue is not a queue of this template; declare it and link it to `{id}`; imported as a direct subscription ({qat})", e.name));
                 return None;
             };
             qid

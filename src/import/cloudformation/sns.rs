@@ -57,6 +57,7 @@ pub(super) fn subscription_resource(cf: &Cf, out: &mut Out, lid: &str, r: &Node)
             }
         }
         _ => out.unsupported(
+            "AWS::SNS::Subscription",
             format!("Resources.{lid} (SNS subscription): topic or endpoint not in this template"),
             out.src(&base, r),
         ),

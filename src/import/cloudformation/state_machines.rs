@@ -224,7 +224,7 @@ fn walk_states(
                 continue;
             }
             Some(Err(src)) => {
-                out.note(
+                out.unresolved(
                     id,
                     format!("TODO: task {name} sends to a queue not in this template ({src})"),
                 );

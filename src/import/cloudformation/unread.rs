@@ -41,7 +41,7 @@ pub(super) fn declare(
             kind(&output),
             format!("output {output} of the nested stack {lid}, which is not read; {from}"),
         );
-        out.note(&id, format!("TODO: a placeholder for output `{output}` of the nested stack `{lid}`, whose template is not read (see the header): declare its kind and settings here or in an overlay"));
+        out.unresolved(&id, format!("TODO: a placeholder for output `{output}` of the nested stack `{lid}`, whose template is not read (see the header): declare its kind and settings here or in an overlay"));
         ids.insert(format!("{lid}.Outputs.{output}"), id);
     }
     ids

@@ -3,7 +3,7 @@
 //! references to other resources' literal attributes, operators,
 //! conditionals, templates without directives and a few pure functions
 //! (`jsonencode`, `tostring`, `tonumber`, `lower`, `upper`, `min`, `max`,
-//! `merge`, `length`, `toset`, `tolist`, `keys`, `values`: [`super::funcs`]);
+//! `merge`, `length`, `toset`, `tolist`, `keys`, `values`: [`super::builtins`]);
 //! `count.index`, `each.key` and `each.value` of the instance being read.
 //!
 //! An expression is first [`scan`]ned: the references it makes and an upper

@@ -24,6 +24,9 @@ pub(super) struct Block {
     pub labels: Vec<String>,
     pub body: Body,
     pub loc: Loc,
+    /// The inline allowance comments directly above a top-level block
+    /// (line, text from `replay-audit:`), [`crate::import::allow`].
+    pub allow: Vec<(u32, String)>,
 }
 
 /// The attributes and blocks of a file or a block, in file order.
@@ -55,7 +58,17 @@ pub(super) fn parse(text: &str, file: u32) -> Result<Body, Diagnostic> {
         .help("fix the Terraform syntax at this place (`terraform validate` shows the same)")
     })?;
     let lines = LineIndex::new(text);
-    Ok(convert(&body, file, &lines))
+    let mut out = convert(&body, file, &lines);
+    if text.contains(crate::policy::inline::MARKER) {
+        let raw: Vec<&str> = text.lines().collect();
+        for b in &mut out.blocks {
+            b.allow = crate::import::allow::comment_above(&raw, b.loc.line)
+                .into_iter()
+                .map(|(line, t)| (line, t.to_string()))
+                .collect();
+        }
+    }
+    Ok(out)
 }
 
 fn one_line(s: &str) -> String {
@@ -76,6 +89,7 @@ fn convert(body: &EditBody, file: u32, lines: &LineIndex) -> Body {
                 labels: b.labels.iter().map(|l| l.as_str().to_string()).collect(),
                 body: convert(&b.body, file, lines),
                 loc: lines.loc(file, b.span()),
+                allow: Vec::new(),
             }),
         }
     }

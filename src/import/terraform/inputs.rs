@@ -289,6 +289,7 @@ fn root_out(
 ) -> Out {
     let mut out = Out::new(label, Format::TerraformHcl);
     out.files = names.clone();
+    out.coverage.total = tree.blocks;
     // Several files: named in the header, so that `check` points into each.
     let configs: Vec<&String> = tree
         .read

@@ -17,10 +17,10 @@
 //! a value points at.
 
 mod across;
+mod builtins;
 mod cache;
 mod config;
 mod eval;
-mod funcs;
 mod functions;
 mod hcl;
 mod inputs;
@@ -401,6 +401,15 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
     let names = names(res, ns);
     let buckets = s3::Buckets::new(res);
     let mut outputs = std::collections::BTreeMap::new();
+    if out.format == super::Format::Terraform {
+        // A plan's unit is the resource instance it lists; a
+        // configuration's, its block, counted as it is read.
+        let managed = |r: &&Res| r.node.get("mode").and_then(Node::str) != Some("data");
+        out.coverage.total += (res.iter())
+            .filter(|r| r.ty != unread::OUTPUT)
+            .filter(managed)
+            .count();
+    }
     for (i, (r, name)) in res.iter_mut().zip(names).enumerate() {
         let data = r.node.get("mode").and_then(Node::str) == Some("data");
         if r.ty == unread::OUTPUT {
@@ -410,14 +419,17 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
         } else if let Some((_, kind)) = READ.iter().find(|(t, _)| *t == r.ty) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
-            r.id = Some(out.add(&kebab(&name), kind, from));
+            let id = out.add(&kebab(&name), kind, from);
+            crate::import::allow::terraform(out, r.node, &r.address, &id);
+            r.id = Some(id);
         } else if buckets.notifies(i) {
             // A bucket that notifies (or a notification whose bucket is
             // not here, standing for it): an event source.
             r.id = Some(s3::component(out, r, &name));
         } else if !LINKS.contains(&r.ty.as_str()) {
             let src = out.src(&r.address, r.node);
-            out.unsupported(format!("{} ({})", r.address, r.ty), src);
+            let key = unit(out, &r.address).to_string();
+            out.unsupported_unit(&r.ty, &key, format!("{} ({})", r.address, r.ty), src);
         }
     }
 }
@@ -456,7 +468,7 @@ fn module_output(
         ),
         false => format!("its folder `{source}` is not among the inputs: import it too"),
     };
-    out.note(
+    out.unresolved(
         &id,
         format!(
             "TODO: placeholder for `{module}.{output}` (used as `{}`): {module} is not read, {why}; or declare its kind and settings here or in an overlay",
@@ -575,9 +587,22 @@ impl<'a> Ctx<'a> {
             super::Format::TerraformHcl => why.replace("this plan", "this configuration"),
             _ => why.to_string(),
         };
-        out.unsupported(
+        let key = unit(out, &self.r.address).to_string();
+        out.unsupported_unit(
+            &self.r.ty,
+            &key,
             format!("{} ({why})", self.r.address),
             out.src(&self.r.address, self.r.node),
         );
+    }
+}
+
+/// The unit of the coverage line a resource instance belongs to: in a
+/// plan, the instance; in a configuration, its block (`count` and
+/// `for_each` make instances of one resource).
+fn unit<'a>(out: &Out, address: &'a str) -> &'a str {
+    match out.format {
+        super::Format::TerraformHcl => unindexed(address),
+        _ => address,
     }
 }

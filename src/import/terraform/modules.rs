@@ -142,6 +142,8 @@ pub(super) struct Tree {
     pub aliases: Vec<(String, String, String)>,
     /// The folders read (the root first).
     pub read: Vec<usize>,
+    /// The `resource` blocks of every module instance read.
+    pub blocks: usize,
 }
 
 /// Reads folder `root` (variables from `params`) and every folder among
@@ -170,7 +172,9 @@ pub(super) fn read(
     let mut instances = 1;
     let mut planned_root = None;
     let mut unread = Vec::new();
+    let mut blocks = 0;
     while let Some((i, prefix, r, depth)) = queue.pop_front() {
+        blocks += r.blocks;
         notes.extend(r.notes);
         config.extend(r.config);
         outputs.extend(r.outputs);
@@ -226,6 +230,7 @@ pub(super) fn read(
         region,
         aliases,
         read,
+        blocks,
     }
 }
 

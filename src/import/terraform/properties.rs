@@ -91,7 +91,7 @@ pub(super) fn redrive_policy(cx: &Ctx, out: &mut Out, id: &str) {
                 );
             }
         }
-        None => out.note(
+        None => out.unresolved(
             id,
             format!(
                 "TODO: dead_letter: the redrive policy's target is not in this plan ({})",

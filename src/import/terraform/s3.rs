@@ -125,7 +125,7 @@ pub(super) fn notification(cx: &Ctx, out: &mut Out, buckets: &Buckets) {
                         cx.asynchronous(&to);
                     }
                 }
-                None => out.note(
+                None => out.unresolved(
                     &id,
                     format!("TODO: delivers_to a {block} not in this configuration ({at})"),
                 ),

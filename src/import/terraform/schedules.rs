@@ -50,7 +50,7 @@ pub(super) fn schedule(cx: &Ctx, out: &mut Out, id: &str) {
         None => {
             let at = out.src(&cx.path("target"), t);
             let note = format!("TODO: delivers_to a target not in this configuration ({at})");
-            out.note(id, note);
+            out.unresolved(id, note);
             if first(t.get("retry_policy")).is_none() {
                 no_retry_policy(cx, out, id, t);
             }
@@ -128,7 +128,7 @@ fn dead_letter(cx: &Ctx, out: &mut Out, id: &str, n: &Node, attr: &str) {
                 None,
             ),
         ),
-        None => out.note(
+        None => out.unresolved(
             id,
             format!("TODO: dead_letter to a queue not in this configuration ({at})"),
         ),
@@ -151,7 +151,7 @@ pub(super) fn pipe(cx: &Ctx, out: &mut Out, id: &str) {
             }
             out.push_link(&sid, "delivers_to", link);
         }
-        None => out.note(
+        None => out.unresolved(
             id,
             format!(
                 "TODO: source not in this configuration ({})",
@@ -160,7 +160,7 @@ pub(super) fn pipe(cx: &Ctx, out: &mut Out, id: &str) {
         ),
     }
     let Some(to) = cx.find_id("target", cx.v("target")) else {
-        return out.note(
+        return out.unresolved(
             id,
             format!(
                 "TODO: calls a target not in this configuration ({})",

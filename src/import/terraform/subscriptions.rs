@@ -122,7 +122,7 @@ fn redrive_policy(cx: &Ctx, out: &mut Out, topic: &str) {
         .and_then(|a| a.as_str())
         .map(|s| Node::string(s, n.loc));
     let Some(to) = cx.find_id("redrive_policy", arn.as_ref()) else {
-        return out.note(topic, format!("TODO: dead_letter: the subscription's redrive policy names a queue not in this configuration ({at})"));
+        return out.unresolved(topic, format!("TODO: dead_letter: the subscription's redrive policy names a queue not in this configuration ({at})"));
     };
     if out
         .comp(topic)

@@ -129,6 +129,8 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
             Ok(()) => {
                 r.end_doc(&doc);
                 out.append(read);
+                r.errors
+                    .extend(crate::policy::inline::read(&mut sources, file));
             }
             Err(d) => {
                 // As if the file had not been read at all: its YAML error
@@ -205,8 +207,13 @@ pub fn parse_merging(
                     let text = &sources.files[file as usize].text;
                     defaults.extend(crate::import::defaults::marked(text, &node));
                 }
-                // A finding on an imported value points at its template line.
-                crate::import::origin::relocate(&mut sources, file, &mut node);
+                // A finding on an imported value points at its template line,
+                // and so does an allowance the importer wrote.
+                errors.extend(crate::import::allow::read_relocating(
+                    &mut sources,
+                    file,
+                    &mut node,
+                ));
                 nodes.push((file, imported, node));
             }
             Err(d) => errors.push(d),
@@ -315,7 +322,10 @@ pub fn parse_texts(
     for (path, text) in texts {
         let file = sources.add(path, text);
         match yaml::parse(&sources.files[file as usize].text, file, limits) {
-            Ok(node) => trees.push(node),
+            Ok(node) => {
+                errors.extend(crate::policy::inline::read(&mut sources, file));
+                trees.push(node);
+            }
             Err(d) => errors.push(d),
         }
     }

@@ -43,7 +43,7 @@ pub fn focus(v: &View, budget: usize) -> (View, Option<Omitted>) {
             })
         })
         .collect();
-    let clusters: BTreeSet<String> = nodes.iter().filter_map(|n| n.cluster.clone()).collect();
+    let clusters = super::clusters_of(&mut nodes);
     let omitted = Omitted {
         components: v.nodes.len() - nodes.len(),
         links: v.edges.len() - edges.len(),
@@ -51,7 +51,7 @@ pub fn focus(v: &View, budget: usize) -> (View, Option<Omitted>) {
     let view = View {
         nodes,
         edges,
-        clusters: clusters.into_iter().collect(),
+        clusters,
     };
     (view, Some(omitted))
 }

@@ -23,8 +23,6 @@ mod svg;
 mod tests;
 pub mod text;
 
-use std::collections::BTreeSet;
-
 use crate::analysis::effective as eff;
 use crate::catalog::Generic;
 use crate::manifest::model::{Component, Manifest};
@@ -181,10 +179,35 @@ pub fn view(m: &Manifest, findings: &[Finding]) -> View {
     for n in &mut nodes {
         n.codes.sort_unstable();
     }
-    let clusters: BTreeSet<String> = nodes.iter().filter_map(|n| n.cluster.clone()).collect();
+    let clusters = clusters_of(&mut nodes);
     View {
         nodes,
         edges,
-        clusters: clusters.into_iter().collect(),
+        clusters,
     }
+}
+
+/// The frame around the components that run in no region, drawn when
+/// others do: a region id has no space, so no region has this name.
+pub const NO_REGION: &str = "no region";
+
+/// The clusters of `nodes`, sorted. Where some run in a region, those that
+/// run in none are put in the [`NO_REGION`] cluster: drawn apart from the
+/// regions and labelled, never inside a region's frame.
+pub fn clusters_of(nodes: &mut [Node]) -> Vec<String> {
+    for n in nodes.iter_mut() {
+        if n.cluster.as_deref() == Some(NO_REGION) {
+            n.cluster = None;
+        }
+    }
+    let mut clusters: Vec<String> = nodes.iter().filter_map(|n| n.cluster.clone()).collect();
+    if !clusters.is_empty() && nodes.iter().any(|n| n.cluster.is_none()) {
+        for n in nodes.iter_mut().filter(|n| n.cluster.is_none()) {
+            n.cluster = Some(NO_REGION.to_string());
+        }
+        clusters.push(NO_REGION.to_string());
+    }
+    clusters.sort_unstable();
+    clusters.dedup();
+    clusters
 }

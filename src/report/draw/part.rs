@@ -85,14 +85,7 @@ pub fn part(m: &Manifest, reached: &[usize], findings: &[&Finding], worst: &[Str
     for n in &mut view.nodes {
         n.codes.sort_unstable();
     }
-    let mut clusters: Vec<String> = view
-        .nodes
-        .iter()
-        .filter_map(|n| n.cluster.clone())
-        .collect();
-    clusters.sort_unstable();
-    clusters.dedup();
-    view.clusters = clusters;
+    view.clusters = super::clusters_of(&mut view.nodes);
     Part {
         view,
         errors: from_errors,

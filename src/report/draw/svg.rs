@@ -116,54 +116,114 @@ fn drawing(s: &mut String, v: &View, title: &str, prefix: &str, omitted: Option<
     s.push_str("</svg>\n");
 }
 
-/// The region clusters, drawn behind everything.
+/// The region clusters, drawn behind everything: one frame around a
+/// region's components, or, where that frame would take in a component
+/// of another region, one frame per run of the region's components in a
+/// layer, so that no frame is drawn through a component outside it.
 fn clusters(s: &mut String, v: &View, lay: &Layout) {
     for (ci, region) in v.clusters.iter().enumerate() {
-        let members: Vec<usize> = (0..v.nodes.len())
-            .filter(|&i| v.nodes[i].cluster.as_deref() == Some(region.as_str()))
-            .collect();
+        let inside = |i: usize| v.nodes[i].cluster.as_deref() == Some(region.as_str());
+        let members: Vec<usize> = (0..v.nodes.len()).filter(|&i| inside(i)).collect();
         if members.is_empty() {
             continue;
         }
-        let mut x0 = members
-            .iter()
-            .map(|&i| lay.boxes[i].0 - lay.boxes[i].2 / 2.0)
-            .fold(f64::INFINITY, f64::min)
-            - 12.0;
-        let mut x1 = members
-            .iter()
-            .map(|&i| lay.boxes[i].0 + lay.boxes[i].2 / 2.0)
-            .fold(f64::NEG_INFINITY, f64::max)
-            + 12.0;
-        // Wide enough for its title.
-        let title_w = region.chars().count() as f64 * 6.9 + 18.0;
-        if x1 - x0 < title_w {
-            let grow = (title_w - (x1 - x0)) / 2.0;
-            x0 -= grow;
-            x1 += grow;
+        let whole = frame(&members, lay, region);
+        let crossed = (0..v.nodes.len()).any(|i| !inside(i) && overlaps(whole, box_of(lay, i)));
+        let frames = if crossed {
+            runs(&members, lay, inside)
+                .iter()
+                .map(|run| frame(run, lay, region))
+                .collect()
+        } else {
+            vec![whole]
+        };
+        for (x0, y0, x1, y1) in frames {
+            let _ = writeln!(
+                s,
+                "<g class=\"cluster\" data-region=\"{r}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"10\"/><text x=\"{}\" y=\"{}\">{r}</text></g><!-- cluster {ci} -->",
+                T(x0),
+                T(y0),
+                T(x1 - x0),
+                T(y1 - y0),
+                T(x0 + 8.0),
+                T(y0 + 15.0),
+                r = Xml(region)
+            );
         }
-        let y0 = members
-            .iter()
-            .map(|&i| lay.boxes[i].1 - NODE_H / 2.0)
-            .fold(f64::INFINITY, f64::min)
-            - 24.0;
-        let y1 = members
-            .iter()
-            .map(|&i| lay.boxes[i].1 + NODE_H / 2.0)
-            .fold(f64::NEG_INFINITY, f64::max)
-            + 20.0;
-        let _ = writeln!(
-            s,
-            "<g class=\"cluster\" data-region=\"{r}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"10\"/><text x=\"{}\" y=\"{}\">{r}</text></g><!-- cluster {ci} -->",
-            T(x0),
-            T(y0),
-            T(x1 - x0),
-            T(y1 - y0),
-            T(x0 + 8.0),
-            T(y0 + 15.0),
-            r = Xml(region)
-        );
     }
+}
+
+/// A component's box: left, top, right, bottom.
+fn box_of(lay: &Layout, i: usize) -> (f64, f64, f64, f64) {
+    let (cx, cy, w) = lay.boxes[i];
+    (
+        cx - w / 2.0,
+        cy - NODE_H / 2.0,
+        cx + w / 2.0,
+        cy + NODE_H / 2.0,
+    )
+}
+
+fn overlaps(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// The frame around `members`, with room for the title above and the
+/// padding around, wide enough for the title.
+fn frame(members: &[usize], lay: &Layout, title: &str) -> (f64, f64, f64, f64) {
+    let (mut x0, mut y0, mut x1, mut y1) = (
+        f64::INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for &i in members {
+        let b = box_of(lay, i);
+        (x0, y0, x1, y1) = (x0.min(b.0), y0.min(b.1), x1.max(b.2), y1.max(b.3));
+    }
+    let (mut x0, y0, mut x1, y1) = (x0 - 12.0, y0 - 24.0, x1 + 12.0, y1 + 20.0);
+    let title_w = title.chars().count() as f64 * 6.9 + 18.0;
+    if x1 - x0 < title_w {
+        let grow = (title_w - (x1 - x0)) / 2.0;
+        x0 -= grow;
+        x1 += grow;
+    }
+    (x0, y0, x1, y1)
+}
+
+/// The members side by side in one layer (one row of boxes) with no other
+/// component between them, each run left to right.
+fn runs(members: &[usize], lay: &Layout, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+    // Every box of the rows the members sit in, ordered by row then x.
+    let rows: std::collections::BTreeSet<u64> =
+        members.iter().map(|&i| lay.boxes[i].1.to_bits()).collect();
+    let mut row_boxes: Vec<(u64, f64, usize)> = (0..lay.boxes.len())
+        .filter(|&i| rows.contains(&lay.boxes[i].1.to_bits()))
+        .map(|i| (lay.boxes[i].1.to_bits(), lay.boxes[i].0, i))
+        .collect();
+    row_boxes.sort_by(|a, b| {
+        (a.0, a.1)
+            .partial_cmp(&(b.0, b.1))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut prev_row = None;
+    let mut open = false;
+    for (row, _, i) in row_boxes {
+        if prev_row != Some(row) {
+            open = false;
+            prev_row = Some(row);
+        }
+        if !inside(i) {
+            open = false;
+        } else if open {
+            out.last_mut().expect("an open run").push(i);
+        } else {
+            out.push(vec![i]);
+            open = true;
+        }
+    }
+    out
 }
 
 /// The edges, the hot ones last so they stay on top.
@@ -210,9 +270,14 @@ fn node(s: &mut String, nd: &Node, bx: (f64, f64, f64)) {
     let (id, kind) = (Xml(&nd.id), Xml(&nd.kind));
     let _ = write!(
         s,
-        "<g class=\"node {}{sev}\" data-id=\"{id}\"><title>{id} ({kind})",
+        "<g class=\"node {}{sev}\" data-id=\"{id}\"",
         nd.shape.class()
     );
+    // The frame it is drawn in (a browser check holds frames to it).
+    if let Some(c) = &nd.cluster {
+        let _ = write!(s, " data-cluster=\"{}\"", Xml(c));
+    }
+    let _ = write!(s, "><title>{id} ({kind})");
     for (k, r) in nd.regions.iter().enumerate() {
         s.push_str(if k == 0 { " in " } else { ", " });
         push_xml(s, r);

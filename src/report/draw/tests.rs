@@ -182,3 +182,69 @@ fn several_drawings_on_a_page_have_their_own_ids() {
     let whole = svg(&v, "t");
     assert!(whole.contains("<marker id=\"arrow\"") && whole.contains("url(#arrow)"));
 }
+
+/// The rectangles `<rect x= y= width= height=` of the region frames of an
+/// SVG drawing, with their region.
+fn frames(svg: &str) -> Vec<(String, (f64, f64, f64, f64))> {
+    let num = |s: &str, key: &str| -> f64 {
+        let at = s.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
+        s[at..at + s[at..].find('"').unwrap()].parse().unwrap()
+    };
+    svg.split("<g class=\"cluster\" data-region=\"")
+        .skip(1)
+        .map(|rest| {
+            let region = rest[..rest.find('"').unwrap()].to_string();
+            let rect = &rest[rest.find("<rect").unwrap()..];
+            let (x, y) = (num(rect, "x"), num(rect, "y"));
+            (
+                region,
+                (x, y, x + num(rect, "width"), y + num(rect, "height")),
+            )
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    /// Whatever the graph and the regions, no region frame is drawn
+    /// through a component outside it, and components without a region
+    /// sit in the labelled `no region` frame when others have one.
+    #[test]
+    fn no_region_frame_crosses_a_component_outside_it(
+        regions in proptest::collection::vec(0usize..4, 2..14),
+        links in proptest::collection::vec((0usize..14, 0usize..14), 0..30),
+    ) {
+        let names = ["eu", "us", "ap"];
+        let nodes: Vec<Node> = regions
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| node(&format!("n{i}"), names.get(r).copied()))
+            .collect();
+        let n = nodes.len();
+        let edges = links
+            .iter()
+            .filter(|(a, b)| a < &n && b < &n && a != b)
+            .map(|&(a, b)| edge(a, b))
+            .collect();
+        let mut v = View { nodes, edges, clusters: vec![] };
+        v.clusters = clusters_of(&mut v.nodes);
+        let lay = layout(&v);
+        let drawn = svg::svg(&v, "t");
+        for (region, (x0, y0, x1, y1)) in frames(&drawn) {
+            for (i, nd) in v.nodes.iter().enumerate() {
+                if nd.cluster.as_deref() == Some(region.as_str()) {
+                    continue;
+                }
+                let (cx, cy, w) = lay.boxes[i];
+                let b = (cx - w / 2.0, cy - NODE_H / 2.0, cx + w / 2.0, cy + NODE_H / 2.0);
+                let crosses = x0 < b.2 && b.0 < x1 && y0 < b.3 && b.1 < y1;
+                proptest::prop_assert!(!crosses, "frame {region} crosses {}", nd.id);
+            }
+        }
+        let mixed = v.nodes.iter().any(|n| n.regions.is_empty())
+            && v.nodes.iter().any(|n| !n.regions.is_empty());
+        proptest::prop_assert_eq!(
+            mixed,
+            frames(&drawn).iter().any(|(r, _)| r == NO_REGION)
+        );
+    }
+}

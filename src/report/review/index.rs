@@ -6,7 +6,8 @@ use crate::report::review::model::AssumptionEntry;
 
 use super::fl;
 
-/// "reason (ticket PAY-12, until 2027-01-31)".
+/// "reason (ticket PAY-12, until 2027-01-31)"; an inline allowance says
+/// where it stands ("reason (until 2027-01-31, inline at a.yaml:12)").
 pub(super) fn waiver_text(w: &crate::rules::Waived) -> String {
     let mut extra = Vec::new();
     if let Some(t) = &w.ticket {
@@ -14,6 +15,9 @@ pub(super) fn waiver_text(w: &crate::rules::Waived) -> String {
     }
     if let Some(e) = &w.expires {
         extra.push(format!("until {e}"));
+    }
+    if let Some(l) = &w.inline {
+        extra.push(format!("inline at {}:{}", l.file, l.line));
     }
     if extra.is_empty() {
         w.reason.clone()

@@ -164,7 +164,10 @@ fn build_each<I: Send>(
                 message: f.message.clone(),
                 path: f.path.clone(),
                 assumptions: f.assumptions().map(str::to_string).collect(),
-                waived: f.waived.as_ref().map(waiver_text),
+                waived: f
+                    .waived
+                    .as_ref()
+                    .map(|w| format!("{}: {}", w.word(), waiver_text(w))),
             })
             .collect(),
         graph: draw::view(m, findings),
@@ -327,7 +330,7 @@ impl<'m> Ctx<'_, 'm> {
             if active.is_empty() {
                 for w in unreached.iter().filter_map(|f| f.waived.as_ref()) {
                     a.assumptions
-                        .push(format!("RH043 waived: {}", waiver_text(w)));
+                        .push(format!("RH043 {}: {}", w.word(), waiver_text(w)));
                     a.status = Status::Assumed;
                 }
                 a.assumptions.sort();
@@ -368,7 +371,7 @@ impl<'m> Ctx<'_, 'm> {
                 }
                 Some(w) => {
                     d.assumptions
-                        .push(format!("{} waived: {}", f.rule.code, waiver_text(w)))
+                        .push(format!("{} {}: {}", f.rule.code, w.word(), waiver_text(w)))
                 }
             }
         }

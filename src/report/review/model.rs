@@ -147,7 +147,8 @@ pub struct FindingEntry {
     pub message: String,
     pub path: Vec<String>,
     pub assumptions: Vec<String>,
-    /// Why the policy accepts it (`reason`, ticket, last day), when waived.
+    /// Why the policy accepts it, when waived or allowed inline: `waived:`
+    /// or `allowed:`, the reason, ticket, last day (and an allowance's place).
     pub waived: Option<String>,
 }
 

@@ -386,7 +386,8 @@ fn findings<I: Intent>(s: &mut Page<'_>, r: &Review<I>) -> io::Result<()> {
                 );
             }
             if let Some(w) = &f.waived {
-                let _ = write!(s, "<br><span class=\"muted\">waived:</span> {}", Esc(w));
+                let (word, text) = w.split_once(": ").unwrap_or(("waived", w));
+                let _ = write!(s, "<br><span class=\"muted\">{word}:</span> {}", Esc(text));
             }
             s.push_str("</td></tr>\n");
             s.spill()?;

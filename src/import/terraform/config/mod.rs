@@ -52,6 +52,8 @@ pub(super) struct Read {
     pub outputs: Vec<(String, Node)>,
     /// The module's `module` blocks.
     pub calls: Vec<Call>,
+    /// Its `resource` blocks: the unit of the coverage line.
+    pub blocks: usize,
 }
 
 /// A `module` block: its name, literal `source`, the TODO for when its
@@ -101,7 +103,7 @@ pub(super) fn read(
         budget,
         expand: budget,
         notes: Vec::new(),
-        ctx: super::funcs::context(),
+        ctx: super::builtins::context(),
         prefix: module.prefix.clone(),
         providers: module.providers.clone(),
     };
@@ -117,6 +119,7 @@ pub(super) fn read(
     let resources: Vec<&Block> = blocks()
         .filter(|b| matches!(b.ident.as_str(), "resource" | "data") && b.labels.len() == 2)
         .collect();
+    let blocks_read = resources.iter().filter(|b| b.ident == "resource").count();
     let (planned, config) = st.resources(&resources, files);
     let calls = blocks()
         .filter(|b| b.ident == "module")
@@ -134,6 +137,7 @@ pub(super) fn read(
         aliases,
         outputs,
         calls,
+        blocks: blocks_read,
     }
 }
 

@@ -10,6 +10,7 @@ use hcl::Value as HVal;
 use super::repeat::Inst;
 use super::{COMPUTED, META, State, placeholder};
 use crate::diagnostics::Loc;
+use crate::import::allow::ALLOW_KEY;
 use crate::import::terraform::hcl::{Attr, Block, Body};
 use crate::import::terraform::nodes::{self, node, place, refs_node};
 use crate::import::{Node, Value};
@@ -149,6 +150,21 @@ impl State {
             planned.push(("index", node(x, loc)));
         }
         planned.push(("values", Node::map(fields, loc)));
+        if !b.allow.is_empty() {
+            // The allowance comments above the block, at their lines
+            // (read by `terraform::components`).
+            let at = |line| Loc {
+                line,
+                col: 1,
+                ..loc
+            };
+            let items = b
+                .allow
+                .iter()
+                .map(|(l, t)| Node::string(t, at(*l)))
+                .collect();
+            planned.push((ALLOW_KEY, Node::new(Value::Seq(items), loc)));
+        }
         let mut config = vec![
             ("address", s(&full)),
             ("expressions", Node::map(exprs, loc)),
