@@ -381,10 +381,7 @@ pub struct Checked<'m> {
 
 /// Analyses `m` and runs the rules under `policy` on `today`.
 pub fn check<'m>(m: &'m Manifest, policy: &Policy, today: Date) -> Checked<'m> {
-    release_free_pages();
     let analysis = analysis::analyse(m);
-    // The analysis' working buffers (the size of the graph) are free now.
-    release_free_pages();
     let (findings, unused_waivers) = policy.check(&analysis, today);
     Checked {
         analysis,
@@ -392,25 +389,3 @@ pub fn check<'m>(m: &'m Manifest, policy: &Policy, today: Date) -> Checked<'m> {
         unused_waivers,
     }
 }
-
-/// Hands the pages a finished stage freed (the reader's trees and events,
-/// for JSON the manifest's text, the analysis' working buffers) back to the
-/// system before the next stage allocates:
-/// glibc keeps them otherwise, and the small holes they leave are not all
-/// reused, which raised the resident peak of a large check by tens of MB.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn release_free_pages() {
-    unsafe extern "C" {
-        /// glibc's `malloc_trim(3)`: returns free memory at the top of the
-        /// heap and every whole free page inside it; always safe to call.
-        fn malloc_trim(pad: usize) -> std::ffi::c_int;
-    }
-    // SAFETY: malloc_trim takes no pointer and only releases memory the
-    // allocator holds free.
-    unsafe {
-        malloc_trim(0);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn release_free_pages() {}

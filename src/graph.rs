@@ -59,7 +59,6 @@ impl Graph {
             }
         }
         start.push(edge_ix(edges.len()));
-        edges.shrink_to_fit();
         // A node's edges are contiguous already; each list is sorted so that
         // the analysis visits targets in a stable order.
         let mut order: Vec<usize> = (0..edges.len()).collect();

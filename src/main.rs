@@ -1,7 +1,5 @@
 //! Thin binary: parse arguments, run the command, map to an exit code.
 
-#[cfg(feature = "mimalloc")]
-mod alloc;
 mod commands;
 
 use std::process::ExitCode;
@@ -10,8 +8,6 @@ use clap::Parser;
 use replay_audit::cli::Cli;
 
 fn main() -> ExitCode {
-    #[cfg(feature = "mimalloc")]
-    alloc::tune();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -18,35 +18,24 @@ use crate::time::Dur;
 
 /// How an edge out of a transport is bounded by the message clock: the
 /// transport's retention, and the part of the edge's delay that comes
-/// after the message left (the consumer's own retries). Kept as milliseconds
-/// and flags (24 bytes with its `Option`, not 32): every edge out of a
-/// transport has one.
+/// after the message left (the consumer's own retries).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hold {
-    retention: u64,
-    after: u64,
-    retention_unbounded: bool,
-    after_unbounded: bool,
+    retention: Dur,
+    after: Dur,
 }
 
 impl Hold {
     pub fn new(retention: Dur, after: Dur) -> Hold {
-        let (retention, retention_unbounded) = pack(retention, true);
-        let (after, after_unbounded) = pack(after, true);
-        Hold {
-            retention,
-            after,
-            retention_unbounded,
-            after_unbounded,
-        }
+        Hold { retention, after }
     }
 
     pub fn retention(&self) -> Dur {
-        unpack(self.retention, self.retention_unbounded)
+        self.retention
     }
 
     pub fn after(&self) -> Dur {
-        unpack(self.after, self.after_unbounded)
+        self.after
     }
 }
 
@@ -112,60 +101,24 @@ pub struct ClockNote {
 }
 
 /// A [`ClockNote`] as a finished run keeps it, with the state it belongs
-/// to: 24 bytes instead of 64. The retention is not kept: it is that of
-/// the edge the state's worst path came in by (see [`KeptClock::note`]),
-/// and a flag byte says which durations are unbounded.
+/// to; read back with the retention of the edge the state's worst path
+/// came in by (see [`KeptClock::note`]).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct KeptClock {
-    pub(super) state: u32,
-    flags: u8,
-    enq: u64,
-    adds: u64,
-}
-
-const ENQ_UNBOUNDED: u8 = 1;
-const ADDS_UNBOUNDED: u8 = 2;
-const KEPT: u8 = 4;
-const CAPPED: u8 = 8;
-
-/// A duration's milliseconds, and `flag` when it is unbounded (else the
-/// default: zero, false).
-pub(super) fn pack<F: Default>(d: Dur, flag: F) -> (u64, F) {
-    match d {
-        Dur::Ms(ms) => (ms, F::default()),
-        Dur::Unbounded => (0, flag),
-    }
-}
-
-pub(super) fn unpack(ms: u64, unbounded: bool) -> Dur {
-    if unbounded {
-        Dur::Unbounded
-    } else {
-        Dur::ms(ms)
-    }
+    pub(super) state: usize,
+    note: ClockNote,
 }
 
 impl KeptClock {
-    pub(super) fn new(state: u32, c: &ClockNote) -> KeptClock {
-        let (enq, fe) = pack(c.enq, ENQ_UNBOUNDED);
-        let (adds, fa) = pack(c.adds, ADDS_UNBOUNDED);
-        let flags = fe | fa | if c.kept { KEPT } else { 0 } | if c.capped { CAPPED } else { 0 };
-        KeptClock {
-            state,
-            flags,
-            enq,
-            adds,
-        }
+    pub(super) fn new(state: usize, c: &ClockNote) -> KeptClock {
+        KeptClock { state, note: *c }
     }
 
     /// The note again, with the `retention` of the edge it was made on.
     pub(super) fn note(&self, retention: Dur) -> ClockNote {
         ClockNote {
-            enq: unpack(self.enq, self.flags & ENQ_UNBOUNDED != 0),
             retention,
-            kept: self.flags & KEPT != 0,
-            adds: unpack(self.adds, self.flags & ADDS_UNBOUNDED != 0),
-            capped: self.flags & CAPPED != 0,
+            ..self.note
         }
     }
 }

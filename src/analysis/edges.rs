@@ -2,11 +2,9 @@
 //! it gives birth to, the assumption the delay rests on, and (only for the
 //! edges a path shows) the words that explain it.
 
-use super::edge_model::EdgeParts;
 use super::effective::{self as eff, Eff, Origin};
 use super::model::{Assumed, Birth, EdgeAssumption, EdgeModel, NodeModel, assume};
 use super::retry;
-use super::state::ix;
 use crate::catalog::Generic;
 use crate::graph::{Edge, Graph};
 use crate::manifest::model::{Component, DedupId, Delivery, Link, LinkType, Manifest, Retry};
@@ -127,7 +125,7 @@ pub fn transport_span(
             )
         });
         let assumption = Some(EdgeAssumption::Backlog {
-            component: ix(i),
+            component: i,
             max_backlog: backlog.value,
         });
         (bound, why, assumption)
@@ -214,7 +212,7 @@ pub(super) fn edge_model(
     let (a, b) = (edge.from, edge.to);
     let link: &Link = Graph::link(m, edge);
     let (ca, cb) = (&m.components[a], &m.components[b]);
-    let mut em = EdgeParts {
+    let mut em = EdgeModel {
         from: a,
         to: b,
         ty: link.ty,
@@ -252,7 +250,7 @@ pub(super) fn edge_model(
     }
     add_clock(&mut em, ca, cb, &nodes[a], assumed, after);
     super::targets::add_target(&mut em, cb, &nodes[a], &nodes[b], why);
-    em.pack()
+    em
 }
 
 /// The message clock of an edge: out of a transport with a retention the
@@ -261,7 +259,7 @@ pub(super) fn edge_model(
 /// else starts it again (F005; assumed when a generic queue does not say,
 /// the later deadline).
 fn add_clock(
-    em: &mut EdgeParts,
+    em: &mut EdgeModel,
     ca: &Component,
     cb: &Component,
     na: &NodeModel,
@@ -301,7 +299,7 @@ fn add_clock(
 /// attempt of a call or a send takes 0 s, the shorter span: an assumption
 /// RH041 names, never a silent one.
 fn add_retry(
-    em: &mut EdgeParts,
+    em: &mut EdgeModel,
     link: &Link,
     r: &Retry,
     (ca, cb): (&Component, &Component),
@@ -360,7 +358,7 @@ fn add_retry(
 
 /// `sends_to` a transport (`cb`): how its dedup id is formed (the event
 /// queue of an asynchronously invoked function is `targets`').
-fn add_send(em: &mut EdgeParts, link: &Link, cb: &Component) {
+fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component) {
     em.dedup_id = Some(link.dedup_id().map_or_else(
         || {
             if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
@@ -376,7 +374,7 @@ fn add_send(em: &mut EdgeParts, link: &Link, cb: &Component) {
 /// `delivers_to` or `dead_letter` out of a transport (`ca`): the span it
 /// may still deliver in, and for a delivery its semantics.
 fn add_delivery(
-    em: &mut EdgeParts,
+    em: &mut EdgeModel,
     link: &Link,
     ca: &Component,
     (na, nb): (&NodeModel, &NodeModel),
@@ -488,7 +486,7 @@ fn backoff_unwritten(r: &Retry) -> bool {
 /// F017) that is the platform's behaviour; elsewhere it is assumed (RH041):
 /// the longer horizon, never 0 s.
 fn unwritten_backoff(
-    em: &EdgeParts,
+    em: &EdgeModel,
     link: &Link,
     r: &Retry,
     ca: &Component,
@@ -530,7 +528,7 @@ fn unwritten_backoff(
 /// of the 23-day policy of AWS-managed endpoints. Topics whose kind
 /// documents no HTTP/S policy are left as they are (returns false).
 fn http_policy(
-    em: &mut EdgeParts,
+    em: &mut EdgeModel,
     link: &Link,
     ca: &Component,
     span: &mut Dur,
@@ -569,7 +567,7 @@ fn http_policy(
 /// fixed 23-day policy `span` applies and the declared one bounds nothing
 /// (F016). Returns whether it set the policy aside.
 fn managed_policy(
-    em: &mut EdgeParts,
+    em: &mut EdgeModel,
     link: &Link,
     ca: &Component,
     span: Dur,
@@ -588,7 +586,7 @@ fn managed_policy(
 /// `redrive` out of a dead-letter queue (`ca`): within the declared time,
 /// else any time within its retention.
 fn add_redrive(
-    em: &mut EdgeParts,
+    em: &mut EdgeModel,
     link: &Link,
     ca: &Component,
     assumed: &mut Vec<Assumed>,
@@ -601,7 +599,7 @@ fn add_redrive(
         Some(w) => {
             em.delay = em.delay.add(w.value);
             em.assumption = Some(EdgeAssumption::RedriveWithin {
-                component: ix(a),
+                component: a,
                 within: w.value,
             });
             why.add(|| format!("redrive within {} (declared)", w.value));

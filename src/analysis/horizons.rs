@@ -5,58 +5,17 @@ use std::collections::BTreeMap;
 
 use crate::time::Dur;
 
-/// Component → horizon, sorted by component, 12 bytes an entry (a map of
-/// `usize` to [`Dur`] takes 24): the component's top bit says the
-/// horizon is unbounded, else `ms` holds it (milliseconds).
+/// Component → horizon, sorted by component.
 #[derive(Clone, Default, PartialEq)]
 pub struct Horizons {
-    entries: Box<[Entry]>,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-#[repr(C, packed(4))]
-struct Entry {
-    comp: u32,
-    ms: u64,
-}
-
-const UNBOUNDED: u32 = 1 << 31;
-
-impl Entry {
-    fn new(c: usize, h: Dur) -> Entry {
-        let comp = u32::try_from(c)
-            .ok()
-            .filter(|&c| c < UNBOUNDED)
-            .expect("fewer than 2^31 components");
-        match h {
-            Dur::Ms(ms) => Entry { comp, ms },
-            Dur::Unbounded => Entry {
-                comp: comp | UNBOUNDED,
-                ms: 0,
-            },
-        }
-    }
-
-    #[inline]
-    fn comp(self) -> usize {
-        (self.comp & !UNBOUNDED) as usize
-    }
-
-    #[inline]
-    fn horizon(self) -> Dur {
-        if self.comp & UNBOUNDED != 0 {
-            Dur::Unbounded
-        } else {
-            Dur::ms(self.ms)
-        }
-    }
+    entries: Box<[(usize, Dur)]>,
 }
 
 impl Horizons {
     /// The horizon of component `c`, if reached.
     pub fn get(&self, c: usize) -> Option<Dur> {
-        let i = self.entries.binary_search_by_key(&c, |e| e.comp()).ok()?;
-        Some(self.entries[i].horizon())
+        let i = self.entries.binary_search_by_key(&c, |e| e.0).ok()?;
+        Some(self.entries[i].1)
     }
 
     pub fn contains_key(&self, c: usize) -> bool {
@@ -73,22 +32,21 @@ impl Horizons {
 
     /// The components, ascending.
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = usize> + ExactSizeIterator + Clone + '_ {
-        self.entries.iter().map(|e| e.comp())
+        self.entries.iter().map(|e| e.0)
     }
 
     /// (component, horizon), by component.
     pub fn iter(
         &self,
     ) -> impl DoubleEndedIterator<Item = (usize, Dur)> + ExactSizeIterator + Clone + '_ {
-        self.entries.iter().map(|e| (e.comp(), e.horizon()))
+        self.entries.iter().copied()
     }
 }
 
 impl From<BTreeMap<usize, Dur>> for Horizons {
     fn from(m: BTreeMap<usize, Dur>) -> Self {
-        // In key order, allocated once at its size.
         Horizons {
-            entries: m.into_iter().map(|(c, h)| Entry::new(c, h)).collect(),
+            entries: m.into_iter().collect(),
         }
     }
 }
@@ -111,7 +69,6 @@ mod tests {
 
     #[test]
     fn reads_back_the_map_it_was_made_from() {
-        assert_eq!(std::mem::size_of::<Entry>(), 12);
         let b: BTreeMap<usize, Dur> = [(7, Dur::Unbounded), (2, Dur::ms(u64::MAX)), (5, Dur::ZERO)]
             .into_iter()
             .collect();

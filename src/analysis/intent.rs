@@ -9,7 +9,7 @@ use super::cycles::{CycleBound, CycleInfo, bfs_order, cycle_info, sccs};
 use super::model::EdgeModel;
 use super::paths::{Back, Paths, Step};
 use super::propagate::Run;
-use super::state::{CLASSES, Class, Dup, KeyStatus, State, ix};
+use super::state::{CLASSES, Class, Dup, KeyStatus, State};
 use super::{IntentResult, Model};
 use crate::manifest::model::{Intent, LinkType, Manifest};
 use crate::time::Dur;
@@ -28,7 +28,7 @@ impl Scratch {
     pub(super) fn new(n: usize) -> Self {
         Scratch {
             seen: vec![false; n],
-            base: vec![usize::MAX; n],
+            base: vec![0; n],
             rounds: vec![1; n],
         }
     }
@@ -37,7 +37,7 @@ impl Scratch {
     fn reset(&mut self, nodes: &[usize]) {
         for &c in nodes {
             self.seen[c] = false;
-            self.base[c] = usize::MAX;
+            self.base[c] = 0;
             self.rounds[c] = 1;
         }
     }
@@ -292,9 +292,9 @@ fn summarise(
     let surviving = surviving(m, &run, &backs, &clocks);
     run.crossings.sort();
     run.crossings.dedup();
-    // The run's states (896 bytes each) go now; paths need only `backs`.
+    // The run's states go now; paths need only `backs`.
     drop(run.states);
-    let paths = paths.into_iter().map(|(c, s)| (ix(c), ix(s))).collect();
+    let paths = paths.into_iter().collect();
     IntentResult {
         intent: idx,
         horizons: horizons.into(),
@@ -318,7 +318,7 @@ fn kept_clocks(states: &[State]) -> Box<[KeptClock]> {
         states
             .iter()
             .enumerate()
-            .filter_map(|(i, st)| st.clock.as_deref().map(|c| KeptClock::new(ix(i), c))),
+            .filter_map(|(i, st)| st.clock.as_ref().map(|c| KeptClock::new(i, c))),
     );
     clocks.into_boxed_slice()
 }
@@ -409,10 +409,6 @@ fn surviving(
                 list.push((class, d, path));
             }
         }
-    }
-    // Kept with the result: no room for more.
-    for list in surviving.values_mut() {
-        list.shrink_to_fit();
     }
     surviving
 }

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::paths::{NO_BACK, Paths};
+use super::paths::Paths;
 use super::state::Via;
 use super::{Analysis, IntentResult, Step};
 use crate::time::Dur;
@@ -55,19 +55,26 @@ impl PathView {
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     /// Steps from the origin (or the entering replay) to the state.
-    depth: u32,
-    /// Finite milliseconds added along the path (u128: 2^32 steps of u64 fit).
+    depth: usize,
+    /// Finite milliseconds added along the path (u128: 2^64 steps of u64 fit).
     finite: u128,
     /// Unbounded steps along the path.
-    unbounded: u32,
-    /// The state reached after the first [`HEAD`] steps, or `NO_BACK`.
-    anchor: u32,
+    unbounded: usize,
+    /// The state reached after the first [`HEAD`] steps.
+    anchor: Option<usize>,
     /// The latest state at or before this one whose incoming step adds an
-    /// unbounded delay, or `NO_BACK`.
-    last_unbounded: u32,
+    /// unbounded delay.
+    last_unbounded: Option<usize>,
 }
 
-const UNSET: u32 = u32::MAX - 1;
+/// The entry of the origin (or of a state entered by a replay).
+const ROOT: Entry = Entry {
+    depth: 0,
+    finite: 0,
+    unbounded: 0,
+    anchor: None,
+    last_unbounded: None,
+};
 
 /// Worst-path summaries of every state of one intent's run.
 pub struct PathIndex<'a> {
@@ -89,14 +96,15 @@ impl IntentResult {
     }
 }
 
-/// The incoming step of state `s` as (previous state or `NO_BACK`, via),
-/// the way [`Paths::back_walk`] takes it: none at the origin.
-fn incoming(p: &Paths, s: usize) -> Option<(u32, Via)> {
+/// The incoming step of state `s` as (previous state, via), the way
+/// [`Paths::back_walk`] takes it: none at the origin, no previous state
+/// after a replay.
+fn incoming(p: &Paths, s: usize) -> Option<(Option<usize>, Via)> {
     let (prev, via) = p.backs[s].back()?;
     match via {
         Via::Origin => None,
-        Via::Replay(_) => Some((NO_BACK, via)),
-        _ => Some((u32::try_from(prev).unwrap_or(NO_BACK), via)),
+        Via::Replay(_) => Some((None, via)),
+        _ => Some((Some(prev), via)),
     }
 }
 
@@ -104,13 +112,10 @@ fn incoming(p: &Paths, s: usize) -> Option<(u32, Via)> {
 fn adds(p: &Paths, s: usize, via: Via) -> Dur {
     match via {
         Via::Edge(e) => p.model.edges[e as usize].delay(),
-        Via::Failover => {
-            let from = p.backs[p.backs[s].prev as usize].comp as usize;
-            p.model.nodes[from]
-                .failover
-                .as_deref()
-                .map_or(Dur::ZERO, |f| f.2)
-        }
+        Via::Failover => p.backs[s]
+            .back()
+            .and_then(|(prev, _)| p.model.nodes[p.backs[prev].comp].failover.as_ref())
+            .map_or(Dur::ZERO, |f| f.2),
         Via::Replay(ri) => p.intent.replays[ri as usize].within.value,
         Via::Fanout | Via::Origin => Dur::ZERO,
     }
@@ -120,63 +125,49 @@ fn adds(p: &Paths, s: usize, via: Via) -> Dur {
 /// explicit stack (paths may be as long as the number of states). A
 /// malformed cycle of back-pointers ends where it closes.
 fn index(p: &Paths) -> Vec<Entry> {
-    let root = Entry {
-        depth: 0,
-        finite: 0,
-        unbounded: 0,
-        anchor: NO_BACK,
-        last_unbounded: NO_BACK,
-    };
     let n = p.backs.len();
-    let mut entries = vec![
-        Entry {
-            depth: UNSET,
-            ..root
-        };
-        n
-    ];
+    let mut entries: Vec<Option<Entry>> = vec![None; n];
+    let mut marked = vec![false; n];
     let mut stack = Vec::new();
     for start in 0..n {
         let mut s = start;
         // Down to a state already done (or the origin), marking the way.
-        while entries[s].depth == UNSET {
-            entries[s].depth = UNSET - 1;
+        while !marked[s] {
+            marked[s] = true;
             stack.push(s);
             match incoming(p, s) {
-                Some((prev, _)) if prev != NO_BACK => s = prev as usize,
+                Some((Some(prev), _)) => s = prev,
                 _ => break,
             }
         }
+        // Back up, each state from its predecessor's (the root where the
+        // predecessor is still on the way: a cycle).
         while let Some(s) = stack.pop() {
-            let before = match incoming(p, s) {
-                Some((prev, _)) if prev != NO_BACK && entries[prev as usize].depth < UNSET - 1 => {
-                    entries[prev as usize]
+            entries[s] = Some(match incoming(p, s) {
+                None => ROOT,
+                Some((prev, via)) => {
+                    let before = prev.and_then(|q| entries[q]).unwrap_or(ROOT);
+                    step_entry(before, s, adds(p, s, via))
                 }
-                _ => root,
-            };
-            entries[s] = match incoming(p, s) {
-                None => root,
-                Some((_, via)) => step_entry(before, s, adds(p, s, via)),
-            };
+            });
         }
     }
-    entries
+    entries.into_iter().map(|e| e.unwrap_or(ROOT)).collect()
 }
 
 fn step_entry(before: Entry, s: usize, adds: Dur) -> Entry {
-    let depth = before.depth.saturating_add(1).min(UNSET - 2);
-    let me = u32::try_from(s).unwrap_or(NO_BACK);
+    let depth = before.depth + 1;
     Entry {
         depth,
         finite: before.finite + u128::from(adds.as_ms().unwrap_or(0)),
-        unbounded: before.unbounded + u32::from(adds.is_unbounded()),
-        anchor: if depth as usize == HEAD {
-            me
+        unbounded: before.unbounded + usize::from(adds.is_unbounded()),
+        anchor: if depth == HEAD {
+            Some(s)
         } else {
             before.anchor
         },
         last_unbounded: if adds.is_unbounded() {
-            me
+            Some(s)
         } else {
             before.last_unbounded
         },
@@ -198,14 +189,13 @@ impl PathIndex<'_> {
             return PathView::default();
         };
         let e = self.entries[s];
-        let depth = e.depth as usize;
-        if depth <= SHOW_ALL || e.anchor == NO_BACK {
+        let depth = e.depth;
+        let Some(anchor) = e.anchor.filter(|_| depth > SHOW_ALL) else {
             return PathView {
                 head: self.paths.path_to(s),
                 ..PathView::default()
             };
-        }
-        let anchor = e.anchor as usize;
+        };
         let mut tail: Vec<Step> = Vec::with_capacity(TAIL);
         let mut t = s;
         for (p, to, via) in self.paths.back_walk(s).take(TAIL) {
@@ -234,28 +224,26 @@ impl PathIndex<'_> {
         let Some(s) = self.r.worst_state(c) else {
             return (Vec::new(), 0);
         };
-        let total = self.entries[s].unbounded as usize;
+        let total = self.entries[s].unbounded;
         let mut out = Vec::new();
         let mut x = self.entries[s].last_unbounded;
-        while x != NO_BACK && out.len() < UNBOUNDED_SHOWN {
-            let to = x as usize;
+        while let Some(to) = x
+            && out.len() < UNBOUNDED_SHOWN
+        {
             let Some((prev, via)) = incoming(&self.paths, to) else {
                 break;
             };
-            let step = match via {
-                Via::Replay(ri) => self.paths.replay_step(to, ri),
-                _ => self.paths.step(prev as usize, to, via),
+            let step = match (via, prev) {
+                (Via::Replay(ri), _) => self.paths.replay_step(to, ri),
+                (_, Some(prev)) => self.paths.step(prev, to, via),
+                (_, None) => break,
             };
             let edge = match via {
                 Via::Edge(e) => Some(e as usize),
                 _ => None,
             };
             out.push((step, edge));
-            x = if prev == NO_BACK {
-                NO_BACK
-            } else {
-                self.entries[prev as usize].last_unbounded
-            };
+            x = prev.and_then(|q| self.entries[q].last_unbounded);
         }
         out.reverse();
         (out, total)

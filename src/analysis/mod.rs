@@ -90,13 +90,9 @@ pub struct Analysis<'m> {
     pub model: Model,
     pub intents: Vec<IntentResult>,
     /// For each component, the first intent (in manifest order) whose
-    /// analysis reached it, [`NOT_REACHED`] where none did; computed once,
-    /// read by several rules.
-    first_reaching: Box<[u32]>,
+    /// analysis reached it; computed once, read by several rules.
+    first_reaching: Vec<Option<usize>>,
 }
-
-/// `first_reaching` of a component no intent reaches.
-const NOT_REACHED: u32 = u32::MAX;
 
 /// Runs the whole analysis.
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
@@ -112,13 +108,11 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
         .collect::<Vec<_>>();
     // One pass over what the intents reached, instead of a search through
     // every intent for every component.
-    let mut first_reaching = vec![NOT_REACHED; m.components.len()].into_boxed_slice();
+    let mut first_reaching = vec![None; m.components.len()];
     for (i, r) in intents.iter().enumerate() {
         for c in r.horizons.keys() {
-            if let Some(slot) = first_reaching.get_mut(c)
-                && *slot == NOT_REACHED
-            {
-                *slot = state::ix(i);
+            if let Some(slot) = first_reaching.get_mut(c) {
+                slot.get_or_insert(i);
             }
         }
     }
@@ -134,8 +128,7 @@ impl Analysis<'_> {
     /// The index (into `intents`) of the first intent whose analysis
     /// reached component `c`.
     pub fn first_intent_reaching(&self, c: usize) -> Option<usize> {
-        let i = self.first_reaching[c];
-        (i != NOT_REACHED).then_some(i as usize)
+        self.first_reaching[c]
     }
 }
 

@@ -124,11 +124,9 @@ pub struct NodeModel {
     pub mode: Mode,
     /// Primary region index → failover region index, delay (in words:
     /// [`Model::failover_why`]).
-    pub failover: Option<Box<(usize, usize, Dur)>>,
-    // The optional parts are boxed: most components have none of them, and
-    // inline they made every node 464 bytes. Layers are shared with the
-    // results of the intents that meet them.
-    pub guard: Option<Box<GuardModel>>,
+    pub failover: Option<(usize, usize, Dur)>,
+    // Layers are shared with the results of the intents that meet them.
+    pub guard: Option<GuardModel>,
     /// Provider accepting our key, or a unique constraint on the component.
     pub own_layer: Option<Arc<Layer>>,
     /// Transport dedup window (send side).
@@ -327,7 +325,7 @@ fn node_model(
         let si = g.store.index()?;
         let s = &m.components[si];
         let sg = eff::generic(s);
-        Some(Box::new(GuardModel {
+        Some(GuardModel {
             layer: Arc::new(Layer {
                 component: si,
                 window: store_window(si, s, sg, assumed),
@@ -349,7 +347,7 @@ fn node_model(
                 .map_or(Claim::ConditionalWrite, |c| c.value),
             store_regions: names.list(&s.regions),
             replication: eff::replication(s),
-        }))
+        })
     });
     let own_layer = own_layer(i, c, generic, assumed);
     let transport_window = if generic.is_transport() {
@@ -406,11 +404,11 @@ fn name_window(i: usize, c: &Component) -> Option<Arc<Layer>> {
 
 /// Failover from the primary region `r` of an active-passive component
 /// whose regions are `regions`: (from, to, delay).
-fn failover(r: &Region, regions: &[Name]) -> Option<Box<(usize, usize, Dur)>> {
+fn failover(r: &Region, regions: &[Name]) -> Option<(usize, usize, Dur)> {
     let to = r.failover_to.as_ref()?;
     let ti = regions.iter().position(|x| **x == *to.value)?;
     let (det, cu) = detection_catch_up(r);
-    Some(Box::new((0, ti, det.add(cu))))
+    Some((0, ti, det.add(cu)))
 }
 
 /// A region's failure detection and catch-up times (zero when not given).

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::Model;
 use super::clock::{ClockNote, KeptClock, since};
 use super::model::EdgeAssumption;
-use super::state::{Class, DupBack, State, Via, ix};
+use super::state::{Class, DupBack, State, Via};
 use crate::manifest::model::{Intent, Manifest};
 use crate::time::Dur;
 
@@ -21,35 +21,24 @@ pub struct Step {
 }
 
 /// What `IntentResult::path_to` needs of a state once its run is over:
-/// its component and the back-pointer of the worst path (`prev == NO_BACK`
-/// when the original never reached it). 12 bytes instead of a whole
-/// [`State`].
+/// its component and the back-pointer of the worst path (`None` when the
+/// original never reached it).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Back {
-    pub(super) comp: u32,
-    pub(super) prev: u32,
-    /// [`Via::pack`]ed.
-    via: u32,
+    pub(super) comp: usize,
+    back: Option<(usize, Via)>,
 }
-
-/// `Back::prev` of a state the original never reached.
-pub(super) const NO_BACK: u32 = u32::MAX;
 
 impl Back {
     pub(super) fn of(st: &State) -> Back {
-        let (prev, via) = match st.back {
-            Some((p, via)) => (ix(p), via),
-            None => (NO_BACK, Via::Origin),
-        };
         Back {
-            comp: ix(st.comp),
-            prev,
-            via: via.pack(),
+            comp: st.comp,
+            back: st.back,
         }
     }
 
     pub(super) fn back(&self) -> Option<(usize, Via)> {
-        (self.prev != NO_BACK).then_some((self.prev as usize, Via::unpack(self.via)))
+        self.back
     }
 }
 
@@ -110,7 +99,7 @@ impl Paths<'_> {
         if !matches!(self.backs[s].back(), Some((_, Via::Edge(x))) if x as usize == e) {
             return None;
         }
-        let i = self.clocks.binary_search_by_key(&ix(s), |c| c.state).ok()?;
+        let i = self.clocks.binary_search_by_key(&s, |c| c.state).ok()?;
         // A note is made only on an edge that leaves a transport, with
         // that edge's retention.
         let hold = self.model.edges[e].hold()?;
@@ -162,7 +151,7 @@ impl Paths<'_> {
     /// A declared replay entering at state `s`.
     pub(super) fn replay_step(&self, s: usize, ri: u32) -> Step {
         let r = &self.intent.replays[ri as usize];
-        let c = self.backs[s].comp as usize;
+        let c = self.backs[s].comp;
         Step {
             from: c,
             to: c,
@@ -176,7 +165,7 @@ impl Paths<'_> {
     }
 
     pub(super) fn step(&self, p: usize, s: usize, via: Via) -> Step {
-        let (from, to) = (self.backs[p].comp as usize, self.backs[s].comp as usize);
+        let (from, to) = (self.backs[p].comp, self.backs[s].comp);
         match via {
             Via::Edge(e) => {
                 let em = &self.model.edges[e as usize];
@@ -202,7 +191,7 @@ impl Paths<'_> {
             Via::Failover => {
                 let (_, _, d) = *self.model.nodes[from]
                     .failover
-                    .as_deref()
+                    .as_ref()
                     .expect("failover step");
                 let why = self
                     .model

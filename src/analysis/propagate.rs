@@ -87,8 +87,10 @@ impl<'a> Run<'a> {
 }
 
 impl Run<'_> {
-    fn class_of(&self, key: KeyStatus, from: usize) -> Class {
-        if self.per_attempt && Some(from) == self.minted_at {
+    /// The class of a copy with `key` leaving component `from` (`None`: it
+    /// leaves none, as a replay or a failover).
+    fn class_of(&self, key: KeyStatus, from: Option<usize>) -> Class {
+        if self.per_attempt && from.is_some() && from == self.minted_at {
             return Class::Fresh;
         }
         match key {
@@ -118,7 +120,7 @@ impl Run<'_> {
         }
         // A replay sends the request again: a new message.
         st.enq = st.enq.max(within);
-        let class = self.class_of(self.states[s].key, usize::MAX);
+        let class = self.class_of(self.states[s].key, None);
         let layered = self.states[s].orig_layered;
         // The original may have met every layer before: timed from the intent.
         let d = Dup {
@@ -201,7 +203,7 @@ impl Run<'_> {
                 }
             }
         }
-        if let Some((from, to, delay)) = node.failover.as_deref() {
+        if let Some((from, to, delay)) = node.failover.as_ref() {
             let (from, to, delay) = (*from, *to, *delay);
             self.copy_state(first + from, first + to, delay, Via::Failover, Some(c));
         }
@@ -300,7 +302,7 @@ impl Run<'_> {
             merge_dup(&mut dst.dups[class as usize], d2);
         }
         if let Some(c) = failover_of {
-            let class = self.class_of(src_key, usize::MAX);
+            let class = self.class_of(src_key, None);
             // Timed from the original's passage in the failed region.
             let d = Dup {
                 age: nh,
@@ -521,7 +523,7 @@ impl Run<'_> {
         }
         if let Some(birth) = em.birth {
             let (src_key, src_layered) = (src.key, src.orig_layered);
-            let class = class_after(self.class_of(src_key, src.comp));
+            let class = class_after(self.class_of(src_key, Some(src.comp)));
             arriving.push((
                 class,
                 Dup {
@@ -587,14 +589,14 @@ impl Run<'_> {
 
 /// The clock note of a step along `em` from age `h` (enqueue age `enq`),
 /// when the step left a transport.
-fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<Box<ClockNote>> {
+fn note(em: &EdgeModel, moved: &Moved, h: Dur, enq: Dur) -> Option<ClockNote> {
     // In a cycle nothing bounds every age is unbounded: no clock to show.
     let hold = em.hold().filter(|_| !h.is_unbounded())?;
-    Some(Box::new(ClockNote {
+    Some(ClockNote {
         enq,
         retention: hold.retention(),
         kept: enq < h,
         adds: since(moved.to.age, h),
         capped: moved.capped(),
-    }))
+    })
 }

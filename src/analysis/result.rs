@@ -38,7 +38,7 @@ pub struct IntentResult {
     /// Redrive edge of a cycle with no `max_times`, or a cycle with no redrive.
     pub unbounded_cycle: Option<usize>,
     /// For each reached component (ascending), its worst state.
-    pub(super) paths: Box<[(u32, u32)]>,
+    pub(super) paths: Box<[(usize, usize)]>,
     /// Component and worst-path back-pointer of every state of the run: all
     /// [`IntentResult::path_to`] reads once the run is over.
     pub(super) backs: Box<[Back]>,
@@ -94,12 +94,11 @@ impl IntentResult {
 
     /// The state with the worst horizon of component `c`, if reached.
     pub(super) fn worst_state(&self, c: usize) -> Option<usize> {
-        let c = u32::try_from(c).ok()?;
         let i = self
             .paths
             .binary_search_by_key(&c, |&(comp, _)| comp)
             .ok()?;
-        Some(self.paths[i].1 as usize)
+        Some(self.paths[i].1)
     }
 
     pub(super) fn paths<'a>(&'a self, a: &'a Analysis) -> Paths<'a> {
@@ -123,7 +122,7 @@ impl IntentResult {
     pub fn path_ids_to(&self, a: &Analysis, c: usize, origin: usize) -> Vec<String> {
         let mut hops = Vec::new();
         if let Some(s) = self.worst_state(c) {
-            let comp = |s: usize| self.backs[s].comp as usize;
+            let comp = |s: usize| self.backs[s].comp;
             hops.extend(self.paths(a).back_walk(s).map(|(p, s, via)| match via {
                 Via::Replay(_) => (comp(s), comp(s)),
                 _ => (comp(p), comp(s)),

@@ -177,42 +177,6 @@ pub(super) enum Via {
     Origin,
 }
 
-/// [`Via::pack`]: a replay's index has this bit set; an edge's does not.
-const REPLAY_BIT: u32 = 1 << 31;
-const FAILOVER: u32 = u32::MAX;
-const FANOUT: u32 = u32::MAX - 1;
-const ORIGIN: u32 = u32::MAX - 2;
-
-impl Via {
-    /// In one `u32` (kept for every state of every run): an edge's index,
-    /// a replay's with the top bit set, or one of the last three values.
-    pub(super) fn pack(self) -> u32 {
-        match self {
-            Via::Edge(e) => {
-                assert!(e < REPLAY_BIT, "fewer than 2^31 edges");
-                e
-            }
-            Via::Replay(r) => {
-                assert!(r < ORIGIN - REPLAY_BIT, "fewer than 2^31 - 3 replays");
-                REPLAY_BIT | r
-            }
-            Via::Failover => FAILOVER,
-            Via::Fanout => FANOUT,
-            Via::Origin => ORIGIN,
-        }
-    }
-
-    pub(super) fn unpack(v: u32) -> Via {
-        match v {
-            FAILOVER => Via::Failover,
-            FANOUT => Via::Fanout,
-            ORIGIN => Via::Origin,
-            _ if v & REPLAY_BIT != 0 => Via::Replay(v & !REPLAY_BIT),
-            _ => Via::Edge(v),
-        }
-    }
-}
-
 /// Whether the original copy carries the key (ordered: a state reached
 /// both ways keeps the worse).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -239,7 +203,7 @@ pub(super) struct State {
     pub(super) enq: Dur,
     /// The message clock of the worst path's last step, when it left a
     /// transport.
-    pub(super) clock: Option<Box<ClockNote>>,
+    pub(super) clock: Option<ClockNote>,
     /// The worst path's previous state and how the copy came from it.
     pub(super) back: Option<(usize, Via)>,
     pub(super) key: KeyStatus,
@@ -252,25 +216,4 @@ pub(super) struct State {
     pub(super) converged: bool,
     /// The oldest unstopped duplicate of each [`Class`].
     pub(super) dups: [Option<Dup>; 4],
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_via_packs_into_a_u32_and_back() {
-        for v in [
-            Via::Edge(0),
-            Via::Edge(REPLAY_BIT - 1),
-            Via::Replay(0),
-            Via::Replay(7),
-            Via::Failover,
-            Via::Fanout,
-            Via::Origin,
-        ] {
-            assert_eq!(Via::unpack(v.pack()), v);
-        }
-        assert_eq!(std::mem::size_of::<super::super::paths::Back>(), 12);
-    }
 }

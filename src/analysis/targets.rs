@@ -7,7 +7,7 @@
 //! mappings F026, asynchronous Express workflows F032) gives birth to
 //! duplicates on every start.
 
-use super::edge_model::EdgeParts;
+use super::edge_model::EdgeModel;
 use super::edges::Why;
 use super::effective as eff;
 use super::model::{Birth, NodeModel};
@@ -16,7 +16,7 @@ use crate::manifest::model::{Component, LinkType};
 
 /// Adds what the target `cb` of edge `em` does to a copy.
 pub(super) fn add_target(
-    em: &mut EdgeParts,
+    em: &mut EdgeModel,
     cb: &Component,
     na: &NodeModel,
     nb: &NodeModel,

@@ -306,12 +306,6 @@ fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u
     if let Some(path) = summary {
         append_summary(&path, &run);
     }
-    // The output is written and flushed; the process exits after this
-    // command, so freeing the manifest and the findings (millions of small
-    // allocations in a large manifest, a few percent of the run) is skipped.
-    // Only here at the binary's edge: the library frees everything it makes.
-    std::mem::forget(m);
-    std::mem::forget(findings);
     for w in notes.warnings(
         baseline
             .as_ref()

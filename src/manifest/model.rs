@@ -87,12 +87,8 @@ macro_rules! settings {
         impl $owner {
             $(
                 pub fn $name(&self) -> Option<&Sp<$ty>> {
-                    let present = u32::from(self.setting_fields);
-                    match settings_get(&self.settings, present, $fields::$field.position()) {
-                        // Through `Borrow`: the text and list values are boxed.
-                        Some(Setting::$variant(v)) => {
-                            Some(<_ as std::borrow::Borrow<Sp<$ty>>>::borrow(v))
-                        }
+                    match self.settings.get($fields::$field) {
+                        Some(Setting::$variant(v)) => Some(v),
                         _ => None,
                     }
                 }
@@ -178,12 +174,11 @@ pub struct Key {
     pub loc: Option<Loc>,
     /// Each field name shared with every intent that writes it.
     pub fields: Option<Sp<Vec<Name>>>,
-    /// Boxed, as `business_assigned`: few intents write it.
-    pub minted_at: Option<Box<Ref>>,
+    pub minted_at: Option<Ref>,
     pub minted: Option<Sp<Minted>>,
     pub persisted_before_retry: Option<Sp<bool>>,
     /// Key fields declared business-assigned: never a transport identity.
-    pub business_assigned: Option<Box<Sp<Vec<Name>>>>,
+    pub business_assigned: Option<Sp<Vec<Name>>>,
 }
 
 impl Key {
@@ -235,13 +230,13 @@ impl Intent {
     pub fn refs_mut(&mut self) -> impl Iterator<Item = &mut Ref> {
         std::iter::once(&mut self.origin)
             .chain(self.effects.iter_mut())
-            .chain(self.key.minted_at.as_deref_mut())
+            .chain(self.key.minted_at.as_mut())
             .chain(self.replays.iter_mut().map(|r| &mut r.enters_at))
     }
 
     /// Where the key is minted: `key.minted_at`, else the origin.
     pub fn minted_at(&self) -> &Ref {
-        self.key.minted_at.as_deref().unwrap_or(&self.origin)
+        self.key.minted_at.as_ref().unwrap_or(&self.origin)
     }
 }
 
@@ -325,32 +320,25 @@ pub struct Component {
     pub catalog_kind: CatalogKind,
     /// Each name shared with every component in the same region.
     pub regions: Box<[Sp<Name>]>,
-    /// `description` and `mode`, which few components write: read through
-    /// [`Component::description`] and [`Component::mode`].
-    rare: Option<Box<RareFields>>,
+    /// Read through [`Component::description`].
+    description: Option<Box<str>>,
+    /// Read through [`Component::mode`].
+    mode: Option<Sp<Mode>>,
     /// Every outgoing link, sorted by type in the order of [`LinkType::ALL`]
     /// and in the order written within a type; read through
     /// [`Component::sends_to`] and the other accessors. One slice instead
     /// of a `Vec` per type and a box per single link keeps `Component`
     /// small: a 100k-component manifest holds 100k of them.
     links: Box<[Link]>,
-    // Boxed where most components have none.
+    /// Boxed, as `backup`: a quarter of the components of a typical
+    /// architecture have a guard, and inline the two made every component
+    /// 300 bytes larger, which took `check`'s peak memory past 10x the
+    /// file (docs/performance.md).
     pub dedup: Option<Box<Guard>>,
     pub backup: Option<Box<Backup>>,
     /// Every other field the component writes (timeouts, retention, windows,
-    /// store and provider settings), read through the accessors below: as
-    /// a link's, which fields (by position in [`Field::ALL`]) and their
-    /// values.
-    setting_fields: u32,
-    settings: Box<[Setting]>,
-}
-
-/// The fields of a component that few components write, boxed together so
-/// that the others pay one pointer for them.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct RareFields {
-    pub description: Option<Box<str>>,
-    pub mode: Option<Sp<Mode>>,
+    /// store and provider settings), read through the accessors below.
+    settings: Settings<Field>,
 }
 
 /// A component's entry in the built-in catalog, compared and printed by id.
@@ -380,16 +368,13 @@ impl std::fmt::Debug for CatalogKind {
 }
 
 /// The value of a [`Field`], with where it was written.
-///
-/// Text and lists are boxed: few settings are, and unboxed they made every
-/// setting 48 bytes instead of 32.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Setting {
     Dur(Sp<Dur>),
     Count(Sp<u64>),
     Bool(Sp<bool>),
-    Text(Box<Sp<String>>),
-    List(Box<Sp<Vec<String>>>),
+    Text(Sp<String>),
+    List(Sp<Vec<String>>),
     Delivery(Sp<Delivery>),
     Expiry(Sp<Expiry>),
     Replication(Sp<Replication>),
@@ -397,57 +382,49 @@ pub enum Setting {
     Mode(Sp<RedriveMode>),
 }
 
-/// The settings read for a component or a link, as a short list: which
-/// fields are written (a bit each, by position in `F::ALL`) and their values
-/// in that order, the first written where one is written twice.
-///
-/// A kind accepts about twenty settings and a component writes a handful:
-/// a slot for each (an `Option<Sp<..>>` of up to 40 bytes) made
-/// `Component` 824 bytes, most of them empty, and at 100k components the
-/// largest part of the model. The owner keeps the bits in its padding.
+/// The settings read for a component or a link: each field written and
+/// its value, by position in `F::ALL`, the first written where one is
+/// written twice. A kind accepts about twenty settings and a component
+/// writes a handful, so they are a short list rather than a slot for each.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings<F = Field> {
-    present: u32,
-    values: Box<[Setting]>,
-    field: std::marker::PhantomData<F>,
+    values: Box<[(F, Setting)]>,
 }
 
-impl<F: SettingField> FromIterator<(F, Setting)> for Settings<F> {
-    fn from_iter<I: IntoIterator<Item = (F, Setting)>>(items: I) -> Self {
-        const { assert!(F::ALL.len() <= 32) };
-        let mut read: Vec<(F, Setting)> = items.into_iter().collect();
-        read.sort_by_key(|(f, _)| f.position());
-        let mut present = 0u32;
-        let values = read
-            .into_iter()
-            .filter_map(|(f, s)| {
-                let bit = 1 << f.position();
-                (present & bit == 0).then(|| {
-                    present |= bit;
-                    s
-                })
-            })
-            .collect();
+impl<F> Default for Settings<F> {
+    fn default() -> Self {
         Settings {
-            present,
-            values,
-            field: std::marker::PhantomData,
+            values: Box::default(),
         }
     }
 }
 
-/// The value of the field at `position`, of the `values` of the fields
-/// whose bits `present` sets.
-fn settings_get(values: &[Setting], present: u32, position: u32) -> Option<&Setting> {
-    let bit = 1u32 << position;
-    (present & bit != 0).then(|| &values[(present & (bit - 1)).count_ones() as usize])
+impl<F: SettingField> FromIterator<(F, Setting)> for Settings<F> {
+    fn from_iter<I: IntoIterator<Item = (F, Setting)>>(items: I) -> Self {
+        let mut read: Vec<(F, Setting)> = items.into_iter().collect();
+        // Stable: of a field written twice, the first stays first.
+        read.sort_by_key(|(f, _)| f.position());
+        read.dedup_by_key(|(f, _)| f.position());
+        Settings {
+            values: read.into(),
+        }
+    }
+}
+
+impl<F: SettingField> Settings<F> {
+    /// The value of `field`, if written.
+    pub fn get(&self, field: F) -> Option<&Setting> {
+        self.values
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, s)| s)
+    }
 }
 
 impl Component {
     /// Sets the settings read.
     pub fn set_settings(&mut self, s: Settings) {
-        self.setting_fields = s.present;
-        self.settings = s.values;
+        self.settings = s;
     }
 }
 

@@ -29,40 +29,33 @@ impl<T> Sp<T> {
 /// A reference to a component: its id as written (`value`, shared with
 /// the target component's id once resolved) and where (`loc`), as on any
 /// [`Sp`], and the index of the component in the sorted manifest once
-/// [`crate::manifest::check`] has resolved it. Flat rather than an
-/// `Sp<Name>` and an index, so that it is 32 bytes, not 40: a large
-/// manifest holds one per link.
+/// [`crate::manifest::check`] has resolved it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ref {
     pub value: Name,
     pub loc: Loc,
-    index: u32,
+    index: Option<usize>,
 }
 
 impl Ref {
-    const UNRESOLVED: u32 = u32::MAX;
-
     /// A reference not resolved yet.
     pub fn new(id: Sp<String>) -> Self {
         Ref {
             value: id.value.into(),
             loc: id.loc,
-            index: Self::UNRESOLVED,
+            index: None,
         }
     }
 
     /// The index of the component it names; `None` until resolved, and for
     /// an id no component has.
     pub fn index(&self) -> Option<usize> {
-        (self.index != Self::UNRESOLVED).then_some(self.index as usize)
+        self.index
     }
 
     /// Records the index found for the id (`None`: no such component).
     pub fn resolve(&mut self, index: Option<usize>) {
-        self.index = index
-            .and_then(|i| u32::try_from(i).ok())
-            .filter(|&i| i != Self::UNRESOLVED)
-            .unwrap_or(Self::UNRESOLVED);
+        self.index = index;
     }
 }
 

@@ -54,9 +54,7 @@ impl Reading for Import {
         let s = Spanned::<Tagged<Of<Import>>>::deserialize(d)?;
         let loc = loc_of(&s);
         let Tagged(Of(value, _), tag) = s.value;
-        let tag = tag
-            .filter(|t| t.starts_with('!') && !t.starts_with("!!"))
-            .map(|t| Box::new(t.into_boxed_str()));
+        let tag = tag.filter(|t| t.starts_with('!') && !t.starts_with("!!"));
         Ok(Node { value, tag, loc })
     }
     fn key(key: Node) -> Node {

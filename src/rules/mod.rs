@@ -25,7 +25,7 @@ pub use topic::Topic;
 pub use windows::{margin, required_window};
 
 /// Settings that change what the rules report (from `replay-audit.toml`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Options {
     /// The retention margin RH004 asks for.
     pub margin: Margin,
@@ -174,12 +174,6 @@ pub fn rule(code_or_name: &str) -> Option<&'static Rule> {
 }
 
 /// One problem found in an architecture.
-///
-/// What most findings carry is held inline; what few carry (a horizon, a
-/// path, steps, related places, a waiver) is in its [`Details`], boxed and
-/// absent until written, read and written through `Deref` as if they were
-/// fields of the finding (`f.path`, `f.waived = ..`). All of them inline
-/// made a finding 304 bytes, and a large check holds tens of thousands.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     pub rule: &'static Rule,
@@ -190,17 +184,10 @@ pub struct Finding {
     /// Shared with the manifest's intent and component ids.
     pub intent: Option<Name>,
     pub component: Option<Name>,
-    /// The assumptions the message itself lists (RH005, one per intent):
-    /// (start, end) of each in `message`, so the text is not kept twice.
+    /// The assumptions the message itself lists (RH005, one per intent);
     /// [`Finding::assumptions`] reads them.
-    listed: Box<[(u32, u32)]>,
+    listed: Vec<String>,
     pub loc: Option<Loc>,
-    details: Boxed,
-}
-
-/// The part of a [`Finding`] that few findings have.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Details {
     /// `None` where unbounded or absent (see `horizon_known`).
     pub horizon: Option<Dur>,
     pub window: Option<Dur>,
@@ -219,57 +206,6 @@ pub struct Details {
     pub subject: Option<String>,
     /// The concrete fix ([`help::of`]); [`Finding::help`] reads it.
     pub fix: Option<String>,
-}
-
-/// What a finding without details reads.
-static NO_DETAILS: Details = Details {
-    horizon: None,
-    window: None,
-    path: Vec::new(),
-    steps: Vec::new(),
-    related: Vec::new(),
-    waived: None,
-    rests_on: Vec::new(),
-    subject: None,
-    fix: None,
-};
-
-/// [`Details`] boxed, `None` until one is written; compared and printed as
-/// the details it stands for, so an empty box equals none.
-#[derive(Clone, Default)]
-struct Boxed(Option<Box<Details>>);
-
-impl Boxed {
-    fn get(&self) -> &Details {
-        self.0.as_deref().unwrap_or(&NO_DETAILS)
-    }
-}
-
-impl PartialEq for Boxed {
-    fn eq(&self, other: &Self) -> bool {
-        self.get() == other.get()
-    }
-}
-
-impl std::fmt::Debug for Boxed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.get().fmt(f)
-    }
-}
-
-impl std::ops::Deref for Finding {
-    type Target = Details;
-
-    fn deref(&self) -> &Details {
-        self.details.get()
-    }
-}
-
-/// Writing a detail makes the box.
-impl std::ops::DerefMut for Finding {
-    fn deref_mut(&mut self) -> &mut Details {
-        self.details.0.get_or_insert_with(Box::default)
-    }
 }
 
 /// What [`Finding::new`] accepts as the rule: a [`Code`], or (for tests
@@ -293,20 +229,24 @@ impl IntoCode for &str {
 impl Finding {
     pub fn new(code: impl IntoCode, message: impl Into<String>) -> Finding {
         let rule = code.into_code().rule();
-        // A message made by `format!` may have room for as much again as
-        // its text; a large check keeps tens of thousands of them.
-        let mut message = message.into();
-        message.shrink_to_fit();
         Finding {
             rule,
             severity: rule.severity,
             baselined: false,
-            message,
+            message: message.into(),
             intent: None,
             component: None,
-            listed: Box::default(),
+            listed: Vec::new(),
             loc: None,
-            details: Boxed::default(),
+            horizon: None,
+            window: None,
+            path: Vec::new(),
+            steps: Vec::new(),
+            related: Vec::new(),
+            waived: None,
+            rests_on: Vec::new(),
+            subject: None,
+            fix: None,
         }
     }
 
@@ -323,34 +263,17 @@ impl Finding {
     }
 
     /// A finding whose message ends with the assumptions it rests on,
-    /// `prefix` then each of `items` joined by "; ": the ranges of the
-    /// items are kept instead of a second copy of their text.
+    /// `prefix` then each of `items` joined by "; ".
     pub fn listing(code: impl IntoCode, prefix: &str, items: &[String]) -> Finding {
-        let mut message =
-            String::with_capacity(prefix.len() + items.iter().map(|x| x.len() + 2).sum::<usize>());
-        message.push_str(prefix);
-        let mut listed = Vec::with_capacity(items.len());
-        for (k, x) in items.iter().enumerate() {
-            if k > 0 {
-                message.push_str("; ");
-            }
-            // A message is far below 4 GiB: a manifest is at most 256 MiB.
-            let start = u32::try_from(message.len()).unwrap_or(u32::MAX);
-            message.push_str(x);
-            listed.push((start, u32::try_from(message.len()).unwrap_or(u32::MAX)));
-        }
-        let mut f = Finding::new(code, message);
-        f.listed = listed.into();
+        let mut f = Finding::new(code, format!("{prefix}{}", items.join("; ")));
+        f.listed = items.to_vec();
         f
     }
 
     /// What the finding takes on trust (declared assumptions, guessed
-    /// values), in order: those its message lists, then [`Details::rests_on`].
+    /// values), in order: those its message lists, then [`Finding::rests_on`].
     pub fn assumptions(&self) -> impl Iterator<Item = &str> + '_ {
-        self.listed
-            .iter()
-            .filter_map(|&(s, e)| self.message.get(s as usize..e as usize))
-            .chain(self.rests_on.iter().map(String::as_str))
+        self.listed.iter().chain(&self.rests_on).map(String::as_str)
     }
 
     pub fn has_assumptions(&self) -> bool {
@@ -422,7 +345,7 @@ impl Finding {
         self
     }
 
-    /// The field or link the finding is about (see [`Details::subject`]).
+    /// The field or link the finding is about (see [`Finding::subject`]).
     pub fn subject(mut self, s: impl Into<String>) -> Self {
         self.subject = Some(s.into());
         self
@@ -481,9 +404,6 @@ pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
         }
     }
     out.retain(|f| !options.off.contains(f.rule.id));
-    // The pushes left up to as much room again as the findings take; free
-    // it before the sort allocates its scratch.
-    out.shrink_to_fit();
     for f in &mut out {
         if let Some(fix) = help::of(ctx.m, f, options.margin) {
             f.fix = Some(fix);
@@ -576,9 +496,9 @@ mod tests {
         assert!(none.is_empty());
     }
 
-    /// A message that lists its assumptions keeps their ranges, not their
-    /// text again: they read back exactly, whatever they contain, and text
-    /// appended to the message later (an expired waiver) leaves them be.
+    /// A message that lists its assumptions keeps them as a list: they read
+    /// back exactly, whatever they contain, and text appended to the
+    /// message later (an expired waiver) leaves them be.
     #[test]
     fn assumptions_listed_in_the_message_read_back_exactly() {
         let items = ["max_backlog 1h on q".to_string(), "a; b `c`".to_string()];
@@ -599,21 +519,6 @@ mod tests {
             ["redrive of d within 1d"]
         );
         assert_eq!(Finding::listing(Code::RH005, "p", &[]).message, "p");
-    }
-
-    /// A large check holds tens of thousands of findings: what few carry
-    /// stays out of line, and an empty box reads and compares as none.
-    #[test]
-    fn findings_stay_small() {
-        assert_eq!(std::mem::size_of::<Finding>(), 112);
-        let plain = Finding::new(Code::RH040, "m");
-        let mut written = plain.clone();
-        written.path = Vec::new();
-        assert_eq!(written, plain);
-        assert!(plain.path.is_empty() && plain.waived.is_none() && plain.horizon.is_none());
-        let f = plain.horizon(Dur::secs(5));
-        assert_eq!(f.horizon, Some(Dur::secs(5)));
-        assert_eq!(f.window, None);
     }
 
     #[test]

@@ -113,28 +113,22 @@ impl std::fmt::Display for Code {
 }
 
 /// A set of codes (the rules a policy turns off).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Codes(u64);
-
-const _: () = assert!(RULES.len() <= 64, "Codes holds up to 64 rules");
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Codes(std::collections::BTreeSet<Code>);
 
 impl Codes {
     pub fn insert(&mut self, c: Code) {
-        self.0 |= 1 << c as u32;
+        self.0.insert(c);
     }
 
-    pub fn contains(self, c: Code) -> bool {
-        self.0 & (1 << c as u32) != 0
+    pub fn contains(&self, c: Code) -> bool {
+        self.0.contains(&c)
     }
 }
 
 impl FromIterator<Code> for Codes {
     fn from_iter<I: IntoIterator<Item = Code>>(iter: I) -> Codes {
-        let mut s = Codes::default();
-        for c in iter {
-            s.insert(c);
-        }
-        s
+        Codes(iter.into_iter().collect())
     }
 }
 

@@ -183,7 +183,7 @@ fn text_list<'t, T>(
 ) -> Read<Sp<Vec<T>>> {
     if let Token::SeqStart(loc) = token {
         let v = items(cur, token, |_, _, t| text(t).map(|s| keep(s.value)))?;
-        return Ok(Sp::new(shrunk(v), loc));
+        return Ok(Sp::new(v, loc));
     }
     match scalar(token)? {
         (Typed::Str(s), loc) => Ok(Sp::new(vec![keep(s)], loc)),
@@ -306,10 +306,10 @@ fn intent_key<'t>(cur: &mut Cursor<'_, 't>, token: Token<'t>, names: &mut Names)
     let loc = map(cur, token, KEY_FIELDS, |cur, name, v| {
         match name {
             "fields" => k.fields = Some(name_list(cur, v, names)?),
-            "minted_at" => k.minted_at = Some(Box::new(component_ref(v)?)),
+            "minted_at" => k.minted_at = Some(component_ref(v)?),
             "minted" => k.minted = Some(choice(v)?),
             "persisted_before_retry" => k.persisted_before_retry = Some(boolean(v)?),
-            "business_assigned" => k.business_assigned = Some(Box::new(name_list(cur, v, names)?)),
+            "business_assigned" => k.business_assigned = Some(name_list(cur, v, names)?),
             _ => return Err(Bail),
         }
         Ok(())

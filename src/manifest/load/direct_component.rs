@@ -27,9 +27,9 @@ pub(super) fn component<'t>(
     map(cur, token, COMPONENT_FIELDS, |cur, name, v| {
         match name {
             "kind" => kind = Some(shared(text(v)?)),
-            "description" => c.rare_mut().description = Some(string(v)?.value.into()),
+            "description" => c.set_description(Some(string(v)?.value.into())),
             "regions" => c.regions = items(cur, v, |_, _, t| id_text(t).map(&mut shared))?.into(),
-            "mode" => c.rare_mut().mode = Some(choice(v)?),
+            "mode" => c.set_mode(Some(choice(v)?)),
             "dedup" => c.dedup = Some(Box::new(guard(cur, v)?)),
             "backup" => c.backup = Some(Box::new(backup(cur, v)?)),
             _ => {
@@ -57,9 +57,9 @@ fn setting<'t>(cur: &mut Cursor<'_, 't>, rule: SettingRule, v: Token<'t>) -> Rea
         R::Dur { allow_zero } => Setting::Dur(duration(v, allow_zero)?),
         R::Count { min } => Setting::Count(count(v, min)?),
         R::Bool => Setting::Bool(boolean(v)?),
-        R::Text => Setting::Text(Box::new(string(v)?)),
-        R::TextChoice(names) => Setting::Text(Box::new(choice_text(v, names)?)),
-        R::List => Setting::List(Box::new(string_list(cur, v)?)),
+        R::Text => Setting::Text(string(v)?),
+        R::TextChoice(names) => Setting::Text(choice_text(v, names)?),
+        R::List => Setting::List(string_list(cur, v)?),
         R::Delivery => Setting::Delivery(choice(v)?),
         R::Expiry => Setting::Expiry(choice(v)?),
         R::Replication => Setting::Replication(choice(v)?),

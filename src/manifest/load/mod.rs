@@ -388,8 +388,6 @@ impl Collected {
         self.regions.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         self.intents.sort_unstable_by(|a, b| a.id.cmp(&b.id));
         self.components.sort_unstable_by(|a, b| a.id.cmp(&b.id));
-        self.components.shrink_to_fit();
-        self.intents.shrink_to_fit();
         Loaded {
             manifest: Manifest {
                 sources,
@@ -492,14 +490,6 @@ impl<'n> Fields<'n> {
             .find(|(k, _, _)| k == name)
             .map(|(_, _, v)| *v)
     }
-}
-
-/// A vector without spare capacity: one built by pushing keeps room for
-/// four items, which for 100k components' one-link lists is most of the
-/// memory the links take.
-fn shrunk<T>(mut v: Vec<T>) -> Vec<T> {
-    v.shrink_to_fit();
-    v
 }
 
 pub(crate) fn is_valid_id(id: &str) -> bool {

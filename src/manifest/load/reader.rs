@@ -218,7 +218,7 @@ impl Reader {
                     .enumerate()
                     .filter_map(|(i, n)| self.string(n, &format!("{path}[{i}]")).map(|s| s.value))
                     .collect::<Vec<_>>();
-                Some(Sp::new(shrunk(v), node.loc))
+                Some(Sp::new(v, node.loc))
             }
             Value::Str(s) => Some(Sp::new(vec![s.clone()], node.loc)),
             _ => {

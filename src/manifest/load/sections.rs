@@ -249,8 +249,7 @@ impl Reader {
             .map(|l| self.names.list(l));
         k.minted_at = f
             .get("minted_at")
-            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")))
-            .map(Box::new);
+            .and_then(|n| self.component_ref(n, &format!("{path}.minted_at")));
         k.minted = f
             .get("minted")
             .and_then(|n| self.choice(n, &format!("{path}.minted")));
@@ -260,7 +259,7 @@ impl Reader {
         k.business_assigned = f
             .get("business_assigned")
             .and_then(|n| self.string_list(n, &format!("{path}.business_assigned")))
-            .map(|l| Box::new(self.names.list(l)));
+            .map(|l| self.names.list(l));
         k
     }
 
@@ -321,9 +320,8 @@ impl Reader {
             c.regions = regions.into();
         }
         let mode = f.get("mode").and_then(|n| self.choice(n, &p("mode")));
-        if description.is_some() || mode.is_some() {
-            *c.rare_mut() = RareFields { description, mode };
-        }
+        c.set_description(description);
+        c.set_mode(mode);
         let links = LinkType::ALL
             .iter()
             .flat_map(|&ty| self.links(&f, &path, ty))
@@ -379,11 +377,9 @@ impl Reader {
             R::Dur { allow_zero } => self.duration(n, p, allow_zero).map(Setting::Dur),
             R::Count { min } => self.count(n, p, min).map(Setting::Count),
             R::Bool => self.boolean(n, p).map(Setting::Bool),
-            R::Text => self.string(n, p).map(|t| Setting::Text(Box::new(t))),
-            R::TextChoice(names) => self
-                .choice_text(n, p, names)
-                .map(|t| Setting::Text(Box::new(t))),
-            R::List => self.string_list(n, p).map(|l| Setting::List(Box::new(l))),
+            R::Text => self.string(n, p).map(Setting::Text),
+            R::TextChoice(names) => self.choice_text(n, p, names).map(Setting::Text),
+            R::List => self.string_list(n, p).map(Setting::List),
             R::Delivery => self.choice(n, p).map(Setting::Delivery),
             R::Expiry => self.choice(n, p).map(Setting::Expiry),
             R::Replication => self.choice(n, p).map(Setting::Replication),
@@ -407,7 +403,7 @@ impl Reader {
                 out.push(l);
             }
         }
-        shrunk(out)
+        out
     }
 
     pub(super) fn link(&mut self, node: &Node, path: &str, ty: LinkType) -> Option<Link> {

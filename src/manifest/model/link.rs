@@ -74,15 +74,14 @@ pub struct Link {
     pub ty: LinkType,
     pub loc: Loc,
     pub to: Ref,
-    /// Boxed: most links have none, and a `Retry` is larger than the rest
-    /// of the link.
+    /// Boxed: few links write one, and inline a `Retry` (six optional
+    /// values with their places) made every link about 200 bytes larger,
+    /// which took `check`'s peak memory past 10x the file
+    /// (docs/performance.md).
     pub retry: Option<Box<Retry>>,
     /// The other fields written on the link (`timeout`, `passes_key`,
-    /// `within`, ...), read through the accessors below: which ones (a bit
-    /// each, by position in [`LinkField::ALL`]) and their values in that
-    /// order; in the link's padding, where a field per value took 8 bytes.
-    setting_fields: u16,
-    settings: Box<[Setting]>,
+    /// `within`, ...), read through the accessors below.
+    settings: Settings<LinkField>,
 }
 
 settings! {
@@ -106,8 +105,7 @@ impl Link {
             loc,
             to,
             retry: None,
-            setting_fields: 0,
-            settings: Box::default(),
+            settings: Settings::default(),
         }
     }
 
@@ -125,8 +123,6 @@ impl Link {
 impl Link {
     /// Sets the settings read.
     pub fn set_settings(&mut self, s: Settings<LinkField>) {
-        const { assert!(LinkField::ALL.len() <= 16) };
-        self.setting_fields = s.present as u16;
-        self.settings = s.values;
+        self.settings = s;
     }
 }

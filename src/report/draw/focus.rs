@@ -26,20 +26,21 @@ pub fn focus(v: &View, budget: usize) -> (View, Option<Omitted>) {
         return (v.clone(), None);
     }
     let keep = chosen(v, budget);
-    let mut new_index = vec![usize::MAX; v.nodes.len()];
+    let mut new_index: Vec<Option<usize>> = vec![None; v.nodes.len()];
     let mut nodes = Vec::with_capacity(keep.len());
     for (i, &k) in keep.iter().enumerate() {
-        new_index[k] = i;
+        new_index[k] = Some(i);
         nodes.push(v.nodes[k].clone());
     }
     let edges: Vec<Edge> = v
         .edges
         .iter()
-        .filter(|e| new_index[e.from] != usize::MAX && new_index[e.to] != usize::MAX)
-        .map(|e| Edge {
-            from: new_index[e.from],
-            to: new_index[e.to],
-            ..e.clone()
+        .filter_map(|e| {
+            Some(Edge {
+                from: new_index[e.from]?,
+                to: new_index[e.to]?,
+                ..e.clone()
+            })
         })
         .collect();
     let clusters = super::clusters_of(&mut nodes);

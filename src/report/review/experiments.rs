@@ -267,7 +267,7 @@ impl Ctx<'_, '_> {
         let mut actives: Vec<(Vec<crate::manifest::name::Name>, Vec<&str>)> = Vec::new();
         for (i, c) in self.components() {
             let node = &model.nodes[i];
-            if let Some((from, to, delay)) = node.failover.as_deref() {
+            if let Some((from, to, delay)) = node.failover.as_ref() {
                 let key = (
                     node.regions[*from].to_string(),
                     node.regions[*to].to_string(),

@@ -25,6 +25,8 @@ mod store;
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use crate::analysis::effective::Eff;
 use crate::analysis::{Analysis, IntentResult};
 use crate::diagnostics::{Loc, SourceMap};
@@ -140,7 +142,9 @@ fn build_each<I: Send>(
         .review();
         each(review)
     };
-    let intents = in_parallel(&a.intents, review_of);
+    // Intents are reviewed independently of one another, on rayon's pool;
+    // `collect` keeps their order.
+    let intents = a.intents.par_iter().map(review_of).collect();
     Review {
         title: m.name.clone().unwrap_or_else(|| "architecture".to_string()),
         files: map.files.iter().map(|f| f.path.clone()).collect(),
@@ -168,47 +172,6 @@ fn build_each<I: Send>(
             .collect(),
         graph: draw::view(m, findings),
     }
-}
-
-/// `f` of every item, in order. Intents are reviewed independently of
-/// one another, so on a large manifest two threads take turns at chunks of
-/// them (a chunk at a time, so neither waits while the other has the
-/// hubs' large reviews left) and the results are put back in order
-/// (docs/performance.md, "Tenth session").
-fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    /// Items per turn: below this many in all, one thread does them.
-    const CHUNK: usize = 32;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
-    if threads < 2 || items.len() < 2 * CHUNK {
-        return items.iter().map(&f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let turns = || {
-        let mut done: Vec<(usize, Vec<R>)> = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let rest = items.get(k.saturating_mul(CHUNK)..).unwrap_or_default();
-            if rest.is_empty() {
-                return done;
-            }
-            let chunk = &rest[..rest.len().min(CHUNK)];
-            done.push((k, chunk.iter().map(&f).collect()));
-        }
-    };
-    let mut done = std::thread::scope(|s| {
-        let other = s.spawn(turns);
-        let mut done = turns();
-        // A panic on the other thread is a bug; it is raised here as well.
-        done.extend(
-            other
-                .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e)),
-        );
-        done
-    });
-    done.sort_unstable_by_key(|&(k, _)| k);
-    done.into_iter().flat_map(|(_, chunk)| chunk).collect()
 }
 
 struct Ctx<'a, 'm> {
@@ -437,23 +400,6 @@ impl<'m> Ctx<'_, 'm> {
             answer,
             evidence: d.evidence,
             assumptions: d.assumptions,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::in_parallel;
-
-    /// Whichever thread takes which chunk, the results come back in the
-    /// order of the items, each once.
-    #[test]
-    fn reviews_in_parallel_come_back_in_order() {
-        for n in [0, 1, 63, 64, 65, 1000, 1025] {
-            let items: Vec<usize> = (0..n).collect();
-            let got = in_parallel(&items, |&x| x * 3 + 1);
-            let want: Vec<usize> = items.iter().map(|&x| x * 3 + 1).collect();
-            assert_eq!(got, want, "{n} items");
         }
     }
 }

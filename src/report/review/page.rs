@@ -123,9 +123,8 @@ impl Intent for IntentReview {
 /// An intent's two parts written as soon as its review is made, on the
 /// thread that made it, and the review freed there: the counts at the top
 /// of a page need every intent's statuses before the first section is
-/// written, so each intent is kept until then, as its text. Writing the
-/// parts on both threads of the build made the 20 MB HTML report about a
-/// fifth faster (docs/performance.md, "Tenth session").
+/// written, so each intent is kept until then, as its text, written on
+/// rayon's threads as the reviews are made.
 #[derive(Debug, Clone)]
 pub struct Written {
     id: String,

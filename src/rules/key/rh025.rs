@@ -149,7 +149,7 @@ fn minted_once_and_kept(intent: &Intent) -> bool {
     k.persisted_before_retry.as_ref().is_some_and(|p| p.value)
         && !k.per_attempt()
         && k.minted_at
-            .as_deref()
+            .as_ref()
             .is_none_or(|m| m.index().is_some() && m.index() == intent.origin.index())
 }
 

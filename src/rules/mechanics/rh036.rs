@@ -10,31 +10,53 @@ use crate::manifest::model::{Guard, LinkType, Manifest};
 use crate::rules::{Code, Ctx, Finding};
 
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let callers = Callers::of(ctx.m);
     for (c, intent) in ctx.reached() {
         if let Some(g) = &ctx.m.components[c].dedup
-            && let Some(caller) = caller(ctx.m, c, ctx.generic(c) == Generic::Service)
+            && let Some(caller) = callers.of_component(ctx.m, c, ctx.generic(c) == Generic::Service)
         {
             guard(ctx.m, c, g, &caller, intent, out);
         }
     }
 }
 
-/// Who waits for `c`'s answer, in words: the first component that `calls`
-/// it, else its client when it is a service (`service`) and an intent's
-/// origin.
-fn caller(m: &Manifest, c: usize, service: bool) -> Option<String> {
-    m.components
-        .iter()
-        .find(|x| {
-            x.links_of(LinkType::Calls)
-                .iter()
-                .any(|l| l.to.index() == Some(c))
-        })
-        .map(|x| format!("`{}`, which calls it,", x.id))
-        .or_else(|| {
-            (service && m.intents.iter().any(|i| i.origin.index() == Some(c)))
-                .then(|| "its caller".to_string())
-        })
+/// Who calls each component, found in one pass over the links (a search
+/// of every component for each guard was quadratic).
+struct Callers {
+    /// The first component (in manifest order) that `calls` each one.
+    first: Vec<Option<usize>>,
+    /// Whether each component is an intent's origin.
+    origin: Vec<bool>,
+}
+
+impl Callers {
+    fn of(m: &Manifest) -> Callers {
+        let mut first = vec![None; m.components.len()];
+        for (x, comp) in m.components.iter().enumerate() {
+            for l in comp.links_of(LinkType::Calls) {
+                if let Some(slot) = l.to.index().and_then(|t| first.get_mut(t)) {
+                    slot.get_or_insert(x);
+                }
+            }
+        }
+        let mut origin = vec![false; m.components.len()];
+        for i in &m.intents {
+            if let Some(slot) = i.origin.index().and_then(|o| origin.get_mut(o)) {
+                *slot = true;
+            }
+        }
+        Callers { first, origin }
+    }
+
+    /// Who waits for `c`'s answer, in words: the first component that
+    /// `calls` it, else its client when it is a service (`service`) and an
+    /// intent's origin.
+    fn of_component(&self, m: &Manifest, c: usize, service: bool) -> Option<String> {
+        match self.first[c] {
+            Some(x) => Some(format!("`{}`, which calls it,", m.components[x].id)),
+            None => (service && self.origin[c]).then(|| "its caller".to_string()),
+        }
+    }
 }
 
 /// RH036: the original result is not returned to duplicates.
