@@ -93,14 +93,14 @@ fn bench(c: &mut Criterion) {
         g.bench_function("graph", |b| b.iter(|| graph::Graph::build(&m)));
         g.bench_function("analyse", |b| b.iter(|| analysis::analyse(&m)));
         let a = analysis::analyse(&m);
-        g.bench_function("rules", |b| b.iter(|| rules::check(&a)));
+        g.bench_function("rules", |b| b.iter(|| rules::run(&a)));
         g.bench_function("check-json", |b| {
             b.iter_batched(
                 texts,
                 |t| {
                     let m = manifest::load_texts(t, &limits).expect("valid manifest");
                     let a = analysis::analyse(&m);
-                    let findings = rules::check(&a);
+                    let findings = rules::run(&a);
                     report::json::render(&m.sources, &findings)
                 },
                 BatchSize::PerIteration,

@@ -54,7 +54,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function("first-check", |b| {
             b.iter(|| {
                 let m = engine::load(&inputs).expect("valid manifest");
-                rules::check(&analysis::analyse(&m)).len()
+                rules::run(&analysis::analyse(&m)).len()
             })
         });
         let mut session = engine::session(&inputs).expect("parses");
@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
                 let built = session
                     .build(std::slice::from_ref(&set))
                     .expect("valid manifest");
-                rules::check(&analysis::analyse(&built.manifest)).len()
+                rules::run(&analysis::analyse(&built.manifest)).len()
             })
         });
         g.finish();

@@ -48,7 +48,7 @@ fn main() {
             let text = std::fs::read_to_string(path).expect("readable manifest");
             let loaded =
                 manifest::load::load_texts(vec![(path.clone(), text)], &Default::default());
-            manifest::check(loaded).expect("valid manifest")
+            manifest::validated(loaded).expect("valid manifest")
         })
         .collect();
     let forever = Duration::MAX;

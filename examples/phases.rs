@@ -98,7 +98,7 @@ fn main() {
         return;
     }
     let t = Instant::now();
-    let m = manifest::check(loaded).expect("valid manifest");
+    let m = manifest::validated(loaded).expect("valid manifest");
     let validate = t.elapsed();
     let load = parse + validate;
     eprintln!("after load: {}", rss());
@@ -171,7 +171,7 @@ fn main() {
         return;
     }
     let t = Instant::now();
-    let findings = rules::check(&a);
+    let findings = rules::run(&a);
     let check = t.elapsed();
     if std::env::var_os("PHASES_FINDING_SIZES").is_some() {
         let sum = |f: &dyn Fn(&rules::Finding) -> usize| -> usize { findings.iter().map(f).sum() };

@@ -29,9 +29,9 @@ fn main() {
     if mode == "parse" {
         return;
     }
-    let m = manifest::check(loaded).expect("valid manifest");
+    let m = manifest::validated(loaded).expect("valid manifest");
     let a = analysis::analyse(&m);
-    let findings = rules::check(&a);
+    let findings = rules::run(&a);
     drop(a);
     let out = std::io::BufWriter::new(std::io::stdout().lock());
     report::json::write_with(out, &m.sources, &findings, &Default::default())

@@ -382,7 +382,7 @@ pub struct Checked<'m> {
 /// Analyses `m` and runs the rules under `policy` on `today`.
 pub fn check<'m>(m: &'m Manifest, policy: &Policy, today: Date) -> Checked<'m> {
     let analysis = analysis::analyse(m);
-    let (findings, unused_waivers) = policy.check(&analysis, today);
+    let (findings, unused_waivers) = policy.findings(&analysis, today);
     Checked {
         analysis,
         findings,

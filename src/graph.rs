@@ -5,7 +5,7 @@
 //! component, in the order of [`Component::links`]. Each node's outgoing
 //! edges are kept in two flat arrays ([`Adjacency`]).
 //!
-//! The graph is built from the references [`crate::manifest::check`]
+//! The graph is built from the references [`crate::manifest::validated`]
 //! resolved, so no id is looked up here. The analysis walks the flat lists
 //! for every state it propagates (a petgraph adjacency walk per state cost
 //! a pointer chase each, and building a petgraph graph with a hash lookup

@@ -123,7 +123,7 @@ mod tests {
         let m =
             crate::manifest::from_str(STARTER).unwrap_or_else(|e| panic!("{}", e.render(false)));
         let a = crate::analysis::analyse(&m);
-        let found: Vec<(String, &str)> = crate::rules::check(&a)
+        let found: Vec<(String, &str)> = crate::rules::run(&a)
             .iter()
             .map(|f| (f.fingerprint(), f.severity.name()))
             .collect();

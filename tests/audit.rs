@@ -88,7 +88,7 @@ fn an_async_express_start_is_a_birth_point_and_a_standard_one_is_not() {
 
 fn codes(m: &Manifest) -> Vec<(&'static str, Option<String>)> {
     let a = analyse(m);
-    let mut got: Vec<_> = rules::check(&a)
+    let mut got: Vec<_> = rules::run(&a)
         .into_iter()
         .map(|f| (f.rule.code, f.component.map(|c| c.to_string())))
         .collect();
@@ -142,7 +142,7 @@ fn rh015_severity_follows_f073() {
     ] {
         let m = load(file);
         let a = analyse(&m);
-        let found: Vec<String> = rules::check(&a)
+        let found: Vec<String> = rules::run(&a)
             .into_iter()
             .filter(|f| f.rule.code == "RH015")
             .map(|f| format!("{:?}", f.severity).to_lowercase())
@@ -156,7 +156,7 @@ fn rh015_severity_follows_f073() {
 fn rh003_path_shows_the_cycle() {
     let m = load("fixtures/rules/RH003-fires.yaml");
     let a = analyse(&m);
-    let f = rules::check(&a)
+    let f = rules::run(&a)
         .into_iter()
         .find(|f| f.rule.code == "RH003")
         .expect("RH003");
@@ -179,7 +179,7 @@ fn rh003_path_shows_the_cycle() {
 fn rh020_without_a_key_says_no_key_is_declared() {
     let m = load("fixtures/rules/RH020-fires-nokey.yaml");
     let a = analyse(&m);
-    let f = rules::check(&a)
+    let f = rules::run(&a)
         .into_iter()
         .find(|f| f.rule.code == "RH020")
         .expect("RH020");

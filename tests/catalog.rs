@@ -23,7 +23,7 @@ fn every_kind_loads_and_is_analysed() {
         let m =
             manifest::from_str(&text).unwrap_or_else(|e| panic!("{}: {}", k.id, e.render(false)));
         let a = analyse(&m);
-        let findings = rules::check(&a);
+        let findings = rules::run(&a);
         // The subject is reached by the intent: its horizon is known.
         let subject = m.component_index("subject").unwrap();
         assert!(a.intents[0].horizons.contains_key(subject), "{}", k.id);

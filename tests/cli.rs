@@ -450,7 +450,7 @@ fn the_readme_manifest_sketch_is_sound() {
     let end = start + readme[start..].find("```").unwrap();
     let m = replay_audit::manifest::from_str(&readme[start..end])
         .unwrap_or_else(|e| panic!("{}", e.render(false)));
-    let findings = replay_audit::rules::check(&replay_audit::analyse(&m));
+    let findings = replay_audit::rules::run(&replay_audit::analyse(&m));
     let codes: Vec<&str> = findings.iter().map(|f| f.rule.code).collect();
     assert_eq!(
         codes,

@@ -43,7 +43,7 @@ fn every_clock_fixture_has_its_exact_horizons_and_findings() {
             if let Some(rest) = line.strip_prefix("# findings:") {
                 let want: BTreeSet<&str> =
                     rest.split_whitespace().filter(|w| *w != "none").collect();
-                let got: BTreeSet<&str> = rules::check(&a).iter().map(|f| f.rule.code).collect();
+                let got: BTreeSet<&str> = rules::run(&a).iter().map(|f| f.rule.code).collect();
                 if got != want {
                     failures.push(format!(
                         "{}: findings: want {want:?}, got {got:?}",
@@ -115,7 +115,7 @@ fn the_required_retention_follows_the_corrected_horizon() {
 fn a_capped_redrive_promise_is_rh006_and_no_rh005() {
     let m = fixture("redrive-cap.yaml");
     let a = analyse(&m);
-    let found: Vec<_> = rules::check(&a)
+    let found: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code.starts_with("RH00"))
         .map(|f| {
@@ -215,7 +215,7 @@ fn each_sns_step_names_what_bounds_it() {
         step_texts(&a, "audit-worker", "guard")[1],
         "delivers_to: retry 3 attempts: 2 × (0s + 20s) = 40s; the declared retry does not apply: SNS delivers to an AWS-managed endpoint by its fixed policy, 23d (F016); at-least-once delivery: delivery retried for up to max_event_age 23d (sns-standard default, F016)"
     );
-    let found: Vec<_> = rules::check(&a)
+    let found: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code == "RH051")
         .map(|f| (f.message, f.loc.map(|l| (l.line, l.col))))
@@ -256,7 +256,7 @@ fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
         "delivers_to: retry 6 attempts; no backoff written: eventbridge retries with backoff until the cap (eventbridge default, F017), so the retries end by max_record_age 15m; at-least-once delivery: max_record_age 15m"
     );
     // The 5-minute guard window is now RH001 (900 s > 300 s).
-    let rh001: Vec<_> = rules::check(&a)
+    let rh001: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code == "RH001")
         .map(|f| (f.horizon, f.window))
@@ -266,7 +266,7 @@ fn an_unwritten_eventbridge_backoff_takes_the_cap_not_zero() {
     // A bus whose facts give no backoff (F019) takes its cap, 300 s, as
     // an assumption RH041 names.
     assert_eq!(horizon_secs(&a, "shipping", "guard"), Some(300));
-    let rh041: Vec<_> = rules::check(&a)
+    let rh041: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code == "RH041")
         .map(|f| f.message)
@@ -300,7 +300,7 @@ fn the_dead_letter_move_comes_a_visibility_timeout_after_the_last_receive() {
         step_texts(&a, "order-worker", "guard")[1],
         "dead_letter: moved to dead-letter queue after the source's delivery span: max_backlog 30m + 2 × visibility 12h = 1d 30m: moved when the last receive's visibility timeout ends (F002, F007) (below retention 4d)"
     );
-    let rh001: Vec<_> = rules::check(&a)
+    let rh001: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code == "RH001")
         .map(|f| (f.horizon, f.window))
@@ -324,7 +324,7 @@ fn an_sns_fifo_archive_is_not_its_delivery_span() {
         step_texts(&a, "auditor", "guard")[1],
         "delivers_to: at-least-once delivery: delivery retried for up to max_event_age 23d (sns-fifo default, F016) (the archive retention 1d (F015) bounds only a declared replay)"
     );
-    let rh001: Vec<_> = rules::check(&a)
+    let rh001: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code == "RH001")
         .map(|f| (f.component.as_deref().map(str::to_string), f.horizon))
@@ -351,7 +351,7 @@ fn a_retried_call_without_a_timeout_waits_for_the_callee() {
     // No timeout anywhere (a generic service documents none): 0 s per
     // attempt, 3 s, and RH041 says so.
     assert_eq!(horizon_secs(&a, "fraud", "guard"), Some(3));
-    let rh041: Vec<_> = rules::check(&a)
+    let rh041: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code == "RH041")
         .map(|f| f.message)
@@ -447,7 +447,7 @@ fn a_sub_second_backoff_counts_and_the_horizon_is_rounded_up() {
         step_texts(&a, "payments", "guard")[0],
         "calls: retry 10 attempts: (1s + 500ms) + (1s + 1s) + (1s + 2s) + (1s + 4s) + (1s + 8s) + (1s + 16s) + … = 4m 24s 500ms"
     );
-    let rh001: Vec<_> = rules::check(&a)
+    let rh001: Vec<_> = rules::run(&a)
         .into_iter()
         .filter(|f| f.rule.code == "RH001")
         .map(|f| (f.horizon, f.window))

@@ -50,7 +50,7 @@ components:
 fn review_of(text: &str) -> Review {
     let m = manifest::from_str(text).unwrap_or_else(|e| panic!("{}", e.render(false)));
     let a = analysis::analyse(&m);
-    let findings = rules::check(&a);
+    let findings = rules::run(&a);
     review::build(&a, &findings)
 }
 

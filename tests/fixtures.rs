@@ -89,7 +89,7 @@ fn every_fixture_produces_exactly_its_expected_findings() {
             }
         };
         let a = analyse(&m);
-        let findings = rules::check(&a);
+        let findings = rules::run(&a);
         let mut got: Vec<(String, String, String)> = findings
             .iter()
             .map(|f| {

@@ -483,7 +483,7 @@ fn the_format_interface_writes_each_format() {
     )
     .expect("loads");
     let a = analysis::analyse(&m);
-    let findings = rules::check(&a);
+    let findings = rules::run(&a);
     let rows = horizon::rows(&a, None, None);
     let notes = Notes::default();
     let accepted = format::accepted(&findings);

@@ -17,7 +17,7 @@ fn codes(text: &str) -> (Vec<rules::Finding>, BTreeSet<&'static str>) {
     )
     .unwrap_or_else(|e| panic!("generated manifest does not load:\n{}", e.render(false)));
     let a = analysis::analyse(&m);
-    let findings = rules::check(&a);
+    let findings = rules::run(&a);
     let codes = findings.iter().map(|f| f.rule.code).collect();
     (findings, codes)
 }
@@ -59,7 +59,7 @@ fn every_small_manifest_loads_and_checks() {
             assert_eq!(m.components.len(), stats.components, "seed {seed} n {n}");
             assert_eq!(m.intents.len(), stats.intents, "seed {seed} n {n}");
             let a = analysis::analyse(&m);
-            let json = report::json::render(&m.sources, &rules::check(&a));
+            let json = report::json::render(&m.sources, &rules::run(&a));
             assert!(
                 json.starts_with("{\n  \"version\": 1,"),
                 "seed {seed} n {n}"

@@ -182,7 +182,7 @@ fn load_one(a: &Arch) -> Manifest {
 
 /// The JSON report without locations (which move when the text moves).
 fn json_without_locations(m: &Manifest) -> String {
-    let findings = rules::check(&analysis::analyse(m));
+    let findings = rules::run(&analysis::analyse(m));
     let mut v: serde_json::Value =
         serde_json::from_str(&report::json::render(&m.sources, &findings)).unwrap();
     for f in v["findings"].as_array_mut().unwrap() {
@@ -192,7 +192,7 @@ fn json_without_locations(m: &Manifest) -> String {
 }
 
 fn expiry_findings(m: &Manifest) -> BTreeSet<(String, Option<String>, Option<String>)> {
-    rules::check(&analysis::analyse(m))
+    rules::run(&analysis::analyse(m))
         .into_iter()
         .filter(|f| matches!(f.rule.code, "RH001" | "RH002"))
         .map(|f| {
@@ -237,7 +237,7 @@ proptest! {
     fn generated_manifests_never_panic(a in arch()) {
         let m = load_one(&a);
         let an = analysis::analyse(&m);
-        let findings = rules::check(&an);
+        let findings = rules::run(&an);
         let _ = report::table::render(&m.sources, &findings, false);
         let _ = report::json::render(&m.sources, &findings);
         let _ = report::sarif::render_with(&m.sources, &findings, Some(&m), &[]);
@@ -373,7 +373,7 @@ proptest! {
     fn unreachable_effect_fires_exactly_for_unreached_effects(a in arch()) {
         let m = load_one(&a);
         let an = analysis::analyse(&m);
-        let got: BTreeSet<(String, String)> = rules::check(&an)
+        let got: BTreeSet<(String, String)> = rules::run(&an)
             .into_iter()
             .filter(|f| f.rule.code == "RH043")
             .map(|f| (f.intent.unwrap().to_string(), f.component.unwrap().to_string()))
@@ -422,7 +422,7 @@ proptest! {
     fn a_waiver_changes_only_the_waived_status(a in arch(), pick in any::<prop::sample::Index>()) {
         let m = load_one(&a);
         let an = analysis::analyse(&m);
-        let plain = rules::check(&an);
+        let plain = rules::run(&an);
         prop_assume!(!plain.is_empty());
         let target = &plain[pick.index(plain.len())];
         let mut policy = format!(
@@ -438,7 +438,7 @@ proptest! {
         let p = replay_audit::policy::Policy::parse("policy.toml", &policy)
             .unwrap_or_else(|e| panic!("{policy}: {}", e.render(false)));
         let today = replay_audit::policy::Date::parse("2026-01-01").unwrap();
-        let (waived, unused) = p.apply(rules::check_with(&an, &p.options()), today);
+        let (waived, unused) = p.apply(rules::run_with(&an, &p.options()), today);
         prop_assert!(unused.is_empty());
         prop_assert_eq!(plain.len(), waived.len());
         let mut any = false;

@@ -38,7 +38,7 @@ fn ok(args: &[&str]) -> String {
 fn review_of(text: &str) -> review::Review {
     let m = manifest::from_str(text).unwrap_or_else(|e| panic!("{}", e.render(false)));
     let a = analysis::analyse(&m);
-    let findings = rules::check(&a);
+    let findings = rules::run(&a);
     review::build(&a, &findings)
 }
 

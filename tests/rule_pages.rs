@@ -15,7 +15,7 @@ fn examples(doc: &str) -> (String, String) {
 
 fn codes(text: &str) -> Result<Vec<&'static str>, String> {
     let m = manifest::from_str(text).map_err(|e| e.render(false))?;
-    Ok(rules::check(&analyse(&m))
+    Ok(rules::run(&analyse(&m))
         .iter()
         .map(|f| f.rule.code)
         .collect())

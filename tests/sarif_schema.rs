@@ -146,7 +146,7 @@ fn sarif_of_every_fixture_is_valid() {
             Err(e) => panic!("{}: {}", path.display(), e.render(false)),
         };
         let a = analysis::analyse(&m);
-        let findings = rules::check(&a);
+        let findings = rules::run(&a);
         let text = sarif::render_with(&m.sources, &findings, Some(&m), &[]);
         let value: Value = serde_json::from_str(&text).expect("SARIF is JSON");
         let errs = errors(&v, &value);
@@ -225,7 +225,7 @@ fn the_validator_rejects_what_the_schema_forbids() {
         &manifest::Limits::default(),
     )
     .expect("loads");
-    let findings = rules::check(&analysis::analyse(&m));
+    let findings = rules::run(&analysis::analyse(&m));
     let mut value: Value =
         serde_json::from_str(&sarif::render(&m.sources, &findings)).expect("JSON");
     assert!(errors(&v, &value).is_empty());
@@ -319,7 +319,7 @@ fn root_relative_runs_are_valid() {
         &manifest::Limits::default(),
     )
     .expect("loads");
-    let findings = rules::check(&analysis::analyse(&m));
+    let findings = rules::run(&analysis::analyse(&m));
     let map = repo.map(&m.sources);
     let runs = ["a", "b/c.yaml"]
         .iter()
@@ -362,7 +362,7 @@ fn identities_ignore_line_moves_and_tell_fields_apart() {
             ..Default::default()
         };
         let m = replay_audit::engine::load(&inputs).expect("loads");
-        let findings = rules::check(&analysis::analyse(&m));
+        let findings = rules::run(&analysis::analyse(&m));
         let log: Value =
             serde_json::from_str(&sarif::render_with(&m.sources, &findings, Some(&m), &[]))
                 .unwrap();

@@ -341,7 +341,7 @@ fn rh001_about(session: &mut Session, sets: &[String]) -> Vec<String> {
         .map(|s| session.parse_set("--set", s).unwrap())
         .collect();
     let b = session.build(&o).unwrap();
-    rules::check(&analysis::analyse(&b.manifest))
+    rules::run(&analysis::analyse(&b.manifest))
         .into_iter()
         .filter(|f| f.rule.code == "RH001")
         .map(|f| f.fingerprint())
@@ -371,9 +371,9 @@ proptest! {
         }
         // And the full comparison agrees.
         let o: Vec<_> = with(low).iter().map(|x| s.parse_set("--set", x).unwrap()).collect();
-        let old = rules::check(&analysis::analyse(&s.build(&o).unwrap().manifest));
+        let old = rules::run(&analysis::analyse(&s.build(&o).unwrap().manifest));
         let o: Vec<_> = with(low + raise).iter().map(|x| s.parse_set("--set", x).unwrap()).collect();
-        let new = rules::check(&analysis::analyse(&s.build(&o).unwrap().manifest));
+        let new = rules::run(&analysis::analyse(&s.build(&o).unwrap().manifest));
         prop_assert!(compare(&old, &new).introduced.iter().all(|f| f.rule.code != "RH001"));
     }
 }

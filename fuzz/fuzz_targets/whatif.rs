@@ -49,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
                 replay_audit_fuzz::run_all(&built.manifest, data.len() as u8);
             } else {
                 let a = replay_audit::analysis::analyse(&built.manifest);
-                let f = replay_audit::rules::check(&a);
+                let f = replay_audit::rules::run(&a);
                 let _ = replay_audit::report::json::render(&built.manifest.sources, &f);
             }
         }

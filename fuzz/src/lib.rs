@@ -105,7 +105,7 @@ pub fn arch(u: &mut Unstructured) -> Result<Arch> {
 /// rendered for one `sel` in eight.
 pub fn run_all(m: &Manifest, sel: u8) -> usize {
     let a = analysis::analyse(m);
-    let findings = rules::check(&a);
+    let findings = rules::run(&a);
     let waived: Vec<Option<&str>> = findings
         .iter()
         .enumerate()

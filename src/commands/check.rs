@@ -134,7 +134,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         }
         return Ok(code);
     }
-    let result = check(cli, &out, fail_on);
+    let result = check_once(cli, &out, fail_on);
     // An input error goes to every machine output as well (the `--format`
     // one and each `-o FORMAT=FILE`); `commands::run` prints it on
     // standard error and exits 2.
@@ -199,7 +199,7 @@ fn apply_fixes(fixed: &[replay_audit::fix::Fixed]) -> Result<(), engine::Error> 
 }
 
 /// Loads, checks and renders; an input error is returned as such.
-fn check(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u8> {
+fn check_once(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u8> {
     let Command::Check {
         paths,
         parameters,

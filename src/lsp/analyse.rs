@@ -67,13 +67,13 @@ pub fn snapshot(path: &Path, open: &Open, limits: &Limits) -> Snapshot {
             files.insert(0, other);
         }
     }
-    let result = check(&files, open, limits);
+    let result = check_files(&files, open, limits);
     // The document first: the others are only read.
     files.sort_by_key(|f| f != path);
     Snapshot { files, result }
 }
 
-fn check(files: &[PathBuf], open: &Open, limits: &Limits) -> Result<Checked, engine::Error> {
+fn check_files(files: &[PathBuf], open: &Open, limits: &Limits) -> Result<Checked, engine::Error> {
     let inputs = Inputs {
         paths: files.to_vec(),
         limits: *limits,

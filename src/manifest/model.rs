@@ -1,7 +1,7 @@
 //! The typed manifest: every field of `manifest.md`, each with its location.
 //!
 //! A reference to a component is a [`Ref`]: the id as written, and the
-//! component's index once [`crate::manifest::check`] has resolved it, so the
+//! component's index once [`crate::manifest::validated`] has resolved it, so the
 //! graph and the analysis never look an id up again. A field the manifest
 //! leaves out is `None`: the catalog or the analysis decides
 //! what that means, and says so (RH041) when it has to assume.

@@ -29,7 +29,7 @@ impl<T> Sp<T> {
 /// A reference to a component: its id as written (`value`, shared with
 /// the target component's id once resolved) and where (`loc`), as on any
 /// [`Sp`], and the index of the component in the sorted manifest once
-/// [`crate::manifest::check`] has resolved it.
+/// [`crate::manifest::validated`] has resolved it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ref {
     pub value: Name,

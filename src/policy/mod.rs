@@ -239,12 +239,12 @@ impl Policy {
     /// The findings of an analysis under this policy: the rules run with
     /// its options, then [`Policy::apply_with`] with the manifest's inline
     /// allowances.
-    pub fn check(
+    pub fn findings(
         &self,
         a: &crate::analysis::Analysis,
         today: Date,
     ) -> (Vec<Finding>, Vec<UnusedWaiver>) {
-        let findings = rules::check_with(a, &self.options());
+        let findings = rules::run_with(a, &self.options());
         self.apply_with(findings, today, &a.manifest.sources)
     }
 

@@ -389,13 +389,13 @@ impl Finding {
 }
 
 /// Runs every rule; findings come back sorted and without repeats.
-pub fn check(a: &Analysis) -> Vec<Finding> {
-    check_with(a, &Options::default())
+pub fn run(a: &Analysis) -> Vec<Finding> {
+    run_with(a, &Options::default())
 }
 
-/// [`check`] with settings from a policy file: every emitter with a code
+/// [`run`] with settings from a policy file: every emitter with a code
 /// that is not `off` runs on one [`Ctx`].
-pub fn check_with(a: &Analysis, options: &Options) -> Vec<Finding> {
+pub fn run_with(a: &Analysis, options: &Options) -> Vec<Finding> {
     let ctx = Ctx::new(a, options);
     let mut out = Vec::new();
     for (emit, codes) in registry::EMITTERS {
@@ -540,13 +540,13 @@ mod off_tests {
         let text = include_str!("../../fixtures/rules/RH030-fires.yaml");
         let m = crate::manifest::from_str(text).unwrap();
         let a = crate::analysis::analyse(&m);
-        let all: Vec<Code> = check(&a).iter().map(|f| f.rule.id).collect();
+        let all: Vec<Code> = run(&a).iter().map(|f| f.rule.id).collect();
         assert!(all.contains(&Code::RH030));
         let options = Options {
             off: [Code::RH030].into_iter().collect(),
             ..Options::default()
         };
-        let some: Vec<Code> = check_with(&a, &options).iter().map(|f| f.rule.id).collect();
+        let some: Vec<Code> = run_with(&a, &options).iter().map(|f| f.rule.id).collect();
         let mut want = all.clone();
         want.retain(|&c| c != Code::RH030);
         assert!(!want.is_empty(), "the fixture has other findings");

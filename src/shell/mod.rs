@@ -145,7 +145,9 @@ impl Shell {
     ) -> Result<Shell, LoadError> {
         let edited = session.edit(&[])?;
         let current = session.finish(&edited)?;
-        let findings = policy.check(&analysis::analyse(&current.manifest), today).0;
+        let findings = policy
+            .findings(&analysis::analyse(&current.manifest), today)
+            .0;
         Ok(Shell {
             session,
             policy,

@@ -28,7 +28,7 @@ impl Shell {
             .map_err(|e| self.render_error(&e))?;
         let findings = self
             .policy
-            .check(&analysis::analyse(&built.manifest), self.today)
+            .findings(&analysis::analyse(&built.manifest), self.today)
             .0;
         let delta = whatif::compare(&self.findings, &findings);
         self.cursor = cursor;

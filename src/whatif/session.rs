@@ -227,7 +227,7 @@ impl Session {
     pub fn finish(&self, e: &Edited) -> Result<Built, LoadError> {
         let trees = &e.trees;
         let sources = self.sources_for(trees);
-        let manifest = crate::manifest::check(load::load_nodes(sources, trees))?;
+        let manifest = crate::manifest::validated(load::load_nodes(sources, trees))?;
         let changes = e
             .targets
             .iter()

@@ -436,7 +436,7 @@ type Key = (String, Option<String>, Option<String>);
 /// scope findings by (code, intent, component).
 fn horizon_and_scope(text: &str) -> (bool, BTreeSet<Key>) {
     let m = load(vec![("a.yaml".to_string(), text.to_string())]);
-    let findings = rules::check(&analysis::analyse(&m));
+    let findings = rules::run(&analysis::analyse(&m));
     let error = findings.iter().any(|f| f.severity == Severity::Error);
     let set = findings
         .into_iter()
