@@ -81,7 +81,8 @@ async def test_open_hover_fix(client: LanguageClient, tmp_path: pathlib.Path):
         )
     )
     assert [a.title for a in actions] == [
-        "set `payout-idempotency.retention` to 16h 57m 30s (RH001)"
+        "set `payout-idempotency.retention` to 16h 57m 30s (RH001)",
+        "allow RH001 here (an inline allowance; write its reason)",
     ]
     (edit,) = actions[0].edit.changes[uri]
     fixed = apply(text, edit)
