@@ -18,8 +18,8 @@ fn main() -> ExitCode {
     // The command runs on the main thread: starting a thread with the
     // parser's 256 MiB stack (and its own allocator arena) for every run
     // cost a small check more than its parsing. What needs that stack
-    // (serde-saphyr, for what the event reader leaves) starts it itself.
-    // A panic is reported as an internal error.
+    // (serde-saphyr's reading) starts it itself, and a panic there goes on
+    // here. A panic is reported as an internal error.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| commands::run(cli))) {
         Ok(Ok(code)) => ExitCode::from(code),
         Ok(Err(e)) => {

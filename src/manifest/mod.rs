@@ -10,9 +10,7 @@ pub mod spanned;
 pub mod validate;
 pub mod vocabulary;
 pub mod yaml;
-mod yaml_anchors;
 pub mod yaml_errors;
-pub mod yaml_events;
 mod yaml_flow;
 pub mod yaml_visitor;
 

@@ -1,7 +1,8 @@
 //! The one span tree every reader builds and reads: the manifest loader,
-//! what-if and the shell (through [`super::yaml`] and
-//! [`super::yaml_events`]) and the importers (through `import::tree`, which
-//! keeps YAML tags and reads JSON), with the accessors they share.
+//! what-if and the shell (through [`super::yaml`]) and the importers
+//! (through `import::tree`, which keeps YAML tags and reads JSON), all
+//! built by serde-saphyr through [`super::yaml_visitor`], with the
+//! accessors they share.
 
 use crate::diagnostics::{Diagnostic, Loc};
 

@@ -2,9 +2,11 @@
 //!
 //! serde-saphyr parses the text (pure Rust, no unsafe) into the tool's one
 //! span tree ([`Node`], [`super::node`]), where every node keeps its line and
-//! column, read by the manifest's [`super::yaml_visitor`]. The typed model is then
-//! read from that tree by `load.rs`, which lets one run report every error
-//! of a file instead of stopping at serde's first one.
+//! column, built by [`super::yaml_visitor`]. This is the one YAML reader of
+//! manifests, overlays, what-if and (through `import::tree`) the importers.
+//! The typed model is then read from that tree by [`super::load`], which
+//! lets one run report every error of a file instead of stopping at serde's
+//! first one.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -113,41 +115,33 @@ thread_local! {
 
 /// Runs `f` where the stack is large enough for the parser: here, when this
 /// thread was started by this function, else on a new thread. A panic in `f`
-/// becomes an error rather than ending the process.
-///
-/// Only serde-saphyr's reading needs it (the event reader keeps its own
-/// stack), so a manifest the event reader reads starts no thread: the
-/// thread and its allocator arena cost a small check more than its parse.
+/// is not caught: it goes on in the caller's thread as the bug it is, and
+/// is reported as one (`main.rs`).
 pub fn with_parser_stack<R: Send>(f: impl FnOnce() -> R + Send) -> Result<R, Diagnostic> {
-    let failed = || Diagnostic::new(None, "the YAML parser failed on this input");
     if ON_PARSER_STACK.get() {
-        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|_| failed());
+        return Ok(f());
     }
     std::thread::scope(|scope| {
-        std::thread::Builder::new()
+        let parser = std::thread::Builder::new()
             .stack_size(PARSER_STACK)
             .spawn_scoped(scope, || {
                 ON_PARSER_STACK.set(true);
                 f()
             })
-            .map_err(|e| Diagnostic::new(None, format!("cannot start the parser: {e}")))?
+            .map_err(|e| Diagnostic::new(None, format!("cannot start the parser: {e}")))?;
+        Ok(parser
             .join()
-            .map_err(|_| failed())
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     })
 }
 
-/// Parses one YAML document of file `file`, with a stack large enough for
-/// the deepest nesting the budget lets through.
-/// The event reader ([`super::yaml_events`]) reads it when it can;
-/// serde-saphyr reads what it leaves.
+/// Parses one YAML document of file `file` with serde-saphyr, on a stack
+/// large enough for the deepest nesting the budget lets through.
 pub fn parse(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
-    if let Ok(node) = super::yaml_events::parse(text, file, limits) {
-        return Ok(node);
-    }
     with_parser_stack(|| parse_here(text, file, limits))?
 }
 
-pub(super) fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
+fn parse_here(text: &str, file: u32, limits: &Limits) -> Result<Node, Diagnostic> {
     let Root(mut node, _) =
         serde_saphyr::from_str_with_options::<Root<Manifest>>(text, limits.options(text.len()))
             .map_err(|e| yaml_error(&e, file, limits, text))?;

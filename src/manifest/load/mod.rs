@@ -1,9 +1,8 @@
 //! Reading manifest files into the typed model, collecting every error.
 //!
-//! `check` reads each file straight from the parser's events into the
-//! model (`direct.rs`), falling back, for a file with anything that reader
-//! leaves, to a span-carrying tree per entry (`yaml_events.rs`, then
-//! `yaml.rs`) read field by field (`sections.rs`, `reader.rs`). A wrong
+//! `check` reads each file with serde-saphyr into a span-carrying tree per
+//! section entry (`yaml.rs`, [`yaml::stream`]), each read field by field
+//! (`sections.rs`, `reader.rs`). A wrong
 //! field does not stop the reading of the others, so one run reports all
 //! the errors of all the files.
 
@@ -14,7 +13,6 @@ use crate::files::Origin;
 use crate::manifest::model::*;
 use crate::manifest::vocabulary::{self, Obj};
 use crate::manifest::yaml::{self, Limits, Node, Piece, Value};
-use crate::manifest::yaml_events;
 
 /// Manifest files named by the user: files as given, folders walked for
 /// `*.yaml` / `*.yml` (sorted, without following symbolic links).
@@ -144,13 +142,9 @@ fn stream_texts(texts: impl IntoIterator<Item = (String, String)>, limits: &Limi
     out.finish(sources, r)
 }
 
-/// Reads one file's text into `doc` and `read`, by the first of three
-/// readers that can: the direct reader ([`direct`]: the typed model from
-/// the parser's events), the event reader with a span tree per section
-/// entry ([`yaml_events::stream`]), then serde-saphyr ([`yaml::stream`]),
-/// which reads what the others leave and words every error. Before each
-/// fallback, what the reader before it read of the file is forgotten, so
-/// the errors and the model are those of the reader that finished.
+/// Reads one file's text into `doc` and `read`: serde-saphyr hands over
+/// the document a section entry at a time ([`yaml::stream`]), each read
+/// into the model as it comes; a YAML error ends the file with its error.
 fn read_file(
     r: &mut Reader,
     text: &str,
@@ -159,31 +153,6 @@ fn read_file(
     doc: &mut Doc,
     read: &mut Collected,
 ) -> Result<(), Diagnostic> {
-    let before = r.errors.len();
-    let forget = |r: &mut Reader, doc: &mut Doc, read: &mut Collected| {
-        r.errors.truncate(before);
-        r.ids.retain(|_, (loc, _)| loc.file != file);
-        *doc = Doc::new(file);
-        *read = Collected::default();
-    };
-    // The event readers are iterative and bounded in depth, so they run on
-    // this thread's stack; only serde-saphyr needs the parser's stack.
-    let direct = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let mut sink = direct::Direct { r, doc, out: read };
-        yaml_events::stream_to(text, file, limits, SECTIONS, &mut sink)
-    }));
-    if let Ok(Ok(())) = direct {
-        return Ok(());
-    }
-    forget(r, doc, read);
-    let fast = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        yaml_events::stream(text, file, limits, SECTIONS, &mut |p| r.piece(p, doc, read))
-    }));
-    if let Ok(Ok(())) = fast {
-        return Ok(());
-    }
-    // What the event readers leave (anchors, tags, errors, ...).
-    forget(r, doc, read);
     yaml::stream(text, file, limits, SECTIONS, &mut |p| r.piece(p, doc, read))
 }
 
@@ -499,8 +468,6 @@ pub(crate) fn is_valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
-mod direct;
-mod direct_component;
 mod merge;
 mod reader;
 mod sections;
@@ -598,7 +565,3 @@ mod tests {
         let _ = t;
     }
 }
-
-#[cfg(test)]
-#[path = "direct_tests.rs"]
-mod direct_tests;

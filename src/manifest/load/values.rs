@@ -1,17 +1,12 @@
-//! The rules for a value, shared by both readers of the model: the tree
-//! reader ([`super::reader`]) words what they refuse, the direct reader
-//! ([`super::direct`]) gives up on it and leaves the file to the tree
-//! reader. One function per rule, so the two cannot read a value
-//! differently. Each takes a [`Scalar`]: the tree reader's [`Value`]s and
-//! the direct reader's [`Typed`] scalars, whose text borrows from the file,
-//! are read by the same code.
+//! The rules for a value, one function per rule, used by the tree reader
+//! ([`super::reader`], which words what they refuse). Each takes a
+//! [`Scalar`], a borrowed view of a tree [`Value`].
 
 use std::borrow::Cow;
 
 use crate::manifest::model::{Field, LinkField};
 use crate::manifest::vocabulary;
 use crate::manifest::yaml::Value;
-use crate::manifest::yaml_events::Typed;
 use crate::time::Dur;
 
 /// A value as the rules see it: a scalar's text or type, or something
@@ -33,18 +28,6 @@ impl<'a> From<&'a Value> for Scalar<'a> {
             Value::Float(f) => Scalar::Float(*f),
             Value::Bool(b) => Scalar::Bool(*b),
             _ => Scalar::Other,
-        }
-    }
-}
-
-impl<'a> From<&'a Typed<'_>> for Scalar<'a> {
-    fn from(v: &'a Typed<'_>) -> Self {
-        match v {
-            Typed::Str(s) => Scalar::Str(s),
-            Typed::Int(i) => Scalar::Int(*i),
-            Typed::Float(f) => Scalar::Float(*f),
-            Typed::Bool(b) => Scalar::Bool(*b),
-            Typed::Null => Scalar::Other,
         }
     }
 }
