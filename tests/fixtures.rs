@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use replay_audit::{analyse, manifest, rules};
+use replay_audit::{analyse, rules};
 
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Expected {
@@ -77,7 +77,11 @@ fn every_fixture_produces_exactly_its_expected_findings() {
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let expected = expectations(&text);
-        let m = match manifest::load(std::slice::from_ref(file), &manifest::Limits::default()) {
+        let inputs = replay_audit::engine::Inputs {
+            paths: vec![file.clone()],
+            ..Default::default()
+        };
+        let m = match replay_audit::engine::load(&inputs) {
             Ok(m) => m,
             Err(e) => {
                 failures.push(format!(

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use replay_audit::diagnostics::{Loc, SourceMap};
 use replay_audit::report::sarif;
 use replay_audit::rules::Finding;
-use replay_audit::{analysis, manifest, rules};
+use replay_audit::{analysis, rules};
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -220,10 +220,10 @@ fn waived_and_awkward_findings_are_valid_too() {
 fn the_validator_rejects_what_the_schema_forbids() {
     // Without this, a validator that accepts everything would pass the tests above.
     let v = validator();
-    let m = manifest::load(
-        &[root().join("fixtures/incident-dlq-redrive.yaml")],
-        &manifest::Limits::default(),
-    )
+    let m = replay_audit::engine::load(&replay_audit::engine::Inputs {
+        paths: vec![root().join("fixtures/incident-dlq-redrive.yaml")],
+        ..Default::default()
+    })
     .expect("loads");
     let findings = rules::run(&analysis::analyse(&m));
     let mut value: Value =
@@ -314,10 +314,10 @@ fn input_errors_are_valid_sarif() {
 fn root_relative_runs_are_valid() {
     use replay_audit::report::root::Root;
     let repo = Root::of(&root());
-    let m = manifest::load(
-        &[root().join("fixtures/incident-dlq-redrive.yaml")],
-        &manifest::Limits::default(),
-    )
+    let m = replay_audit::engine::load(&replay_audit::engine::Inputs {
+        paths: vec![root().join("fixtures/incident-dlq-redrive.yaml")],
+        ..Default::default()
+    })
     .expect("loads");
     let findings = rules::run(&analysis::analyse(&m));
     let map = repo.map(&m.sources);

@@ -38,15 +38,6 @@ impl LoadError {
     }
 }
 
-/// Loads and validates files or folders as one architecture.
-pub fn load(paths: &[PathBuf], limits: &Limits) -> Result<Manifest, LoadError> {
-    let loaded = load::load_files(paths, limits).map_err(|(sources, diagnostics)| LoadError {
-        sources,
-        diagnostics,
-    })?;
-    validated(loaded)
-}
-
 /// Loads and validates in-memory texts (file name, content).
 pub fn load_texts(texts: Vec<(String, String)>, limits: &Limits) -> Result<Manifest, LoadError> {
     validated(load::load_texts(texts, limits))

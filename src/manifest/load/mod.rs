@@ -38,37 +38,6 @@ pub struct Loaded {
     pub defined: crate::hash::IdSet<crate::manifest::name::Name>,
 }
 
-/// Reads files into one manifest; `Err` carries the errors that stopped
-/// reading (unreadable files), `Ok` the manifest and its other errors.
-pub fn load_files(
-    paths: &[PathBuf],
-    limits: &Limits,
-) -> Result<Loaded, (SourceMap, Vec<Diagnostic>)> {
-    Ok(load_texts(read_files(paths, limits)?, limits))
-}
-
-/// Files that could not be read: their errors (and no sources to show).
-type Unread = (SourceMap, Vec<Diagnostic>);
-
-/// The text of every file of `paths` (folders walked), by name; `Err` holds
-/// the errors of the files that could not be read.
-fn read_files(paths: &[PathBuf], limits: &Limits) -> Result<Vec<(String, String)>, Unread> {
-    let files = discover_inputs(paths).map_err(|e| (SourceMap::default(), e))?;
-    let mut texts = Vec::new();
-    let mut errors = Vec::new();
-    for (f, origin) in &files {
-        match read_input(f, *origin, limits) {
-            Ok(t) => texts.push((f.display().to_string(), t)),
-            Err(d) => errors.push(d),
-        }
-    }
-    if errors.is_empty() {
-        Ok(texts)
-    } else {
-        Err((SourceMap::default(), errors))
-    }
-}
-
 /// Reads one file named by the user as UTF-8 text under the size limit
 /// ([`crate::files::read`]: bounded, text only; links followed).
 pub fn read_text(path: &Path, limits: &Limits) -> Result<String, Diagnostic> {
