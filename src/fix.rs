@@ -12,7 +12,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::diagnostics::Loc;
 use crate::manifest::Manifest;
 use crate::rules::help::{self, Raise};
 use crate::rules::{Finding, Margin};
@@ -40,14 +39,27 @@ enum Edit {
 pub fn plan(m: &Manifest, findings: &[Finding], margin: Margin) -> Vec<Fixed> {
     // By file, then line: the largest value asked of one place wins.
     let mut edits: BTreeMap<u32, BTreeMap<u32, (Edit, Raise)>> = BTreeMap::new();
+    // Whether each file is a manifest, decided once per file.
+    let mut manifest: BTreeMap<u32, bool> = BTreeMap::new();
     for f in findings {
         let (Some(r), Some(loc)) = (help::raise(m, f, margin), f.loc) else {
             continue;
         };
-        if r.fixed_by_platform {
+        let Some(source) = m.sources.files.get(loc.file as usize) else {
+            continue;
+        };
+        let is_manifest = *manifest
+            .entry(loc.file)
+            .or_insert_with(|| crate::files::is_manifest_text(&source.text));
+        if r.fixed_by_platform || !is_manifest {
             continue;
         }
-        let Some(edit) = edit_at(m, loc, &r) else {
+        let Some(edit) = loc
+            .line
+            .checked_sub(1)
+            .and_then(|i| source.line(i as usize))
+            .and_then(|line| edit_at(line, loc.col, &r))
+        else {
             continue;
         };
         let line = edits.entry(loc.file).or_default();
@@ -74,26 +86,21 @@ pub fn plan(m: &Manifest, findings: &[Finding], margin: Margin) -> Vec<Fixed> {
         .collect()
 }
 
-/// The edit that raises `r` at the finding's place: its value where the
-/// line sets the field, a new line after `kind:` where the value is the
-/// kind's default; nothing elsewhere (a flow mapping, a template).
-fn edit_at(m: &Manifest, loc: Loc, r: &Raise) -> Option<Edit> {
-    let source = m.sources.files.get(loc.file as usize)?;
-    if !crate::files::is_manifest_text(&source.text) {
-        return None;
-    }
-    let line = source.text.lines().nth(loc.line.checked_sub(1)? as usize)?;
+/// The edit that raises `r` at column `col` of a manifest's `line`: its
+/// value where the line sets the field, a new line after `kind:` where the
+/// value is the kind's default; nothing elsewhere (a flow mapping).
+fn edit_at(line: &str, col: u32, r: &Raise) -> Option<Edit> {
     let body = line.trim_start();
     let indent = &line[..line.len() - body.len()];
     let (key, value) = body.split_once(':')?;
     // Block style only: `key: value` with the value where the finding is.
     let value_col = line.len() - value.trim_start().len();
-    if line[..value_col].chars().count() + 1 != loc.col as usize {
+    if line[..value_col].chars().count() + 1 != col as usize {
         return None;
     }
     let text = r.at_least.to_string();
     match key.trim() {
-        k if k == r.field => Some(Edit::Replace { col: loc.col, text }),
+        k if k == r.field => Some(Edit::Replace { col, text }),
         "kind" => Some(Edit::InsertAfter {
             text: format!("{indent}{}: {text}", r.field),
         }),

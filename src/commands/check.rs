@@ -222,9 +222,10 @@ fn check_once(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Res
         overrides.as_deref(),
     )?;
     let mut m = engine::load(&inputs)?;
+    let policy = engine::policy(&inputs)?;
+    let today = today()?;
     if *fix || *diff {
-        let policy = engine::policy(&inputs)?;
-        let checked = engine::check(&m, &policy, today()?);
+        let checked = engine::check(&m, &policy, today);
         let fixed = replay_audit::fix::plan(&m, &checked.findings, policy.margin);
         drop(checked);
         if *diff {
@@ -245,8 +246,6 @@ fn check_once(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Res
         // These formats show locations, never snippets.
         m.sources.forget_texts();
     }
-    let policy = engine::policy(&inputs)?;
-    let today = today()?;
     let checked = engine::check(&m, &policy, today);
     let mut findings = checked.findings;
     let mut notes = Notes {

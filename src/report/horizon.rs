@@ -308,7 +308,7 @@ pub fn render_text(rows: &[Row]) -> String {
     let mut out = Vec::new();
     let mut w = TextWriter::new(&mut out);
     for r in rows {
-        w.row(r).expect("writes to memory");
+        w.row(r.clone()).expect("writes to memory");
     }
     w.finish().expect("writes to memory");
     String::from_utf8(out).expect("text is UTF-8")
@@ -334,7 +334,7 @@ pub fn write_text(
     w: &mut dyn Write,
 ) -> std::io::Result<()> {
     let mut tw = TextWriter::new(w);
-    each_row(a, intent, at, &mut |r| tw.row(&r))?;
+    each_row(a, intent, at, &mut |r| tw.row(r))?;
     tw.finish()
 }
 
@@ -397,11 +397,11 @@ impl<'w> TextWriter<'w> {
         }
     }
 
-    fn row(&mut self, r: &Row) -> std::io::Result<()> {
+    fn row(&mut self, r: Row) -> std::io::Result<()> {
         if self.pending.first().is_some_and(|p| p.intent != r.intent) {
             self.flush()?;
         }
-        self.pending.push(r.clone());
+        self.pending.push(r);
         self.rows += 1;
         Ok(())
     }

@@ -3,7 +3,7 @@
 //! history rebuilt from the parsed files), and `save` (the changes as an
 //! overrides file).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::inspect::{counts, numbers, short};
 use super::{Reply, Shell, usage};
@@ -44,17 +44,27 @@ impl Shell {
         let mut s = String::new();
         // A finding of one rule and intent that left one component and
         // reached another moved: one line, not a resolved and a new one.
+        // The introduced ones by rule and intent, in order, so each resolved
+        // finding looks only at its own rule and intent's.
         let mut introduced: Vec<Option<&Finding>> = d.introduced.iter().map(Some).collect();
+        let mut by_scope: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+        for (k, g) in d.introduced.iter().enumerate() {
+            if let Some(intent) = g.intent.as_deref() {
+                by_scope.entry((g.rule.code, intent)).or_default().push(k);
+            }
+        }
         for f in &d.resolved {
-            let to = introduced.iter_mut().find(|g| {
-                g.is_some_and(|g| {
-                    g.rule.code == f.rule.code
-                        && g.intent.is_some()
-                        && g.intent == f.intent
-                        && g.component != f.component
-                })
+            let scope = f
+                .intent
+                .as_deref()
+                .and_then(|i| by_scope.get_mut(&(f.rule.code, i)));
+            let to = scope.and_then(|ks| {
+                let at = ks
+                    .iter()
+                    .position(|&k| d.introduced[k].component != f.component)?;
+                Some(ks.remove(at))
             });
-            match to.and_then(Option::take) {
+            match to.and_then(|k| introduced[k].take()) {
                 Some(g) => s.push_str(&format!(
                     "moved      {} {} {}: from `{}` to `{}`{}\n",
                     g.rule.code,

@@ -71,8 +71,9 @@ pub struct Node {
     pub id: String,
     pub kind: String,
     pub shape: Shape,
-    /// The region cluster it is drawn in: its regions joined with ` + `
-    /// (a component that runs in two regions sits in the cluster of both).
+    /// The region cluster it is drawn in ([`clusters_of`]): its regions
+    /// joined with ` + ` (a component that runs in two regions sits in the
+    /// cluster of both), or [`NO_REGION`].
     pub cluster: Option<String>,
     pub regions: Vec<String>,
     /// Codes of the findings that name this component.
@@ -106,13 +107,8 @@ fn node_of(c: &Component) -> Node {
         id: c.id.as_str().to_owned(),
         kind: c.kind.value.to_string(),
         shape: Shape::of(eff::generic(c)),
-        cluster: (!c.regions.is_empty()).then(|| {
-            c.regions
-                .iter()
-                .map(|r| r.value.as_str())
-                .collect::<Vec<_>>()
-                .join(" + ")
-        }),
+        // Set from `regions` by [`clusters_of`].
+        cluster: None,
         regions: c.regions.iter().map(|r| r.value.to_string()).collect(),
         codes: Vec::new(),
         severity: None,
@@ -196,9 +192,7 @@ pub const NO_REGION: &str = "no region";
 /// regions and labelled, never inside a region's frame.
 pub fn clusters_of(nodes: &mut [Node]) -> Vec<String> {
     for n in nodes.iter_mut() {
-        if n.cluster.as_deref() == Some(NO_REGION) {
-            n.cluster = None;
-        }
+        n.cluster = (!n.regions.is_empty()).then(|| n.regions.join(" + "));
     }
     let mut clusters: Vec<String> = nodes.iter().filter_map(|n| n.cluster.clone()).collect();
     if !clusters.is_empty() && nodes.iter().any(|n| n.cluster.is_none()) {

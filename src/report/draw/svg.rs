@@ -191,28 +191,27 @@ fn frame(members: &[usize], lay: &Layout, title: &str) -> (f64, f64, f64, f64) {
     (x0, y0, x1, y1)
 }
 
-/// The members side by side in one layer (one row of boxes) with no other
-/// component between them, each run left to right.
+/// The members side by side in one layer with no other component between
+/// them, each run left to right.
 fn runs(members: &[usize], lay: &Layout, inside: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
-    // Every box of the rows the members sit in, ordered by row then x.
-    let rows: std::collections::BTreeSet<u64> =
-        members.iter().map(|&i| lay.boxes[i].1.to_bits()).collect();
-    let mut row_boxes: Vec<(u64, f64, usize)> = (0..lay.boxes.len())
-        .filter(|&i| rows.contains(&lay.boxes[i].1.to_bits()))
-        .map(|i| (lay.boxes[i].1.to_bits(), lay.boxes[i].0, i))
+    // Every box of the layers the members are in, by layer then x.
+    let layers: std::collections::BTreeSet<usize> =
+        members.iter().map(|&i| lay.layers[i]).collect();
+    let mut in_layers: Vec<usize> = (0..lay.boxes.len())
+        .filter(|&i| layers.contains(&lay.layers[i]))
         .collect();
-    row_boxes.sort_by(|a, b| {
-        (a.0, a.1)
-            .partial_cmp(&(b.0, b.1))
+    in_layers.sort_by(|&a, &b| {
+        (lay.layers[a], lay.boxes[a].0)
+            .partial_cmp(&(lay.layers[b], lay.boxes[b].0))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut prev_row = None;
     let mut open = false;
-    for (row, _, i) in row_boxes {
-        if prev_row != Some(row) {
+    let mut layer = None;
+    for i in in_layers {
+        if layer != Some(lay.layers[i]) {
             open = false;
-            prev_row = Some(row);
+            layer = Some(lay.layers[i]);
         }
         if !inside(i) {
             open = false;
