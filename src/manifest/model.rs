@@ -454,4 +454,5 @@ settings! {
     lookup_by_reference: LookupByReference = "lookup_by_reference" => Bool(bool),
     reconciliation: Reconciliation = "reconciliation" => Text(String),
     uses: Uses = "uses" => List(Vec<String>),
+    resource: Resource = "resource" => Text(String),
 }

@@ -154,7 +154,7 @@ pub(super) fn component_rule(field: Field) -> SettingRule {
             R::Dur { allow_zero: true }
         }
         F::MaxReceives => R::Count { min: 1 },
-        F::DedupScope | F::Scope | F::Witness => R::Text,
+        F::DedupScope | F::Scope | F::Witness | F::Resource => R::Text,
         F::KeyScope => R::TextChoice(vocabulary::KEY_SCOPE),
         F::ContentBasedDedup | F::AcceptsKey | F::LookupByReference | F::DlqKeepsEnqueueTime => {
             R::Bool

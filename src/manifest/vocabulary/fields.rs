@@ -127,6 +127,7 @@ pub(super) const COMPONENT: &[FieldDef] = &[
     f("lookup_by_reference", Type::Bool, Opt, No, "we can ask whether the effect already happened"),
     f("reconciliation", Type::Choice(RECONCILIATION), Opt, No, "how an ambiguous outcome is resolved"),
     f("uses", Type::Texts, Opt, No, "as an intent's effect, the request fields its outcome depends on (`[amount, currency]`): RH023 fires when the intent's fingerprint and key leave one out; `[]` when it reads none, and RH022 and RH023 stay quiet"),
+    f("resource", Type::Text { examples: &["arn:aws:sqs:eu-west-1:111122223333:orders"] }, Opt, No, "the deployed resource the component stands for: its ARN, or its name where the code names it without an ARN; `drift` matches the code's components to the deployed ones by it"),
 ];
 
 #[rustfmt::skip]
