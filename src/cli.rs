@@ -33,8 +33,8 @@ pub enum ColorChoice {
     Never,
 }
 
-/// The formats of `check`: the report owns them ([`crate::report::format`]).
-pub use crate::report::format::CheckFormat;
+/// The formats of `check`: the report owns them ([`replay_audit::report::format`]).
+pub use replay_audit::report::format::CheckFormat;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TextFormat {
@@ -390,7 +390,7 @@ impl clap::builder::TypedValueParser for Offered {
 
 /// Rule codes, then rule names.
 fn rule_words() -> Vec<&'static str> {
-    let rules = crate::rules::RULES;
+    let rules = replay_audit::rules::RULES;
     rules
         .iter()
         .map(|r| r.code)
@@ -400,5 +400,5 @@ fn rule_words() -> Vec<&'static str> {
 
 /// The built-in kinds' ids.
 fn kind_words() -> Vec<&'static str> {
-    crate::catalog::kind_ids().collect()
+    replay_audit::catalog::kind_ids().collect()
 }

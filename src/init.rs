@@ -18,7 +18,7 @@ pub fn starter_for(path: &str) -> String {
 /// quotes.
 pub fn shell_word(path: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "._/-+@".contains(c);
-    let shown = crate::diagnostics::echo(path);
+    let shown = replay_audit::diagnostics::echo(path);
     if !shown.is_empty() && shown.chars().all(plain) {
         shown
     } else {
@@ -120,13 +120,22 @@ mod tests {
 
     #[test]
     fn the_starter_is_a_valid_manifest_with_no_failing_finding() {
-        let m =
-            crate::manifest::from_str(STARTER).unwrap_or_else(|e| panic!("{}", e.render(false)));
-        let a = crate::analysis::analyse(&m);
-        let found: Vec<(String, &str)> = crate::rules::run(&a)
+        let m = replay_audit::manifest::from_str(STARTER)
+            .unwrap_or_else(|e| panic!("{}", e.render(false)));
+        let a = replay_audit::analysis::analyse(&m);
+        let found: Vec<(String, &str)> = replay_audit::rules::run(&a)
             .iter()
             .map(|f| (f.fingerprint(), f.severity.name()))
             .collect();
         assert_eq!(found, vec![("RH005:order-charge:-".to_string(), "info")]);
+    }
+
+    #[test]
+    fn the_starter_validates_against_the_schema() {
+        let schema = replay_audit::schema::schema();
+        let v = jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema");
+        let starter: serde_json::Value = serde_saphyr::from_str(STARTER).expect("YAML");
+        let errors: Vec<String> = v.iter_errors(&starter).map(|e| e.to_string()).collect();
+        assert_eq!(errors, Vec::<String>::new());
     }
 }

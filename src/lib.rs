@@ -7,7 +7,6 @@
 
 pub mod analysis;
 pub mod catalog;
-pub mod cli;
 pub mod diagnostics;
 pub mod diff;
 pub mod engine;
@@ -16,16 +15,12 @@ pub mod fix;
 pub mod graph;
 pub mod hash;
 pub mod import;
-pub mod init;
 pub mod lsp;
 pub mod manifest;
-pub mod manual;
-pub mod org;
 pub mod policy;
 pub mod report;
 pub mod rules;
 pub mod schema;
-pub mod shell;
 pub mod time;
 pub mod whatif;
 

@@ -1,11 +1,16 @@
 //! Thin binary: parse arguments, run the command, map to an exit code.
 
+mod cli;
 mod commands;
+mod init;
+mod manual;
+mod org;
+mod shell;
 
 use std::process::ExitCode;
 
+use crate::cli::Cli;
 use clap::Parser;
-use replay_audit::cli::Cli;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -14,24 +14,24 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::diagnostics::{Diagnostic, SourceMap};
-use crate::manifest::{self, Limits};
-use crate::policy::Notes;
-use crate::policy::{Date, Policy};
-use crate::report::Summary;
-use crate::report::each::{self, Part};
-use crate::report::format::CheckFormat;
-use crate::report::format::{self, Shown};
-use crate::report::json::JsonFinding;
-use crate::report::root::Root;
-use crate::rules::Severity;
-use crate::{analysis, engine, report};
+use replay_audit::diagnostics::{Diagnostic, SourceMap};
+use replay_audit::manifest::{self, Limits};
+use replay_audit::policy::Notes;
+use replay_audit::policy::{Date, Policy};
+use replay_audit::report::Summary;
+use replay_audit::report::each::{self, Part};
+use replay_audit::report::format::CheckFormat;
+use replay_audit::report::format::{self, Shown};
+use replay_audit::report::json::JsonFinding;
+use replay_audit::report::root::Root;
+use replay_audit::rules::Severity;
+use replay_audit::{analysis, engine, report};
 
 /// The architectures of `dir`, sorted by path: its `*.yaml`/`*.yml` files
 /// and its sub-folders with such files below them. Hidden entries and
 /// symbolic links are skipped, as in a folder scan.
 pub fn architectures(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
-    crate::files::check_given(dir)?;
+    replay_audit::files::check_given(dir)?;
     let rd = std::fs::read_dir(dir).map_err(|e| {
         Diagnostic::new(None, format!("cannot read folder `{}`: {e}", dir.display()))
             .help("`--each` takes a folder whose manifests, or sub-folders of manifests, are separate architectures")
@@ -56,7 +56,7 @@ pub fn architectures(dir: &Path) -> Result<Vec<PathBuf>, Diagnostic> {
                 Ok(files) => !files.is_empty(),
                 Err(errors) => !errors
                     .iter()
-                    .all(|d| d.message.starts_with(crate::files::NO_MANIFESTS)),
+                    .all(|d| d.message.starts_with(replay_audit::files::NO_MANIFESTS)),
             };
             if has_manifests {
                 out.push(path);
@@ -113,7 +113,7 @@ impl Render {
     }
 }
 
-pub use crate::report::json::JsonError;
+pub use replay_audit::report::json::JsonError;
 
 /// The result of one architecture.
 #[derive(Debug)]
@@ -434,7 +434,7 @@ pub fn render_table(outcomes: &[Outcome]) -> String {
         total.info
     ));
     for line in policy_lines(outcomes) {
-        s.push_str(&crate::diagnostics::echo(&line));
+        s.push_str(&replay_audit::diagnostics::echo(&line));
         s.push('\n');
     }
     s

@@ -465,8 +465,8 @@ fn sarif_keeps_strings_exact_and_uris_valid() {
 /// that format's own functions render.
 #[test]
 fn the_format_interface_writes_each_format() {
-    use replay_audit::cli::CheckFormat;
     use replay_audit::policy::Notes;
+    use replay_audit::report::format::CheckFormat;
     use replay_audit::report::format::{self, CheckRun};
     use replay_audit::report::root::Root;
     use replay_audit::report::{horizon, json, table};

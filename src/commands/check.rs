@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use replay_audit::cli::{CheckFormat, Cli, Command, FailOn, OutputArg};
+use crate::cli::{CheckFormat, Cli, Command, FailOn, OutputArg};
 use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;

@@ -3,7 +3,7 @@
 //! under the current version's policy, so the exit code (1 when the change
 //! introduces a failing finding) answers "does this change make it worse".
 
-use replay_audit::cli::{Cli, Command, DiffFormat};
+use crate::cli::{Cli, Command, DiffFormat};
 use replay_audit::diagnostics::SourceMap;
 use replay_audit::diff::{self, Diff, git};
 use replay_audit::engine::{self, Inputs};

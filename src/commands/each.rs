@@ -1,13 +1,13 @@
 //! `check --each DIR`: every architecture of DIR, in parallel, each under
-//! its own policy ([`replay_audit::org`]), in any `--format` (one SARIF run
+//! its own policy ([`crate::org`]), in any `--format` (one SARIF run
 //! or JUnit suite per architecture), to standard output or `-o FILE`.
 
 use std::io::IsTerminal;
 use std::path::Path;
 
-use replay_audit::cli::{CheckFormat, Cli};
+use crate::cli::{CheckFormat, Cli};
+use crate::org;
 use replay_audit::diagnostics::SourceMap;
-use replay_audit::org;
 use replay_audit::report::format::{self, Each};
 use replay_audit::report::root::Root;
 use replay_audit::rules::Severity;

@@ -1,6 +1,6 @@
 //! `graph PATHS`: the dependency graph in DOT or Mermaid, findings marked.
 
-use replay_audit::cli::{Cli, Command, GraphFormat};
+use crate::cli::{Cli, Command, GraphFormat};
 use replay_audit::{engine, report};
 
 use super::{inputs, today, write_output};

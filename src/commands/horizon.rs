@@ -2,7 +2,7 @@
 //! with the arithmetic of the worst path; `--required` the minimum safe
 //! retention of each layer.
 
-use replay_audit::cli::{Cli, Command, TextFormat};
+use crate::cli::{Cli, Command, TextFormat};
 use replay_audit::{analysis, engine, report, whatif};
 
 use super::{inputs, not_found, out_with};

@@ -1,7 +1,7 @@
 //! `import FORMAT FILE`: a commented manifest skeleton from a template, a
 //! plan or an AsyncAPI document.
 
-use replay_audit::cli::{Cli, Command, ImportFormat};
+use crate::cli::{Cli, Command, ImportFormat};
 use replay_audit::diagnostics::{a, echo};
 use replay_audit::engine;
 use replay_audit::import::{self, Format, Imported, terraform};

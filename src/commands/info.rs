@@ -3,9 +3,10 @@
 
 use std::path::Path;
 
-use replay_audit::cli::{Cli, Command, TextFormat};
+use crate::cli::{Cli, Command, TextFormat};
+use crate::manual;
 use replay_audit::diagnostics::echo;
-use replay_audit::{catalog, engine, files, manual, report, rules, schema};
+use replay_audit::{catalog, engine, files, report, rules, schema};
 
 use super::{did_you_mean, not_found, out};
 

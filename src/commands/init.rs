@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
+use crate::init;
 use replay_audit::diagnostics::echo;
-use replay_audit::{files, init};
+use replay_audit::files;
 
 use super::out;
 

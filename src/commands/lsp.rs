@@ -1,7 +1,7 @@
 //! `lsp`: the language server on standard input and output, until the
 //! client asks it to exit ([`replay_audit::lsp`]).
 
-use replay_audit::cli::Cli;
+use crate::cli::Cli;
 
 use super::limits;
 

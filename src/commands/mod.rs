@@ -20,7 +20,7 @@ mod what_if;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use replay_audit::cli::{Cli, ColorChoice, Command, FailOn};
+use crate::cli::{Cli, ColorChoice, Command, FailOn};
 pub use replay_audit::diagnostics::did_you_mean;
 use replay_audit::engine::{self, Inputs};
 use replay_audit::report::no_commands;

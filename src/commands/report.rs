@@ -1,7 +1,7 @@
 //! `report PATHS`: the design-review checklist, per intent, in Markdown or
 //! HTML.
 
-use replay_audit::cli::{Cli, Command, ReportFormat};
+use crate::cli::{Cli, Command, ReportFormat};
 use replay_audit::report::review::Review;
 use replay_audit::report::review::page::Written;
 use replay_audit::{engine, report};

@@ -3,8 +3,9 @@
 
 use std::io::IsTerminal;
 
-use replay_audit::cli::{Cli, Command};
-use replay_audit::{engine, shell};
+use crate::cli::{Cli, Command};
+use crate::shell;
+use replay_audit::engine;
 
 use super::{inputs, stderr_color, today};
 

@@ -1,7 +1,7 @@
 //! `what-if PATHS --set ...`: the findings resolved, introduced and
 //! unchanged by changed values.
 
-use replay_audit::cli::{Cli, Command, TextFormat};
+use crate::cli::{Cli, Command, TextFormat};
 use replay_audit::{engine, whatif};
 
 use super::{inputs, out, severity, today};

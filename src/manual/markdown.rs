@@ -24,7 +24,7 @@ pub fn render() -> String {
     let cmd = command();
     let mut s = String::new();
     s.push_str("# The command line\n\n");
-    s.push_str("<!-- Generated from src/cli.rs by `UPDATE_DOCS=1 cargo test --test reference`: edit the clap definitions, not this file. -->\n\n");
+    s.push_str("<!-- Generated from src/cli.rs by `UPDATE_DOCS=1 cargo test --bin replay-audit manual`: edit the clap definitions, not this file. -->\n\n");
     if let Some(about) = cmd.get_long_about() {
         let _ = writeln!(s, "{about}\n");
     }

@@ -6,6 +6,7 @@
 
 pub mod completion;
 pub mod man;
+#[cfg(test)]
 pub mod markdown;
 
 use clap::CommandFactory;
@@ -80,3 +81,6 @@ pub fn command() -> clap::Command {
 pub fn subcommands(cmd: &clap::Command) -> impl Iterator<Item = &clap::Command> {
     cmd.get_subcommands().filter(|s| !s.is_hide_set())
 }
+
+#[cfg(test)]
+mod tests;

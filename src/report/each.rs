@@ -1,5 +1,5 @@
 //! The formats of `check --each`: each architecture is rendered on its own
-//! (in parallel, by [`crate::org`]) into a [`Part`], and the parts are put
+//! (in parallel, by the binary's `org` module) into a [`Part`], and the parts are put
 //! together in path order: one SARIF run per architecture (told apart by
 //! `automationDetails.id`), one JUnit suite per architecture, GitHub
 //! annotations one after the other, a Markdown section per architecture.

@@ -13,16 +13,16 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
 use super::{COMMANDS, Shell};
-use crate::analysis::effective;
-use crate::catalog::Generic;
-use crate::manifest::load::{
+use replay_audit::analysis::effective;
+use replay_audit::catalog::Generic;
+use replay_audit::manifest::vocabulary::{
     BACKUP_FIELDS, GUARD_FIELDS, IN_PROGRESS_FIELDS, KEY_FIELDS, REPLAY_FIELDS, RETRY_FIELDS,
 };
-use crate::rules;
+use replay_audit::rules;
 
 // Fields below a link item (union of every link type's fields), and the
 // component fields that are links.
-use crate::manifest::vocabulary::{LINK_FIELDS, LINK_ITEM_FIELDS};
+use replay_audit::manifest::vocabulary::{LINK_FIELDS, LINK_ITEM_FIELDS};
 
 /// Tab completion: command names, then ids and field names, or rule codes.
 pub struct Complete {
@@ -78,7 +78,7 @@ pub fn kind_fields(g: Generic) -> Vec<&'static str> {
         Generic::Store | Generic::Ledger => &[STORE],
         Generic::External => &[EXTERNAL],
     };
-    crate::manifest::load::COMPONENT_FIELDS
+    replay_audit::manifest::vocabulary::COMPONENT_FIELDS
         .iter()
         .copied()
         .filter(|f| COMMON.contains(f) || own.iter().any(|l| l.contains(f)))
@@ -96,11 +96,14 @@ impl Shell {
         for i in &m.intents {
             fields.insert(
                 i.id.to_string(),
-                crate::manifest::load::INTENT_FIELDS.to_vec(),
+                replay_audit::manifest::vocabulary::INTENT_FIELDS.to_vec(),
             );
         }
         for r in &m.regions {
-            fields.insert(r.id.clone(), crate::manifest::load::REGION_FIELDS.to_vec());
+            fields.insert(
+                r.id.clone(),
+                replay_audit::manifest::vocabulary::REGION_FIELDS.to_vec(),
+            );
         }
         Complete {
             ids: self.ids(),
@@ -149,10 +152,10 @@ impl Complete {
                         v.sort();
                         return v;
                     }
-                    crate::manifest::load::COMPONENT_FIELDS
+                    replay_audit::manifest::vocabulary::COMPONENT_FIELDS
                         .iter()
-                        .chain(crate::manifest::load::INTENT_FIELDS)
-                        .chain(crate::manifest::load::REGION_FIELDS)
+                        .chain(replay_audit::manifest::vocabulary::INTENT_FIELDS)
+                        .chain(replay_audit::manifest::vocabulary::REGION_FIELDS)
                         .copied()
                         .collect()
                 } else {

@@ -2,12 +2,12 @@
 //! `why` and `explain`, and how findings and worst paths are shown.
 
 use super::{Reply, Shell, usage};
-use crate::analysis::{self, Analysis, Step};
-use crate::diagnostics::{Diagnostic, echo, suggest};
-use crate::report;
-use crate::rules::{self, Finding, margin, required_window};
-use crate::time::Dur;
-use crate::whatif::{self, Change, dur};
+use replay_audit::analysis::{self, Analysis, Step};
+use replay_audit::diagnostics::{Diagnostic, echo, suggest};
+use replay_audit::report;
+use replay_audit::rules::{self, Finding, margin, required_window};
+use replay_audit::time::Dur;
+use replay_audit::whatif::{self, Change, dur};
 
 impl Shell {
     /// `explain CODE`: a rule's page.

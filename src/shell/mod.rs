@@ -19,14 +19,13 @@ mod inspect;
 mod step;
 mod terminal;
 
-use crate::analysis;
-use crate::diagnostics::{Diagnostic, echo, suggest};
-use crate::manifest::LoadError;
-use crate::policy::{Date, Policy};
-use crate::rules::Finding;
-use crate::whatif::{Built, Edited, Override, Session};
+use replay_audit::analysis;
+use replay_audit::diagnostics::{Diagnostic, echo, suggest};
+use replay_audit::manifest::LoadError;
+use replay_audit::policy::{Date, Policy};
+use replay_audit::rules::Finding;
+use replay_audit::whatif::{Built, Edited, Override, Session};
 
-pub use complete::Complete;
 pub use terminal::{run_lines, run_terminal};
 
 /// Command names, for `help` and completion.
@@ -208,7 +207,7 @@ impl Shell {
         // Manifest text reaches the terminal or a CI log in almost every
         // reply (messages, ids, replay names): all of it is made inert in
         // this one place. Errors are rendered inert where they are made.
-        r.out = crate::diagnostics::inert(&r.out);
+        r.out = replay_audit::diagnostics::inert(&r.out);
         r
     }
 

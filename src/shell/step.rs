@@ -7,10 +7,10 @@ use std::collections::{HashMap, HashSet};
 
 use super::inspect::{counts, numbers, short};
 use super::{Reply, Shell, usage};
-use crate::analysis;
-use crate::manifest::LoadError;
-use crate::rules::Finding;
-use crate::whatif::{self, Change, Delta, Edited, dur};
+use replay_audit::analysis;
+use replay_audit::manifest::LoadError;
+use replay_audit::rules::Finding;
+use replay_audit::whatif::{self, Change, Delta, Edited, dur};
 
 impl Shell {
     /// Moves to `edited` (the trees with the first `cursor` overrides of
@@ -160,7 +160,7 @@ impl Shell {
     }
 
     /// `save [--force] FILE`: the changes as an overrides file, written
-    /// whole or not at all ([`crate::files::write_atomic`]); an existing
+    /// whole or not at all ([`replay_audit::files::write_atomic`]); an existing
     /// file is replaced only with `--force`, and never an input of the
     /// session (its manifests, its policy) nor through a link.
     pub(super) fn save(&mut self, rest: &str) -> Reply {
@@ -173,11 +173,11 @@ impl Shell {
         }
         let text = whatif::overrides_yaml(&self.current.changes);
         let mode = if force {
-            crate::files::Mode::Replace
+            replay_audit::files::Mode::Replace
         } else {
-            crate::files::Mode::CreateNew
+            replay_audit::files::Mode::CreateNew
         };
-        match crate::files::write_atomic(std::path::Path::new(path), text.as_bytes(), mode) {
+        match replay_audit::files::write_atomic(std::path::Path::new(path), text.as_bytes(), mode) {
             Ok(()) => {
                 self.unsaved = false;
                 Reply::out(format!(
@@ -187,7 +187,7 @@ impl Shell {
             }
             Err(e) => {
                 let e = match e.kind {
-                    crate::files::WriteErrorKind::Exists => e.help(format!(
+                    replay_audit::files::WriteErrorKind::Exists => e.help(format!(
                         "give another file name, or replace it with `save --force {path}`"
                     )),
                     _ => e,

@@ -82,7 +82,7 @@ impl Delta {
 }
 
 /// A duration, or `none` where there is none.
-pub(crate) fn dur(d: Option<Dur>) -> String {
+pub fn dur(d: Option<Dur>) -> String {
     d.map_or_else(|| "none".to_string(), |d| d.to_string())
 }
 

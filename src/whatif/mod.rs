@@ -40,7 +40,7 @@ use crate::diagnostics::Loc;
 use crate::manifest::yaml::Node;
 
 pub use changes::{flow, overrides_yaml, quote, render_changes, render_diff, render_diff_with};
-pub(crate) use delta::dur;
+pub use delta::dur;
 pub use delta::{Delta, compare, render_json, render_text};
 pub use input::set_without_value;
 pub use required::{
