@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -17,6 +17,13 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
+    #[command(flatten)]
+    pub global: Global,
+}
+
+/// The options every command takes.
+#[derive(Debug, Args)]
+pub struct Global {
     /// Colour: auto (only on a terminal, never with NO_COLOR), always, never.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -108,248 +115,308 @@ fn output_arg(v: &str) -> Result<OutputArg, String> {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run every rule and print the findings (exit 1 on findings at or above --fail-on).
-    Check {
-        /// Manifest files or folders (every *.yaml / *.yml below), read as one architecture.
-        #[arg(required_unless_present = "each", conflicts_with = "each")]
-        paths: Vec<PathBuf>,
-        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        /// Organisation mode: every manifest file directly in DIR, and every
-        /// sub-folder of DIR with manifests, is a separate architecture;
-        /// they are checked in parallel (RAYON_NUM_THREADS threads).
-        #[arg(long, value_name = "DIR")]
-        each: Option<PathBuf>,
-        /// Output format [default: human on a terminal, else table; with --each, table (human and concise are refused)].
-        #[arg(long, value_enum)]
-        format: Option<CheckFormat>,
-        /// Lowest severity that fails the run [default: `fail_on` of the policy file, else error].
-        #[arg(long, value_enum)]
-        fail_on: Option<FailOn>,
-        /// Policy file [default: replay-audit.toml beside the first manifest path;
-        /// with --each, each architecture's own].
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-        /// Fail only on findings whose fingerprint is not in this baseline file.
-        #[arg(long, value_name = "FILE", conflicts_with_all = ["write_baseline", "each"])]
-        baseline: Option<PathBuf>,
-        /// Write the fingerprints of the current (non-waived) findings to FILE; they then count as baselined.
-        #[arg(long, value_name = "FILE", conflicts_with = "each")]
-        write_baseline: Option<PathBuf>,
-        /// Apply an overrides file (`TARGET: VALUE` lines, as the shell's `save` writes).
-        #[arg(long, value_name = "FILE", conflicts_with = "each")]
-        overrides: Option<PathBuf>,
-        /// Write the output to FILE instead of standard output (written whole
-        /// or not at all; input errors too); `FORMAT=FILE` writes that format
-        /// to FILE as well, besides the `--format` output (repeatable, e.g.
-        /// `-o sarif=results.sarif -o junit=junit.xml`).
-        #[arg(short = 'o', long, value_name = "FILE|FORMAT=FILE", value_parser = output_arg)]
-        output: Vec<OutputArg>,
-        /// Show only the findings that fail the run (active, at or above --fail-on).
-        #[arg(long, short = 'q')]
-        quiet: bool,
-        /// Show only findings of this severity or worse (the exit code still counts every finding).
-        #[arg(long, value_enum, value_name = "SEVERITY")]
-        min_severity: Option<FailOn>,
-        /// Keep waived and baselined findings in SARIF (marked with
-        /// `suppressions` and `baselineState`); by default SARIF leaves them
-        /// out, since GitHub code scanning would show them as open alerts.
-        #[arg(long)]
-        include_accepted: bool,
-        /// Apply the fixes the findings state with certainty (a window raised
-        /// to the minimum safe value, with the policy's margin) to the
-        /// manifest files, then report what remains. Templates are never edited.
-        #[arg(long, conflicts_with_all = ["diff", "each"])]
-        fix: bool,
-        /// Print the fixes `--fix` would apply as a unified diff instead of the
-        /// findings, and change nothing (exit 1 when there is something to fix).
-        #[arg(long, conflicts_with = "each")]
-        diff: bool,
-    },
+    Check(CheckArgs),
     /// Worst-case horizon at each guard, store and effect, with the arithmetic of the worst path.
-    Horizon {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        /// Only this intent.
-        #[arg(long)]
-        intent: Option<String>,
-        /// Only this component.
-        #[arg(long)]
-        at: Option<String>,
-        #[arg(long, value_enum, default_value_t = TextFormat::Text)]
-        format: TextFormat,
-        /// For each dedup layer (store, ledger, transport window, provider key window): the
-        /// minimum safe retention, or what would bound an unbounded horizon.
-        #[arg(long)]
-        required: bool,
-    },
+    Horizon(HorizonArgs),
     /// Re-run the analysis with changed values; print the findings resolved, introduced and unchanged.
     #[command(name = "what-if")]
-    WhatIf {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        /// A change: ID.FIELD=VALUE, nested with dots and list indices
-        /// (settlement-scheduler.sends_to[0].retry.attempts=5). VALUE is YAML.
-        #[arg(long = "set", value_name = "TARGET=VALUE")]
-        set: Vec<String>,
-        /// Remove a field (its default applies).
-        #[arg(long = "unset", value_name = "TARGET")]
-        unset: Vec<String>,
-        /// Apply an overrides file first (`TARGET: VALUE` lines).
-        #[arg(long, value_name = "FILE")]
-        overrides: Option<PathBuf>,
-        #[arg(long, value_enum, default_value_t = TextFormat::Text)]
-        format: TextFormat,
-        /// Lowest severity of an introduced or remaining (not waived) finding that fails the run
-        /// [default: `fail_on` of the policy file, else error].
-        #[arg(long, value_enum)]
-        fail_on: Option<FailOn>,
-        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-    },
+    WhatIf(WhatIfArgs),
     /// Compare with the architecture at a git revision (--base REV) or in a folder (--base-dir DIR):
     /// findings introduced and resolved, horizons, windows and minimum retentions that moved.
     /// Exit 1 when the change introduces a failing finding.
-    Diff {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// The git revision to compare with (the same paths, read with git).
-        #[arg(
-            long,
-            value_name = "REV",
-            required_unless_present = "base_dir",
-            conflicts_with = "base_dir"
-        )]
-        base: Option<String>,
-        /// A folder holding the base version of the architecture.
-        #[arg(long, value_name = "DIR")]
-        base_dir: Option<PathBuf>,
-        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
-        format: DiffFormat,
-        /// Lowest severity of an introduced (not waived) finding that fails the run
-        /// [default: `fail_on` of the policy file, else error].
-        #[arg(long, value_enum)]
-        fail_on: Option<FailOn>,
-        /// Policy file for both versions [default: the nearest replay-audit.toml of the current paths].
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-    },
+    Diff(DiffArgs),
     /// Interactive what-if session (set, unset, undo, check, horizon, why, diff, save); reads a pipe too.
-    Shell {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-    },
+    Shell(ShellArgs),
     /// The review checklist report, per intent, with the graph drawn and the worst paths marked.
-    Report {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
-        format: ReportFormat,
-        /// Write the report to this file instead of standard output.
-        #[arg(short = 'o', long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-    },
+    Report(ReportArgs),
     /// The dependency graph (components, links, regions), findings marked.
-    Graph {
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
-        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
-        format: GraphFormat,
-        /// Write the graph to this file instead of standard output.
-        #[arg(short = 'o', long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
-        #[arg(long, value_name = "FILE")]
-        config: Option<PathBuf>,
-    },
+    Graph(GraphArgs),
     /// Print a rule's page: what it detects, why it matters, how to fix it.
-    Explain {
-        /// Rule code (RH001) or name (replay-outlives-dedup-window).
-        #[arg(value_parser = Offered(rule_words), hide_possible_values = true)]
-        code: String,
-    },
+    Explain(ExplainArgs),
     /// List every rule.
-    Rules {
-        #[arg(long, value_enum, default_value_t = TextFormat::Text)]
-        format: TextFormat,
-    },
+    Rules(RulesArgs),
     /// List the built-in platform kinds, or show one with its defaults and sources.
-    Catalog {
-        #[arg(value_parser = Offered(kind_words), hide_possible_values = true)]
-        kind: Option<String>,
-        #[arg(long, value_enum, default_value_t = TextFormat::Text)]
-        format: TextFormat,
-    },
+    Catalog(CatalogArgs),
     /// A commented manifest skeleton from CloudFormation/SAM, Terraform (plan JSON or .tf files) or AsyncAPI.
-    Import {
-        #[arg(value_enum)]
-        format: ImportFormat,
-        file: PathBuf,
-        /// More CloudFormation templates, imported with FILE as one
-        /// architecture (stacks linked by Export/ImportValue and ARNs).
-        #[arg(value_name = "MORE")]
-        more: Vec<PathBuf>,
-        /// Template parameter value (CloudFormation), KEY=VALUE; repeatable.
-        /// `--var` is the same for a Terraform variable.
-        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
-        parameters: Vec<String>,
-        /// A Terraform `.tfvars` file for a configuration (`.tf` file or
-        /// module folder); repeatable, later files win.
-        #[arg(long = "var-file", value_name = "FILE")]
-        var_files: Vec<PathBuf>,
-    },
+    Import(ImportArgs),
     /// Print the JSON Schema of the manifest, for editors (see docs/editors.md).
-    Schema {
-        /// The schema of `replay-audit.toml` instead.
-        #[arg(long)]
-        policy: bool,
-    },
+    Schema(SchemaArgs),
     /// Print a shell completion script.
-    Completions {
-        #[arg(value_enum)]
-        shell: CompletionShell,
-    },
+    Completions(CompletionsArgs),
     /// Print the man page (roff): the full one, or a command's; or write every page to a folder.
-    Man {
-        /// Print the page of this command instead [default: the full page, every command].
-        command: Option<String>,
-        /// Write every page (replay-audit.1 and replay-audit-COMMAND.1) into DIR instead.
-        #[arg(long, value_name = "DIR", conflicts_with = "command")]
-        out_dir: Option<PathBuf>,
-    },
+    Man(ManArgs),
     /// Write a commented starter manifest that passes `check`.
-    Init {
-        /// Write it to FILE instead of stdout (an existing file is never overwritten).
-        #[arg(long, short, value_name = "FILE")]
-        output: Option<PathBuf>,
-    },
+    Init(InitArgs),
     /// Run the language server on stdin/stdout (LSP): diagnostics, hover, go to definition and fixes in the editor (see docs/editors.md).
     Lsp,
+}
+
+/// The arguments of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Manifest files or folders (every *.yaml / *.yml below), read as one architecture.
+    #[arg(required_unless_present = "each", conflicts_with = "each")]
+    pub paths: Vec<PathBuf>,
+    /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    /// Organisation mode: every manifest file directly in DIR, and every
+    /// sub-folder of DIR with manifests, is a separate architecture;
+    /// they are checked in parallel (RAYON_NUM_THREADS threads).
+    #[arg(long, value_name = "DIR")]
+    pub each: Option<PathBuf>,
+    /// Output format [default: human on a terminal, else table; with --each, table (human and concise are refused)].
+    #[arg(long, value_enum)]
+    pub format: Option<CheckFormat>,
+    /// Lowest severity that fails the run [default: `fail_on` of the policy file, else error].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// Policy file [default: replay-audit.toml beside the first manifest path;
+    /// with --each, each architecture's own].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Fail only on findings whose fingerprint is not in this baseline file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["write_baseline", "each"])]
+    pub baseline: Option<PathBuf>,
+    /// Write the fingerprints of the current (non-waived) findings to FILE; they then count as baselined.
+    #[arg(long, value_name = "FILE", conflicts_with = "each")]
+    pub write_baseline: Option<PathBuf>,
+    /// Apply an overrides file (`TARGET: VALUE` lines, as the shell's `save` writes).
+    #[arg(long, value_name = "FILE", conflicts_with = "each")]
+    pub overrides: Option<PathBuf>,
+    /// Write the output to FILE instead of standard output (written whole
+    /// or not at all; input errors too); `FORMAT=FILE` writes that format
+    /// to FILE as well, besides the `--format` output (repeatable, e.g.
+    /// `-o sarif=results.sarif -o junit=junit.xml`).
+    #[arg(short = 'o', long, value_name = "FILE|FORMAT=FILE", value_parser = output_arg)]
+    pub output: Vec<OutputArg>,
+    /// Show only the findings that fail the run (active, at or above --fail-on).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Show only findings of this severity or worse (the exit code still counts every finding).
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub min_severity: Option<FailOn>,
+    /// Keep waived and baselined findings in SARIF (marked with
+    /// `suppressions` and `baselineState`); by default SARIF leaves them
+    /// out, since GitHub code scanning would show them as open alerts.
+    #[arg(long)]
+    pub include_accepted: bool,
+    /// Apply the fixes the findings state with certainty (a window raised
+    /// to the minimum safe value, with the policy's margin) to the
+    /// manifest files, then report what remains. Templates are never edited.
+    #[arg(long, conflicts_with_all = ["diff", "each"])]
+    pub fix: bool,
+    /// Print the fixes `--fix` would apply as a unified diff instead of the
+    /// findings, and change nothing (exit 1 when there is something to fix).
+    #[arg(long, conflicts_with = "each")]
+    pub diff: bool,
+}
+
+/// The arguments of `horizon`.
+#[derive(Debug, Args)]
+pub struct HorizonArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    /// Only this intent.
+    #[arg(long)]
+    pub intent: Option<String>,
+    /// Only this component.
+    #[arg(long)]
+    pub at: Option<String>,
+    #[arg(long, value_enum, default_value_t = TextFormat::Text)]
+    pub format: TextFormat,
+    /// For each dedup layer (store, ledger, transport window, provider key window): the
+    /// minimum safe retention, or what would bound an unbounded horizon.
+    #[arg(long)]
+    pub required: bool,
+}
+
+/// The arguments of `what-if`.
+#[derive(Debug, Args)]
+pub struct WhatIfArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    /// A change: ID.FIELD=VALUE, nested with dots and list indices
+    /// (settlement-scheduler.sends_to[0].retry.attempts=5). VALUE is YAML.
+    #[arg(long = "set", value_name = "TARGET=VALUE")]
+    pub set: Vec<String>,
+    /// Remove a field (its default applies).
+    #[arg(long = "unset", value_name = "TARGET")]
+    pub unset: Vec<String>,
+    /// Apply an overrides file first (`TARGET: VALUE` lines).
+    #[arg(long, value_name = "FILE")]
+    pub overrides: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = TextFormat::Text)]
+    pub format: TextFormat,
+    /// Lowest severity of an introduced or remaining (not waived) finding that fails the run
+    /// [default: `fail_on` of the policy file, else error].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The arguments of `diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The git revision to compare with (the same paths, read with git).
+    #[arg(
+        long,
+        value_name = "REV",
+        required_unless_present = "base_dir",
+        conflicts_with = "base_dir"
+    )]
+    pub base: Option<String>,
+    /// A folder holding the base version of the architecture.
+    #[arg(long, value_name = "DIR")]
+    pub base_dir: Option<PathBuf>,
+    /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+    pub format: DiffFormat,
+    /// Lowest severity of an introduced (not waived) finding that fails the run
+    /// [default: `fail_on` of the policy file, else error].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// Policy file for both versions [default: the nearest replay-audit.toml of the current paths].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The arguments of `shell`.
+#[derive(Debug, Args)]
+pub struct ShellArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The arguments of `report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
+    pub format: ReportFormat,
+    /// Write the report to this file instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The arguments of `graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// CloudFormation template parameter among the paths, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
+    pub format: GraphFormat,
+    /// Write the graph to this file instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Policy file (margin, severities, waivers) [default: replay-audit.toml beside the first manifest path].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// The arguments of `explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Rule code (RH001) or name (replay-outlives-dedup-window).
+    #[arg(value_parser = Offered(rule_words), hide_possible_values = true)]
+    pub code: String,
+}
+
+/// The arguments of `rules`.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    #[arg(long, value_enum, default_value_t = TextFormat::Text)]
+    pub format: TextFormat,
+}
+
+/// The arguments of `catalog`.
+#[derive(Debug, Args)]
+pub struct CatalogArgs {
+    #[arg(value_parser = Offered(kind_words), hide_possible_values = true)]
+    pub kind: Option<String>,
+    #[arg(long, value_enum, default_value_t = TextFormat::Text)]
+    pub format: TextFormat,
+}
+
+/// The arguments of `import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[arg(value_enum)]
+    pub format: ImportFormat,
+    pub file: PathBuf,
+    /// More CloudFormation templates, imported with FILE as one
+    /// architecture (stacks linked by Export/ImportValue and ARNs).
+    #[arg(value_name = "MORE")]
+    pub more: Vec<PathBuf>,
+    /// Template parameter value (CloudFormation), KEY=VALUE; repeatable.
+    /// `--var` is the same for a Terraform variable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    /// A Terraform `.tfvars` file for a configuration (`.tf` file or
+    /// module folder); repeatable, later files win.
+    #[arg(long = "var-file", value_name = "FILE")]
+    pub var_files: Vec<PathBuf>,
+}
+
+/// The arguments of `schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The schema of `replay-audit.toml` instead.
+    #[arg(long)]
+    pub policy: bool,
+}
+
+/// The arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: CompletionShell,
+}
+
+/// The arguments of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Print the page of this command instead [default: the full page, every command].
+    pub command: Option<String>,
+    /// Write every page (replay-audit.1 and replay-audit-COMMAND.1) into DIR instead.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub out_dir: Option<PathBuf>,
+}
+
+/// The arguments of `init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Write it to FILE instead of stdout (an existing file is never overwritten).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -54,6 +54,9 @@ pub enum Error {
         message: String,
         help: Option<String>,
     },
+    /// Writing the output (or talking to the editor) failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
 }
 
 impl Error {
@@ -74,6 +77,7 @@ impl Error {
                 Some(h) => format!("error: {}\nhelp: {}\n", echo(message), echo(h)),
                 None => format!("error: {}\n", echo(message)),
             },
+            Error::Io(e) => format!("error: {}\n", echo(&e.to_string())),
         }
     }
 
@@ -89,6 +93,10 @@ impl Error {
                 }
                 (SourceMap::default(), vec![d])
             }
+            Error::Io(e) => (
+                SourceMap::default(),
+                vec![Diagnostic::new(None, e.to_string())],
+            ),
         }
     }
 }
@@ -148,7 +156,7 @@ pub fn read(inputs: &Inputs) -> Result<Vec<Text>, LoadError> {
 /// `import` prints it, after the name of what was imported.
 fn coverage(texts: &[Text]) {
     for t in texts {
-        let Some(name) = t.name.strip_suffix(import::origin::IMPORTED) else {
+        let Some(name) = t.name.strip_suffix(crate::manifest::load::origin::IMPORTED) else {
             continue;
         };
         if let Some(line) = import::coverage::of_skeleton(&t.text) {
@@ -222,7 +230,7 @@ fn texts_of(
                 let imported =
                     import::import_text(format, &name, &text, &inputs.parameters, limits)?;
                 texts.push(Text {
-                    name: format!("{name}{}", import::origin::IMPORTED),
+                    name: format!("{name}{}", crate::manifest::load::origin::IMPORTED),
                     text: imported.text,
                     imported: true,
                 });
@@ -301,7 +309,11 @@ impl Grouped {
                 .collect::<Vec<_>>();
             deferred.push((
                 slot,
-                format!("{}{}", label.join(", "), import::origin::IMPORTED),
+                format!(
+                    "{}{}",
+                    label.join(", "),
+                    crate::manifest::load::origin::IMPORTED
+                ),
                 imported.text,
             ));
         }

@@ -26,14 +26,7 @@ fn main() -> ExitCode {
     // (serde-saphyr's reading) starts it itself, and a panic there goes on
     // here. A panic is reported as an internal error.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| commands::run(cli))) {
-        Ok(Ok(code)) => ExitCode::from(code),
-        Ok(Err(e)) => {
-            eprintln!(
-                "error: {}",
-                replay_audit::diagnostics::echo(&format!("{e:#}"))
-            );
-            ExitCode::from(2)
-        }
+        Ok(code) => ExitCode::from(code),
         Err(_) => {
             eprintln!("error: internal error: the command stopped unexpectedly (please report it)");
             ExitCode::from(2)

@@ -5,7 +5,7 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use crate::cli::{CheckFormat, Cli, Command, FailOn, OutputArg};
+use crate::cli::{CheckArgs, CheckFormat, FailOn, Global, OutputArg};
 use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::manifest::Manifest;
@@ -15,7 +15,7 @@ use replay_audit::report::root::Root;
 use replay_audit::rules::{Finding, Severity};
 use replay_audit::{files, report};
 
-use super::{inputs, severity, stdout_color, today, write_output_with};
+use super::{Outcome, inputs, severity, stdout_color, today, write_output_with};
 
 /// What decides the output, besides the findings.
 struct Output<'a> {
@@ -77,8 +77,8 @@ fn each_can_write(format: CheckFormat, also: &Also) -> Result<(), engine::Error>
     })
 }
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::Check {
+pub fn run(args: &CheckArgs, g: &Global) -> Outcome {
+    let CheckArgs {
         format,
         fail_on,
         config,
@@ -88,10 +88,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         min_severity,
         include_accepted,
         ..
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Check")
-    };
+    } = args;
     let format = &format.unwrap_or_else(|| {
         CheckFormat::default_for(each.is_none() && std::io::stdout().is_terminal())
     });
@@ -122,7 +119,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
             shown: out.shown,
         };
         // Each other format is one more pass over the architectures.
-        let mut code = super::each::run(cli, dir, &settings)?;
+        let mut code = super::each::run(g, dir, &settings)?;
         for (f, path) in &out.also {
             let also = super::each::Settings {
                 format: *f,
@@ -130,16 +127,16 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
                 shown: shown_for(out.shown, *f, *include_accepted),
                 ..settings
             };
-            code = code.max(super::each::run(cli, dir, &also)?);
+            code = code.max(super::each::run(g, dir, &also)?);
         }
         return Ok(code);
     }
-    let result = check_once(cli, &out, fail_on);
+    let result = check_once(args, g, &out, fail_on);
     // An input error goes to every machine output as well (the `--format`
     // one and each `-o FORMAT=FILE`); `commands::run` prints it on
     // standard error and exits 2.
-    if let Err(e) = &result
-        && let Some(input) = e.downcast_ref::<engine::Error>()
+    if let Err(input) = &result
+        && !matches!(input, engine::Error::Io(_))
     {
         let (map, errors) = input.diagnostics();
         let root = Root::current();
@@ -169,7 +166,7 @@ fn shown_for(base: format::Shown, format: CheckFormat, include_accepted: bool) -
 
 /// `--diff`: the fixes as a unified diff on standard output; exit 1 when
 /// there is one.
-fn show_diff(fixed: &[replay_audit::fix::Fixed]) -> anyhow::Result<u8> {
+fn show_diff(fixed: &[replay_audit::fix::Fixed]) -> Outcome {
     let text: String = fixed
         .iter()
         .map(|f| replay_audit::fix::unified_diff(&f.path, &f.before, &f.after))
@@ -199,8 +196,8 @@ fn apply_fixes(fixed: &[replay_audit::fix::Fixed]) -> Result<(), engine::Error> 
 }
 
 /// Loads, checks and renders; an input error is returned as such.
-fn check_once(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Result<u8> {
-    let Command::Check {
+fn check_once(args: &CheckArgs, g: &Global, out: &Output, fail_on: Option<Severity>) -> Outcome {
+    let CheckArgs {
         paths,
         parameters,
         config,
@@ -210,12 +207,9 @@ fn check_once(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Res
         fix,
         diff,
         ..
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Check")
-    };
+    } = args;
     let inputs = inputs(
-        cli,
+        g,
         paths,
         parameters,
         config.as_deref(),
@@ -291,7 +285,7 @@ fn check_once(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Res
         horizon_rows: &horizon_rows,
         threshold,
     };
-    let mut written = render(cli, out, &run)?;
+    let mut written = render(g, out, &run)?;
     for (f, path) in &out.also {
         let also = Output {
             format: *f,
@@ -300,7 +294,7 @@ fn check_once(cli: &Cli, out: &Output, fail_on: Option<Severity>) -> anyhow::Res
             shown: shown_for(out.shown, *f, out.include_accepted),
             include_accepted: out.include_accepted,
         };
-        written = written.max(render(cli, &also, &run)?);
+        written = written.max(render(g, &also, &run)?);
     }
     if let Some(path) = summary {
         append_summary(&path, &run);
@@ -396,7 +390,7 @@ impl<'a> Rendered<'a> {
 
 /// The findings in the chosen format, on standard output or to `-o FILE`;
 /// 2 when the file cannot be written.
-fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
+fn render(g: &Global, out: &Output, r: &Rendered) -> Outcome {
     let kept: Vec<Finding>;
     let mut r = *r;
     if out.shown.omit_accepted {
@@ -410,6 +404,6 @@ fn render(cli: &Cli, out: &Output, r: &Rendered) -> anyhow::Result<u8> {
     }
     let accepted = format::accepted(r.findings);
     // A file gets no terminal colours.
-    let run = r.run(&accepted, out.file.is_none() && stdout_color(cli));
+    let run = r.run(&accepted, out.file.is_none() && stdout_color(g));
     write_output_with(out.file, |w| format::of(out.format).write(w, &run))
 }

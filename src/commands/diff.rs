@@ -3,16 +3,16 @@
 //! under the current version's policy, so the exit code (1 when the change
 //! introduces a failing finding) answers "does this change make it worse".
 
-use crate::cli::{Cli, Command, DiffFormat};
+use crate::cli::{DiffArgs, DiffFormat, Global};
 use replay_audit::diagnostics::SourceMap;
 use replay_audit::diff::{self, Diff, git};
 use replay_audit::engine::{self, Inputs};
 use replay_audit::manifest::LoadError;
 
-use super::{inputs, out, severity, today};
+use super::{Outcome, inputs, out, severity, today};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::Diff {
+pub fn run(args: &DiffArgs, g: &Global) -> Outcome {
+    let DiffArgs {
         paths,
         base,
         base_dir,
@@ -20,11 +20,8 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         format,
         fail_on,
         config,
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Diff")
-    };
-    let head_inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
+    } = args;
+    let head_inputs = inputs(g, paths, parameters, config.as_deref(), None)?;
     let (base_name, base_manifest) = match (base, base_dir) {
         (_, Some(dir)) => {
             let i = Inputs {

@@ -5,14 +5,14 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use crate::cli::{CheckFormat, Cli};
+use crate::cli::{CheckFormat, Global};
 use crate::org;
 use replay_audit::diagnostics::SourceMap;
 use replay_audit::report::format::{self, Each};
 use replay_audit::report::root::Root;
 use replay_audit::rules::Severity;
 
-use super::{color, limits, today};
+use super::{Outcome, color, limits, today};
 
 /// The options of `check` that `--each` takes.
 pub struct Settings<'a> {
@@ -25,7 +25,7 @@ pub struct Settings<'a> {
     pub shown: replay_audit::report::format::Shown,
 }
 
-pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
+pub fn run(g: &Global, dir: &Path, s: &Settings) -> Outcome {
     let archs = match org::architectures(dir) {
         Ok(a) => a,
         Err(d) => {
@@ -36,13 +36,13 @@ pub fn run(cli: &Cli, dir: &Path, s: &Settings) -> anyhow::Result<u8> {
     let render = match format::of(s.format).each() {
         // Refused before (`check::each_can_write`).
         Each::Table | Each::Refused => org::Render::Table {
-            color: s.output.is_none() && color(cli.color, std::io::stdout().is_terminal()),
+            color: s.output.is_none() && color(g.color, std::io::stdout().is_terminal()),
         },
         Each::Json => org::Render::Json,
         Each::Parts => org::Render::Parts(s.format),
     };
     let run = org::Run {
-        limits: limits(cli),
+        limits: limits(g),
         fail_on: s.fail_on,
         config: s.config.map(Path::to_path_buf),
         today: today()?,

@@ -1,22 +1,19 @@
 //! `graph PATHS`: the dependency graph in DOT or Mermaid, findings marked.
 
-use crate::cli::{Cli, Command, GraphFormat};
+use crate::cli::{Global, GraphArgs, GraphFormat};
 use replay_audit::{engine, report};
 
-use super::{inputs, today, write_output};
+use super::{Outcome, inputs, today, write_output};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::Graph {
+pub fn run(args: &GraphArgs, g: &Global) -> Outcome {
+    let GraphArgs {
         paths,
         parameters,
         format,
         output,
         config,
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Graph")
-    };
-    let inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
+    } = args;
+    let inputs = inputs(g, paths, parameters, config.as_deref(), None)?;
     let m = engine::load(&inputs)?;
     let policy = engine::policy(&inputs)?;
     let checked = engine::check(&m, &policy, today()?);

@@ -2,36 +2,35 @@
 //! with the arithmetic of the worst path; `--required` the minimum safe
 //! retention of each layer.
 
-use crate::cli::{Cli, Command, TextFormat};
+use crate::cli::{Global, HorizonArgs, TextFormat};
 use replay_audit::{analysis, engine, report, whatif};
 
-use super::{inputs, not_found, out_with};
+use super::{Outcome, inputs, not_found, out_with};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::Horizon {
+pub fn run(args: &HorizonArgs, g: &Global) -> Outcome {
+    let HorizonArgs {
         paths,
         parameters,
         intent,
         at,
         format,
         required,
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Horizon")
-    };
-    let m = engine::load(&inputs(cli, paths, parameters, None, None)?)?;
+    } = args;
+    let m = engine::load(&inputs(g, paths, parameters, None, None)?)?;
     if let Some(i) = intent
         && m.intent(i).is_none()
     {
         let ids: Vec<&str> = m.intents.iter().map(|i| i.id.as_str()).collect();
         let listed = ids.join(", ");
-        return Err(not_found("intent", i, ids, || format!("intents: {listed}")).into());
+        return Err(not_found("intent", i, ids, || format!("intents: {listed}")));
     }
     if let Some(c) = at
         && m.component(c).is_none()
     {
         let ids = m.components.iter().map(|c| c.id.as_str());
-        return Err(not_found("component", c, ids, || "give a component id".into()).into());
+        return Err(not_found("component", c, ids, || {
+            "give a component id".into()
+        }));
     }
     let a = analysis::analyse(&m);
     let (intent, at) = (intent.as_deref(), at.as_deref());

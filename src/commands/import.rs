@@ -1,7 +1,7 @@
 //! `import FORMAT FILE`: a commented manifest skeleton from a template, a
 //! plan or an AsyncAPI document.
 
-use crate::cli::{Cli, Command, ImportFormat};
+use crate::cli::{Global, ImportArgs, ImportFormat};
 use replay_audit::diagnostics::{a, echo};
 use replay_audit::engine;
 use replay_audit::import::{self, Format, Imported, terraform};
@@ -9,20 +9,17 @@ use replay_audit::manifest::{Limits, LoadError};
 
 use std::path::{Path, PathBuf};
 
-use super::{limits, out};
+use super::{Outcome, limits, out};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::Import {
+pub fn run(args: &ImportArgs, g: &Global) -> Outcome {
+    let ImportArgs {
         format,
         file,
         more,
         parameters,
         var_files,
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Import")
-    };
-    let limits = limits(cli);
+    } = args;
+    let limits = limits(g);
     let params = import::parse_params(parameters)
         .map_err(|e| engine::Error::usage(e, "write --parameter Name=value"))?;
     let format = match format {
@@ -45,8 +42,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         return Err(engine::Error::usage(
             "`--var-file` sets the variables of Terraform configuration",
             "give a .tf file or a module folder to `import terraform`",
-        )
-        .into());
+        ));
     }
     let text = import::read_file(file, &limits).map_err(engine::Error::from)?;
     let name = file.display().to_string();
@@ -61,8 +57,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
                 "run `replay-audit import {} {name}`",
                 command(found)
             )),
-        )
-        .into());
+        ));
     }
     let imported = match format {
         // A template may nest others (local `TemplateURL`s).
@@ -77,7 +72,7 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
 
 /// A CDK cloud assembly folder (`cdk.out`): every stack of it, and of its
 /// stages, as one architecture.
-fn assembly(dir: &Path, params: &[(String, String)], limits: &Limits) -> anyhow::Result<u8> {
+fn assembly(dir: &Path, params: &[(String, String)], limits: &Limits) -> Outcome {
     use import::cloudformation::cdk;
     if !cdk::is_assembly(dir) {
         return Err(engine::Error::usage(
@@ -87,8 +82,7 @@ fn assembly(dir: &Path, params: &[(String, String)], limits: &Limits) -> anyhow:
                 cdk::MANIFEST
             )),
             "give a template file, or the folder `npx cdk synth` writes (cdk.out)",
-        )
-        .into());
+        ));
     }
     let manifest = dir.join(cdk::MANIFEST);
     // Found in the folder given, so never read through a symbolic link.
@@ -111,7 +105,7 @@ fn templates(
     format: Format,
     params: &[(String, String)],
     limits: &Limits,
-) -> anyhow::Result<u8> {
+) -> Outcome {
     if format != Format::CloudFormation {
         let help = match format {
             Format::AsyncApi => "import each document on its own, or give them all to `check`",
@@ -120,8 +114,7 @@ fn templates(
         return Err(engine::Error::usage(
             format!("`import {}` reads one file", command(format)),
             help,
-        )
-        .into());
+        ));
     }
     let mut files = Vec::new();
     for path in std::iter::once(file).chain(more.iter().map(PathBuf::as_path)) {
@@ -135,8 +128,7 @@ fn templates(
                     a(format.name())
                 )),
                 "give only CloudFormation templates to `import cloudformation`",
-            )
-            .into());
+            ));
         }
         files.push((name, text));
     }
@@ -147,7 +139,7 @@ fn templates(
 
 /// Prints the skeleton, and its coverage line on stderr (the resources
 /// not imported are listed one by one, with their place, in its header).
-fn finish(imported: &Imported) -> anyhow::Result<u8> {
+fn finish(imported: &Imported) -> Outcome {
     if let Some(line) = import::coverage::of_skeleton(&imported.text) {
         eprintln!("{line}");
     }

@@ -1,5 +1,6 @@
 //! `init [--output FILE]`: a commented starter manifest that passes `check`.
 
+use super::Outcome;
 use std::path::Path;
 
 use crate::init;
@@ -8,7 +9,7 @@ use replay_audit::files;
 
 use super::out;
 
-pub fn run(output: Option<&Path>) -> anyhow::Result<u8> {
+pub fn run(output: Option<&Path>) -> Outcome {
     let Some(path) = output else {
         out(init::STARTER)?;
         return Ok(0);

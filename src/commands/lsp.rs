@@ -1,11 +1,11 @@
 //! `lsp`: the language server on standard input and output, until the
 //! client asks it to exit ([`replay_audit::lsp`]).
 
-use crate::cli::Cli;
+use crate::cli::Global;
 
-use super::limits;
+use super::{Outcome, limits};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    replay_audit::lsp::serve_stdio(limits(cli))?;
+pub fn run(g: &Global) -> Outcome {
+    replay_audit::lsp::serve_stdio(limits(g))?;
     Ok(0)
 }

@@ -20,45 +20,40 @@ mod what_if;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use crate::cli::{Cli, ColorChoice, Command, FailOn};
+use crate::cli::{Cli, ColorChoice, Command, FailOn, Global};
 pub use replay_audit::diagnostics::did_you_mean;
 use replay_audit::engine::{self, Inputs};
 use replay_audit::report::no_commands;
 use replay_audit::{files, manifest, policy, rules};
 
-/// Runs the command; an input error is printed and gives exit code 2.
-pub fn run(cli: Cli) -> anyhow::Result<u8> {
-    match dispatch(&cli) {
-        Err(e) => match e.downcast::<engine::Error>() {
-            Ok(input) => {
-                eprint!("{}", input.render(stderr_color(&cli)));
-                Ok(2)
-            }
-            Err(other) => Err(other),
-        },
-        ok => ok,
-    }
-}
+/// What a command returns: its exit code, or the error that stopped it.
+pub type Outcome = Result<u8, engine::Error>;
 
-fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
-    match &cli.command {
-        Command::Check { .. } => check::run(cli),
-        Command::Horizon { .. } => horizon::run(cli),
-        Command::WhatIf { .. } => what_if::run(cli),
-        Command::Diff { .. } => diff::run(cli),
-        Command::Shell { .. } => shell::run(cli),
-        Command::Report { .. } => report::run(cli),
-        Command::Graph { .. } => graph::run(cli),
-        Command::Import { .. } => import::run(cli),
-        Command::Init { output } => init::run(output.as_deref()),
-        Command::Lsp => lsp::run(cli),
-        Command::Explain { .. }
-        | Command::Rules { .. }
-        | Command::Catalog { .. }
-        | Command::Schema { .. }
-        | Command::Completions { .. }
-        | Command::Man { .. } => info::run(cli),
-    }
+/// Runs the command; an error is printed and gives exit code 2.
+pub fn run(cli: Cli) -> u8 {
+    let g = &cli.global;
+    let outcome = match &cli.command {
+        Command::Check(a) => check::run(a, g),
+        Command::Horizon(a) => horizon::run(a, g),
+        Command::WhatIf(a) => what_if::run(a, g),
+        Command::Diff(a) => diff::run(a, g),
+        Command::Shell(a) => shell::run(a, g),
+        Command::Report(a) => report::run(a, g),
+        Command::Graph(a) => graph::run(a, g),
+        Command::Import(a) => import::run(a, g),
+        Command::Init(a) => init::run(a.output.as_deref()),
+        Command::Lsp => lsp::run(g),
+        Command::Explain(a) => info::explain(a),
+        Command::Rules(a) => info::rules(a),
+        Command::Catalog(a) => info::catalog(a),
+        Command::Schema(a) => info::schema(a),
+        Command::Completions(a) => info::completions(a),
+        Command::Man(a) => info::man(a),
+    };
+    outcome.unwrap_or_else(|e| {
+        eprint!("{}", e.render(stderr_color(g)));
+        2
+    })
 }
 
 /// Whether to colour a stream: `--color`, else only on a terminal and
@@ -73,21 +68,23 @@ pub fn color(choice: ColorChoice, stream_is_tty: bool) -> bool {
     }
 }
 
-pub fn stderr_color(cli: &Cli) -> bool {
-    color(cli.color, std::io::stderr().is_terminal())
+pub fn stderr_color(g: &Global) -> bool {
+    color(g.color, std::io::stderr().is_terminal())
 }
 
-pub fn stdout_color(cli: &Cli) -> bool {
-    color(cli.color, std::io::stdout().is_terminal())
+pub fn stdout_color(g: &Global) -> bool {
+    color(g.color, std::io::stdout().is_terminal())
 }
 
-pub fn out(text: &str) -> anyhow::Result<()> {
+pub fn out(text: &str) -> Result<(), engine::Error> {
     out_with(|w| w.write_all(text.as_bytes()))
 }
 
 /// Standard output through a buffer (reports may be written as they are
 /// made); a closed pipe ends the output quietly.
-pub fn out_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
+pub fn out_with(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), engine::Error> {
     let mut w = std::io::BufWriter::new(std::io::stdout().lock());
     match no_commands::write_through(&mut w, write) {
         Err(e) if broken_pipe(&e) => Ok(()),
@@ -111,7 +108,7 @@ fn broken_pipe(e: &std::io::Error) -> bool {
 /// Writes to `-o FILE`, or to standard output. A file is written whole or
 /// not at all, never onto an input of the run nor through a link
 /// ([`files::write_atomic`]); a refused or failed write is an input error (2).
-pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<u8> {
+pub fn write_output(path: Option<&Path>, text: &str) -> Outcome {
     write_output_with(path, |w| w.write_all(text.as_bytes()))
 }
 
@@ -119,7 +116,7 @@ pub fn write_output(path: Option<&Path>, text: &str) -> anyhow::Result<u8> {
 pub fn write_output_with(
     path: Option<&Path>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> anyhow::Result<u8> {
+) -> Outcome {
     match path {
         None => {
             out_with(write)?;
@@ -139,7 +136,7 @@ pub fn write_output_with(
 
 /// What a command reads, from its arguments and the global flags.
 pub fn inputs(
-    cli: &Cli,
+    g: &Global,
     paths: &[PathBuf],
     parameters: &[String],
     config: Option<&Path>,
@@ -151,14 +148,14 @@ pub fn inputs(
         paths: paths.to_vec(),
         overrides: overrides.map(Path::to_path_buf),
         parameters,
-        limits: limits(cli),
+        limits: limits(g),
         config: config.map(Path::to_path_buf),
     })
 }
 
-pub fn limits(cli: &Cli) -> manifest::Limits {
+pub fn limits(g: &Global) -> manifest::Limits {
     manifest::Limits {
-        max_file_bytes: cli.max_file_size,
+        max_file_bytes: g.max_file_size,
         ..manifest::Limits::default()
     }
 }

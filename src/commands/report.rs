@@ -1,25 +1,22 @@
 //! `report PATHS`: the design-review checklist, per intent, in Markdown or
 //! HTML.
 
-use crate::cli::{Cli, Command, ReportFormat};
+use crate::cli::{Global, ReportArgs, ReportFormat};
 use replay_audit::report::review::Review;
 use replay_audit::report::review::page::Written;
 use replay_audit::{engine, report};
 
-use super::{inputs, today, write_output_with};
+use super::{Outcome, inputs, today, write_output_with};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::Report {
+pub fn run(args: &ReportArgs, g: &Global) -> Outcome {
+    let ReportArgs {
         paths,
         parameters,
         format,
         output,
         config,
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Report")
-    };
-    let inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
+    } = args;
+    let inputs = inputs(g, paths, parameters, config.as_deref(), None)?;
     let m = engine::load(&inputs)?;
     let policy = engine::policy(&inputs)?;
     let checked = engine::check(&m, &policy, today()?);

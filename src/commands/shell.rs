@@ -3,27 +3,24 @@
 
 use std::io::IsTerminal;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Global, ShellArgs};
 use crate::shell;
 use replay_audit::engine;
 
-use super::{inputs, stderr_color, today};
+use super::{Outcome, inputs, stderr_color, today};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::Shell {
+pub fn run(args: &ShellArgs, g: &Global) -> Outcome {
+    let ShellArgs {
         paths,
         parameters,
         config,
-    } = &cli.command
-    else {
-        unreachable!("dispatched on Shell")
-    };
-    let inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
+    } = args;
+    let inputs = inputs(g, paths, parameters, config.as_deref(), None)?;
     let session = engine::session(&inputs)?;
     let policy = engine::policy(&inputs)?;
     let today = today()?;
     let tty = std::io::stdin().is_terminal();
-    let mut sh = shell::Shell::new(session, policy, today, tty && stderr_color(cli))
+    let mut sh = shell::Shell::new(session, policy, today, tty && stderr_color(g))
         .map_err(engine::Error::from)?;
     Ok(if tty {
         shell::run_terminal(&mut sh)

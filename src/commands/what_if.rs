@@ -1,13 +1,13 @@
 //! `what-if PATHS --set ...`: the findings resolved, introduced and
 //! unchanged by changed values.
 
-use crate::cli::{Cli, Command, TextFormat};
+use crate::cli::{Global, TextFormat, WhatIfArgs};
 use replay_audit::{engine, whatif};
 
-use super::{inputs, out, severity, today};
+use super::{Outcome, inputs, out, severity, today};
 
-pub fn run(cli: &Cli) -> anyhow::Result<u8> {
-    let Command::WhatIf {
+pub fn run(args: &WhatIfArgs, g: &Global) -> Outcome {
+    let WhatIfArgs {
         paths,
         parameters,
         set,
@@ -16,21 +16,17 @@ pub fn run(cli: &Cli) -> anyhow::Result<u8> {
         format,
         fail_on,
         config,
-    } = &cli.command
-    else {
-        unreachable!("dispatched on WhatIf")
-    };
+    } = args;
     if set.is_empty() && unset.is_empty() && overrides.is_none() {
         return Err(engine::Error::usage(
             "what-if needs a change",
             "give --set ID.FIELD=VALUE, --unset ID.FIELD or --overrides FILE",
-        )
-        .into());
+        ));
     }
     if let Some((message, help)) = whatif::set_without_value(set, paths) {
-        return Err(engine::Error::usage(message, help).into());
+        return Err(engine::Error::usage(message, help));
     }
-    let inputs = inputs(cli, paths, parameters, config.as_deref(), None)?;
+    let inputs = inputs(g, paths, parameters, config.as_deref(), None)?;
     let mut session = engine::session(&inputs)?;
     let base = session.build(&[]).map_err(engine::Error::from)?;
     let mut list = Vec::new();

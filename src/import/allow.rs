@@ -11,11 +11,10 @@
 //!
 //! Each written comment ends with the source of the line (`# from ...
 //! (template.yaml:12)`), so its place, and any error in it, moves to the
-//! template line ([`super::origin`]). Nothing is checked here: the manifest
+//! template line ([`crate::manifest::load::origin`]). Nothing is checked here: the manifest
 //! reader checks every allowance the same way.
 
 use super::Out;
-use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::manifest::yaml::{Node, Value};
 use crate::policy::inline::MARKER;
 
@@ -34,29 +33,6 @@ pub fn terraform(out: &mut Out, node: &Node, address: &str, id: &str) {
         .filter_map(|n| Some(format!("{}  # {}", n.str()?, out.src(address, n))))
         .collect();
     out.allow(id, lines);
-}
-
-/// Reads the allowances of source `file`, parsed as `node`, into
-/// `sources`, and moves the places of a text imported in memory (its
-/// node's and its allowances') to the template lines
-/// ([`super::origin::relocate`]); the errors of the comments that are not
-/// valid allowances, at their template places. The template's text is not
-/// kept, so no snippet would show such a place: the message names it.
-pub fn read_relocating(sources: &mut SourceMap, file: u32, node: &mut Node) -> Vec<Diagnostic> {
-    let source = &sources.files[file as usize];
-    let generated = source.path.ends_with(super::origin::IMPORTED);
-    let (mut allowed, mut bad) = crate::policy::inline::scan(&source.text, file, generated);
-    if let Some(places) = super::origin::relocate(sources, file, node) {
-        allowed.iter_mut().for_each(|a| a.loc = places.loc(a.loc));
-        for d in &mut bad {
-            if let Some(l) = d.loc.as_mut() {
-                *l = places.loc(*l);
-                d.message = format!("{} (at {})", d.message, sources.display(*l));
-            }
-        }
-    }
-    sources.allowances.extend(allowed);
-    bad
 }
 
 /// The allowance lines of a CloudFormation resource `r` (logical id `lid`),

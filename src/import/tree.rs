@@ -119,6 +119,42 @@ fn yaml_error(e: &serde_saphyr::Error, file: u32, limits: &Limits, text: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::manifest::node::Value;
+
+    #[test]
+    fn the_importers_read_an_integer_beyond_i64_as_a_number() {
+        let n = parse("a: 18446744073709551615\n", 0, &Limits::default()).unwrap();
+        assert_eq!(
+            n.get("a").map(|a| &a.value),
+            Some(&Value::Float(1.8446744073709552e19))
+        );
+    }
+
+    #[test]
+    fn the_importers_keep_local_tags_and_read_keys_as_text() {
+        let text = "1: !Ref A\ntrue: !!str b\nc: !Sub [x]\n";
+        let n = parse(text, 3, &Limits::default()).unwrap();
+        let keys: Vec<(&Value, u32)> = n
+            .entries()
+            .iter()
+            .map(|(k, _)| (&k.value, k.loc.line))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                (&Value::Str("1".into()), 1),
+                (&Value::Str("true".into()), 2),
+                (&Value::Str("c".into()), 3)
+            ]
+        );
+        let tags: Vec<Option<&str>> = n.entries().iter().map(|(_, v)| v.tag()).collect();
+        assert_eq!(tags, [Some("!Ref"), None, Some("!Sub")]);
+        assert!(
+            n.entries()
+                .iter()
+                .all(|(k, v)| k.loc.file == 3 && v.loc.file == 3)
+        );
+    }
 
     #[test]
     fn keeps_tags_and_lines() {

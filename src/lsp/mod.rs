@@ -38,12 +38,16 @@ use crate::manifest::Limits;
 use analyse::Open;
 
 /// Serves on standard input and output until the client says `exit`.
-pub fn serve_stdio(limits: Limits) -> anyhow::Result<()> {
+pub fn serve_stdio(limits: Limits) -> std::io::Result<()> {
     let (connection, io) = Connection::stdio();
     serve(&connection, limits)?;
     drop(connection);
-    io.join()?;
-    Ok(())
+    io.join()
+}
+
+/// A failure of the connection, as the I/O error it is.
+fn broken(e: impl std::fmt::Display) -> std::io::Error {
+    std::io::Error::other(e.to_string())
 }
 
 /// What the server offers.
@@ -62,9 +66,9 @@ pub fn capabilities() -> ServerCapabilities {
 }
 
 /// The initialisation handshake, then every message until `shutdown`.
-pub fn serve(connection: &Connection, limits: Limits) -> anyhow::Result<()> {
+pub fn serve(connection: &Connection, limits: Limits) -> std::io::Result<()> {
     let caps = serde_json::to_value(capabilities())?;
-    connection.initialize(caps)?;
+    connection.initialize(caps).map_err(broken)?;
     let mut server = Server {
         open: Open::new(),
         limits,
@@ -72,7 +76,7 @@ pub fn serve(connection: &Connection, limits: Limits) -> anyhow::Result<()> {
     for msg in &connection.receiver {
         match msg {
             Message::Request(req) => {
-                if connection.handle_shutdown(&req)? {
+                if connection.handle_shutdown(&req).map_err(broken)? {
                     return Ok(());
                 }
                 let id = req.id.clone();
@@ -83,11 +87,11 @@ pub fn serve(connection: &Connection, limits: Limits) -> anyhow::Result<()> {
                         "replay-audit failed on this request (a bug: please report it)".into(),
                     )
                 });
-                connection.sender.send(response.into())?;
+                connection.sender.send(response.into()).map_err(broken)?;
             }
             Message::Notification(n) => {
                 for out in guarded(|| server.notification(n)).unwrap_or_default() {
-                    connection.sender.send(out.into())?;
+                    connection.sender.send(out.into()).map_err(broken)?;
                 }
             }
             Message::Response(_) => {}

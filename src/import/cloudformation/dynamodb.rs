@@ -29,7 +29,7 @@ pub(super) fn table(cf: &Cf, out: &mut Out, id: &str, lid: &str, r: &Node, globa
                     V::S("physical-ttl".into()),
                     Some(format!(
                         "{}{c}: items expire by TTL on `{attr}`",
-                        crate::import::defaults::MARK
+                        crate::manifest::load::defaults::MARK
                     )),
                 ),
             );

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use super::roots;
 use crate::diagnostics::SourceMap;
-use crate::import::{Format, Node, Out, origin};
+use crate::import::{Format, Node, Out};
+use crate::manifest::load::origin;
 use crate::manifest::{Limits, LoadError};
 
 /// The plans `files` (name, JSON text) imported: (name, manifest text),

@@ -136,22 +136,18 @@ pub fn parse_merging(
     let mut sources = SourceMap::default();
     let mut errors = Vec::new();
     let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
-    let mut defaults = crate::import::defaults::Defaults::new();
+    let mut defaults = defaults::Defaults::new();
     for (path, text, imported) in texts {
         let file = sources.add(path, text);
         match yaml::parse(&sources.files[file as usize].text, file, limits) {
             Ok(mut node) => {
                 if imported {
                     let text = &sources.files[file as usize].text;
-                    defaults.extend(crate::import::defaults::marked(text, &node));
+                    defaults.extend(defaults::marked(text, &node));
                 }
                 // A finding on an imported value points at its template line,
                 // and so does an allowance the importer wrote.
-                errors.extend(crate::import::allow::read_relocating(
-                    &mut sources,
-                    file,
-                    &mut node,
-                ));
+                errors.extend(origin::read_relocating(&mut sources, file, &mut node));
                 nodes.push((file, imported, node));
             }
             Err(d) => errors.push(d),
@@ -159,7 +155,7 @@ pub fn parse_merging(
     }
     for section in ["components", "regions"] {
         // Only components have imported defaults.
-        let none = crate::import::defaults::Defaults::new();
+        let none = defaults::Defaults::new();
         let defaults = if section == "components" {
             &defaults
         } else {
@@ -175,12 +171,8 @@ pub fn parse_merging(
 /// id into it: overlay fields replace imported fields of the same name
 /// (links merge by `to`, [`merge::component_field`]), and
 /// an overlay `kind` drops the imported `defaults` (component id, field)
-/// that yield to it ([`crate::import::defaults::yields`]).
-fn merge_section(
-    nodes: &mut [(u32, bool, Node)],
-    section: &str,
-    defaults: &crate::import::defaults::Defaults,
-) {
+/// that yield to it ([`defaults::yields`]).
+fn merge_section(nodes: &mut [(u32, bool, Node)], section: &str, defaults: &defaults::Defaults) {
     fn section_map<'a>(node: &'a mut Node, section: &str) -> Option<&'a mut Vec<(Node, Node)>> {
         let Value::Map(top) = &mut node.value else {
             return None;
@@ -233,7 +225,7 @@ fn merge_section(
             };
             match (&mut base.value, overlay.value.clone()) {
                 (Value::Map(fields), Value::Map(extra)) => {
-                    crate::import::defaults::drop_yielding(fields, &extra, &id, defaults);
+                    defaults::drop_yielding(fields, &extra, &id, defaults);
                     for (k, v) in extra {
                         merge::component_field(fields, k, v);
                     }
@@ -437,7 +429,9 @@ pub(crate) fn is_valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-'))
 }
 
+pub mod defaults;
 mod merge;
+pub mod origin;
 mod reader;
 mod sections;
 mod values;
@@ -492,7 +486,7 @@ mod tests {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures");
         let mut files = discover(&[PathBuf::from(root)]).unwrap();
         // The folder scan also finds Terraform files, which are not YAML.
-        files.retain(|f| !crate::import::terraform::is_found_input(f));
+        files.retain(|f| f.extension().is_some_and(|e| e == "yaml" || e == "yml"));
         assert!(files.len() > 20, "{}", files.len());
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();

@@ -12,7 +12,7 @@
 //! (`# input file: NAME`); each place then moves to the file its comment
 //! names, a source entry of its own.
 
-use crate::diagnostics::{Loc, SourceMap};
+use crate::diagnostics::{Diagnostic, Loc, SourceMap};
 use crate::manifest::yaml::{Node, Value};
 
 /// The suffix `engine::read` gives the name of a text imported in memory.
@@ -150,6 +150,29 @@ impl Places {
             None => loc,
         }
     }
+}
+
+/// Reads the allowances of source `file`, parsed as `node`, into
+/// `sources`, and moves the places of a text imported in memory (its
+/// node's and its allowances') to the template lines
+/// ([`relocate`]); the errors of the comments that are not
+/// valid allowances, at their template places. The template's text is not
+/// kept, so no snippet would show such a place: the message names it.
+pub fn read_relocating(sources: &mut SourceMap, file: u32, node: &mut Node) -> Vec<Diagnostic> {
+    let source = &sources.files[file as usize];
+    let generated = source.path.ends_with(IMPORTED);
+    let (mut allowed, mut bad) = crate::policy::inline::scan(&source.text, file, generated);
+    if let Some(places) = relocate(sources, file, node) {
+        allowed.iter_mut().for_each(|a| a.loc = places.loc(a.loc));
+        for d in &mut bad {
+            if let Some(l) = d.loc.as_mut() {
+                *l = places.loc(*l);
+                d.message = format!("{} (at {})", d.message, sources.display(*l));
+            }
+        }
+    }
+    sources.allowances.extend(allowed);
+    bad
 }
 
 #[cfg(test)]
