@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::Model;
+use super::model::Model;
 use crate::manifest::model::LinkType;
 
 /// The strongly connected components of the graph that `reached` holds, in

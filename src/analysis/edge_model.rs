@@ -1,14 +1,52 @@
 //! [`EdgeModel`]: one edge as the analysis keeps it for the whole run.
 
 use super::clock::Hold;
-use super::model::Birth;
 use crate::diagnostics::Loc;
 use crate::manifest::model::{DedupId, LinkType, Manifest};
 use crate::time::Dur;
 
+/// Where a duplicate is born.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Birth {
+    Retry,
+    Redelivery,
+    Redrive,
+    Replay,
+    Failover,
+}
+
+impl Birth {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Birth::Retry => "a retry",
+            Birth::Redelivery => "an at-least-once redelivery",
+            Birth::Redrive => "a dead-letter redrive",
+            Birth::Replay => "a declared replay",
+            Birth::Failover => "a failover copy",
+        }
+    }
+}
+
+/// The parts of an edge's explanation, collected only when asked for
+/// (`Some`): formatting them for every edge of a large graph cost more
+/// than computing the delays, and only the edges on a shown path need them.
+pub(super) struct Why(pub(super) Option<Vec<String>>);
+
+impl Why {
+    pub(super) fn add(&mut self, part: impl FnOnce() -> String) {
+        if let Some(parts) = &mut self.0 {
+            parts.push(part());
+        }
+    }
+
+    pub(super) fn wanted(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
 /// One edge as the analysis sees it, built by `edges`. How its delay adds
 /// up, in words, is written only for the edges a path shows
-/// ([`Model::explain`](super::Model::explain)).
+/// ([`Model::explain`](super::model::Model::explain)).
 #[derive(Debug, Clone)]
 pub struct EdgeModel {
     pub(super) from: usize,

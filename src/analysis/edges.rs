@@ -2,6 +2,7 @@
 //! it gives birth to, the assumption the delay rests on, and (only for the
 //! edges a path shows) the words that explain it.
 
+use super::edge_model::Why;
 use super::effective::{self as eff, Eff, Origin};
 use super::model::{Assumed, Birth, EdgeAssumption, EdgeModel, NodeModel, assume};
 use super::retry;
@@ -9,23 +10,6 @@ use crate::catalog::Generic;
 use crate::graph::{Edge, Graph};
 use crate::manifest::model::{Component, DedupId, Delivery, Link, LinkType, Manifest, Retry};
 use crate::time::Dur;
-
-/// The parts of an edge's explanation, collected only when asked for
-/// (`Some`): formatting them for every edge of a large graph cost more
-/// than computing the delays, and only the edges on a shown path need them.
-pub(super) struct Why(pub(super) Option<Vec<String>>);
-
-impl Why {
-    pub(super) fn add(&mut self, part: impl FnOnce() -> String) {
-        if let Some(parts) = &mut self.0 {
-            parts.push(part());
-        }
-    }
-
-    fn wanted(&self) -> bool {
-        self.0.is_some()
-    }
-}
 
 /// How long a transport may still deliver a message: its retention, or with
 /// a declared `max_backlog` and a receive limit the smaller of the retention

@@ -7,10 +7,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::clock::KeptClock;
 use super::cycles::{CycleBound, CycleInfo, bfs_order, cycle_info, sccs};
 use super::model::EdgeModel;
+use super::model::Model;
 use super::paths::{Back, Paths, Step};
 use super::propagate::Run;
+use super::result::IntentResult;
 use super::state::{CLASSES, Class, Dup, KeyStatus, State};
-use super::{IntentResult, Model};
 use crate::manifest::model::{Intent, LinkType, Manifest};
 use crate::time::Dur;
 

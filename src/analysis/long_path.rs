@@ -10,8 +10,9 @@
 use std::collections::HashMap;
 
 use super::paths::Paths;
+use super::paths::Step;
+use super::result::{Analysis, IntentResult};
 use super::state::Via;
-use super::{Analysis, IntentResult, Step};
 use crate::time::Dur;
 
 /// Paths of at most this many steps are shown whole.

@@ -8,7 +8,7 @@
 //! to the same bound (F027), so a declared retry span never lowers it
 //! either: the step is min(retention, `max_record_age`) after the enqueue.
 
-use super::edges::Why;
+use super::edge_model::Why;
 use crate::catalog::Generic;
 use crate::manifest::model::LinkType;
 use crate::time::Dur;

@@ -52,6 +52,7 @@
 //!   a region their store is not in, and the first cycle nothing bounds.
 //!   The rules (`crate::rules`) read these.
 
+mod build;
 mod clock;
 mod cycles;
 mod edge_model;
@@ -68,7 +69,6 @@ mod result;
 pub mod retry;
 #[cfg(test)]
 mod retry_oracle;
-mod retry_tail;
 mod sorted_map;
 mod state;
 mod targets;
@@ -81,18 +81,9 @@ pub use horizons::Horizons;
 use intent::{Scratch, analyse_intent};
 pub use model::{Assumed, Birth, Layer, LayerType, Model, Scope};
 pub use paths::{PathAssumption, Step};
-pub use result::{IntentResult, LayerReach};
+pub use result::{Analysis, IntentResult, LayerReach};
 pub use sorted_map::{SortedIter, SortedMap};
 pub use state::{BornAt, Bypass, Class, Crossed, Dup, Expired};
-
-pub struct Analysis<'m> {
-    pub manifest: &'m Manifest,
-    pub model: Model,
-    pub intents: Vec<IntentResult>,
-    /// For each component, the first intent (in manifest order) whose
-    /// analysis reached it; computed once, read by several rules.
-    first_reaching: Vec<Option<usize>>,
-}
 
 /// Runs the whole analysis.
 pub fn analyse(m: &Manifest) -> Analysis<'_> {
@@ -121,14 +112,6 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
         model,
         intents,
         first_reaching,
-    }
-}
-
-impl Analysis<'_> {
-    /// The index (into `intents`) of the first intent whose analysis
-    /// reached component `c`.
-    pub fn first_intent_reaching(&self, c: usize) -> Option<usize> {
-        self.first_reaching[c]
     }
 }
 

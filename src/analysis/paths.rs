@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use super::Model;
 use super::clock::{ClockNote, KeptClock, since};
 use super::model::EdgeAssumption;
+use super::model::Model;
 use super::state::{Class, DupBack, State, Via};
 use crate::manifest::model::{Intent, Manifest};
 use crate::time::Dur;

@@ -6,9 +6,11 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::clock::KeptClock;
+use super::horizons::Horizons;
+use super::model::{Layer, Model};
 use super::paths::{Back, PathAssumption, Paths, Step, ids_along};
+use super::sorted_map::SortedMap;
 use super::state::{Class, Dup, Via};
-use super::{Analysis, Horizons, Layer, SortedMap};
 use crate::manifest::model::Manifest;
 use crate::time::Dur;
 
@@ -130,5 +132,23 @@ impl IntentResult {
             hops.reverse();
         }
         ids_along(a.manifest, origin, hops.into_iter())
+    }
+}
+
+/// What [`analyse`](super::analyse) leaves: the model, and each intent's result.
+pub struct Analysis<'m> {
+    pub manifest: &'m Manifest,
+    pub model: Model,
+    pub intents: Vec<IntentResult>,
+    /// For each component, the first intent (in manifest order) whose
+    /// analysis reached it; computed once, read by several rules.
+    pub(super) first_reaching: Vec<Option<usize>>,
+}
+
+impl Analysis<'_> {
+    /// The index (into `intents`) of the first intent whose analysis
+    /// reached component `c`.
+    pub fn first_intent_reaching(&self, c: usize) -> Option<usize> {
+        self.first_reaching[c]
     }
 }

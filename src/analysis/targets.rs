@@ -8,7 +8,7 @@
 //! duplicates on every start.
 
 use super::edge_model::EdgeModel;
-use super::edges::Why;
+use super::edge_model::Why;
 use super::effective as eff;
 use super::model::{Birth, NodeModel};
 use crate::catalog::Generic;
