@@ -4,9 +4,10 @@
 //! pattern matches exactly what the loader reads, overlays validate, and
 //! `docs/manifest.md` holds the reference generated from the table.
 
+use replay_audit::catalog::catalog;
 use replay_audit::manifest::model::LinkType;
 use replay_audit::manifest::reference;
-use replay_audit::manifest::vocabulary::{Obj, Type};
+use replay_audit::manifest::vocabulary::{DefaultFrom, Field, LinkField, Obj, Type};
 use replay_audit::manifest::{self, LoadError};
 use replay_audit::schema::schema;
 use replay_audit::time::Dur;
@@ -160,6 +161,104 @@ fn the_loader_takes_exactly_the_tables_choices() {
         }
     }
     assert!(seen >= 10, "{seen}");
+}
+
+/// Every row has a reader: a value no row's type takes (a mapping with a
+/// field no object has) written for it is refused, naming the field. A
+/// row the loader lists but reads nowhere would pass silently.
+#[test]
+fn every_row_is_read_by_the_loader() {
+    for &obj in Obj::ALL {
+        for f in obj.fields() {
+            let mut text = placed(obj, f.name, "{ zz_probe: [1] }");
+            let mut named = f.name;
+            if (obj, f.name) == (Obj::Intent, "effects") {
+                // The alias is read, as `effect`, where `effect` is not written.
+                text = text.replace("effect: a, ", "");
+                named = "effect";
+            }
+            let m = messages(&text);
+            assert!(
+                m.iter().any(|m| m.contains(named) || m.contains("version")),
+                "`{}.{}` is read by nothing: {m:?}\n{text}",
+                obj.def(),
+                f.name
+            );
+        }
+    }
+}
+
+/// The settings are generated from their rows, so each names a row of its
+/// object; a link setting's rows (one per link object that declares the
+/// name) agree on its type, which is one a setting is read by.
+#[test]
+fn every_setting_is_a_row_with_a_setting_type() {
+    let settable = |ty: Type| match ty {
+        Type::Duration { .. } | Type::Count { .. } | Type::Bool | Type::Texts => true,
+        Type::Text { .. } => true,
+        Type::Choice(names) => names.len() < 256,
+        _ => false,
+    };
+    for &f in Field::ALL {
+        let row = Obj::Component.field(f.name()).expect("a component row");
+        assert_eq!(row, f.def(), "{f:?}");
+        assert!(settable(row.ty), "{f:?}");
+    }
+    for &f in LinkField::ALL {
+        let rows: Vec<_> = LinkType::ALL
+            .iter()
+            .filter_map(|&t| Obj::link(t).field(f.name()))
+            .collect();
+        assert!(!rows.is_empty(), "{f:?}");
+        for row in rows {
+            assert_eq!(row.ty, f.def().ty, "{f:?}");
+            assert!(settable(row.ty), "{f:?}");
+        }
+    }
+    // Every component row that is no setting has a structure of its own.
+    for row in Obj::Component.fields() {
+        let setting = Field::ALL.iter().any(|f| f.name() == row.name);
+        let structural = matches!(
+            row.ty,
+            Type::Kind | Type::Ids | Type::Link { .. } | Type::Object(_)
+        ) || ["description", "mode"].contains(&row.name);
+        assert!(setting != structural, "{}", row.name);
+    }
+}
+
+/// The catalog documents a value only for a field whose row takes its
+/// default from the catalog, on a kind the row applies to; the other
+/// facts are values no manifest field sets.
+#[test]
+fn catalog_facts_name_rows_that_take_catalog_defaults() {
+    const NOT_FIELDS: &[&str] = &[
+        "http_max_event_age",
+        "http_retry_span",
+        "retry_attempts",
+        "retry_backoff_to_cap",
+    ];
+    for k in &catalog().kinds {
+        for name in k.fields.keys() {
+            let rows: Vec<_> = Obj::ALL.iter().filter_map(|o| o.field(name)).collect();
+            if rows.is_empty() {
+                assert!(NOT_FIELDS.contains(&name.as_str()), "{}.{name}", k.id);
+                continue;
+            }
+            assert!(
+                rows.iter().all(|r| r.default == DefaultFrom::Catalog),
+                "{}.{name}: the row takes no catalog default",
+                k.id
+            );
+            if let Some(row) = Obj::Component.field(name) {
+                assert!(
+                    row.kinds.has(k.generic),
+                    "{}.{name}: the row does not apply to {}",
+                    k.id,
+                    k.generic.name()
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use super::model::*;
 use crate::catalog::Generic;
 use crate::graph::Graph;
 use crate::hash::IdMap;
-use crate::manifest::model::{Claim, Component, Manifest, Mode, Region, Replication};
+use crate::manifest::model::{Claim, Component, Field, Manifest, Mode, Region, Replication};
 use crate::manifest::name::Name;
 use crate::time::Dur;
 
@@ -82,7 +82,7 @@ impl Model {
 
 /// The window of a store: its retention, else the catalog's, else assumed.
 fn store_window(i: usize, c: &Component, g: Generic, assumed: &mut Vec<Assumed>) -> Eff<Dur> {
-    eff::dur(c, "retention").unwrap_or_else(|| {
+    eff::dur(c, Field::Retention).unwrap_or_else(|| {
         let v = if g == Generic::Ledger {
             Dur::Unbounded
         } else {
@@ -114,8 +114,11 @@ impl Names {
 }
 
 /// Whether the catalog marks `field` of `c`'s kind as a platform constant.
-fn fixed(c: &Component, field: &str) -> bool {
-    eff::kind_of(c).fields.get(field).is_some_and(|f| f.fixed)
+fn fixed(c: &Component, field: Field) -> bool {
+    eff::kind_of(c)
+        .fields
+        .get(field.name())
+        .is_some_and(|f| f.fixed)
 }
 
 /// The stores more than one guard claims in.
@@ -177,11 +180,11 @@ fn node_model(
             layer: Arc::new(Layer {
                 component: si,
                 window: store_window(si, s, sg, assumed),
-                any_key: s.unique().is_some_and(|u| !u.value.is_empty()),
+                any_key: s.texts(Field::Unique).is_some_and(|u| !u.value.is_empty()),
                 content: false,
                 label: "guard store",
                 ty: LayerType::GuardStore,
-                fixed: fixed(s, "retention"),
+                fixed: fixed(s, Field::Retention),
                 shared: shared.contains(&si),
                 scope: if eff::replication(s).value == Replication::Async && s.regions.len() != 1 {
                     Scope::Replicated
@@ -199,17 +202,17 @@ fn node_model(
     });
     let own_layer = own_layer(i, c, generic, assumed);
     let transport_window = if generic.is_transport() {
-        eff::dur(c, "dedup_window")
+        eff::dur(c, Field::DedupWindow)
             .filter(|w| w.value > Dur::ZERO)
             .map(|window| {
                 Arc::new(Layer {
                     component: i,
                     window,
                     any_key: false,
-                    content: eff::boolean(c, "content_based_dedup").is_some_and(|b| b.value),
+                    content: eff::boolean(c, Field::ContentBasedDedup).is_some_and(|b| b.value),
                     label: "transport dedup window",
                     ty: LayerType::TransportWindow,
-                    fixed: fixed(c, "dedup_window"),
+                    fixed: fixed(c, Field::DedupWindow),
                     shared: false,
                     scope: Scope::Region,
                 })
@@ -236,7 +239,7 @@ fn name_window(i: usize, c: &Component) -> Option<Arc<Layer>> {
     if !eff::kind_of(c).has_flag(crate::catalog::Flag::NameDedup) {
         return None;
     }
-    let window = eff::dur(c, "retention")?;
+    let window = eff::dur(c, Field::Retention)?;
     Some(Arc::new(Layer {
         component: i,
         window,
@@ -244,7 +247,7 @@ fn name_window(i: usize, c: &Component) -> Option<Arc<Layer>> {
         content: false,
         label: "execution name",
         ty: LayerType::ExecutionName,
-        fixed: fixed(c, "retention"),
+        fixed: fixed(c, Field::Retention),
         shared: false,
         scope: Scope::Global,
     }))
@@ -274,7 +277,7 @@ fn own_layer(
     generic: Generic,
     assumed: &mut Vec<Assumed>,
 ) -> Option<Arc<Layer>> {
-    if generic.is_store() && c.unique().is_some_and(|u| !u.value.is_empty()) {
+    if generic.is_store() && c.texts(Field::Unique).is_some_and(|u| !u.value.is_empty()) {
         Some(Arc::new(Layer {
             component: i,
             window: store_window(i, c, generic, assumed),
@@ -282,12 +285,12 @@ fn own_layer(
             content: false,
             label: "unique constraint",
             ty: LayerType::UniqueConstraint,
-            fixed: fixed(c, "retention"),
+            fixed: fixed(c, Field::Retention),
             shared: false,
             scope: Scope::Global,
         }))
-    } else if eff::boolean(c, "accepts_key").is_some_and(|a| a.value) {
-        let window = eff::dur(c, "key_window").unwrap_or_else(|| {
+    } else if eff::boolean(c, Field::AcceptsKey).is_some_and(|a| a.value) {
+        let window = eff::dur(c, Field::KeyWindow).unwrap_or_else(|| {
             assume(assumed, i, c, "key_window", "0s");
             Eff {
                 value: Dur::ZERO,
@@ -301,7 +304,7 @@ fn own_layer(
             content: false,
             label: "provider key window",
             ty: LayerType::ProviderKey,
-            fixed: fixed(c, "key_window"),
+            fixed: fixed(c, Field::KeyWindow),
             shared: false,
             scope: match eff::key_scope(c).as_ref().map(|s| s.value.as_str()) {
                 Some("region") => Scope::Region,

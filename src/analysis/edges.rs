@@ -6,9 +6,10 @@ use super::edge_model::Why;
 use super::effective::{self as eff, Eff, Origin};
 use super::model::{Assumed, Birth, EdgeAssumption, EdgeModel, NodeModel, assume};
 use super::retry;
-use crate::catalog::Generic;
+use crate::catalog::{Generic, Kind};
 use crate::graph::{Edge, Graph};
 use crate::manifest::model::{Component, DedupId, Delivery, Link, LinkType, Manifest, Retry};
+use crate::manifest::model::{Field, LinkField};
 use crate::time::Dur;
 
 /// How long a transport may still deliver a message: its retention, or with
@@ -31,7 +32,7 @@ pub fn transport_span(
     // A push transport (SNS, EventBridge) keeps no backlog but retries a
     // delivery for up to its maximum event age; its archive, where it has
     // one, bounds a declared replay, not delivery.
-    let (retention, what) = match (delivery_retention(c), eff::dur(c, "max_event_age")) {
+    let (retention, what) = match (delivery_retention(c), eff::dur(c, Field::MaxEventAge)) {
         (Some(r), _) => (r, "retention"),
         (None, Some(age)) => (age, "delivery retried for up to max_event_age"),
         (None, None) if let Some(cap) = retention_cap(c) => (cap, CAPPED),
@@ -45,7 +46,7 @@ pub fn transport_span(
         }
     };
     let text = |f: &dyn Fn() -> String| if explain { f() } else { String::new() };
-    let Some(backlog) = c.max_backlog() else {
+    let Some(backlog) = c.dur(Field::MaxBacklog) else {
         let why = text(&|| {
             let archive = archive(c).map_or_else(String::new, |(a, fact)| {
                 format!(
@@ -61,7 +62,8 @@ pub fn transport_span(
         });
         return (retention.value, why, None);
     };
-    let Some(receives) = after_receives.or_else(|| eff::count(c, "max_receives").map(|e| e.value))
+    let Some(receives) =
+        after_receives.or_else(|| eff::count(c, Field::MaxReceives).map(|e| e.value))
     else {
         // A dead-letter queue moves messages after some number of receives;
         // not knowing it, the analysis takes no limit (the longer span).
@@ -77,7 +79,7 @@ pub fn transport_span(
         });
         return (retention.value, why, None);
     };
-    let vis = eff::dur(c, "visibility_timeout");
+    let vis = eff::dur(c, Field::VisibilityTimeout);
     if vis.is_none() {
         // Without a visibility timeout the receives take no time: the
         // shorter span, so an assumption RH041 names.
@@ -138,7 +140,7 @@ fn archive(c: &Component) -> Option<(Eff<Dur>, &'static str)> {
         .fields
         .get("retention")
         .map_or("", |f| f.source.as_str());
-    Some((eff::dur(c, "retention")?, fact))
+    Some((eff::dur(c, Field::Retention)?, fact))
 }
 
 /// The retention that bounds delivery out of transport `c`: its
@@ -148,7 +150,7 @@ fn delivery_retention(c: &Component) -> Option<Eff<Dur>> {
     if eff::kind_of(c).has_flag(crate::catalog::Flag::RetentionIsArchive) {
         return None;
     }
-    eff::dur(c, "retention")
+    eff::dur(c, Field::Retention)
 }
 
 /// What `transport_span` calls a retention it took at its kind's
@@ -172,7 +174,8 @@ fn provenance(r: &Eff<Dur>, what: &str) -> String {
 /// unbounded retention. An archive (`archive`) is no delivery retention.
 fn retention_cap(c: &Component) -> Option<Eff<Dur>> {
     let kind = eff::kind_of(c);
-    if c.retention().is_some() || kind.has_flag(crate::catalog::Flag::RetentionIsArchive) {
+    if c.dur(Field::Retention).is_some() || kind.has_flag(crate::catalog::Flag::RetentionIsArchive)
+    {
         return None;
     }
     let cap = kind.max_dur("retention")?;
@@ -210,7 +213,7 @@ pub(super) fn edge_model(
         redrive_bound: None,
         hold: None,
         keeps_clock: false,
-        named_start: link.name_from_key().is_some_and(|n| n.value),
+        named_start: link.flag(LinkField::NameFromKey).is_some_and(|n| n.value),
         policy_not_applied: false,
     };
     let mut retried = false;
@@ -261,11 +264,11 @@ fn add_clock(
     // topic, event bus, function or pipe that fails over to a queue sends
     // it a new message, whose clock starts at the send.
     if em.ty == LinkType::DeadLetter && na.generic == Generic::Queue {
-        em.keeps_clock = match eff::boolean(cb, "dlq_keeps_enqueue_time") {
+        em.keeps_clock = match eff::boolean(cb, Field::DlqKeepsEnqueueTime) {
             Some(k) => k.value,
             None => {
                 // Without a retention the clock bounds nothing.
-                if eff::dur(cb, "retention").is_some() {
+                if eff::dur(cb, Field::Retention).is_some() {
                     assume(assumed, em.to, cb, "dlq_keeps_enqueue_time", "false");
                 }
                 false
@@ -291,15 +294,15 @@ fn add_retry(
     why: &mut Why,
 ) -> bool {
     let callee = (link.ty == LinkType::Calls)
-        .then(|| eff::dur(cb, "timeout"))
+        .then(|| eff::dur(cb, Field::Timeout))
         .flatten();
     let fallback = link
-        .timeout()
+        .dur(LinkField::Timeout)
         .map(|t| t.value)
         .or(callee.as_ref().map(|t| t.value));
     if r.attempts.as_ref().is_some_and(|a| a.value > 1) && r.timeout.is_none() {
         match (&callee, fallback) {
-            (Some(t), _) if link.timeout().is_none() => why.add(|| {
+            (Some(t), _) if link.dur(LinkField::Timeout).is_none() => why.add(|| {
                 format!(
                     "each attempt up to `{}`'s timeout {}{}",
                     cb.id,
@@ -327,7 +330,7 @@ fn add_retry(
     // would read as 0 s.
     let paced = link.ty == LinkType::DeliversTo
         && delivery_retention(ca).is_none()
-        && eff::dur(ca, "max_event_age").is_some()
+        && eff::dur(ca, Field::MaxEventAge).is_some()
         && (r.attempts.is_none() || r.backoff.is_none());
     if paced {
         why.add(|| match &r.attempts {
@@ -343,9 +346,9 @@ fn add_retry(
 /// `sends_to` a transport (`cb`): how its dedup id is formed (the event
 /// queue of an asynchronously invoked function is `targets`').
 fn add_send(em: &mut EdgeModel, link: &Link, cb: &Component) {
-    em.dedup_id = Some(link.dedup_id().map_or_else(
+    em.dedup_id = Some(link.choice(LinkField::DedupId).map_or_else(
         || {
-            if eff::boolean(cb, "content_based_dedup").is_some_and(|x| x.value) {
+            if eff::boolean(cb, Field::ContentBasedDedup).is_some_and(|x| x.value) {
                 DedupId::Content
             } else {
                 DedupId::None
@@ -368,7 +371,7 @@ fn add_delivery(
     let a = em.from;
     let receives = ca
         .dead_letter()
-        .and_then(|d| d.after_receives())
+        .and_then(|d| d.count(LinkField::AfterReceives))
         .map(|x| x.value);
     let delivery = eff::delivery(ca);
     if delivery.origin == Origin::Assumed && na.generic.is_transport() {
@@ -383,7 +386,7 @@ fn add_delivery(
     );
     // The cap that bounds the span, by name: `horizon` says which one it is.
     let mut cap = "max_event_age";
-    if let Some(max_age) = link.max_record_age()
+    if let Some(max_age) = link.dur(LinkField::MaxRecordAge)
         && max_age.value < span
     {
         span = max_age.value;
@@ -395,7 +398,7 @@ fn add_delivery(
     // A push transport's delivery retries are what its maximum event age
     // bounds: the two compose to the smaller, they do not add (F016, F017,
     // F019).
-    let push = delivery_retention(ca).is_none() && eff::dur(ca, "max_event_age").is_some();
+    let push = delivery_retention(ca).is_none() && eff::dur(ca, Field::MaxEventAge).is_some();
     let http = matches!(nb.generic, Generic::Service | Generic::External);
     if push && http && http_policy(em, link, ca, &mut span, &mut span_why, why) {
         cap = "the HTTP/S delivery policy cap";
@@ -406,7 +409,7 @@ fn add_delivery(
         em.delay = unwritten_backoff(em, link, r, ca, (cap, span), assumed, why);
     } else if push
         && let Some(r) = link.retry.as_ref().filter(|r| r.attempts.is_none())
-        && let Some(n) = eff::count(ca, "retry_attempts")
+        && let Some(n) = eff::documented(ca, "retry_attempts", Kind::default_count)
     {
         // No count written: the platform retries its documented default
         // count (F016, F017, F019), not once.
@@ -414,7 +417,7 @@ fn add_delivery(
             attempts: Some(crate::manifest::model::Sp::new(n.value, link.loc)),
             ..(**r).clone()
         };
-        let s = retry::span(&counted, link.timeout().map(|t| t.value));
+        let s = retry::span(&counted, link.dur(LinkField::Timeout).map(|t| t.value));
         em.delay = s.adds.min(span);
         why.add(|| {
             format!(
@@ -482,7 +485,7 @@ fn unwritten_backoff(
         Some(m) if m.value < span => (m.value, "max_elapsed"),
         _ => (span, cap),
     };
-    match eff::boolean(ca, "retry_backoff_to_cap").filter(|d| d.value) {
+    match eff::documented(ca, "retry_backoff_to_cap", Kind::default_bool).filter(|d| d.value) {
         Some(d) => why.add(|| {
             format!(
                 "no backoff written: {} retries with backoff until the cap{}, so the retries end by {by} {bound}",
@@ -519,7 +522,7 @@ fn http_policy(
     span_why: &mut String,
     why: &mut Why,
 ) -> bool {
-    let Some(cap) = eff::dur(ca, "http_max_event_age") else {
+    let Some(cap) = eff::documented(ca, "http_max_event_age", Kind::default_dur) else {
         return false;
     };
     *span = cap.value;
@@ -531,7 +534,7 @@ fn http_policy(
         );
     }
     if link.retry.is_none()
-        && let Some(d) = eff::dur(ca, "http_retry_span")
+        && let Some(d) = eff::documented(ca, "http_retry_span", Kind::default_dur)
     {
         em.delay = em.delay.add(d.value);
         why.add(|| {
@@ -557,7 +560,9 @@ fn managed_policy(
     span: Dur,
     why: &mut Why,
 ) -> bool {
-    if link.retry.is_none() || eff::dur(ca, "http_max_event_age").is_none() {
+    if link.retry.is_none()
+        || eff::documented(ca, "http_max_event_age", Kind::default_dur).is_none()
+    {
         return false;
     }
     em.policy_not_applied = true;
@@ -578,8 +583,8 @@ fn add_redrive(
 ) {
     let a = em.from;
     em.birth = Some(Birth::Redrive);
-    em.redrive_bound = Some(link.max_times().map(|t| t.value));
-    match link.within() {
+    em.redrive_bound = Some(link.count(LinkField::MaxTimes).map(|t| t.value));
+    match link.dur(LinkField::Within) {
         Some(w) => {
             em.delay = em.delay.add(w.value);
             em.assumption = Some(EdgeAssumption::RedriveWithin {
@@ -589,8 +594,8 @@ fn add_redrive(
             why.add(|| format!("redrive within {} (declared)", w.value));
         }
         None => {
-            let capped = eff::dur(ca, "retention").is_none() && retention_cap(ca).is_some();
-            let r = eff::dur(ca, "retention")
+            let capped = eff::dur(ca, Field::Retention).is_none() && retention_cap(ca).is_some();
+            let r = eff::dur(ca, Field::Retention)
                 .or_else(|| retention_cap(ca))
                 .unwrap_or_else(|| {
                     assume(assumed, a, ca, "retention", "unbounded");

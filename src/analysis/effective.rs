@@ -5,7 +5,8 @@ use std::borrow::Cow;
 
 use crate::catalog::{Generic, Kind, catalog};
 use crate::diagnostics::Loc;
-use crate::manifest::model::{Component, Delivery, Expiry, Replication, Sp};
+use crate::manifest::model::{Component, Delivery, Expiry, Field, Replication, Sp};
+use crate::manifest::vocabulary::{DefaultFrom, Type};
 use crate::time::Dur;
 
 /// Where an effective value comes from.
@@ -93,87 +94,97 @@ fn from_catalog<T>(c: &Component, v: Option<crate::catalog::Cited<'static, T>>) 
     })
 }
 
+/// The catalog kind's documented value of `field`, where the field's row
+/// takes its default from the catalog.
+fn catalog_default<T>(
+    c: &Component,
+    field: Field,
+    get: impl FnOnce(&'static Kind, &str) -> Option<crate::catalog::Cited<'static, T>>,
+) -> Option<crate::catalog::Cited<'static, T>> {
+    (field.def().default == DefaultFrom::Catalog)
+        .then(|| get(kind_of(c), field.name()))
+        .flatten()
+}
+
 /// A duration field: manifest, else catalog default.
-pub fn dur(c: &Component, field: &str) -> Option<Eff<Dur>> {
-    let written = match field {
-        "visibility_timeout" => c.visibility_timeout(),
-        "retention" => c.retention(),
-        "dedup_window" => c.dedup_window(),
-        "max_backlog" => c.max_backlog(),
-        "max_event_age" => c.max_event_age(),
-        "key_window" => c.key_window(),
-        "timeout" => c.timeout(),
-        _ => None,
-    };
+pub fn dur(c: &Component, field: Field) -> Option<Eff<Dur>> {
+    let documented = catalog_default(c, field, |k, name| k.default_dur(name));
     // A value the platform fixes cannot be overridden (RH050 reports the try).
-    if let Some(fixed) = kind_of(c).default_dur(field).filter(|d| d.fact.fixed) {
+    if let Some(fixed) = documented.filter(|d| d.fact.fixed) {
         return from_catalog(c, Some(fixed));
     }
-    match written {
+    match c.dur(field) {
         Some(sp) => Some(Eff::manifest(sp)),
-        None => from_catalog(c, kind_of(c).default_dur(field)),
+        None => from_catalog(c, documented),
     }
 }
 
-pub fn count(c: &Component, field: &str) -> Option<Eff<u64>> {
-    let written = match field {
-        "max_receives" => c.max_receives(),
-        _ => None,
-    };
-    match written {
+/// A value the catalog documents for the component's kind that no
+/// manifest field sets (`http_retry_span`, `retry_attempts`), read by
+/// `get` (`Kind::default_dur`, ...).
+pub fn documented<T>(
+    c: &Component,
+    fact: &str,
+    get: impl FnOnce(&'static Kind, &str) -> Option<crate::catalog::Cited<'static, T>>,
+) -> Option<Eff<T>> {
+    from_catalog(c, get(kind_of(c), fact))
+}
+
+pub fn count(c: &Component, field: Field) -> Option<Eff<u64>> {
+    match c.count(field) {
         Some(sp) => Some(Eff::manifest(sp)),
-        None => from_catalog(c, kind_of(c).default_count(field)),
+        None => from_catalog(
+            c,
+            catalog_default(c, field, |k, name| k.default_count(name)),
+        ),
     }
 }
 
-pub fn boolean(c: &Component, field: &str) -> Option<Eff<bool>> {
-    let written = match field {
-        "accepts_key" => c.accepts_key(),
-        "lookup_by_reference" => c.lookup_by_reference(),
-        "content_based_dedup" => c.content_based_dedup(),
-        "dlq_keeps_enqueue_time" => c.dlq_keeps_enqueue_time(),
-        _ => None,
-    };
-    match written {
+pub fn boolean(c: &Component, field: Field) -> Option<Eff<bool>> {
+    match c.flag(field) {
         Some(sp) => Some(Eff::manifest(sp)),
-        None => from_catalog(c, kind_of(c).default_bool(field)),
+        None => from_catalog(c, catalog_default(c, field, |k, name| k.default_bool(name))),
     }
 }
 
-fn string(c: &Component, field: &str) -> Option<Eff<String>> {
-    let written = match field {
-        "dedup_scope" => c.dedup_scope(),
-        "scope" => c.scope(),
-        "key_scope" => c.key_scope(),
-        _ => None,
+/// A text or a choice kept by name: manifest, else catalog default.
+fn string(c: &Component, field: Field) -> Option<Eff<String>> {
+    let written = match field.def().ty {
+        Type::Choice(_) => c.choice_name(field).map(|s| (s.value.to_string(), s.loc)),
+        _ => c.text(field).map(|s| (s.value.clone(), s.loc)),
     };
     match written {
-        Some(sp) => Some(Eff::manifest(sp)),
-        None => from_catalog(c, kind_of(c).default_str(field)).map(|e| Eff {
-            value: e.value.to_string(),
-            origin: e.origin,
+        Some((value, loc)) => Some(Eff {
+            value,
+            origin: Origin::Manifest(loc),
         }),
+        None => {
+            from_catalog(c, catalog_default(c, field, |k, name| k.default_str(name))).map(|e| Eff {
+                value: e.value.to_string(),
+                origin: e.origin,
+            })
+        }
     }
 }
 
 pub fn scope(c: &Component) -> Option<Eff<String>> {
-    string(c, "scope")
+    string(c, Field::Scope)
 }
 
 /// Where a provider recognises a key (`global`, `region`, `zone`).
 pub fn key_scope(c: &Component) -> Option<Eff<String>> {
-    string(c, "key_scope")
+    string(c, Field::KeyScope)
 }
 
 pub fn dedup_scope(c: &Component) -> Option<Eff<String>> {
-    string(c, "dedup_scope")
+    string(c, Field::DedupScope)
 }
 
 /// Delivery semantics: manifest, else catalog, else at-least-once for
 /// transports (assumed, the conservative choice).
 pub fn delivery(c: &Component) -> Eff<Delivery> {
-    if let Some(d) = c.delivery() {
-        return Eff::manifest(d);
+    if let Some(d) = c.choice(Field::Delivery) {
+        return Eff::manifest(&d);
     }
     let k = kind_of(c);
     let parsed = k.delivery.as_deref().and_then(|d| match d {
@@ -193,7 +204,7 @@ pub fn delivery(c: &Component) -> Eff<Delivery> {
         // A documented delivery retry policy means copies can repeat.
         None => match k
             .fields
-            .get("max_event_age")
+            .get(Field::MaxEventAge.name())
             .or_else(|| k.fields.get("retry_attempts"))
         {
             Some(f) => Eff {
@@ -212,10 +223,10 @@ pub fn delivery(c: &Component) -> Eff<Delivery> {
 }
 
 pub fn expiry(c: &Component) -> Option<Eff<Expiry>> {
-    if let Some(e) = c.expiry() {
-        return Some(Eff::manifest(e));
+    if let Some(e) = c.choice(Field::Expiry) {
+        return Some(Eff::manifest(&e));
     }
-    let v = kind_of(c).default_str("expiry")?;
+    let v = kind_of(c).default_str(Field::Expiry.name())?;
     let value = match v.value {
         "application" => Expiry::Application,
         "physical-ttl" => Expiry::PhysicalTtl,
@@ -231,10 +242,10 @@ pub fn expiry(c: &Component) -> Option<Eff<Expiry>> {
 }
 
 pub fn replication(c: &Component) -> Eff<Replication> {
-    if let Some(r) = c.replication() {
-        return Eff::manifest(r);
+    if let Some(r) = c.choice(Field::Replication) {
+        return Eff::manifest(&r);
     }
-    let v = kind_of(c).default_str("replication");
+    let v = kind_of(c).default_str(Field::Replication.name());
     match v.map(|v| (v.value, v.fact.source.as_str())) {
         Some(("async", s)) => Eff {
             value: Replication::Async,

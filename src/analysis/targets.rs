@@ -12,6 +12,7 @@ use super::edge_model::Why;
 use super::effective as eff;
 use super::model::{Birth, NodeModel};
 use crate::catalog::Generic;
+use crate::manifest::model::Field;
 use crate::manifest::model::{Component, LinkType};
 
 /// Adds what the target `cb` of edge `em` does to a copy.
@@ -29,7 +30,7 @@ pub(super) fn add_target(
     // queue, whichever link brings it.
     if nb.generic == Generic::Function
         && invokes_async(em.ty, na.generic)
-        && let Some(age) = eff::dur(cb, "max_event_age")
+        && let Some(age) = eff::dur(cb, Field::MaxEventAge)
     {
         em.delay = em.delay.add(age.value);
         // The event waits in the function's queue after it left the

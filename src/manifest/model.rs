@@ -15,14 +15,34 @@ pub use super::spanned::{Ref, Sp};
 // The component's accessors and the constructors the loaders use.
 mod component;
 
-/// A field of a component or a link that is stored in its [`Settings`].
-pub trait SettingField: Copy + Eq + 'static {
+pub use crate::manifest::vocabulary::{Field, LinkField};
+use crate::manifest::vocabulary::{FieldDef, Type};
+
+/// A field of a component or a link that is stored in its [`Settings`]:
+/// the enums the vocabulary generates from its rows.
+pub trait SettingField: Copy + Ord + std::fmt::Debug + 'static {
     /// Every field, in the order the loader reads them.
     const ALL: &'static [Self];
+    /// The field's row in the vocabulary.
+    fn def(self) -> &'static FieldDef;
     /// The field's name in the manifest.
-    fn name(self) -> &'static str;
-    /// The field's position in [`SettingField::ALL`].
-    fn position(self) -> u32;
+    fn name(self) -> &'static str {
+        self.def().name
+    }
+}
+
+impl SettingField for Field {
+    const ALL: &'static [Self] = Field::ALL;
+    fn def(self) -> &'static FieldDef {
+        Field::def(self)
+    }
+}
+
+impl SettingField for LinkField {
+    const ALL: &'static [Self] = LinkField::ALL;
+    fn def(self) -> &'static FieldDef {
+        LinkField::def(self)
+    }
 }
 
 /// An enumeration whose values the manifest writes by name.
@@ -48,51 +68,46 @@ macro_rules! named {
     };
 }
 
-/// The settings of a component or a link from one list, so each is named
-/// once: the enum of fields with each field's name in the manifest, and one
-/// accessor per field (`c.retention()` is `Some` where the manifest writes
-/// `retention`).
-macro_rules! settings {
-    (
-        $(#[$meta:meta])*
-        $owner:ident, $fields:ident in $objects:expr;
-        $($name:ident: $field:ident = $key:literal => $variant:ident($ty:ty),)*
-    ) => {
-        // Every name is a field the vocabulary declares for the owner.
-        $(const _: () = assert!(
-            crate::manifest::vocabulary::declares($objects, $key),
-            concat!("`", $key, "` is not in the vocabulary"),
-        );)*
-
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum $fields {
-            $($field,)*
-        }
-
-        impl SettingField for $fields {
-            const ALL: &'static [Self] = &[$($fields::$field,)*];
-
-            fn name(self) -> &'static str {
-                match self {
-                    $($fields::$field => $key,)*
-                }
-            }
-
-            fn position(self) -> u32 {
-                self as u32
-            }
-        }
-
+/// The typed reading of the settings of `$owner` (a component or a link),
+/// keyed by the field enum: `c.dur(Field::Retention)` is `Some` where the
+/// manifest writes `retention`.
+macro_rules! setting_accessors {
+    ($owner:ident, $fields:ident) => {
         impl $owner {
-            $(
-                pub fn $name(&self) -> Option<&Sp<$ty>> {
-                    match self.settings.get($fields::$field) {
-                        Some(Setting::$variant(v)) => Some(v),
-                        _ => None,
-                    }
-                }
-            )*
+            /// A duration setting, if written.
+            pub fn dur(&self, f: $fields) -> Option<&Sp<Dur>> {
+                self.settings.dur(f)
+            }
+
+            /// A count setting, if written.
+            pub fn count(&self, f: $fields) -> Option<&Sp<u64>> {
+                self.settings.count(f)
+            }
+
+            /// A boolean setting, if written.
+            pub fn flag(&self, f: $fields) -> Option<&Sp<bool>> {
+                self.settings.flag(f)
+            }
+
+            /// A text setting, if written.
+            pub fn text(&self, f: $fields) -> Option<&Sp<String>> {
+                self.settings.text(f)
+            }
+
+            /// A list of texts, if written.
+            pub fn texts(&self, f: $fields) -> Option<&Sp<Vec<String>>> {
+                self.settings.texts(f)
+            }
+
+            /// A choice with a typed enum, if written.
+            pub fn choice<T: Named>(&self, f: $fields) -> Option<Sp<T>> {
+                self.settings.choice(f)
+            }
+
+            /// A choice by its name, if written.
+            pub fn choice_name(&self, f: $fields) -> Option<Sp<&'static str>> {
+                self.settings.choice_name(f)
+            }
         }
     };
 }
@@ -242,7 +257,7 @@ impl Intent {
 
 // Links: their types, retry and settings.
 mod link;
-pub use link::{DedupId, Link, LinkField, LinkType, RedriveMode, Retry};
+pub use link::{DedupId, Link, LinkType, RedriveMode, Retry};
 
 named! {
     Claim {
@@ -367,7 +382,8 @@ impl std::fmt::Debug for CatalogKind {
     }
 }
 
-/// The value of a [`Field`], with where it was written.
+/// The value of a [`Field`], with where it was written: one variant per
+/// kind of row type (a choice is kept as its index among the row's names).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Setting {
     Dur(Sp<Dur>),
@@ -375,11 +391,7 @@ pub enum Setting {
     Bool(Sp<bool>),
     Text(Sp<String>),
     List(Sp<Vec<String>>),
-    Delivery(Sp<Delivery>),
-    Expiry(Sp<Expiry>),
-    Replication(Sp<Replication>),
-    DedupId(Sp<DedupId>),
-    Mode(Sp<RedriveMode>),
+    Choice(Sp<u8>),
 }
 
 /// The settings read for a component or a link: each field written and
@@ -402,9 +414,10 @@ impl<F> Default for Settings<F> {
 impl<F: SettingField> FromIterator<(F, Setting)> for Settings<F> {
     fn from_iter<I: IntoIterator<Item = (F, Setting)>>(items: I) -> Self {
         let mut read: Vec<(F, Setting)> = items.into_iter().collect();
-        // Stable: of a field written twice, the first stays first.
-        read.sort_by_key(|(f, _)| f.position());
-        read.dedup_by_key(|(f, _)| f.position());
+        // Stable: of a field written twice, the first stays first; the
+        // enum's order is its table's.
+        read.sort_by_key(|(f, _)| *f);
+        read.dedup_by_key(|(f, _)| *f);
         Settings {
             values: read.into(),
         }
@@ -419,6 +432,70 @@ impl<F: SettingField> Settings<F> {
             .find(|(f, _)| *f == field)
             .map(|(_, s)| s)
     }
+
+    pub fn dur(&self, f: F) -> Option<&Sp<Dur>> {
+        debug_assert!(matches!(f.def().ty, Type::Duration { .. }), "{f:?}");
+        match self.get(f)? {
+            Setting::Dur(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn count(&self, f: F) -> Option<&Sp<u64>> {
+        debug_assert!(matches!(f.def().ty, Type::Count { .. }), "{f:?}");
+        match self.get(f)? {
+            Setting::Count(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn flag(&self, f: F) -> Option<&Sp<bool>> {
+        debug_assert!(matches!(f.def().ty, Type::Bool), "{f:?}");
+        match self.get(f)? {
+            Setting::Bool(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn text(&self, f: F) -> Option<&Sp<String>> {
+        debug_assert!(matches!(f.def().ty, Type::Text { .. }), "{f:?}");
+        match self.get(f)? {
+            Setting::Text(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn texts(&self, f: F) -> Option<&Sp<Vec<String>>> {
+        debug_assert!(matches!(f.def().ty, Type::Texts), "{f:?}");
+        match self.get(f)? {
+            Setting::List(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// A choice as the variant of `T`, whose names are the row's.
+    pub fn choice<T: Named>(&self, f: F) -> Option<Sp<T>> {
+        debug_assert!(
+            matches!(f.def().ty, Type::Choice(n) if n == T::NAMES),
+            "{f:?}"
+        );
+        match self.get(f)? {
+            Setting::Choice(i) => Some(Sp::new(*T::ALL.get(usize::from(i.value))?, i.loc)),
+            _ => None,
+        }
+    }
+
+    /// A choice as its name in the row.
+    pub fn choice_name(&self, f: F) -> Option<Sp<&'static str>> {
+        let Type::Choice(names) = f.def().ty else {
+            debug_assert!(false, "{f:?} is no choice");
+            return None;
+        };
+        match self.get(f)? {
+            Setting::Choice(i) => Some(Sp::new(*names.get(usize::from(i.value))?, i.loc)),
+            _ => None,
+        }
+    }
 }
 
 impl Component {
@@ -428,31 +505,4 @@ impl Component {
     }
 }
 
-settings! {
-    /// A setting a component may write beyond its kind, regions and links.
-    Component, Field in &[crate::manifest::vocabulary::Obj::Component];
-    timeout: Timeout = "timeout" => Dur(Dur),
-    visibility_timeout: VisibilityTimeout = "visibility_timeout" => Dur(Dur),
-    retention: Retention = "retention" => Dur(Dur),
-    max_receives: MaxReceives = "max_receives" => Count(u64),
-    delivery: Delivery = "delivery" => Delivery(Delivery),
-    dedup_window: DedupWindow = "dedup_window" => Dur(Dur),
-    dedup_scope: DedupScope = "dedup_scope" => Text(String),
-    content_based_dedup: ContentBasedDedup = "content_based_dedup" => Bool(bool),
-    dlq_keeps_enqueue_time: DlqKeepsEnqueueTime = "dlq_keeps_enqueue_time" => Bool(bool),
-    message_attributes: MessageAttributes = "message_attributes" => List(Vec<String>),
-    max_backlog: MaxBacklog = "max_backlog" => Dur(Dur),
-    max_event_age: MaxEventAge = "max_event_age" => Dur(Dur),
-    expiry: Expiry = "expiry" => Expiry(Expiry),
-    replication: Replication = "replication" => Replication(Replication),
-    scope: Scope = "scope" => Text(String),
-    unique: Unique = "unique" => List(Vec<String>),
-    accepts_key: AcceptsKey = "accepts_key" => Bool(bool),
-    key_window: KeyWindow = "key_window" => Dur(Dur),
-    key_scope: KeyScope = "key_scope" => Text(String),
-    witness: Witness = "witness" => Text(String),
-    lookup_by_reference: LookupByReference = "lookup_by_reference" => Bool(bool),
-    reconciliation: Reconciliation = "reconciliation" => Text(String),
-    uses: Uses = "uses" => List(Vec<String>),
-    resource: Resource = "resource" => Text(String),
-}
+setting_accessors!(Component, Field);

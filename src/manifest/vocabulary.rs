@@ -8,10 +8,14 @@
 //! Schema (`replay-audit schema`), the field lists of `what-if` and of the
 //! shell's completion, and the generated reference in `docs/manifest.md`.
 //! Each object's rows are in the order the loader lists them in its errors.
-//! The readers of each field stay in the loader (a type needs code); the
-//! names of typed choices are declared beside their variants
-//! ([`Named`](crate::manifest::model::Named)) and referenced here.
+//! The settings of components and links ([`Field`], [`LinkField`]) are
+//! generated from their rows, and the loader reads each by its row's type;
+//! the fields with a structure of their own (links, keys, guards, ...) are
+//! read by the loader's code for them. The names of typed choices are
+//! declared beside their variants ([`Named`](crate::manifest::model::Named))
+//! and referenced here.
 
+use crate::catalog::Generic;
 use crate::manifest::model::LinkType;
 
 mod fields;
@@ -20,7 +24,7 @@ use fields::{
     BACKUP, CALLS, COMPONENT, DEAD_LETTER, DELIVERS_TO, EFFECTS, GUARD, IN_PROGRESS, INTENT, KEY,
     MANIFEST, REDRIVE, REGION, REPLAY, RETRY, SENDS_TO,
 };
-pub use fields::{KEY_SCOPE, ON_EXPIRY, RECONCILIATION};
+pub use fields::{Field, KEY_SCOPE, LinkField, ON_EXPIRY, RECONCILIATION};
 
 /// What a field's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +85,33 @@ pub enum DefaultFrom {
     Fixed(&'static str),
 }
 
+/// The generic kinds a component field applies to (what the shell
+/// offers on a component of each kind); every kind for the fields of the
+/// other objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kinds(u16);
+
+impl Kinds {
+    pub const ALL: Kinds = Kinds(u16::MAX);
+
+    pub const fn of(generics: &[Generic]) -> Kinds {
+        let (mut bits, mut i) = (0, 0);
+        while i < generics.len() {
+            bits |= 1 << generics[i] as u16;
+            i += 1;
+        }
+        Kinds(bits)
+    }
+
+    pub const fn or(self, other: Kinds) -> Kinds {
+        Kinds(self.0 | other.0)
+    }
+
+    pub fn has(self, g: Generic) -> bool {
+        self.0 & (1 << g as u16) != 0
+    }
+}
+
 /// One field of one object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FieldDef {
@@ -88,6 +119,7 @@ pub struct FieldDef {
     pub ty: Type,
     pub need: Need,
     pub default: DefaultFrom,
+    pub kinds: Kinds,
     pub doc: &'static str,
 }
 
@@ -289,24 +321,6 @@ const fn same(a: &str, b: &str) -> bool {
         i += 1;
     }
     true
-}
-
-/// Whether one of `objects` declares a field `name` (checked at compile
-/// time by the model's settings, which name fields of this table).
-pub const fn declares(objects: &[Obj], name: &str) -> bool {
-    let mut o = 0;
-    while o < objects.len() {
-        let fields = objects[o].fields();
-        let mut i = 0;
-        while i < fields.len() {
-            if same(fields[i].name, name) {
-                return true;
-            }
-            i += 1;
-        }
-        o += 1;
-    }
-    false
 }
 
 /// Which component or top-level fields a derived list holds.

@@ -11,6 +11,7 @@ use crate::manifest::model::{Component, Delivery, Expiry, Manifest};
 use crate::time::Dur;
 
 use super::{Finding, Options};
+use crate::manifest::model::Field;
 
 /// One component's effective values, as the rules read them: each is
 /// computed from the component and its kind where a rule asks for it.
@@ -35,24 +36,24 @@ impl<'a> Values<'a> {
     }
 
     pub fn retention(&self) -> Option<Eff<Dur>> {
-        eff::dur(self.c, "retention")
+        eff::dur(self.c, Field::Retention)
     }
 
     pub fn visibility_timeout(&self) -> Option<Eff<Dur>> {
-        eff::dur(self.c, "visibility_timeout")
+        eff::dur(self.c, Field::VisibilityTimeout)
     }
 
     pub fn timeout(&self) -> Option<Eff<Dur>> {
-        eff::dur(self.c, "timeout")
+        eff::dur(self.c, Field::Timeout)
     }
 
     pub fn dedup_window(&self) -> Option<Eff<Dur>> {
-        eff::dur(self.c, "dedup_window")
+        eff::dur(self.c, Field::DedupWindow)
     }
 
     /// How long a topic or bus keeps trying to deliver an event.
     pub fn max_event_age(&self) -> Option<Eff<Dur>> {
-        eff::dur(self.c, "max_event_age")
+        eff::dur(self.c, Field::MaxEventAge)
     }
 
     /// What a transport deduplicates within (`queue`, `message-group`).
@@ -79,26 +80,20 @@ impl<'a> Values<'a> {
     }
 
     pub fn accepts_key(&self) -> bool {
-        eff::boolean(self.c, "accepts_key").is_some_and(|x| x.value)
+        eff::boolean(self.c, Field::AcceptsKey).is_some_and(|x| x.value)
     }
 
     pub fn lookup_by_reference(&self) -> bool {
-        eff::boolean(self.c, "lookup_by_reference").is_some_and(|x| x.value)
+        eff::boolean(self.c, Field::LookupByReference).is_some_and(|x| x.value)
     }
 
     pub fn content_based_dedup(&self) -> Option<Eff<bool>> {
-        eff::boolean(self.c, "content_based_dedup")
+        eff::boolean(self.c, Field::ContentBasedDedup)
     }
 
     /// As a dead-letter queue, a moved message keeps its enqueue time.
     pub fn dlq_keeps_enqueue_time(&self) -> bool {
-        eff::boolean(self.c, "dlq_keeps_enqueue_time").is_some_and(|x| x.value)
-    }
-
-    /// Whether the platform fixes `field` for this kind (the SQS FIFO
-    /// five-minute dedup window): a written value cannot change it.
-    pub fn fixed(&self, field: &str) -> bool {
-        self.kind.fields.get(field).is_some_and(|f| f.fixed)
+        eff::boolean(self.c, Field::DlqKeepsEnqueueTime).is_some_and(|x| x.value)
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::analysis::effective;
 use crate::manifest::Manifest;
+use crate::manifest::model::Field;
 use crate::rules::{Finding, Margin};
 use crate::time::Dur;
 
@@ -35,7 +36,7 @@ pub fn raise(m: &Manifest, f: &Finding, margin: Margin) -> Option<Raise> {
     let field = if effective::generic(c).is_transport() {
         "dedup_window"
     } else if !effective::generic(c).is_store()
-        && effective::boolean(c, "accepts_key").is_some_and(|a| a.value)
+        && effective::boolean(c, Field::AcceptsKey).is_some_and(|a| a.value)
     {
         "key_window"
     } else {

@@ -22,7 +22,7 @@ use replay_audit::rules;
 
 // Fields below a link item (union of every link type's fields), and the
 // component fields that are links.
-use replay_audit::manifest::vocabulary::{LINK_FIELDS, LINK_ITEM_FIELDS};
+use replay_audit::manifest::vocabulary::{LINK_FIELDS, LINK_ITEM_FIELDS, Obj};
 
 /// Tab completion: command names, then ids and field names, or rule codes.
 pub struct Complete {
@@ -32,56 +32,14 @@ pub struct Complete {
     pub fields: HashMap<String, Vec<&'static str>>,
 }
 
-/// Written on any component.
-const COMMON: &[&str] = &["kind", "description", "regions", "mode"];
-/// Producers and consumers: the links they start, their guard and effects.
-const COMPUTE: &[&str] = &["sends_to", "calls", "dedup", "effects", "timeout"];
-/// What a function adds: it may be an event source's consumer and keep
-/// asynchronous events.
-const FUNCTION: &[&str] = &[
-    "delivers_to",
-    "dead_letter",
-    "max_event_age",
-    "retention",
-    "max_receives",
-];
-#[rustfmt::skip]
-const TRANSPORT: &[&str] = &[
-    "sends_to", "delivers_to", "dead_letter", "redrive", "visibility_timeout", "retention",
-    "max_receives", "delivery", "dedup_window", "dedup_scope", "content_based_dedup",
-    "message_attributes", "max_backlog",
-];
-const STORE: &[&str] = &[
-    "retention",
-    "expiry",
-    "replication",
-    "scope",
-    "backup",
-    "unique",
-    "uses",
-];
-const EXTERNAL: &[&str] = &[
-    "accepts_key",
-    "key_window",
-    "lookup_by_reference",
-    "reconciliation",
-    "uses",
-];
-
-/// The component fields a generic kind uses, in the vocabulary's order
-/// (`kind`, `description`, `regions`, `mode` on every kind).
+/// The component fields a generic kind uses, in the vocabulary's order:
+/// the rows that apply to it.
 pub fn kind_fields(g: Generic) -> Vec<&'static str> {
-    let own: &[&[&str]] = match g {
-        Generic::Service | Generic::Workflow => &[COMPUTE],
-        Generic::Function => &[COMPUTE, FUNCTION],
-        Generic::Queue | Generic::Topic | Generic::Stream => &[TRANSPORT],
-        Generic::Store | Generic::Ledger => &[STORE],
-        Generic::External => &[EXTERNAL],
-    };
-    replay_audit::manifest::vocabulary::COMPONENT_FIELDS
+    Obj::Component
+        .fields()
         .iter()
-        .copied()
-        .filter(|f| COMMON.contains(f) || own.iter().any(|l| l.contains(f)))
+        .filter(|f| f.kinds.has(g))
+        .map(|f| f.name)
         .collect()
 }
 
@@ -279,16 +237,26 @@ mod tests {
         };
         assert_eq!(
             c.candidates(Some("set"), "keys.re"),
-            ["keys.regions", "keys.replication", "keys.retention"]
+            [
+                "keys.regions",
+                "keys.replication",
+                "keys.resource",
+                "keys.retention"
+            ]
         );
         assert_eq!(
             c.candidates(Some("set"), "q.re"),
-            ["q.redrive", "q.regions", "q.retention"]
+            ["q.redrive", "q.regions", "q.resource", "q.retention"]
         );
         assert_eq!(
             c.candidates(Some("set"), "bank.k"),
-            ["bank.key_window", "bank.kind"]
+            ["bank.key_scope", "bank.key_window", "bank.kind"]
         );
+        // Every kind may name the resource it stands for; a witness is a
+        // store's.
+        assert!(kind_fields(Generic::Queue).contains(&"resource"));
+        assert!(kind_fields(Generic::Store).contains(&"witness"));
+        assert!(!kind_fields(Generic::Queue).contains(&"witness"));
         assert!(
             c.candidates(Some("set"), "bank.")
                 .iter()

@@ -105,7 +105,7 @@ mod tests {
             b.manifest
                 .component("keys")
                 .unwrap()
-                .retention()
+                .dur(crate::manifest::model::Field::Retention)
                 .unwrap()
                 .value,
             Dur::secs(172_800)

@@ -5,7 +5,7 @@
 //! graph's shape (which link joins which components) comes from the model.
 
 use replay_audit::manifest::Manifest;
-use replay_audit::manifest::model::{Component, Link, LinkType, Retry};
+use replay_audit::manifest::model::{Component, Field, Link, LinkField, LinkType, Retry};
 use replay_audit::time::Dur;
 
 /// What an edge does to a copy: the `delay` it adds to the copy's age; the
@@ -53,7 +53,7 @@ fn kind(c: &Component) -> &str {
 /// Retention: written, else SQS's 4 d default (F003). Generic kinds and
 /// SNS (whose archive has no default, F015) have none.
 fn retention(c: &Component) -> Option<Dur> {
-    c.retention()
+    c.dur(Field::Retention)
         .map(|r| r.value)
         .or((kind(c) == "sqs-standard").then_some(Dur::secs(345_600)))
 }
@@ -61,7 +61,7 @@ fn retention(c: &Component) -> Option<Dur> {
 /// Maximum event age: written, else Lambda's 6 h (21,600 s, F024) or the
 /// 23-day policy SNS applies to AWS-managed endpoints (F016).
 fn max_event_age(c: &Component) -> Option<Dur> {
-    if let Some(a) = c.max_event_age() {
+    if let Some(a) = c.dur(Field::MaxEventAge) {
         return Some(a.value);
     }
     match kind(c) {
@@ -73,7 +73,7 @@ fn max_event_age(c: &Component) -> Option<Dur> {
 
 /// Visibility timeout: written, else SQS's 30 s (F002).
 fn visibility(c: &Component) -> Dur {
-    c.visibility_timeout().map_or_else(
+    c.dur(Field::VisibilityTimeout).map_or_else(
         || Dur::secs(if kind(c) == "sqs-standard" { 30 } else { 0 }),
         |v| v.value,
     )
@@ -83,7 +83,7 @@ fn visibility(c: &Component) -> Dur {
 /// written, else true for an SQS standard DLQ (F004), else the clock starts
 /// again (the later deadline).
 fn dlq_keeps(c: &Component) -> bool {
-    c.dlq_keeps_enqueue_time()
+    c.flag(Field::DlqKeepsEnqueueTime)
         .map_or(kind(c) == "sqs-standard", |k| k.value)
 }
 
@@ -128,10 +128,10 @@ fn transport_span(c: &Component, moves: bool) -> Dur {
         .unwrap_or(Dur::Unbounded);
     let receives = c
         .dead_letter()
-        .and_then(|d| d.after_receives())
-        .or_else(|| c.max_receives())
+        .and_then(|d| d.count(LinkField::AfterReceives))
+        .or_else(|| c.count(Field::MaxReceives))
         .map(|r| r.value);
-    match (c.max_backlog(), receives) {
+    match (c.dur(Field::MaxBacklog), receives) {
         (Some(b), Some(k)) => {
             let timeouts = if moves { k } else { k.saturating_sub(1) };
             span.min(b.value.add(visibility(c).times(timeouts)))
@@ -155,7 +155,7 @@ fn invokes_async(ty: LinkType, from: &Component) -> bool {
 /// after the link's own retries `retries`.
 fn delivery(link: &Link, ca: &Component, cb: &Component, retries: Dur) -> Dur {
     let mut span = transport_span(ca, link.ty == LinkType::DeadLetter);
-    if let Some(a) = link.max_record_age() {
+    if let Some(a) = link.dur(LinkField::MaxRecordAge) {
         // A stream mapping's record age caps the stream's retention (F027).
         span = span.min(a.value);
     }
@@ -201,17 +201,17 @@ pub fn step(m: &Manifest, from: usize, to: usize, index: u32) -> Step {
     // An attempt lasts the retry's timeout, else the call's, else for a
     // `calls` as long as one invocation of the callee may run.
     let callee = (link.ty == LinkType::Calls)
-        .then(|| cb.timeout().map(|t| t.value))
+        .then(|| cb.dur(Field::Timeout).map(|t| t.value))
         .flatten();
     let retries = link.retry.as_ref().map_or(Dur::ZERO, |r| {
-        retry_span(r, link.timeout().map(|t| t.value).or(callee))
+        retry_span(r, link.dur(LinkField::Timeout).map(|t| t.value).or(callee))
     });
     let mut delay = match link.ty {
         LinkType::SendsTo | LinkType::Calls | LinkType::Effects => retries,
         LinkType::DeliversTo | LinkType::DeadLetter => delivery(link, ca, cb, retries),
         // Within the declared time, else any time in the DLQ's retention.
         LinkType::Redrive => retries.add(
-            link.within()
+            link.dur(LinkField::Within)
                 .map_or_else(|| retention(ca).unwrap_or(Dur::Unbounded), |w| w.value),
         ),
     };

@@ -6,8 +6,8 @@ use crate::diagnostics::{Diagnostic, Loc};
 use crate::manifest::model::*;
 use crate::manifest::yaml::{Node, Value};
 
-use super::values::{self, SettingRule};
 use super::*;
+use crate::manifest::vocabulary::{FieldDef, Obj, Type};
 
 impl Reader {
     /// Reads the parsed tree of file `file`, as [`stream_texts`] reads text.
@@ -335,24 +335,26 @@ impl Reader {
             .get("backup")
             .and_then(|n| self.backup(n, &p("backup")))
             .map(Box::new);
-        c.set_settings(self.settings(&f, &path, Self::component_setting));
+        c.set_settings(self.settings(&f, &path, |s: Field| Some(s.def())));
         c.kind = kind?;
         c.catalog_kind = CatalogKind::of(&c.kind.value);
         Some(c)
     }
 
-    /// The settings `f` writes, each read by `read`, in the order of
+    /// The settings `f` writes, each read by the type of its row (`row`:
+    /// the row of a field where the object declares it), in the order of
     /// `F::ALL`.
     pub(super) fn settings<F: SettingField>(
         &mut self,
         f: &Fields,
         path: &str,
-        read: fn(&mut Self, F, &Node, &str) -> Option<Setting>,
+        row: impl Fn(F) -> Option<&'static FieldDef>,
     ) -> Settings<F> {
         let mut out = Vec::new();
         for &field in F::ALL {
             if let Some(n) = f.get(field.name())
-                && let Some(v) = read(self, field, n, &format!("{path}.{}", field.name()))
+                && let Some(def) = row(field)
+                && let Some(v) = self.setting(def.ty, n, &format!("{path}.{}", def.name))
             {
                 out.push((field, v));
             }
@@ -360,31 +362,22 @@ impl Reader {
         out.into_iter().collect()
     }
 
-    /// How each component setting is read: by its rule.
-    pub(super) fn component_setting(&mut self, field: Field, n: &Node, p: &str) -> Option<Setting> {
-        self.setting(values::component_rule(field), n, p)
-    }
-
-    /// How each link setting is read: by its rule.
-    pub(super) fn link_setting(&mut self, field: LinkField, n: &Node, p: &str) -> Option<Setting> {
-        self.setting(values::link_rule(field), n, p)
-    }
-
-    /// A setting's value read by `rule`.
-    fn setting(&mut self, rule: SettingRule, n: &Node, p: &str) -> Option<Setting> {
-        use SettingRule as R;
-        match rule {
-            R::Dur { allow_zero } => self.duration(n, p, allow_zero).map(Setting::Dur),
-            R::Count { min } => self.count(n, p, min).map(Setting::Count),
-            R::Bool => self.boolean(n, p).map(Setting::Bool),
-            R::Text => self.string(n, p).map(Setting::Text),
-            R::TextChoice(names) => self.choice_text(n, p, names).map(Setting::Text),
-            R::List => self.string_list(n, p).map(Setting::List),
-            R::Delivery => self.choice(n, p).map(Setting::Delivery),
-            R::Expiry => self.choice(n, p).map(Setting::Expiry),
-            R::Replication => self.choice(n, p).map(Setting::Replication),
-            R::DedupId => self.choice(n, p).map(Setting::DedupId),
-            R::Mode => self.choice(n, p).map(Setting::Mode),
+    /// A setting's value, read by the type of its row.
+    fn setting(&mut self, ty: Type, n: &Node, p: &str) -> Option<Setting> {
+        match ty {
+            Type::Duration { zero } => self.duration(n, p, zero).map(Setting::Dur),
+            Type::Count { min } => self.count(n, p, min).map(Setting::Count),
+            Type::Bool => self.boolean(n, p).map(Setting::Bool),
+            Type::Text { .. } => self.string(n, p).map(Setting::Text),
+            Type::Texts => self.string_list(n, p).map(Setting::List),
+            Type::Choice(names) => {
+                let (i, loc) = self.choice_index(n, p, names)?;
+                // A list of choices is short: `vocabulary` tests hold it
+                // under 256.
+                Some(Setting::Choice(Sp::new(i as u8, loc)))
+            }
+            // No setting has a row of these types (`vocabulary` tests).
+            _ => None,
         }
     }
 
@@ -419,7 +412,7 @@ impl Reader {
             .get("retry")
             .and_then(|n| self.retry(n, &p("retry")))
             .map(Box::new);
-        l.set_settings(self.settings(&f, path, Self::link_setting));
+        l.set_settings(self.settings(&f, path, |s: LinkField| Obj::link(ty).field(s.name())));
         Some(l)
     }
 

@@ -4,8 +4,6 @@
 
 use std::borrow::Cow;
 
-use crate::manifest::model::{Field, LinkField};
-use crate::manifest::vocabulary;
 use crate::manifest::yaml::Value;
 use crate::time::Dur;
 
@@ -118,66 +116,4 @@ pub(super) fn duration_of<'a>(
 /// The index of `s` among `names`.
 pub(super) fn choice_of(s: &str, names: &[&str]) -> Option<usize> {
     names.iter().position(|n| *n == s)
-}
-
-/// How the value of a setting is read: the one table both readers follow,
-/// so that a setting cannot be read by one rule in one reader and by
-/// another in the other.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum SettingRule {
-    /// A duration; zero allowed where it means something ("not kept").
-    Dur {
-        allow_zero: bool,
-    },
-    Count {
-        min: u64,
-    },
-    Bool,
-    Text,
-    /// Text that must be one of these names.
-    TextChoice(&'static [&'static str]),
-    List,
-    Delivery,
-    Expiry,
-    Replication,
-    DedupId,
-    Mode,
-}
-
-/// The rule of each component setting.
-pub(super) fn component_rule(field: Field) -> SettingRule {
-    use Field as F;
-    use SettingRule as R;
-    match field {
-        F::Timeout | F::MaxEventAge => R::Dur { allow_zero: false },
-        F::VisibilityTimeout | F::Retention | F::DedupWindow | F::MaxBacklog | F::KeyWindow => {
-            R::Dur { allow_zero: true }
-        }
-        F::MaxReceives => R::Count { min: 1 },
-        F::DedupScope | F::Scope | F::Witness | F::Resource => R::Text,
-        F::KeyScope => R::TextChoice(vocabulary::KEY_SCOPE),
-        F::ContentBasedDedup | F::AcceptsKey | F::LookupByReference | F::DlqKeepsEnqueueTime => {
-            R::Bool
-        }
-        F::MessageAttributes | F::Unique | F::Uses => R::List,
-        F::Delivery => R::Delivery,
-        F::Expiry => R::Expiry,
-        F::Replication => R::Replication,
-        F::Reconciliation => R::TextChoice(vocabulary::RECONCILIATION),
-    }
-}
-
-/// The rule of each link setting.
-pub(super) fn link_rule(field: LinkField) -> SettingRule {
-    use LinkField as F;
-    use SettingRule as R;
-    match field {
-        F::Timeout | F::MaxRecordAge => R::Dur { allow_zero: false },
-        F::Within => R::Dur { allow_zero: true },
-        F::PassesKey | F::NameFromKey => R::Bool,
-        F::AfterReceives => R::Count { min: 1 },
-        F::MaxTimes => R::Count { min: 0 },
-        F::DedupId => R::DedupId,
-        F::Mode => R::Mode,
-    }
 }

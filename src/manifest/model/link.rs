@@ -84,19 +84,7 @@ pub struct Link {
     settings: Settings<LinkField>,
 }
 
-settings! {
-    /// A field of a link other than `to` and `retry`.
-    Link, LinkField in crate::manifest::vocabulary::LINKS;
-    timeout: Timeout = "timeout" => Dur(Dur),
-    passes_key_written: PassesKey = "passes_key" => Bool(bool),
-    dedup_id: DedupId = "dedup_id" => DedupId(DedupId),
-    max_record_age: MaxRecordAge = "max_record_age" => Dur(Dur),
-    after_receives: AfterReceives = "after_receives" => Count(u64),
-    mode: Mode = "mode" => Mode(RedriveMode),
-    within: Within = "within" => Dur(Dur),
-    max_times: MaxTimes = "max_times" => Count(u64),
-    name_from_key: NameFromKey = "name_from_key" => Bool(bool),
-}
+setting_accessors!(Link, LinkField);
 
 impl Link {
     pub fn new(ty: LinkType, loc: Loc, to: Ref) -> Self {
@@ -113,9 +101,9 @@ impl Link {
     /// type's default; a start named by the key carries it as the
     /// execution name (`name_from_key`).
     pub fn passes_key(&self) -> bool {
-        self.name_from_key().is_some_and(|n| n.value)
+        self.flag(LinkField::NameFromKey).is_some_and(|n| n.value)
             || self
-                .passes_key_written()
+                .flag(LinkField::PassesKey)
                 .map_or(self.ty.passes_key_by_default(), |p| p.value)
     }
 }

@@ -8,6 +8,7 @@ use crate::manifest::model::{LinkType, Mode};
 use crate::time::Dur;
 
 use super::{Ctx, Experiment};
+use crate::manifest::model::{Field, LinkField};
 
 /// The experiments so far, each marked when the intent's `tested` list
 /// records it.
@@ -77,7 +78,7 @@ impl Ctx<'_, '_> {
             .collect();
         match incoming.first() {
             Some(e) if e.ty == LinkType::DeliversTo => {
-                let vis = eff::dur(&self.m.components[e.from()], "visibility_timeout")
+                let vis = eff::dur(&self.m.components[e.from()], Field::VisibilityTimeout)
                     .map_or_else(String::new, |v| {
                         format!(" after its {} visibility timeout", v.value)
                     });
@@ -98,7 +99,7 @@ impl Ctx<'_, '_> {
 
     /// " (past its 30s timeout)" of performer `p`, or nothing.
     fn timeout_of(&self, p: usize) -> String {
-        eff::dur(&self.m.components[p], "timeout")
+        eff::dur(&self.m.components[p], Field::Timeout)
             .map_or_else(String::new, |t| format!(" (past its {} timeout)", t.value))
     }
 
@@ -231,7 +232,7 @@ impl Ctx<'_, '_> {
                     )
                 } else {
                     match m.components[q].redrive() {
-                        Some(l) => match l.within() {
+                        Some(l) => match l.dur(LinkField::Within) {
                             Some(w) => format!(
                                 "{} after the messages were dead-lettered (redrive within)",
                                 w.value

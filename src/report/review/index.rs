@@ -5,6 +5,7 @@ use crate::analysis::Analysis;
 use crate::report::review::model::AssumptionEntry;
 
 use super::fl;
+use crate::manifest::model::{Field, LinkField};
 
 /// "reason (ticket PAY-12, until 2027-01-31)"; an inline allowance says
 /// where it stands ("reason (until 2027-01-31, inline at a.yaml:12)").
@@ -46,7 +47,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
     };
     let mut out = Vec::new();
     for (i, c) in m.components.iter().enumerate() {
-        if let Some(b) = c.max_backlog() {
+        if let Some(b) = c.dur(Field::MaxBacklog) {
             out.push(AssumptionEntry {
                 source: "declared",
                 text: format!(
@@ -58,7 +59,7 @@ pub(super) fn assumptions(a: &Analysis) -> Vec<AssumptionEntry> {
             });
         }
         if let Some(l) = c.redrive()
-            && let Some(w) = l.within()
+            && let Some(w) = l.dur(LinkField::Within)
         {
             out.push(AssumptionEntry {
                 source: "declared",

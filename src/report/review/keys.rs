@@ -4,6 +4,7 @@
 use crate::analysis::effective as eff;
 
 use super::{Ctx, Draft};
+use crate::manifest::model::{Field, LinkField};
 
 impl Ctx<'_, '_> {
     pub(super) fn q_intent(&self) -> Draft {
@@ -99,13 +100,13 @@ impl Ctx<'_, '_> {
         let mut needing = 0;
         for (_, c) in self.components() {
             for l in c.calls().iter().chain(c.effects()) {
-                let passes = match l.passes_key_written() {
+                let passes = match l.flag(LinkField::PassesKey) {
                     Some(p) => format!("passes_key: {}", p.value),
                     None => "passes_key not given: the key is not passed".into(),
                 };
                 let target = self.m.target(&l.to);
                 let wants = target
-                    .and_then(|t| eff::boolean(t, "accepts_key"))
+                    .and_then(|t| eff::boolean(t, Field::AcceptsKey))
                     .is_some_and(|a| a.value)
                     || target.is_some_and(|t| t.dedup.is_some());
                 needing += usize::from(wants);

@@ -6,6 +6,7 @@ use crate::manifest::model::Claim;
 use crate::rules::required_window;
 
 use super::{Ctx, Draft, row_verdict};
+use crate::manifest::model::Field;
 
 impl Ctx<'_, '_> {
     pub(super) fn q_concurrency(&self) -> Draft {
@@ -107,7 +108,7 @@ impl Ctx<'_, '_> {
         let mut resolved = Vec::new();
         for (_, c) in self.effects() {
             let mut ways = Vec::new();
-            if let Some(a) = eff::boolean(c, "accepts_key") {
+            if let Some(a) = eff::boolean(c, Field::AcceptsKey) {
                 d.ev(
                     format!("`{}` accepts_key: {}{}", c.id, a.value, a.provenance()),
                     self.eff_at(&a, c),
@@ -116,7 +117,7 @@ impl Ctx<'_, '_> {
                     ways.push("the provider deduplicates by our key");
                 }
             }
-            if let Some(l) = eff::boolean(c, "lookup_by_reference") {
+            if let Some(l) = eff::boolean(c, Field::LookupByReference) {
                 d.ev(
                     format!(
                         "`{}` lookup_by_reference: {}{}",
@@ -130,7 +131,7 @@ impl Ctx<'_, '_> {
                     ways.push("we can ask whether the effect already happened");
                 }
             }
-            if let Some(r) = c.reconciliation() {
+            if let Some(r) = c.choice_name(Field::Reconciliation) {
                 d.ev(
                     format!("`{}` reconciliation: {}", c.id, r.value),
                     self.at(r.loc),
@@ -189,22 +190,23 @@ impl Ctx<'_, '_> {
             }
             let c = &self.m.components[self.m.component_index(&row.node).unwrap_or(0)];
             let field = match row.role {
-                "transport" => "dedup_window",
+                "transport" => Field::DedupWindow,
                 "effect"
-                    if eff::boolean(c, "accepts_key").is_some_and(|a| a.value)
-                        && c.unique().is_none() =>
+                    if eff::boolean(c, Field::AcceptsKey).is_some_and(|a| a.value)
+                        && c.texts(Field::Unique).is_none() =>
                 {
-                    "key_window"
+                    Field::KeyWindow
                 }
-                _ => "retention",
+                _ => Field::Retention,
             };
             let (prov, at) = match eff::dur(c, field) {
                 Some(e) => (e.provenance(), self.eff_at(&e, c)),
                 None => (String::new(), self.at(c.kind.loc)),
             };
-            let window = row
-                .window
-                .map_or_else(|| "no window".to_string(), |w| format!("{field} {w}{prov}"));
+            let window = row.window.map_or_else(
+                || "no window".to_string(),
+                |w| format!("{} {w}{prov}", field.name()),
+            );
             d.ev(
                 format!(
                     "`{}` ({}): {window}; latest copy at {}{}; minimum safe retention {} ({})",

@@ -8,6 +8,7 @@ pub(crate) mod rh023;
 pub(crate) mod rh024;
 pub(crate) mod rh025;
 
+use crate::manifest::model::Field;
 use crate::manifest::model::{Intent, Manifest};
 
 /// Whether the intent has effects and each declares that its outcome
@@ -17,7 +18,7 @@ pub(super) fn uses_no_request_field(m: &Manifest, intent: &Intent) -> bool {
     !intent.effects.is_empty()
         && intent.effects.iter().all(|e| {
             m.target(e)
-                .and_then(|c| c.uses())
+                .and_then(|c| c.texts(Field::Uses))
                 .is_some_and(|u| u.value.is_empty())
         })
 }

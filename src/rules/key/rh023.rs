@@ -15,6 +15,7 @@
 
 use super::uses_no_request_field;
 use crate::analysis::{IntentResult, LayerType};
+use crate::manifest::model::Field;
 use crate::manifest::model::{Intent, Name};
 use crate::rules::{Code, Ctx, Finding};
 
@@ -43,7 +44,9 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         let mut declared = false;
         for e in intent.effects.iter().filter_map(|e| e.index()) {
             let comp = &m.components[e];
-            let Some(uses) = comp.uses() else { continue };
+            let Some(uses) = comp.texts(Field::Uses) else {
+                continue;
+            };
             declared = true;
             let missing: Vec<&str> = sorted(uses.value.iter())
                 .into_iter()

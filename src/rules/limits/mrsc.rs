@@ -3,6 +3,7 @@
 //! witness, all inside one documented Region set (F039).
 
 use crate::catalog::catalog;
+use crate::manifest::model::Field;
 use crate::manifest::model::{Component, Replication};
 use crate::rules::{Code, Finding};
 
@@ -42,7 +43,7 @@ fn set_of(region: &str) -> Result<Option<&'static str>, ()> {
 pub(super) fn emit(comp: &Component, out: &mut Vec<Finding>) {
     if comp.kind.value != "dynamodb-global-table"
         || comp
-            .replication()
+            .choice::<Replication>(Field::Replication)
             .is_none_or(|r| r.value != Replication::Sync)
         || comp.regions.is_empty()
     {
@@ -52,7 +53,7 @@ pub(super) fn emit(comp: &Component, out: &mut Vec<Finding>) {
         .source("F039")
         .map_or_else(|| "F039".to_string(), |s| format!("F039: {}", s.url));
     let n = comp.regions.len();
-    let witness = comp.witness();
+    let witness = comp.text(Field::Witness);
     let at = witness.map_or(comp.regions[0].loc, |w| w.loc);
     let count = match witness {
         None if n != 3 => Some(format!(
@@ -85,7 +86,7 @@ fn spread(comp: &Component) -> Option<String> {
         .regions
         .iter()
         .map(|r| r.value.as_str())
-        .chain(comp.witness().map(|w| w.value.as_str()))
+        .chain(comp.text(Field::Witness).map(|w| w.value.as_str()))
         .collect();
     let mut sets = Vec::new();
     for r in &all {

@@ -4,7 +4,8 @@
 
 use crate::catalog::{Kind, catalog, toml_dur};
 use crate::diagnostics::Loc;
-use crate::manifest::model::{Component, Sp};
+use crate::manifest::model::Component;
+use crate::manifest::model::{Field, LinkField};
 use crate::rules::{Code, Ctx, Finding};
 use crate::time::Dur;
 
@@ -12,41 +13,43 @@ use crate::time::Dur;
 pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
     let m = ctx.m;
     for (comp, v) in m.components.iter().zip(ctx.all_values()) {
-        let written: [(&str, Option<(Dur, Loc)>); 6] = [
-            ("visibility_timeout", dur(comp.visibility_timeout())),
-            ("retention", dur(comp.retention())),
-            ("dedup_window", dur(comp.dedup_window())),
-            ("max_event_age", dur(comp.max_event_age())),
-            ("key_window", dur(comp.key_window())),
-            (
-                "max_receives",
-                comp.max_receives().map(|c| (Dur::secs(c.value), c.loc)),
-            ),
+        let durations = [
+            Field::VisibilityTimeout,
+            Field::Retention,
+            Field::DedupWindow,
+            Field::MaxEventAge,
+            Field::KeyWindow,
         ];
+        let written = durations
+            .into_iter()
+            .map(|f| (f, comp.dur(f).map(|d| (d.value, d.loc))))
+            .chain([(
+                Field::MaxReceives,
+                comp.count(Field::MaxReceives)
+                    .map(|c| (Dur::secs(c.value), c.loc)),
+            )]);
         for (field, value) in written {
             if let Some((value, loc)) = value {
                 limit(comp, v.kind, field, value, loc, out);
             }
         }
         if let Some(dl) = comp.dead_letter()
-            && let Some(n) = dl.after_receives()
+            && let Some(n) = dl.count(LinkField::AfterReceives)
         {
-            limit(comp, v.kind, "max_receives", Dur::secs(n.value), n.loc, out);
+            let n = (Dur::secs(n.value), n.loc);
+            limit(comp, v.kind, Field::MaxReceives, n.0, n.1, out);
         }
         super::mrsc::emit(comp, out);
     }
 }
 
-fn dur(sp: Option<&Sp<Dur>>) -> Option<(Dur, Loc)> {
-    sp.map(|s| (s.value, s.loc))
-}
-
-fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut Vec<Finding>) {
-    let Some(fact) = kind.fields.get(field) else {
+fn limit(comp: &Component, kind: &Kind, field: Field, v: Dur, loc: Loc, out: &mut Vec<Finding>) {
+    let name = field.name();
+    let Some(fact) = kind.fields.get(name) else {
         return;
     };
     let show = |d: Dur| {
-        if field == "max_receives" {
+        if field == Field::MaxReceives {
             d.as_secs_ceil()
                 .map_or("unbounded".into(), |n| n.to_string())
         } else {
@@ -58,7 +61,7 @@ fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut
         let fixed = fact.default.as_ref().and_then(toml_dur);
         match fixed {
             Some(f) if f != v => Some(format!(
-                "{title} fixes `{field}` at {}; {} cannot be configured",
+                "{title} fixes `{name}` at {}; {} cannot be configured",
                 show(f),
                 show(v)
             )),
@@ -69,13 +72,13 @@ fn limit(comp: &Component, kind: &Kind, field: &str, v: Dur, loc: Loc, out: &mut
         let max = fact.max.as_ref().and_then(toml_dur);
         match (min, max) {
             (Some(lo), _) if v < lo => Some(format!(
-                "`{}.{field}` is {}; {title} allows at least {}",
+                "`{}.{name}` is {}; {title} allows at least {}",
                 comp.id,
                 show(v),
                 show(lo)
             )),
             (_, Some(hi)) if v > hi => Some(format!(
-                "`{}.{field}` is {}; {title} allows at most {}",
+                "`{}.{name}` is {}; {title} allows at most {}",
                 comp.id,
                 show(v),
                 show(hi)

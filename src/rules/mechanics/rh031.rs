@@ -5,6 +5,7 @@
 
 use crate::analysis::Analysis;
 use crate::catalog::Flag;
+use crate::manifest::model::Field;
 use crate::manifest::model::{DedupId, LinkType};
 use crate::rules::{Code, Ctx, Finding};
 
@@ -22,7 +23,9 @@ fn component(ctx: &Ctx, c: usize, intent: &str, out: &mut Vec<Finding>) {
     let comp = &ctx.m.components[c];
     if ctx.values(c).kind.has_flag(Flag::ContentDedupBodyOnly)
         && let Some(cbd) = ctx.values(c).content_based_dedup().filter(|b| b.value)
-        && let Some(attrs) = comp.message_attributes().filter(|a| !a.value.is_empty())
+        && let Some(attrs) = comp
+            .texts(Field::MessageAttributes)
+            .filter(|a| !a.value.is_empty())
     {
         out.push(
             Finding::new(

@@ -4,6 +4,7 @@
 
 use crate::analysis::IntentResult;
 use crate::catalog::Generic;
+use crate::manifest::model::Field;
 use crate::manifest::model::Manifest;
 use crate::rules::{Code, Ctx, Finding};
 
@@ -56,7 +57,9 @@ fn intent(ctx: &Ctx, r: &IntentResult, performers: &[Vec<usize>], out: &mut Vec<
             };
             let provider_dedups = ctx.values(ec).accepts_key() && link.passes_key();
             let lookup = ctx.values(ec).lookup_by_reference();
-            let reconciled = ext.reconciliation().is_some_and(|x| x.value != "none");
+            let reconciled = ext
+                .choice_name(Field::Reconciliation)
+                .is_some_and(|x| x.value != "none");
             if provider_dedups || lookup || reconciled {
                 continue;
             }
@@ -70,7 +73,7 @@ fn intent(ctx: &Ctx, r: &IntentResult, performers: &[Vec<usize>], out: &mut Vec<
                 )
                 .intent(&intent.id)
                 .component(&ext.id)
-                .at(ext.reconciliation().map_or(ext.loc, |x| x.loc)),
+                .at(ext.choice_name(Field::Reconciliation).map_or(ext.loc, |x| x.loc)),
             );
         }
     }

@@ -11,6 +11,7 @@
 //! still runs. What `on_expiry` says does not help: a reconciliation run
 //! then finds no effect yet, since the first call has not finished.
 
+use crate::manifest::model::LinkField;
 use crate::manifest::model::{Link, LinkType, Manifest};
 use crate::rules::{Code, Ctx, Finding};
 use crate::time::Dur;
@@ -54,7 +55,7 @@ fn link_timeout(l: &Link) -> Option<Dur> {
     l.retry
         .as_ref()
         .and_then(|r| r.timeout.as_ref())
-        .or(l.timeout())
+        .or(l.dur(LinkField::Timeout))
         .map(|t| t.value)
 }
 

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use crate::analysis::BornAt;
 use crate::catalog::Flag;
 use crate::manifest::model::Delivery;
+use crate::manifest::model::Field;
 use crate::rules::surviving::Surviving;
 use crate::rules::{Code, Ctx, Finding};
 
@@ -116,7 +117,7 @@ fn component(
                 )
                 .intent(intent)
                 .component(&comp.id)
-                .at(comp.delivery().map_or(comp.kind.loc, |d| d.loc)),
+                .at(comp.choice::<Delivery>(Field::Delivery).map_or(comp.kind.loc, |d| d.loc)),
             );
         }
     }

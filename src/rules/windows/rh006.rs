@@ -6,6 +6,7 @@
 //! redrive whose declared `within` the cap cuts short is recorded per
 //! intent (`IntentResult::redrive_caps`), and this rule reports it.
 
+use crate::manifest::model::LinkField;
 use crate::rules::{Code, Ctx, Finding};
 
 /// RH006: for each intent, each redrive whose `within` outlasts the
@@ -17,7 +18,7 @@ pub(crate) fn emit(ctx: &Ctx, out: &mut Vec<Finding>) {
         for &(e, (promised, deadline)) in &r.redrive_caps {
             let em = &a.model.edges[e];
             let dlq = &m.components[em.from()];
-            let within = dlq.redrive().and_then(|l| l.within());
+            let within = dlq.redrive().and_then(|l| l.dur(LinkField::Within));
             let clock = if ctx.values(em.from()).dlq_keeps_enqueue_time() {
                 "it keeps each message's original enqueue time, F004"
             } else {
