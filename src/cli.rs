@@ -80,6 +80,8 @@ pub enum ImportFormat {
     Terraform,
     /// AsyncAPI 2.x or 3.x document (YAML or JSON).
     Asyncapi,
+    /// A folder of AWS CLI (or AWS Config query) JSON outputs about deployed resources, as `export-aws` makes it.
+    AwsExport,
 }
 
 /// A value of `check -o`: the file the `--format` output goes to, or another
@@ -305,7 +307,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = TextFormat::Text)]
         format: TextFormat,
     },
-    /// A commented manifest skeleton from CloudFormation/SAM, Terraform (plan JSON or .tf files) or AsyncAPI.
+    /// A commented manifest skeleton from CloudFormation/SAM, Terraform (plan JSON or .tf files), AsyncAPI or an AWS CLI export.
     Import {
         #[arg(value_enum)]
         format: ImportFormat,
