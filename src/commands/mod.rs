@@ -7,6 +7,7 @@
 mod check;
 mod diff;
 mod each;
+mod export_aws;
 mod graph;
 mod horizon;
 mod import;
@@ -50,6 +51,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
         Command::Report { .. } => report::run(cli),
         Command::Graph { .. } => graph::run(cli),
         Command::Import { .. } => import::run(cli),
+        Command::ExportAws(args) => export_aws::run(args),
         Command::Init { output } => init::run(output.as_deref()),
         Command::Lsp => lsp::run(cli),
         Command::Explain { .. }
