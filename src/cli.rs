@@ -87,6 +87,61 @@ pub enum ImportFormat {
     Terraform,
     /// AsyncAPI 2.x or 3.x document (YAML or JSON).
     Asyncapi,
+    /// A folder of AWS CLI (or AWS Config query) JSON outputs about deployed resources, as `export-aws` makes it.
+    AwsExport,
+}
+
+/// The resources `export-aws` writes the commands for.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExportAwsArgs {
+    /// An SQS queue, by URL or name; repeatable.
+    #[arg(long = "queue", value_name = "URL|NAME")]
+    pub queues: Vec<String>,
+    /// A Lambda function, by name: its configuration, event source mappings and asynchronous invocation settings; repeatable.
+    #[arg(long = "function", value_name = "NAME")]
+    pub functions: Vec<String>,
+    /// An EventBridge rule, by name: the rule and its targets; repeatable.
+    #[arg(long = "rule", value_name = "NAME")]
+    pub rules: Vec<String>,
+    /// The event bus of the `--rule`s [default: the account's default bus].
+    #[arg(long = "event-bus", value_name = "NAME")]
+    pub event_bus: Option<String>,
+    /// A DynamoDB table, by name: the table, its TTL and its point-in-time recovery; repeatable.
+    #[arg(long = "table", value_name = "NAME")]
+    pub tables: Vec<String>,
+    /// An SNS topic, by ARN: its subscriptions and their attributes; repeatable.
+    #[arg(long = "topic", value_name = "ARN")]
+    pub topics: Vec<String>,
+    /// A Step Functions state machine, by ARN; repeatable.
+    #[arg(long = "state-machine", value_name = "ARN")]
+    pub state_machines: Vec<String>,
+    /// An EventBridge pipe, by name; repeatable.
+    #[arg(long = "pipe", value_name = "NAME")]
+    pub pipes: Vec<String>,
+    /// An EventBridge Scheduler schedule, by name; repeatable.
+    #[arg(long = "schedule", value_name = "NAME")]
+    pub schedules: Vec<String>,
+    /// The schedule group of the `--schedule`s [default: the default group].
+    #[arg(long = "group", value_name = "NAME")]
+    pub group: Option<String>,
+    /// A Kinesis data stream, by name; repeatable.
+    #[arg(long = "stream", value_name = "NAME")]
+    pub streams: Vec<String>,
+    /// An AWS Config advanced query over every resource type the importer reads (`config.json`).
+    #[arg(long = "config-query")]
+    pub config_query: bool,
+    /// Query this AWS Config aggregator (every account and Region it sees) instead of the current account and Region.
+    #[arg(long, value_name = "NAME", requires = "config_query")]
+    pub aggregator: Option<String>,
+    /// The `--region` of every command.
+    #[arg(long, value_name = "REGION")]
+    pub region: Option<String>,
+    /// The `--profile` of every command (read-only credentials are enough).
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<String>,
+    /// The folder the script writes the files into.
+    #[arg(long = "out-dir", value_name = "DIR", default_value = "aws-export")]
+    pub out_dir: String,
 }
 
 /// A value of `check -o`: the file the `--format` output goes to, or another
@@ -137,8 +192,10 @@ pub enum Command {
     Rules(RulesArgs),
     /// List the built-in platform kinds, or show one with its defaults and sources.
     Catalog(CatalogArgs),
-    /// A commented manifest skeleton from CloudFormation/SAM, Terraform (plan JSON or .tf files) or AsyncAPI.
+    /// A commented manifest skeleton from CloudFormation/SAM, Terraform (plan JSON or .tf files), AsyncAPI or an AWS CLI export.
     Import(ImportArgs),
+    /// Print (never run) the read-only AWS CLI commands that save what `import aws-export` reads.
+    ExportAws(ExportAwsArgs),
     /// Print the JSON Schema of the manifest, for editors (see docs/editors.md).
     Schema(SchemaArgs),
     /// Print a shell completion script.

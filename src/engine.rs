@@ -204,6 +204,29 @@ fn texts_of(
             grouped.stacks.extend(stacks);
             continue;
         }
+        if path
+            .file_name()
+            .is_some_and(|n| n == import::aws_export::MARKER)
+        {
+            // An AWS CLI export: every JSON output of the marker's folder.
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            let imported = import::aws_export::import_dir(dir, limits)?;
+            texts.push(Text {
+                name: format!(
+                    "{}{}",
+                    dir.display(),
+                    crate::manifest::load::origin::IMPORTED
+                ),
+                text: imported.text,
+                imported: true,
+            });
+            continue;
+        }
         if import::terraform::Modules::wants(path) {
             grouped.terraform.add(path, origin, text, texts.len());
             continue;

@@ -26,7 +26,11 @@ pub fn run(args: &ImportArgs, g: &Global) -> Outcome {
         ImportFormat::Cloudformation => Format::CloudFormation,
         ImportFormat::Terraform => Format::Terraform,
         ImportFormat::Asyncapi => Format::AsyncApi,
+        ImportFormat::AwsExport => Format::AwsExport,
     };
+    if format == Format::AwsExport {
+        return aws_export(file, more, &limits);
+    }
     if !more.is_empty() {
         return templates(file, more, format, &params, &limits);
     }
@@ -98,6 +102,22 @@ fn assembly(dir: &Path, params: &[(String, String)], limits: &Limits) -> Outcome
     finish(&imported)
 }
 
+/// An export folder (`export-aws`'s), or CLI output files given one by one.
+fn aws_export(file: &Path, more: &[PathBuf], limits: &Limits) -> Outcome {
+    let imported = if file.is_dir() && more.is_empty() {
+        import::aws_export::import_dir(file, limits)
+    } else {
+        let mut files = Vec::new();
+        for path in std::iter::once(file).chain(more.iter().map(PathBuf::as_path)) {
+            let text = import::read_file(path, limits).map_err(engine::Error::from)?;
+            files.push((path.display().to_string(), text));
+        }
+        import::aws_export::import_files(&file.display().to_string(), &files, limits)
+    }
+    .map_err(engine::Error::from)?;
+    finish(&imported)
+}
+
 /// Several templates imported together (`import cloudformation A B`).
 fn templates(
     file: &Path,
@@ -153,6 +173,7 @@ fn command(format: Format) -> &'static str {
         Format::CloudFormation => "cloudformation",
         Format::Terraform | Format::TerraformHcl => "terraform",
         Format::AsyncApi => "asyncapi",
+        Format::AwsExport => "aws-export",
     }
 }
 

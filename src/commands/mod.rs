@@ -7,6 +7,7 @@
 mod check;
 mod diff;
 mod each;
+mod export_aws;
 mod graph;
 mod horizon;
 mod import;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Report(a) => report::run(a, g),
         Command::Graph(a) => graph::run(a, g),
         Command::Import(a) => import::run(a, g),
+        Command::ExportAws(a) => export_aws::run(a),
         Command::Init(a) => init::run(a.output.as_deref()),
         Command::Lsp => lsp::run(g),
         Command::Explain(a) => info::explain(a),

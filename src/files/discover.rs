@@ -209,6 +209,11 @@ fn walk(
         files.push(dir.join(crate::import::cloudformation::cdk::MANIFEST));
         return;
     }
+    // An AWS CLI export (`export-aws`'s folder) is read through its marker.
+    if crate::import::aws_export::is_export(dir) {
+        files.push(dir.join(crate::import::aws_export::MARKER));
+        return;
+    }
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         Err(e) => {

@@ -17,6 +17,7 @@
 
 pub mod allow;
 pub mod asyncapi;
+pub mod aws_export;
 pub mod cloudformation;
 pub mod coverage;
 pub mod delivery_policy;
@@ -44,6 +45,8 @@ pub enum Format {
     /// Terraform configuration: `.tf` files (HCL).
     TerraformHcl,
     AsyncApi,
+    /// The JSON the AWS CLI prints about deployed resources (a folder).
+    AwsExport,
 }
 
 impl Format {
@@ -53,6 +56,7 @@ impl Format {
             Format::Terraform => "Terraform plan",
             Format::TerraformHcl => "Terraform configuration",
             Format::AsyncApi => "AsyncAPI document",
+            Format::AwsExport => "AWS CLI export",
         }
     }
 
@@ -64,6 +68,7 @@ impl Format {
             Format::Terraform => "Terraform plans",
             Format::TerraformHcl => "Terraform configuration",
             Format::AsyncApi => "AsyncAPI documents",
+            Format::AwsExport => "AWS CLI export",
         }
     }
 }
@@ -86,6 +91,10 @@ pub fn import_text(
     params: &[(String, String)],
     limits: &Limits,
 ) -> Result<Imported, LoadError> {
+    if format == Format::AwsExport {
+        let files = [(path.to_string(), text.to_string())];
+        return aws_export::import_files(path, &files, limits);
+    }
     if format == Format::TerraformHcl {
         let files = [(path.to_string(), text.to_string())];
         return terraform::import_hcl(path, &files, params);
@@ -106,6 +115,7 @@ pub fn import_text(
             Format::CloudFormation => cloudformation::import(&root, params, limits, &mut out)?,
             Format::Terraform | Format::TerraformHcl => terraform::import(&root, &mut out)?,
             Format::AsyncApi => asyncapi::import(&root, &mut out)?,
+            Format::AwsExport => unreachable!("read above"),
         }
         placeholders::declare_missing(&mut out);
         Ok(out)

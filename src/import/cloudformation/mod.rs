@@ -38,6 +38,7 @@ use crate::diagnostics::Diagnostic;
 use intrinsics::Cf;
 pub(crate) use stacks::arn_parts;
 pub use stacks::{Template, import_stacks, import_templates};
+pub(crate) use state_machines::deployed as deployed_state_machine;
 
 /// Reads a template into `out`.
 pub fn import(

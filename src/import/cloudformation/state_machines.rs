@@ -70,6 +70,50 @@ pub(super) fn state_machine(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &s
     }
 }
 
+/// The definition of a deployed state machine (the aws-export importer's):
+/// its tasks' targets are found by the name their ARN or URL ends with
+/// among `named` (component id, CloudFormation resource type, physical
+/// name), as across templates.
+pub(crate) fn deployed(
+    out: &mut Out,
+    id: &str,
+    def: &Node,
+    path: &str,
+    named: &[(String, String, String)],
+) {
+    let mut by_name = super::intrinsics::Links::default();
+    for (comp, ty, name) in named {
+        // A key is never a logical id (those are alphanumeric).
+        let key = format!("{comp} (deployed)");
+        by_name
+            .names
+            .entry(name.clone())
+            .or_default()
+            .push(key.clone());
+        by_name.keys.insert(key, (ty.clone(), comp.clone()));
+    }
+    let root = Node::new(crate::import::Value::Map(Vec::new()), def.loc);
+    let limits = crate::manifest::Limits::default();
+    let cf = Cf {
+        root: &root,
+        params: BTreeMap::new(),
+        resources: Vec::new(),
+        ids: BTreeMap::new(),
+        limits: &limits,
+        links: &by_name,
+        label: String::new(),
+        bound: BTreeMap::new(),
+    };
+    let mut links = Links::default();
+    walk_states(&cf, out, id, def, path, &BTreeMap::new(), &mut links, 0);
+    for (_, link) in links.calls {
+        out.push_link(id, "calls", link);
+    }
+    for (_, link) in links.sends {
+        out.push_link(id, "sends_to", link);
+    }
+}
+
 /// The links a definition's tasks make, one per target.
 #[derive(Default)]
 struct Links {
