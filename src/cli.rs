@@ -244,6 +244,31 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Compare the code (templates, plans, with their overlay) with what is deployed (--deployed
+    /// FOLDER, an export of the live configuration): values that differ, resources on one side only,
+    /// findings and horizons that move. Exit 1 when the deployed side has a failing finding the code
+    /// does not.
+    Drift {
+        /// The code: templates, plans or folders of them, and the hand-written overlay manifest.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// What is deployed: a folder (or file) the engine reads, such as an export of the live
+        /// configuration.
+        #[arg(long, value_name = "FOLDER", required = true)]
+        deployed: PathBuf,
+        /// CloudFormation template parameter (Terraform variable) of the code, KEY=VALUE; repeatable.
+        #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+        parameters: Vec<String>,
+        #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+        format: DiffFormat,
+        /// Lowest severity of a finding only the deployed side has that fails the run
+        /// [default: `fail_on` of the policy file, else error].
+        #[arg(long, value_enum)]
+        fail_on: Option<FailOn>,
+        /// Policy file for both sides [default: the nearest replay-audit.toml of the code's paths].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
     /// Interactive what-if session (set, unset, undo, check, horizon, why, diff, save); reads a pipe too.
     Shell {
         #[arg(required = true)]

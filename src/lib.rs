@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod cli;
 pub mod diagnostics;
 pub mod diff;
+pub mod drift;
 pub mod engine;
 pub mod files;
 pub mod fix;

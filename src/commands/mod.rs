@@ -6,6 +6,7 @@
 
 mod check;
 mod diff;
+mod drift;
 mod each;
 mod graph;
 mod horizon;
@@ -46,6 +47,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<u8> {
         Command::Horizon { .. } => horizon::run(cli),
         Command::WhatIf { .. } => what_if::run(cli),
         Command::Diff { .. } => diff::run(cli),
+        Command::Drift { .. } => drift::run(cli),
         Command::Shell { .. } => shell::run(cli),
         Command::Report { .. } => report::run(cli),
         Command::Graph { .. } => graph::run(cli),

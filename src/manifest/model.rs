@@ -85,6 +85,11 @@ macro_rules! settings {
         }
 
         impl $owner {
+            /// The value of `field`, if written.
+            pub fn setting(&self, field: $fields) -> Option<&Setting> {
+                self.settings.get(field)
+            }
+
             $(
                 pub fn $name(&self) -> Option<&Sp<$ty>> {
                     match self.settings.get($fields::$field) {
