@@ -25,7 +25,7 @@ fn source_text(s: &Side, map: &SourceMap) -> String {
     match &s.source {
         Source::At(loc) => format!("{}:{}", map.path(*loc), loc.line),
         Source::Default { kind, fact } => format!("default of {kind} ({fact})"),
-        Source::Unset => "not set".to_string(),
+        Source::Unset => String::new(),
     }
 }
 
@@ -78,11 +78,8 @@ pub fn render_table(sides: &Sides, d: &Drift, c: &Context) -> String {
             ("code", &x.code, &sides.code.sources),
             ("deployed", &x.deployed, &sides.deployed.sources),
         ] {
-            s.push_str(&format!(
-                "  {who:<9}{:<14} {}\n",
-                echo(value_text(side)),
-                echo(&source_text(side, map))
-            ));
+            let line = format!("  {who:<9}{:<14} {}", value_text(side), source_text(side, map));
+            s.push_str(&format!("{}\n", echo(line.trim_end())));
         }
     }
     let m = &sides.matching;
@@ -140,15 +137,12 @@ pub fn render_markdown(sides: &Sides, d: &Drift, c: &Context) -> String {
     if !d.differences.is_empty() {
         s.push_str("\n| component | field | code | deployed |\n|---|---|---|---|\n");
         for x in &d.differences {
-            let cell = |side: &Side, map: &SourceMap| {
-                format!(
-                    "`{}` <sub>{}</sub>",
-                    escape(value_text(side)),
-                    escape(&source_text(side, map))
-                )
+            let cell = |side: &Side, map: &SourceMap| match source_text(side, map) {
+                at if at.is_empty() => escape(value_text(side)),
+                at => format!("{} <sub>{}</sub>", escape(value_text(side)), escape(&at)),
             };
             s.push_str(&format!(
-                "| {} | `{}` | {} | {} |\n",
+                "| {} | {} | {} | {} |\n",
                 escape(&x.component),
                 escape(&x.field),
                 cell(&x.code, &sides.code.sources),
