@@ -103,7 +103,10 @@ fn json_gives_pairs_differences_one_side_only_and_findings() {
     let d = &q["differences"][0];
     assert_eq!(d["field"], "retention");
     assert_eq!(d["code"]["value"], "14d");
-    assert_eq!(d["code"]["location"]["file"], "fixtures/drift/code/template.yaml");
+    assert_eq!(
+        d["code"]["location"]["file"],
+        "fixtures/drift/code/template.yaml"
+    );
     assert_eq!(d["code"]["location"]["line"], 14);
     assert_eq!(d["deployed"]["value"], "4d");
     assert_eq!(d["deployed"]["location"]["line"], 11);
@@ -151,7 +154,10 @@ fn a_default_is_compared_as_the_effective_value_with_its_fact() {
     let code = dir.path().join("code.yaml");
     let text = std::fs::read_to_string(root().join("fixtures/drift/code/template.yaml"))
         .unwrap()
-        .replace("      MessageRetentionPeriod: 1209600  # 14 d, the SQS maximum (F003)\n", "");
+        .replace(
+            "      MessageRetentionPeriod: 1209600  # 14 d, the SQS maximum (F003)\n",
+            "",
+        );
     std::fs::write(&code, text).unwrap();
     let (_, stdout, stderr) = drift(&[
         code.to_str().unwrap(),
@@ -205,7 +211,10 @@ fn a_bad_deployed_file_is_an_error_with_its_place_and_json_writes_it() {
         "--format",
         "json",
     ];
-    let run = policy::run(root(), &std::iter::once("drift").chain(args).collect::<Vec<_>>());
+    let run = policy::run(
+        root(),
+        &std::iter::once("drift").chain(args).collect::<Vec<_>>(),
+    );
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("deployed.yaml:5:"), "{}", run.stderr);
     let v: Value = serde_json::from_str(&run.stdout).unwrap();
@@ -240,7 +249,14 @@ fn the_overlay_maps_a_component_the_names_cannot_and_code_only_is_listed() {
     std::fs::write(&overlay_path, overlay).unwrap();
     let d = dir.path().to_str().unwrap().to_string();
     let o = overlay_path.to_str().unwrap().to_string();
-    let (_, stdout, stderr) = drift(&["fixtures/drift/code", &o, "--deployed", &d, "--format", "json"]);
+    let (_, stdout, stderr) = drift(&[
+        "fixtures/drift/code",
+        &o,
+        "--deployed",
+        &d,
+        "--format",
+        "json",
+    ]);
     let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stderr}"));
     let q = v["matched"]
         .as_array()

@@ -78,7 +78,11 @@ pub fn render_table(sides: &Sides, d: &Drift, c: &Context) -> String {
             ("code", &x.code, &sides.code.sources),
             ("deployed", &x.deployed, &sides.deployed.sources),
         ] {
-            let line = format!("  {who:<9}{:<14} {}", value_text(side), source_text(side, map));
+            let line = format!(
+                "  {who:<9}{:<14} {}",
+                value_text(side),
+                source_text(side, map)
+            );
             s.push_str(&format!("{}\n", echo(line.trim_end())));
         }
     }
