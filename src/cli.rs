@@ -180,6 +180,11 @@ pub enum Command {
     /// findings introduced and resolved, horizons, windows and minimum retentions that moved.
     /// Exit 1 when the change introduces a failing finding.
     Diff(DiffArgs),
+    /// Compare the code (templates, plans, with their overlay) with what is deployed (--deployed
+    /// FOLDER, an export of the live configuration): values that differ, resources on one side only,
+    /// findings and horizons that move. Exit 1 when the deployed side has a failing finding the code
+    /// does not.
+    Drift(DriftArgs),
     /// Interactive what-if session (set, unset, undo, check, horizon, why, diff, save); reads a pipe too.
     Shell(ShellArgs),
     /// The review checklist report, per intent, with the graph drawn and the worst paths marked.
@@ -525,4 +530,28 @@ fn rule_words() -> Vec<&'static str> {
 /// The built-in kinds' ids.
 fn kind_words() -> Vec<&'static str> {
     replay_audit::catalog::kind_ids().collect()
+}
+
+/// The arguments of `drift`.
+#[derive(Debug, Args)]
+pub struct DriftArgs {
+    /// The code: templates, plans or folders of them, and the hand-written overlay manifest.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// What is deployed: a folder (or file) the engine reads, such as an export of the live
+    /// configuration.
+    #[arg(long, value_name = "FOLDER", required = true)]
+    pub deployed: PathBuf,
+    /// CloudFormation template parameter (Terraform variable) of the code, KEY=VALUE; repeatable.
+    #[arg(long = "parameter", visible_alias = "var", value_name = "KEY=VALUE")]
+    pub parameters: Vec<String>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+    pub format: DiffFormat,
+    /// Lowest severity of a finding only the deployed side has that fails the run
+    /// [default: `fail_on` of the policy file, else error].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// Policy file for both sides [default: the nearest replay-audit.toml of the code's paths].
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }

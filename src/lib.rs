@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod catalog;
 pub mod diagnostics;
 pub mod diff;
+pub mod drift;
 pub mod engine;
 pub mod files;
 pub mod fix;

@@ -215,11 +215,12 @@ mod tests {
         let mut seen = 0;
         for path in files {
             // `fixtures/invalid/` holds manifests that must be refused;
-            // `fixtures/import/` holds infrastructure files, and overlays
-            // (which validate: `kind` is not required).
+            // `fixtures/import/` and `fixtures/drift/` hold infrastructure
+            // files, and overlays (which validate: `kind` is not required).
             let name = path.to_string_lossy();
             if path.components().any(|c| c.as_os_str() == "invalid")
-                || (name.contains("/import/") && !name.ends_with(".overlay.yaml"))
+                || ((name.contains("/import/") || name.contains("/drift/"))
+                    && !name.ends_with("overlay.yaml"))
             {
                 continue;
             }

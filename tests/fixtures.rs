@@ -56,7 +56,7 @@ fn fixture_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             if p.file_name()
-                .is_some_and(|n| n == "invalid" || n == "import")
+                .is_some_and(|n| n == "invalid" || n == "import" || n == "drift")
             {
                 continue;
             }

@@ -695,7 +695,7 @@ fn pipe_from_a_table_stream_reads_the_stream() {
 #[test]
 fn sam_simple_table_is_a_dynamodb_table() {
     let text = import_clean(&["cloudformation", "sam-simple-table.yaml"]);
-    assert!(text.contains("  keys:\n    kind: dynamodb-table  # AWS::Serverless::SimpleTable, from Resources.Keys (sam-simple-table.yaml:30)\n    # TODO: retention and expiry (application | physical-ttl): the template sets no TTL\n"), "{text}");
+    assert!(text.contains("  keys:\n    kind: dynamodb-table  # AWS::Serverless::SimpleTable, from Resources.Keys (sam-simple-table.yaml:30)\n    resource: order-keys  # from Resources.Keys.Properties.TableName (sam-simple-table.yaml:32)\n    # TODO: retention and expiry (application | physical-ttl): the template sets no TTL\n"), "{text}");
     assert_eq!(
         check_overlaid("sam-simple-table.yaml"),
         (

@@ -6,6 +6,7 @@
 
 mod check;
 mod diff;
+mod drift;
 mod each;
 mod export_aws;
 mod graph;
@@ -38,6 +39,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Horizon(a) => horizon::run(a, g),
         Command::WhatIf(a) => what_if::run(a, g),
         Command::Diff(a) => diff::run(a, g),
+        Command::Drift(a) => drift::run(a, g),
         Command::Shell(a) => shell::run(a, g),
         Command::Report(a) => report::run(a, g),
         Command::Graph(a) => graph::run(a, g),

@@ -84,7 +84,7 @@ fn finding_text(f: &Finding) -> String {
     )
 }
 
-fn summary(d: &Diff, c: &Context) -> String {
+pub(crate) fn summary(d: &Diff, c: &Context) -> String {
     let failing = d.introduced().filter(|f| f.fails(c.threshold)).count();
     format!(
         "{} introduced ({failing} failing at {}), {} resolved",
@@ -97,6 +97,18 @@ fn summary(d: &Diff, c: &Context) -> String {
 /// `diff --format table`.
 pub fn render_table(d: &Diff, c: &Context) -> String {
     let mut s = format!("diff against {}\n", echo(c.base));
+    s.push_str(&table_intents(d));
+    s.push_str(&summary(d, c));
+    s.push('\n');
+    if let Some(p) = c.policy {
+        s.push_str(&format!("{}\n", echo(p)));
+    }
+    s
+}
+
+/// The intents' changes as table lines (also `drift`'s).
+pub(crate) fn table_intents(d: &Diff) -> String {
+    let mut s = String::new();
     if d.intents.is_empty() {
         s.push_str("no finding, horizon, window or minimum retention changed\n");
     }
@@ -129,11 +141,6 @@ pub fn render_table(d: &Diff, c: &Context) -> String {
             );
         }
     }
-    s.push_str(&summary(d, c));
-    s.push('\n');
-    if let Some(p) = c.policy {
-        s.push_str(&format!("{}\n", echo(p)));
-    }
     s
 }
 
@@ -144,6 +151,16 @@ pub fn render_markdown(d: &Diff, c: &Context) -> String {
         escape(c.base),
         summary(d, c)
     );
+    s.push_str(&markdown_intents(d));
+    if let Some(p) = c.policy {
+        s.push_str(&format!("\n<sub>{}</sub>\n", escape(p)));
+    }
+    s
+}
+
+/// The intents' changes as Markdown sections (also `drift`'s).
+pub(crate) fn markdown_intents(d: &Diff) -> String {
+    let mut s = String::new();
     for (id, i) in &d.intents {
         s.push_str(&format!("\n#### {}\n\n", escape(&intent_title(id))));
         for (what, list) in [("introduced", &i.introduced), ("resolved", &i.resolved)] {
@@ -173,9 +190,6 @@ pub fn render_markdown(d: &Diff, c: &Context) -> String {
             ));
         }
     }
-    if let Some(p) = c.policy {
-        s.push_str(&format!("\n<sub>{}</sub>\n", escape(p)));
-    }
     s
 }
 
@@ -202,7 +216,7 @@ struct JsonRetention<'a> {
 }
 
 #[derive(Serialize)]
-struct JsonIntent<'a> {
+pub(crate) struct JsonIntent<'a> {
     intent: Option<&'a str>,
     introduced: Vec<JsonFinding>,
     resolved: Vec<JsonFinding>,
@@ -210,7 +224,11 @@ struct JsonIntent<'a> {
     retentions: Vec<JsonRetention<'a>>,
 }
 
-fn json_intent<'a>(id: &'a Option<String>, i: &'a IntentDiff, c: &Context) -> JsonIntent<'a> {
+pub(crate) fn json_intent<'a>(
+    id: &'a Option<String>,
+    i: &'a IntentDiff,
+    c: &Context,
+) -> JsonIntent<'a> {
     JsonIntent {
         intent: id.as_deref(),
         introduced: i

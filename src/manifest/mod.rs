@@ -52,6 +52,16 @@ pub fn load_texts_merging(
     validated(load::load_texts_merging(texts, limits))
 }
 
+/// [`load_texts_merging`] with each parsed tree edited first
+/// ([`load::load_texts_merging_with`]).
+pub fn load_texts_merging_with(
+    texts: Vec<(String, String, bool)>,
+    limits: &Limits,
+    edit: &mut dyn FnMut(bool, &mut crate::manifest::yaml::Node),
+) -> Result<Manifest, LoadError> {
+    validated(load::load_texts_merging_with(texts, limits, edit))
+}
+
 /// Validates even a partly read manifest, so one run reports every error,
 /// in file and line order; a reference to an id that is defined but failed
 /// to read is not reported again as dangling.

@@ -74,6 +74,11 @@ macro_rules! named {
 macro_rules! setting_accessors {
     ($owner:ident, $fields:ident) => {
         impl $owner {
+            /// The value of `f`, if written, whatever its type.
+            pub fn setting(&self, f: $fields) -> Option<&Setting> {
+                self.settings.get(f)
+            }
+
             /// A duration setting, if written.
             pub fn dur(&self, f: $fields) -> Option<&Sp<Dur>> {
                 self.settings.dur(f)

@@ -261,6 +261,7 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
             continue;
         };
         let base = format!("Resources.{lid}.Properties");
+        resource_name(cf, out, &id, ty, r, &base);
         let p = |k: &str| r.at(&["Properties", k]);
         match ty.as_str() {
             "AWS::SQS::Queue" => sqs::queue(cf, out, &id, lid, r, &base),
@@ -298,6 +299,45 @@ fn properties(cf: &Cf, out: &mut Out, fn_hint: &mut invocation::Invocations) {
             "AWS::S3::Bucket" => s3::bucket(cf, out, &id, r, &base, fn_hint),
             _ => {}
         }
+    }
+}
+
+/// The property that names the deployed resource of each type read.
+fn name_property(ty: &str) -> Option<&'static str> {
+    Some(match ty {
+        "AWS::SQS::Queue" => "QueueName",
+        "AWS::SNS::Topic" => "TopicName",
+        "AWS::Lambda::Function" | "AWS::Serverless::Function" => "FunctionName",
+        "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable" | "AWS::Serverless::SimpleTable" => {
+            "TableName"
+        }
+        "AWS::StepFunctions::StateMachine" => "StateMachineName",
+        "AWS::Kinesis::Stream"
+        | "AWS::Events::Rule"
+        | "AWS::Events::ApiDestination"
+        | "AWS::Scheduler::Schedule"
+        | "AWS::Pipes::Pipe"
+        | "AWS::Serverless::StateMachine" => "Name",
+        "AWS::S3::Bucket" => "BucketName",
+        _ => return None,
+    })
+}
+
+/// `resource: NAME` where the template names the resource with a value it
+/// knows (literal, or resolved from parameters): `drift` matches the
+/// component to the deployed resource by it.
+fn resource_name(cf: &Cf, out: &mut Out, id: &str, ty: &str, r: &Node, base: &str) {
+    let Some(key) = name_property(ty) else {
+        return;
+    };
+    if let Some(n) = r.at(&["Properties", key])
+        && let Some(v) = cf.lit(n).and_then(|v| v.text())
+    {
+        let c = out.src(&format!("{base}.{key}"), n);
+        out.set(
+            id,
+            F::new("resource", V::S(crate::import::scalar(&v)), Some(c)),
+        );
     }
 }
 
