@@ -167,6 +167,25 @@ pub fn read(path: &Path, origin: Origin, max_bytes: u64) -> Result<String, Diagn
     Ok(text)
 }
 
+/// The entries directly in folder `dir` that `keep` takes (by their
+/// path), sorted, sub-folders left out; a symbolic link stays, for the
+/// reading to refuse with its name ([`read`] of a found file).
+pub fn list_dir(dir: &Path, keep: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>, Diagnostic> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Diagnostic::new(
+            None,
+            format!("cannot read folder `{}`: {}", dir.display(), io_reason(&e)),
+        )
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| keep(p))
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| !m.is_dir()))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
 /// Refuses a path that lies under a `.git` folder, by its name or where
 /// it resolves to: the repository's own data (`.git/config` may hold a
 /// token) is never an input, whatever link or name leads there.

@@ -28,7 +28,7 @@ mod sns;
 mod sqs;
 mod stepfunctions;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{Format, Imported, Node};
 use crate::diagnostics::{Diagnostic, SourceMap};
@@ -74,22 +74,8 @@ pub fn import_dir(dir: &Path, limits: &Limits) -> Result<Imported, LoadError> {
         sources: SourceMap::default(),
         diagnostics: vec![d],
     };
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        fail(Diagnostic::new(
-            None,
-            format!(
-                "cannot read folder `{}`: {}",
-                dir.display(),
-                crate::files::io_reason(&e)
-            ),
-        ))
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
-        .collect();
-    paths.sort();
+    let paths = crate::files::list_dir(dir, |p| p.extension().is_some_and(|e| e == "json"))
+        .map_err(fail)?;
     if paths.is_empty() {
         return Err(fail(
             Diagnostic::new(

@@ -57,26 +57,12 @@ pub fn read_dir(dir: &Path, limits: &Limits) -> Result<Vec<(String, String)>, Lo
         sources: SourceMap::default(),
         diagnostics: vec![d],
     };
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        fail(Diagnostic::new(
-            None,
-            format!(
-                "cannot read folder `{}`: {}",
-                dir.display(),
-                crate::files::io_reason(&e)
-            ),
-        ))
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| is_found_input(p.strip_prefix(dir).unwrap_or(p)))
-        .collect();
+    let mut paths =
+        crate::files::list_dir(dir, |p| is_found_input(p.strip_prefix(dir).unwrap_or(p)))
+            .map_err(fail)?;
     paths.sort_by_key(|p| (precedence(&p.display().to_string()), p.clone()));
     let mut files = Vec::new();
     for p in paths {
-        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir()) {
-            continue;
-        }
         let text = crate::files::read(&p, Origin::Found, limits.max_file_bytes).map_err(fail)?;
         files.push((p.display().to_string(), text));
     }
