@@ -285,10 +285,12 @@ fn links_under_a_folder_are_not_followed() {
     let (dir, _) = scratch("main.tf", "resource \"aws_sqs_queue\" \"q\" {}\n");
     let (_outside, secret) = scratch("secret.tf", "resource \"aws_sqs_queue\" \"secret\" {}\n");
     std::os::unix::fs::symlink(&secret, dir.path().join("link.tf")).unwrap();
-    let (_, err, code) = import(&["terraform", dir.path().to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(err.contains("is a symbolic link"), "{err}");
-    // A folder scan skips links, as it does for YAML.
+    // A folder scan skips links, as it does for YAML: `import` reads a
+    // folder as `check` does.
+    let (text, err, code) = import(&["terraform", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!text.contains("secret"), "{text}");
+    assert!(text.contains("  q:\n"), "{text}");
     let (text, err, code) = run(&["check", dir.path().to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 0, "{err}");
     assert!(!text.contains("secret"), "{text}");
@@ -963,4 +965,31 @@ fn placeholders_of_several_roots_are_namespaced() {
     assert!(!err.contains("defined twice"), "{err}");
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("origin: orders.queue"), "{out}");
+}
+
+/// `import terraform DIR` reads the module in DIR, as `check` reads a
+/// folder: its sub-folders are the modules it calls, so a folder holding
+/// only sub-folders is no module.
+#[test]
+fn a_folder_of_module_folders_is_no_module() {
+    let t = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(t.path().join("modules/q")).unwrap();
+    std::fs::write(
+        t.path().join("modules/q/main.tf"),
+        "resource \"aws_sqs_queue\" \"q\" {}\n",
+    )
+    .unwrap();
+    let dir = t.path().to_str().unwrap();
+    let (text, err, code) = import(&["terraform", dir]);
+    assert_eq!((text.as_str(), code), ("", 2), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: no .tf file in `{dir}`\nhelp: give the folder of a Terraform module (its sub-folders are the modules it calls), or a plan's JSON\n"
+        )
+    );
+    // The module folder itself imports.
+    let (text, err, code) = import(&["terraform", &format!("{dir}/modules/q")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("  q:\n    kind: sqs-standard"), "{text}");
 }

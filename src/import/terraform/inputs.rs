@@ -104,6 +104,17 @@ pub fn import_dir(
     root.extend(var_files);
     let label = dir.display().to_string();
     let mut groups = vec![(dir.to_path_buf(), label.clone(), root)];
+    follow_local_calls(&mut groups, dir, limits);
+    let mut all = import_groups(&groups, params, limits)?;
+    let at = all.iter().position(|(g, _)| *g == 0).unwrap_or(0);
+    Ok(all.swap_remove(at).1)
+}
+
+/// Adds to `groups` the local module folders they call (`source =
+/// "./x"`), followed to [`modules::MAX_INSTANCES`] folders; a folder that
+/// cannot be read, is a symbolic link, or lies outside the work tree when
+/// `root` lies in it ([`crate::files::stays_in_tree`]) stays a TODO.
+fn follow_local_calls(groups: &mut Vec<(PathBuf, String, Files)>, root: &Path, limits: &Limits) {
     let mut next = 0;
     while next < groups.len() && groups.len() < modules::MAX_INSTANCES {
         let calls = modules::local_calls(&groups[next].0, &groups[next].2);
@@ -115,7 +126,7 @@ pub fn import_dir(
                 false => d.as_path(),
             };
             let link = std::fs::symlink_metadata(here).map_or(true, |m| m.is_symlink());
-            let outside = !crate::files::stays_in_tree(here, dir);
+            let outside = !crate::files::stays_in_tree(here, root);
             if link || outside || groups.iter().any(|g| modules::normal(&g.0) == d) {
                 continue;
             }
@@ -124,9 +135,6 @@ pub fn import_dir(
             }
         }
     }
-    let mut all = import_groups(&groups, params, limits)?;
-    let at = all.iter().position(|(g, _)| *g == 0).unwrap_or(0);
-    Ok(all.swap_remove(at).1)
 }
 
 /// Imports module folders (folder, label, files) together: each folder no
@@ -343,6 +351,9 @@ type Files = Vec<(String, String)>;
 pub struct Modules {
     /// (folder, slot, files): `.tf` and found `.tfvars` files.
     groups: Vec<(PathBuf, usize, Files)>,
+    /// The groups found by a folder scan: named by their folder, as a
+    /// module is, even when it holds one `.tf` file.
+    scanned: std::collections::HashSet<usize>,
     /// `.tfvars` files named on the command line: for every module.
     given_vars: Vec<(String, String)>,
     /// Position in `groups` by folder (a search of `groups` per file made
@@ -364,12 +375,19 @@ impl Modules {
             return;
         }
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        match self.by_dir.get(&dir) {
-            Some(&g) => self.groups[g].2.push((name, text)),
+        let g = match self.by_dir.get(&dir) {
+            Some(&g) => {
+                self.groups[g].2.push((name, text));
+                g
+            }
             None => {
                 self.by_dir.insert(dir.clone(), self.groups.len());
                 self.groups.push((dir, slot, vec![(name, text)]));
+                self.groups.len() - 1
             }
+        };
+        if origin == Origin::Found {
+            self.scanned.insert(g);
         }
     }
 
@@ -380,7 +398,7 @@ impl Modules {
     ) -> Result<Vec<(usize, String, String)>, LoadError> {
         let mut groups = Vec::new();
         let mut slots = Vec::new();
-        for (dir, slot, mut files) in self.groups {
+        for (g, (dir, slot, mut files)) in self.groups.into_iter().enumerate() {
             let configs: Vec<&String> = files
                 .iter()
                 .map(|f| &f.0)
@@ -388,7 +406,7 @@ impl Modules {
                 .collect();
             let label = match configs.as_slice() {
                 [] => continue,
-                [one] => (*one).clone(),
+                [one] if !self.scanned.contains(&g) => (*one).clone(),
                 _ => dir.display().to_string(),
             };
             files.sort_by_key(|f| precedence(&f.0));
@@ -397,10 +415,18 @@ impl Modules {
             slots.push(slot);
         }
         let any = !groups.is_empty();
+        // The local folders the modules call are read with them, as
+        // `import` reads a module folder.
+        let given = groups.len();
+        for g in 0..given {
+            let root = groups[g].0.clone();
+            follow_local_calls(&mut groups, &root, &Limits::default());
+        }
         // The engine passes no limits here: the module caches are read
         // under the default ones.
         let out = import_groups(&groups, params, &Limits::default())?
             .into_iter()
+            .filter(|(g, _)| *g < given)
             .map(|(g, imported)| {
                 (
                     slots[g],
