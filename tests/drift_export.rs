@@ -362,7 +362,8 @@ fn a_broken_export_file_is_an_error_at_its_place_and_nothing_is_written() {
         run.stderr
     );
     assert!(
-        run.stderr.contains("error: invalid JSON: expected `,` or `}`"),
+        run.stderr
+            .contains("error: invalid JSON: expected `,` or `}`"),
         "{}",
         run.stderr
     );
@@ -387,4 +388,67 @@ fn an_exported_name_is_inert_in_markdown_and_the_table() {
     let table = drift(&[TEMPLATE, OVERLAY, "--deployed", &d]);
     assert!(table.stdout.contains("only deployed:"), "{}", table.stdout);
     assert!(!table.stdout.contains('\u{1b}'), "{}", table.stdout);
+}
+
+#[test]
+fn terraform_code_matches_an_export_by_its_names() {
+    // fixtures/drift/terraform: the orders queue, its DLQ and worker as a
+    // Terraform configuration (`name`, `function_name` → `resource:`),
+    // against the export's files of the same resources.
+    let files = [
+        "replay-audit-export.txt",
+        "sqs.orders.json",
+        "sqs.orders-dlq.json",
+        "lambda-function.process-order.json",
+        "lambda-mappings.process-order.json",
+    ];
+    let dir = export_copy(&|name, t| files.contains(&name).then_some(t), &[]);
+    let d = dir.path().to_str().unwrap().to_string();
+    let run = drift(&[
+        "fixtures/drift/terraform",
+        "--deployed",
+        &d,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = json(&run);
+    let ids: Vec<(&str, &str)> = v["matched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["component"].as_str().unwrap(),
+                p["matched_by"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("orders", "name"),
+            ("orders-dlq", "name"),
+            ("process-order", "name")
+        ]
+    );
+    assert_eq!(v["differences"], 1, "{v}");
+    let d = &pair(&v, "orders")["differences"][0];
+    // 1,209,600 s = 14 d in the configuration; 345,600 s = 4 d deployed (F003).
+    assert_eq!(
+        (&d["field"], &d["code"]["value"], &d["deployed"]["value"]),
+        (&"retention".into(), &"14d".into(), &"4d".into())
+    );
+    assert_eq!(
+        d["code"]["location"]["file"],
+        "fixtures/drift/terraform/main.tf"
+    );
+    assert_eq!(d["code"]["location"]["line"], 18);
+    assert_eq!(
+        (&v["only_code"], &v["only_deployed"]),
+        (&serde_json::json!([]), &serde_json::json!([]))
+    );
+    // The DLQ's 14 d no longer equals the queue's: RH014 goes.
+    assert_eq!(v["resolved"], 1);
+    assert_eq!(v["introduced"], 0);
 }
