@@ -452,3 +452,66 @@ fn terraform_code_matches_an_export_by_its_names() {
     assert_eq!(v["resolved"], 1);
     assert_eq!(v["introduced"], 0);
 }
+
+/// The `$ replay-audit ...` commands of the ```console blocks of `doc`,
+/// each with the lines shown after it (`...` stands for lines left out).
+fn documented(doc: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    let text = std::fs::read_to_string(root().join(doc)).unwrap();
+    let mut out: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            inside = line == "```console";
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("$ replay-audit ") {
+            out.push((
+                cmd.split_whitespace().map(String::from).collect(),
+                Vec::new(),
+            ));
+        } else if let Some((_, shown)) = out.last_mut() {
+            shown.push(line.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_documented_loop_prints_what_the_docs_show() {
+    let mut ran = 0;
+    for doc in ["docs/drift.md", "docs/import.md"] {
+        for (args, shown) in documented(doc) {
+            let a: Vec<&str> = args.iter().map(String::as_str).collect();
+            let run = policy::run(root(), &a);
+            assert_ne!(run.code, 2, "{doc}: {args:?}: {}", run.stderr);
+            let lines: Vec<&str> = run.stdout.lines().collect();
+            // Each line shown, in order; `...` skips lines.
+            let mut at = 0;
+            let mut gap = true;
+            for s in &shown {
+                if s == "..." {
+                    gap = true;
+                    continue;
+                }
+                let found = if gap {
+                    lines[at..].iter().position(|l| l == s).map(|p| at + p)
+                } else {
+                    (lines.get(at) == Some(&s.as_str())).then_some(at)
+                };
+                let Some(i) = found else {
+                    panic!(
+                        "{doc}: {args:?}: `{s}` is not printed where shown:\n{}",
+                        run.stdout
+                    );
+                };
+                at = i + 1;
+                gap = false;
+            }
+            ran += 1;
+        }
+    }
+    assert!(ran >= 3, "the docs show the loop's commands");
+}
