@@ -18,10 +18,9 @@ fn name_attribute(ty: &str) -> &'static str {
 /// Sets `resource` on component `id` from resource `r`.
 pub(super) fn set(out: &mut Out, r: &Res, id: &str) {
     let known = |attr: &str| {
-        r.values
-            .get(attr)
-            .and_then(Node::str)
-            .filter(|v| !v.is_empty() && !v.contains("${"))
+        r.values.get(attr).and_then(Node::str).filter(|v| {
+            !v.is_empty() && !v.contains("${") && !v.contains(super::config::KNOWN_AFTER_APPLY)
+        })
     };
     let arn = known("arn").filter(|a| a.starts_with("arn:"));
     let attr = if arn.is_some() {
