@@ -138,7 +138,7 @@ fn modules_called_from_the_root_are_namespaced_and_linked() {
     // `this` in two instances of ./queue: two ids, each fed to the root's
     // worker through the `consumer` argument.
     for (m, vis) in [("orders", "6m"), ("payments", "30s")] {
-        assert!(text.contains(&format!("  {m}.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.{m}.aws_sqs_queue.this (terraform-modules/queue/main.tf:16)\n    regions: [eu-west-1]  # from provider \"aws\" region (terraform-modules/main.tf:17): the provider's region\n    visibility_timeout: {vis}  # from module.{m}.aws_sqs_queue.this.visibility_timeout_seconds (terraform-modules/queue/main.tf:18)\n    delivers_to:\n      - to: worker  # from module.{m}.aws_lambda_event_source_mapping.this.function_name (terraform-modules/queue/main.tf:23)\n")), "{text}");
+        assert!(text.contains(&format!("  {m}.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.{m}.aws_sqs_queue.this (terraform-modules/queue/main.tf:16)\n    regions: [eu-west-1]  # from provider \"aws\" region (terraform-modules/main.tf:17): the provider's region\n    resource: {m}  # from module.{m}.aws_sqs_queue.this.name (terraform-modules/queue/main.tf:17)\n    visibility_timeout: {vis}  # from module.{m}.aws_sqs_queue.this.visibility_timeout_seconds (terraform-modules/queue/main.tf:18)\n    delivers_to:\n      - to: worker  # from module.{m}.aws_lambda_event_source_mapping.this.function_name (terraform-modules/queue/main.tf:23)\n")), "{text}");
     }
     assert!(!text.contains("is not read"), "{text}");
     let expected = vec![
@@ -385,7 +385,7 @@ fn hostile_hcl_neither_panics_nor_hangs() {
 fn scheduler_schedule_and_pipe_as_the_template_gives_them() {
     let (text, _, _) = snapshot("terraform-scheduler-pipe", "terraform-scheduler-pipe");
     let at = "aws_scheduler_schedule.nightly_settlement.target";
-    assert!(text.contains("    kind: topic  # aws_scheduler_schedule, from aws_scheduler_schedule.nightly_settlement (terraform-scheduler-pipe/main.tf:18)\n    delivery: at-least-once  # UNVERIFIED:"), "{text}");
+    assert!(text.contains("    kind: topic  # aws_scheduler_schedule, from aws_scheduler_schedule.nightly_settlement (terraform-scheduler-pipe/main.tf:18)\n    resource: nightly-settlement  # from aws_scheduler_schedule.nightly_settlement.name (terraform-scheduler-pipe/main.tf:19)\n    delivery: at-least-once  # UNVERIFIED:"), "{text}");
     assert!(text.contains(&format!("          attempts: 3  # from {at}.retry_policy.maximum_retry_attempts (terraform-scheduler-pipe/main.tf:32): 2 retries + the first attempt\n        max_record_age: 5m  # from {at}.retry_policy.maximum_event_age_in_seconds (terraform-scheduler-pipe/main.tf:33)\n")), "{text}");
     assert!(text.contains(&format!("      to: schedule-dlq  # from {at}.dead_letter_config.arn (terraform-scheduler-pipe/main.tf:37)\n")), "{text}");
     assert!(
@@ -483,7 +483,7 @@ fn standalone_redrive_resources_read_as_the_inline_attributes() {
 fn provider_alias_sets_the_region_of_its_resources() {
     let (text, _, _) = snapshot("terraform-provider-alias", "terraform-provider-alias");
     assert!(text.contains("  us-west-2: {}  # from provider \"aws\" alias \"west\" region (terraform-provider-alias/main.tf:18)"), "{text}");
-    assert!(text.contains("    regions: [us-west-2]  # from provider \"aws\" alias \"west\" region (terraform-provider-alias/main.tf:18) (`provider = aws.west`): the provider's region\n    visibility_timeout: 3m"), "{text}");
+    assert!(text.contains("    regions: [us-west-2]  # from provider \"aws\" alias \"west\" region (terraform-provider-alias/main.tf:18) (`provider = aws.west`): the provider's region\n    resource: refunds  # from aws_sqs_queue.refunds.name (terraform-provider-alias/main.tf:33)\n    visibility_timeout: 3m"), "{text}");
     assert!(text.contains("  refund-keys:\n    kind: dynamodb-table  # aws_dynamodb_table, from aws_dynamodb_table.refund_keys (terraform-provider-alias/main.tf:21)\n    regions: [eu-west-1]  # from provider \"aws\" region (terraform-provider-alias/main.tf:13)"), "{text}");
     let args = ["terraform-provider-alias"];
     assert_eq!(
@@ -526,9 +526,9 @@ fn provider_alias_sets_the_region_of_its_resources() {
 fn module_outputs_link_the_resources_they_name() {
     let (text, err, _) = snapshot("terraform-module-outputs", "terraform-module-outputs");
     // module.orders.queue_arn -> output "queue_arn" -> aws_sqs_queue.this.
-    assert!(text.contains("  orders.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.orders.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    delivers_to:\n      - to: worker  # from aws_lambda_event_source_mapping.orders.function_name (terraform-module-outputs/main.tf:48)\n"), "{text}");
+    assert!(text.contains("  orders.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.orders.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    resource: orders  # from module.orders.aws_sqs_queue.this.name (terraform-module-outputs/queue/main.tf:14)\n    delivers_to:\n      - to: worker  # from aws_lambda_event_source_mapping.orders.function_name (terraform-module-outputs/main.tf:48)\n"), "{text}");
     // module.refunds.queue_url names the queue the redrive policy is for.
-    assert!(text.contains("  refunds.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.refunds.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    dead_letter:\n      to: refunds-dlq  # from aws_sqs_queue_redrive_policy.refunds.redrive_policy (terraform-module-outputs/main.tf:35) deadLetterTargetArn\n      after_receives: 3"), "{text}");
+    assert!(text.contains("  refunds.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.refunds.aws_sqs_queue.this (terraform-module-outputs/queue/main.tf:13)\n    resource: refunds  # from module.refunds.aws_sqs_queue.this.name (terraform-module-outputs/queue/main.tf:14)\n    dead_letter:\n      to: refunds-dlq  # from aws_sqs_queue_redrive_policy.refunds.redrive_policy (terraform-module-outputs/main.tf:35) deadLetterTargetArn\n      after_receives: 3"), "{text}");
     assert_eq!(err, quiet(&text));
     assert_eq!(
         check(&["terraform-module-outputs"]),

@@ -185,7 +185,7 @@ fn module_blocks_with_count_and_for_each_are_read_per_instance() {
     assert!(text.contains(&format!("  queues-orders.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.queues[\"orders\"].aws_sqs_queue.this ({d}/q/main.tf:7)\n")), "{text}");
     assert!(text.contains(&format!("    visibility_timeout: 2m  # from module.queues[\"orders\"].aws_sqs_queue.this.visibility_timeout_seconds ({d}/q/main.tf:9)\n")), "{text}");
     // The mapping reads the output of the refunds instance.
-    assert!(text.contains(&format!("  queues-refunds.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.queues[\"refunds\"].aws_sqs_queue.this ({d}/q/main.tf:7)\n    delivers_to:\n      - to: w  # from aws_lambda_event_source_mapping.m.function_name ({d}/main.tf:17)\n    visibility_timeout: 1m  #")), "{text}");
+    assert!(text.contains(&format!("  queues-refunds.this:\n    kind: sqs-standard  # aws_sqs_queue, from module.queues[\"refunds\"].aws_sqs_queue.this ({d}/q/main.tf:7)\n    resource: refunds  # from module.queues[\"refunds\"].aws_sqs_queue.this.name ({d}/q/main.tf:8)\n    delivers_to:\n      - to: w  # from aws_lambda_event_source_mapping.m.function_name ({d}/main.tf:17)\n    visibility_timeout: 1m  #")), "{text}");
     assert!(!text.contains("spare.this"), "{text}");
 }
 

@@ -3,6 +3,12 @@
 //! equal to the name inside the deployed ARN (or to the deployed name),
 //! then equal ids; each deployed component matched at most once. Linear:
 //! the deployed components are indexed by resource, name and id.
+//!
+//! A deployed component that a link names but the export does not
+//! describe (the importer's placeholder: a generic kind and nothing else,
+//! [`is_placeholder`]) is matched by its id as the resource's name, but
+//! it is no pair: its values are not compared, and it is listed as not
+//! exported rather than as only deployed.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -59,8 +65,35 @@ pub struct Matching {
     /// Deployed components no code component stands for (their id on the
     /// deployed side, and their resource).
     pub only_deployed: Vec<(String, Option<String>)>,
+    /// Components the deployed side names (a link leads to them) but does
+    /// not describe: their id on the deployed side from now on (the code's
+    /// id when a code component stands for it), and the code's resource.
+    /// A code component among them is described on the deployed side as
+    /// the code describes it ([`Matching::borrowed`]).
+    pub not_exported: Vec<(String, Option<String>)>,
+    /// The code ids of [`Matching::not_exported`] that a code component
+    /// stands for.
+    pub borrowed: Vec<String>,
+    /// Code components left unmatched because their name fits several
+    /// deployed components (their ids from now on), none in the code
+    /// component's Regions alone.
+    pub ambiguous: Vec<(String, Vec<String>)>,
     /// Deployed id → the id it has on the deployed side from now on.
     pub renames: HashMap<String, String>,
+}
+
+/// Whether deployed component `d` is a placeholder: named by a link of an
+/// imported input that does not describe it (`import/placeholders.rs`
+/// declares it with a generic kind and nothing else).
+pub fn is_placeholder(d: &Component) -> bool {
+    let k = crate::analysis::effective::kind_of(d);
+    k.id == k.generic.name()
+        && d.kind.value.as_str() == k.id
+        && d.regions.is_empty()
+        && d.links().next().is_none()
+        && d.dedup.is_none()
+        && d.backup.is_none()
+        && Field::ALL.iter().all(|&f| d.setting(f).is_none())
 }
 
 /// The name inside an ARN (`arn:aws:sqs:R:A:NAME` → `NAME`, a function's
@@ -109,6 +142,9 @@ pub fn of(
         if let Some(r) = res(d) {
             by_name.entry(name_of(&r).to_string()).or_default().push(j);
             by_resource.entry(r).or_default().push(j);
+        } else if is_placeholder(d) {
+            // Its id is the name inside the ARN the link gives.
+            by_name.entry(d.id.to_string()).or_default().push(j);
         }
     }
     let candidates: Vec<usize> = (0..code.components.len())
@@ -119,6 +155,7 @@ pub fn of(
         deployed,
         taken: vec![false; deployed.components.len()],
         matched: BTreeMap::new(),
+        ambiguous: BTreeMap::new(),
     };
     for &i in &candidates {
         let c = &code.components[i];
@@ -142,33 +179,69 @@ pub fn of(
         let j = deployed.component_index(id).map(|j| vec![j]);
         t.take(i, j.as_ref(), How::Id, true);
     }
-    finish(code, deployed, &candidates, t.matched, &t.taken)
+    let mut m = finish(code, deployed, &candidates, t.matched, &t.taken);
+    m.ambiguous = t
+        .ambiguous
+        .into_iter()
+        .filter(|(i, _)| m.only_code.contains(&code.components[*i].id.to_string()))
+        .map(|(i, js)| {
+            let ids = js.iter().map(|&j| final_id(&m, deployed, j)).collect();
+            (code.components[i].id.to_string(), ids)
+        })
+        .collect();
+    m
+}
+
+/// The id deployed component `j` has from now on.
+fn final_id(m: &Matching, deployed: &Manifest, j: usize) -> String {
+    let id = deployed.components[j].id.as_str();
+    m.renames.get(id).cloned().unwrap_or_else(|| id.to_string())
 }
 
 /// The matching as it is made: each code component (by index) and the
-/// deployed component it took.
+/// deployed component it took, and the code components whose name fits
+/// several deployed components (with them).
 struct Taking<'a> {
     code: &'a Manifest,
     deployed: &'a Manifest,
     taken: Vec<bool>,
     matched: BTreeMap<usize, (usize, How)>,
+    ambiguous: BTreeMap<usize, Vec<usize>>,
 }
 
 impl Taking<'_> {
-    /// Matches code component `i` to the first of `js` not taken yet (of
-    /// the same generic kind when `same_kind`), unless it is matched.
+    /// Matches code component `i` to the one of `js` not taken yet (of
+    /// the same generic kind when `same_kind`), unless it is matched. Of
+    /// several, the one in the code component's Regions; if that does not
+    /// decide, none (the same name in several Regions or accounts: the
+    /// overlay's `resource: ARN` tells which).
     fn take(&mut self, i: usize, js: Option<&Vec<usize>>, how: How, same_kind: bool) {
         if self.matched.contains_key(&i) {
             return;
         }
         let c = &self.code.components[i];
-        let fits = |j: &&usize| {
-            !self.taken[**j]
-                && (!same_kind || generic(&self.deployed.components[**j]) == generic(c))
+        let fits = |j: &usize| {
+            !self.taken[*j] && (!same_kind || generic(&self.deployed.components[*j]) == generic(c))
         };
-        if let Some(&j) = js.and_then(|js| js.iter().find(fits)) {
+        let mut found: Vec<usize> = js.into_iter().flatten().copied().filter(fits).collect();
+        if found.len() > 1 {
+            let in_regions = |j: &usize| {
+                let d = &self.deployed.components[*j];
+                d.regions
+                    .iter()
+                    .any(|r| c.regions.iter().any(|x| x.value == r.value))
+            };
+            let local: Vec<usize> = found.iter().copied().filter(in_regions).collect();
+            if local.len() != 1 {
+                self.ambiguous.insert(i, found);
+                return;
+            }
+            found = local;
+        }
+        if let Some(&j) = found.first() {
             self.taken[j] = true;
             self.matched.insert(i, (j, how));
+            self.ambiguous.remove(&i);
         }
     }
 }
@@ -188,6 +261,13 @@ fn finish(
     for &i in candidates {
         let c = &code.components[i];
         match matched.get(&i) {
+            Some(&(j, _)) if is_placeholder(&deployed.components[j]) => {
+                let d = &deployed.components[j];
+                m.renames.insert(d.id.to_string(), c.id.to_string());
+                let r = c.text(Field::Resource).map(|r| r.value.clone());
+                m.not_exported.push((c.id.to_string(), r));
+                m.borrowed.push(c.id.to_string());
+            }
             Some(&(j, how)) => {
                 let d = &deployed.components[j];
                 m.pairs.push(Pair {
@@ -217,8 +297,12 @@ fn finish(
             m.renames.insert(d.id.to_string(), id.clone());
         }
         used.insert(id.clone());
-        m.only_deployed
-            .push((id, d.text(Field::Resource).map(|r| r.value.clone())));
+        let r = d.text(Field::Resource).map(|r| r.value.clone());
+        if is_placeholder(d) {
+            m.not_exported.push((id, r));
+        } else {
+            m.only_deployed.push((id, r));
+        }
     }
     m.renames.retain(|from, to| from != to);
     m

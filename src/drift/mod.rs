@@ -58,6 +58,11 @@ impl Sides {
             .filter(|t| !t.imported)
             .map(|t| (t.name.clone(), t.text.clone(), false))
             .collect();
+        let imported_code: Vec<(String, String, bool)> = code_texts
+            .iter()
+            .filter(|t| t.imported)
+            .map(|t| (t.name.clone(), t.text.clone(), true))
+            .collect();
         let overlay_names: HashSet<String> = overlay.iter().map(|t| t.0.clone()).collect();
         let code_manifest = manifest::load_texts_merging(
             code_texts
@@ -80,13 +85,32 @@ impl Sides {
             &|c| in_overlay(c.loc),
         );
         let missing: BTreeSet<String> = matching.only_code.iter().cloned().collect();
+        let borrowed: BTreeSet<String> = matching.borrowed.iter().cloned().collect();
         let mut left_out = Vec::new();
-        let texts = deployed_texts.into_iter().chain(overlay).collect();
+        // The deployed texts, then the code's description of what the
+        // export names but lacks (`borrowed`), then the overlay.
+        let n_deployed = deployed_texts.len();
+        let n_code = if borrowed.is_empty() {
+            0
+        } else {
+            imported_code.len()
+        };
+        let texts = deployed_texts
+            .into_iter()
+            .chain(imported_code.into_iter().take(n_code))
+            .chain(overlay)
+            .collect();
+        let mut regions: BTreeSet<String> = BTreeSet::new();
         let deployed_manifest =
-            manifest::load_texts_merging_with(texts, &deployed.limits, &mut |imported, tree| {
-                if imported {
+            manifest::load_texts_merging_with(texts, &deployed.limits, &mut |i, _, tree| {
+                if i < n_deployed {
                     refs::rename(tree, &matching.renames);
+                    refs::remove(tree, &borrowed);
+                    regions.extend(refs::ids(tree, "regions"));
                 } else {
+                    if i < n_deployed + n_code {
+                        refs::keep_only(tree, &borrowed, &regions);
+                    }
                     left_out.extend(refs::leave_out(tree, &missing));
                 }
             })?;
@@ -116,10 +140,12 @@ impl Drift {
             out: Vec::new(),
         };
         for p in &sides.matching.pairs {
+            // What the code names but does not describe is not compared.
             if let (Some(c), Some(d)) = (
                 sides.code.component(&p.code),
                 sides.deployed.component(&p.code),
-            ) {
+            ) && !matching::is_placeholder(c)
+            {
                 cmp.pair(c, d);
             }
         }

@@ -83,6 +83,42 @@ pub fn rename(tree: &mut Node, to: &HashMap<String, String>) {
     }
 }
 
+/// The ids of section `name` (`components`, `regions`) of `tree`.
+pub fn ids(tree: &mut Node, name: &str) -> Vec<String> {
+    section(tree, name).map_or_else(Vec::new, |entries| {
+        entries
+            .iter()
+            .filter_map(|(k, _)| k.value.scalar_text())
+            .collect()
+    })
+}
+
+/// Takes the components `ids` out of `tree`.
+pub fn remove(tree: &mut Node, ids: &BTreeSet<String>) {
+    if let Some(entries) = section(tree, "components") {
+        entries.retain(|(k, _)| !k.value.scalar_text().is_some_and(|id| ids.contains(&id)));
+    }
+}
+
+/// Keeps of an imported `tree` its `version`, the components `ids` and
+/// the regions `known` lacks; every other section goes.
+pub fn keep_only(tree: &mut Node, ids: &BTreeSet<String>, known: &BTreeSet<String>) {
+    if let Value::Map(top) = &mut tree.value {
+        top.retain(|(k, _)| {
+            matches!(
+                k.value.scalar_text().as_deref(),
+                Some("version" | "components" | "regions")
+            )
+        });
+    }
+    if let Some(entries) = section(tree, "components") {
+        entries.retain(|(k, _)| k.value.scalar_text().is_some_and(|id| ids.contains(&id)));
+    }
+    if let Some(entries) = section(tree, "regions") {
+        entries.retain(|(k, _)| !k.value.scalar_text().is_some_and(|id| known.contains(&id)));
+    }
+}
+
 /// Whether `node` (of type `obj`) references an id of `ids`.
 fn names_any(node: &Node, obj: Obj, ids: &BTreeSet<String>) -> bool {
     let mut n = node.clone();

@@ -34,6 +34,30 @@ fn value_text(s: &Side) -> &str {
     s.value.as_deref().unwrap_or("(not set)")
 }
 
+/// The title of the components the export names but does not describe.
+const NOT_EXPORTED: &str = "not in the export (a link names them; where the code describes one, the deployed side \
+     is checked with the code's description: export it to compare it)";
+
+/// The title of the code components whose name several deployed
+/// components have.
+const AMBIGUOUS: &str = "only in the code because several deployed resources have their name (give the code \
+     component `resource: ARN` in the overlay)";
+
+fn capital(title: &str) -> String {
+    let mut c = title.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// `ID: DEPLOYED-ID, DEPLOYED-ID` for each ambiguous code component.
+fn ambiguous_lines(m: &super::Matching) -> Vec<String> {
+    m.ambiguous
+        .iter()
+        .map(|(id, ds)| format!("{id}: {}", ds.join(", ")))
+        .collect()
+}
+
 /// "5 matched (3 by name, 2 by id), 1 only in the code, 0 only
 /// deployed, 3 values differ".
 fn counts(sides: &Sides, d: &Drift) -> String {
@@ -45,8 +69,12 @@ fn counts(sides: &Sides, d: &Drift) -> String {
         }
     }
     let by: Vec<String> = by.iter().map(|(w, n)| format!("{n} by {w}")).collect();
+    let not_exported = match sides.matching.not_exported.len() {
+        0 => String::new(),
+        n => format!(", {n} not in the export"),
+    };
     format!(
-        "{} matched ({}), {} only in the code, {} only deployed, {} values differ",
+        "{} matched ({}), {} only in the code, {} only deployed{not_exported}, {} values differ",
         sides.matching.pairs.len(),
         if by.is_empty() {
             "none".to_string()
@@ -97,9 +125,21 @@ pub fn render_table(sides: &Sides, d: &Drift, c: &Context) -> String {
             ));
         }
     }
+    if !m.ambiguous.is_empty() {
+        s.push_str(&format!("\n{AMBIGUOUS}:\n"));
+        for line in ambiguous_lines(m) {
+            s.push_str(&format!("  {}\n", echo(&line)));
+        }
+    }
     if !m.only_deployed.is_empty() {
         s.push_str("\nonly deployed:\n");
         for (id, r) in &m.only_deployed {
+            s.push_str(&format!("  {}\n", echo(&with_resource(id, r.as_deref()))));
+        }
+    }
+    if !m.not_exported.is_empty() {
+        s.push_str(&format!("\n{NOT_EXPORTED}:\n"));
+        for (id, r) in &m.not_exported {
             s.push_str(&format!("  {}\n", echo(&with_resource(id, r.as_deref()))));
         }
     }
@@ -170,9 +210,17 @@ pub fn render_markdown(sides: &Sides, d: &Drift, c: &Context) -> String {
             .map(|id| with_resource(id, resource_of(&sides.code, id)))
             .collect(),
     ));
+    s.push_str(&list(&capital(AMBIGUOUS), ambiguous_lines(m)));
     s.push_str(&list(
         "Only deployed",
         m.only_deployed
+            .iter()
+            .map(|(id, r)| with_resource(id, r.as_deref()))
+            .collect(),
+    ));
+    s.push_str(&list(
+        &capital(NOT_EXPORTED),
+        m.not_exported
             .iter()
             .map(|(id, r)| with_resource(id, r.as_deref()))
             .collect(),
@@ -232,6 +280,12 @@ struct JsonOnly<'a> {
     resource: Option<&'a str>,
 }
 
+#[derive(Serialize)]
+struct JsonAmbiguous<'a> {
+    component: &'a str,
+    deployed: &'a [String],
+}
+
 /// `drift --format json` (cli-json.md).
 pub fn render_json(sides: &Sides, d: &Drift, c: &Context, policy_file: Option<&str>) -> String {
     #[derive(Serialize)]
@@ -242,6 +296,8 @@ pub fn render_json(sides: &Sides, d: &Drift, c: &Context, policy_file: Option<&s
         matched: Vec<JsonPair<'a>>,
         only_code: Vec<JsonOnly<'a>>,
         only_deployed: Vec<JsonOnly<'a>>,
+        not_exported: Vec<JsonOnly<'a>>,
+        ambiguous: Vec<JsonAmbiguous<'a>>,
         left_out: &'a [String],
         intents: Vec<JsonIntent<'a>>,
         differences: usize,
@@ -298,6 +354,24 @@ pub fn render_json(sides: &Sides, d: &Drift, c: &Context, policy_file: Option<&s
             .map(|(id, r)| JsonOnly {
                 component: id,
                 resource: r.as_deref(),
+            })
+            .collect(),
+        not_exported: sides
+            .matching
+            .not_exported
+            .iter()
+            .map(|(id, r)| JsonOnly {
+                component: id,
+                resource: r.as_deref(),
+            })
+            .collect(),
+        ambiguous: sides
+            .matching
+            .ambiguous
+            .iter()
+            .map(|(id, ds)| JsonAmbiguous {
+                component: id,
+                deployed: ds,
             })
             .collect(),
         left_out: &sides.left_out,

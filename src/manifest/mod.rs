@@ -57,7 +57,7 @@ pub fn load_texts_merging(
 pub fn load_texts_merging_with(
     texts: Vec<(String, String, bool)>,
     limits: &Limits,
-    edit: &mut dyn FnMut(bool, &mut crate::manifest::yaml::Node),
+    edit: &mut dyn FnMut(usize, bool, &mut crate::manifest::yaml::Node),
 ) -> Result<Manifest, LoadError> {
     validated(load::load_texts_merging_with(texts, limits, edit))
 }

@@ -30,6 +30,7 @@ mod nodes;
 mod plans;
 mod properties;
 mod refs;
+mod resource;
 mod roots;
 mod s3;
 mod schedules;
@@ -420,6 +421,7 @@ fn components(res: &mut [Res], out: &mut Out, ns: Option<&roots::Namespace>) {
             let kind = kind_of(r, kind);
             let from = format!("{}, {}", r.ty, out.src(&r.address, r.node));
             let id = out.add(&kebab(&name), kind, from);
+            resource::set(out, r, &id);
             crate::import::allow::terraform(out, r.node, &r.address, &id);
             r.id = Some(id);
         } else if buckets.notifies(i) {

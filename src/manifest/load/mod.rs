@@ -67,17 +67,17 @@ pub fn load_texts_merging(texts: Vec<(String, String, bool)>, limits: &Limits) -
     if !texts.iter().any(|(_, _, imported)| *imported) {
         return stream_texts(texts.into_iter().map(|(p, t, _)| (p, t)), limits);
     }
-    load_texts_merging_with(texts, limits, &mut |_, _| {})
+    load_texts_merging_with(texts, limits, &mut |_, _, _| {})
 }
 
 /// [`load_texts_merging`] with each parsed tree passed to `edit` (with
-/// whether it was imported) before the overlays merge: `drift` renames
-/// the deployed components to the code's ids there, so an overlay extends
-/// both sides alike.
+/// its text's position in `texts` and whether it was imported) before the
+/// overlays merge: `drift` renames the deployed components to the code's
+/// ids there, so an overlay extends both sides alike.
 pub fn load_texts_merging_with(
     texts: Vec<(String, String, bool)>,
     limits: &Limits,
-    edit: &mut dyn FnMut(bool, &mut Node),
+    edit: &mut dyn FnMut(usize, bool, &mut Node),
 ) -> Loaded {
     let (sources, nodes, mut errors) = parse_merging_with(texts, limits, edit);
     let mut r = Reader::default();
@@ -145,24 +145,24 @@ pub fn parse_merging(
     texts: Vec<(String, String, bool)>,
     limits: &Limits,
 ) -> (SourceMap, Vec<(u32, Node)>, Vec<Diagnostic>) {
-    parse_merging_with(texts, limits, &mut |_, _| {})
+    parse_merging_with(texts, limits, &mut |_, _, _| {})
 }
 
 /// [`parse_merging`], each tree passed to `edit` before the merge.
 fn parse_merging_with(
     texts: Vec<(String, String, bool)>,
     limits: &Limits,
-    edit: &mut dyn FnMut(bool, &mut Node),
+    edit: &mut dyn FnMut(usize, bool, &mut Node),
 ) -> (SourceMap, Vec<(u32, Node)>, Vec<Diagnostic>) {
     let mut sources = SourceMap::default();
     let mut errors = Vec::new();
     let mut nodes: Vec<(u32, bool, Node)> = Vec::new();
     let mut defaults = defaults::Defaults::new();
-    for (path, text, imported) in texts {
+    for (i, (path, text, imported)) in texts.into_iter().enumerate() {
         let file = sources.add(path, text);
         match yaml::parse(&sources.files[file as usize].text, file, limits) {
             Ok(mut node) => {
-                edit(imported, &mut node);
+                edit(i, imported, &mut node);
                 if imported {
                     let text = &sources.files[file as usize].text;
                     defaults.extend(defaults::marked(text, &node));

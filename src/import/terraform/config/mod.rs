@@ -528,5 +528,8 @@ fn address(b: &Block) -> String {
 
 /// What stands for an attribute only apply knows.
 fn placeholder(address: &str, attr: &str) -> String {
-    format!("(known after apply: {address}.{attr})")
+    format!("{KNOWN_AFTER_APPLY}{address}.{attr})")
 }
+
+/// How [`placeholder`] begins: a value that holds it is not known here.
+pub(in crate::import::terraform) const KNOWN_AFTER_APPLY: &str = "(known after apply: ";
