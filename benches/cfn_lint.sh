@@ -22,13 +22,18 @@
 #
 # Exit codes: check's 1 (findings) and cfn-lint's 2, 4, 8 and their sums
 # (lint findings) are expected; anything else, or cfn-lint failing to read
-# or transform the template (E0000-E0003: it would have linted nothing),
-# stops the script with exit 2. Without cfn-lint (pip install cfn-lint) it
+# or transform the file (E0000-E0003) or finding no `Resources` in it
+# (E1001: no template; it would have linted nothing), stops the script
+# with exit 2. Without cfn-lint (pip install cfn-lint) it
 # says so and exits 0: CI does not run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
 rounds="${ROUNDS:-5}"
+if ! [[ "$rounds" =~ ^[1-9][0-9]*$ ]]; then
+  echo "cfn_lint.sh: ROUNDS must be a positive whole number, not '$rounds'" >&2
+  exit 2
+fi
 
 if ! command -v cfn-lint >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
   echo "cfn_lint.sh: cfn-lint (or python3) is not installed, nothing measured; pip install cfn-lint to run it" >&2
@@ -56,6 +61,8 @@ import os, re, statistics, subprocess, sys, time
 
 binary, rounds, templates = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 BUDGET = 100
+# cfn-lint could not read or transform the file, or it is no template.
+NOT_LINTED = r"^E000[0-3] |^E1001 'Resources' is a required property"
 
 
 def commands(template):
@@ -75,10 +82,10 @@ def warm_up(template):
     """One untimed run of each tool, which also checks that each read the file."""
     for tool, argv in commands(template).items():
         run = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-        unread = tool == "cfn-lint" and re.search(r"^E000[0-3] ", run.stdout, re.M)
+        unread = tool == "cfn-lint" and re.search(NOT_LINTED, run.stdout, re.M)
         if not expected(tool, run.returncode) or unread:
             sys.stderr.write(f"cfn_lint.sh: `{' '.join(argv)}` exited {run.returncode}"
-                             f"{' without linting the template' if unread else ''}:\n"
+                             f"{', not linting it as a template' if unread else ''}:\n"
                              f"{run.stdout[-2000:]}{run.stderr[-2000:]}")
             sys.exit(2)
 
