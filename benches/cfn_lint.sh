@@ -24,11 +24,13 @@
 # (lint findings) are expected; anything else, or cfn-lint failing to read
 # or transform the file (E0000-E0003) or finding no `Resources` in it
 # (E1001: no template; it would have linted nothing), stops the script
-# with exit 2. Without cfn-lint (pip install cfn-lint) it
-# says so and exits 0: CI does not run it.
+# with exit 2. Without cfn-lint (pip install cfn-lint) it says so and
+# exits 0: CI does not run it.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-target="${CARGO_TARGET_DIR:-target}"
+# The templates are named from where the script is called; the repository
+# is where the script is.
+root="$(cd "$(dirname "$0")/.." && pwd)"
+target="${CARGO_TARGET_DIR:-$root/target}"
 rounds="${ROUNDS:-5}"
 if ! [[ "$rounds" =~ ^[1-9][0-9]*$ ]]; then
   echo "cfn_lint.sh: ROUNDS must be a positive whole number, not '$rounds'" >&2
@@ -40,6 +42,7 @@ if ! command -v cfn-lint >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1
   exit 0
 fi
 if [ "$#" -eq 0 ]; then
+  cd "$root"
   set -- fixtures/import/cdk-app/cdk.out/Payouts.template.json \
     fixtures/drift/code/template.yaml \
     fixtures/import/sam-function-events.yaml
@@ -51,10 +54,10 @@ for t in "$@"; do
   fi
 done
 
-cargo build --release --quiet --bin replay-audit
+cargo build --release --quiet --manifest-path "$root/Cargo.toml" --bin replay-audit
 bin="$target/release/replay-audit"
 
-echo "replay-audit $("$bin" --version | awk '{ print $NF }') at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(cfn-lint --version); $rounds rounds; $(nproc) CPUs; $(date -u '+%F %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "replay-audit $("$bin" --version | awk '{ print $NF }') at $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(cfn-lint --version); $rounds rounds; $(nproc) CPUs; $(date -u '+%F %H:%M UTC'); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$bin" "$rounds" "$@" <<'PY'
 import os, re, statistics, subprocess, sys, time
