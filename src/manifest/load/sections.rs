@@ -8,6 +8,7 @@ use crate::manifest::yaml::{Node, Value};
 
 use super::*;
 use crate::manifest::vocabulary::{FieldDef, Obj, Type};
+use crate::time::Dur;
 
 impl Reader {
     /// Reads the parsed tree of file `file`, as [`stream_texts`] reads text.
@@ -163,10 +164,10 @@ impl Reader {
             .and_then(|n| self.id_ref(n, &format!("{path}.failover_to")));
         r.detection = f
             .get("detection")
-            .and_then(|n| self.duration(n, &format!("{path}.detection"), true));
+            .and_then(|n| self.dur_row(Obj::Region, n, &path, "detection"));
         r.catch_up = f
             .get("catch_up")
-            .and_then(|n| self.duration(n, &format!("{path}.catch_up"), true));
+            .and_then(|n| self.dur_row(Obj::Region, n, &path, "catch_up"));
         Some(r)
     }
 
@@ -270,7 +271,9 @@ impl Reader {
             .and_then(|n| self.string(n, &format!("{path}.name")))
             .map_or_else(|| format!("replay {}", i + 1), |s| s.value);
         let enters_at = self.required(&f, node, path, "enters_at", |r, n, p| r.component_ref(n, p));
-        let within = self.required(&f, node, path, "within", |r, n, p| r.duration(n, p, true));
+        let within = self.required(&f, node, path, "within", |r, n, _| {
+            r.dur_row(Obj::Replay, n, path, "within")
+        });
         Some(Replay {
             name,
             loc: node.loc,
@@ -362,6 +365,30 @@ impl Reader {
         out.into_iter().collect()
     }
 
+    /// Duration `name` of `obj` at `path`, read by its row: whether zero
+    /// means something is the row's to say.
+    fn dur_row(&mut self, obj: Obj, n: &Node, path: &str, name: &str) -> Option<Sp<Dur>> {
+        match self.row(obj, n, path, name)? {
+            Setting::Dur(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Count `name` of `obj` at `path`, read by its row (and its minimum).
+    fn count_row(&mut self, obj: Obj, n: &Node, path: &str, name: &str) -> Option<Sp<u64>> {
+        match self.row(obj, n, path, name)? {
+            Setting::Count(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Field `name` of `obj`, written as `n` at `path`, read by the type of
+    /// its vocabulary row (`vocabulary` tests: every such name has a row).
+    fn row(&mut self, obj: Obj, n: &Node, path: &str, name: &str) -> Option<Setting> {
+        let def = obj.field(name)?;
+        self.setting(def.ty, n, &format!("{path}.{name}"))
+    }
+
     /// A setting's value, read by the type of its row.
     fn setting(&mut self, ty: Type, n: &Node, p: &str) -> Option<Setting> {
         match ty {
@@ -423,22 +450,22 @@ impl Reader {
             loc: node.loc,
             attempts: f
                 .get("attempts")
-                .and_then(|n| self.count(n, &p("attempts"), 1)),
+                .and_then(|n| self.count_row(Obj::Retry, n, path, "attempts")),
             timeout: f
                 .get("timeout")
-                .and_then(|n| self.duration(n, &p("timeout"), false)),
+                .and_then(|n| self.dur_row(Obj::Retry, n, path, "timeout")),
             backoff: f
                 .get("backoff")
-                .and_then(|n| self.duration(n, &p("backoff"), true)),
+                .and_then(|n| self.dur_row(Obj::Retry, n, path, "backoff")),
             multiplier: f
                 .get("multiplier")
                 .and_then(|n| self.number(n, &p("multiplier"))),
             max_backoff: f
                 .get("max_backoff")
-                .and_then(|n| self.duration(n, &p("max_backoff"), true)),
+                .and_then(|n| self.dur_row(Obj::Retry, n, path, "max_backoff")),
             max_elapsed: f
                 .get("max_elapsed")
-                .and_then(|n| self.duration(n, &p("max_elapsed"), false)),
+                .and_then(|n| self.dur_row(Obj::Retry, n, path, "max_elapsed")),
         })
     }
 
@@ -456,7 +483,9 @@ impl Reader {
                         .and_then(|x| self.string(x, &p("in_progress.on_conflict"))),
                     expires_after: ip
                         .get("expires_after")
-                        .and_then(|x| self.duration(x, &p("in_progress.expires_after"), false)),
+                        .and_then(|x| {
+                            self.dur_row(Obj::InProgress, x, &p("in_progress"), "expires_after")
+                        }),
                     on_expiry: ip.get("on_expiry").and_then(|x| {
                         self.choice_text(x, &p("in_progress.on_expiry"), vocabulary::ON_EXPIRY)
                     }),
@@ -486,7 +515,7 @@ impl Reader {
         };
         b.rpo = f
             .get("rpo")
-            .and_then(|n| self.duration(n, &format!("{path}.rpo"), true));
+            .and_then(|n| self.dur_row(Obj::Backup, n, path, "rpo"));
         if let Some(n) = f.get("restored_with") {
             for (i, item) in Self::items(n) {
                 if let Some(id) = self.component_ref(item, &format!("{path}.restored_with[{i}]")) {
