@@ -1,6 +1,7 @@
 //! The manifest: typed model, loading with spans and limits, validation.
 
 pub mod examples;
+pub mod limits;
 pub mod load;
 pub mod model;
 pub mod name;

@@ -13,7 +13,7 @@
 use serde_saphyr::budget::BudgetBreach;
 use serde_saphyr::{Budget, Error, MessageFormatter, UserMessageFormatter};
 
-use super::yaml::{
+use super::limits::{
     ALIAS_BYTES, ALIASES_FLOOR, ANCHORS_FLOOR, MERGE_KEY_BYTES, MERGE_KEYS_FLOOR, NODES_FLOOR,
 };
 

@@ -481,11 +481,9 @@ impl Reader {
                     on_conflict: ip
                         .get("on_conflict")
                         .and_then(|x| self.string(x, &p("in_progress.on_conflict"))),
-                    expires_after: ip
-                        .get("expires_after")
-                        .and_then(|x| {
-                            self.dur_row(Obj::InProgress, x, &p("in_progress"), "expires_after")
-                        }),
+                    expires_after: ip.get("expires_after").and_then(|x| {
+                        self.dur_row(Obj::InProgress, x, &p("in_progress"), "expires_after")
+                    }),
                     on_expiry: ip.get("on_expiry").and_then(|x| {
                         self.choice_text(x, &p("in_progress.on_expiry"), vocabulary::ON_EXPIRY)
                     }),
