@@ -42,8 +42,8 @@ fn name_ok(s: &str, min: usize, max: usize, extra: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
 }
 
-/// Checks `value` of option `opt` with `ok`, else a usage error naming the rule.
-fn check(opt: &str, value: &str, ok: bool, rule: &str) -> Result<(), engine::Error> {
+/// `value` of option `opt` as a valid name (`ok`), else a usage error naming the rule.
+fn require_name(opt: &str, value: &str, ok: bool, rule: &str) -> Result<(), engine::Error> {
     if ok {
         return Ok(());
     }
@@ -82,7 +82,7 @@ fn script(a: &ExportAws) -> Result<String, engine::Error> {
     if let Some(r) = &a.region {
         let ok =
             r.split('-').count() >= 3 && name_ok(r, 9, 32, "-") && r == &r.to_ascii_lowercase();
-        check("--region", r, ok, "a Region code such as eu-west-1")?;
+        require_name("--region", r, ok, "a Region code such as eu-west-1")?;
     }
     if a.out_dir.chars().any(char::is_control) || a.out_dir.is_empty() {
         return Err(engine::Error::usage(
@@ -138,7 +138,7 @@ fn queues(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
             || (q.starts_with("https://")
                 && !q.contains(char::is_whitespace)
                 && !q.contains(['\'', '"', '`', '$', '\\']));
-        check("--queue", q, name_ok(bare, 1, 80, "-_") && url_ok, RULE)?;
+        require_name("--queue", q, name_ok(bare, 1, 80, "-_") && url_ok, RULE)?;
         let url = if q.contains('/') {
             sq(q)
         } else {
@@ -158,7 +158,7 @@ fn queues(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
 fn functions(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
     const RULE: &str = "1 to 64 letters, digits, `-` and `_`";
     for f in &a.functions {
-        check("--function", f, name_ok(f, 1, 64, "-_"), RULE)?;
+        require_name("--function", f, name_ok(f, 1, 64, "-_"), RULE)?;
         let n = sq(f);
         s.push_str(&format!(
             "a lambda get-function-configuration --function-name {n} --output json {}\n",
@@ -182,7 +182,7 @@ fn rules(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         Some(b) => {
             let ok = name_ok(b, 1, 256, "/.-_")
                 || arn_name(b, "events", "event-bus/").is_some_and(|n| name_ok(n, 1, 256, "/.-_"));
-            check(
+            require_name(
                 "--event-bus",
                 b,
                 ok,
@@ -193,7 +193,7 @@ fn rules(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         None => String::new(),
     };
     for r in &a.rules {
-        check(
+        require_name(
             "--rule",
             r,
             name_ok(r, 1, 64, ".-_"),
@@ -216,7 +216,7 @@ fn rules(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
 
 fn tables(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
     for t in &a.tables {
-        check(
+        require_name(
             "--table",
             t,
             name_ok(t, 3, 255, "_.-"),
@@ -247,7 +247,7 @@ fn topics(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         let ok = name_ok(bare, 1, 256, "-_")
             && t.chars()
                 .all(|c| c.is_ascii_alphanumeric() || ":-_.".contains(c));
-        check("--topic", t, ok, RULE)?;
+        require_name("--topic", t, ok, RULE)?;
         let arn = sq(t);
         s.push_str(&format!(
             "a sns list-subscriptions-by-topic --topic-arn {arn} --output json {}\n",
@@ -269,7 +269,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         let ok = name_ok(name, 1, 80, "-_")
             && m.chars()
                 .all(|c| c.is_ascii_alphanumeric() || ":-_.".contains(c));
-        check(
+        require_name(
             "--state-machine",
             m,
             ok,
@@ -282,7 +282,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         ));
     }
     for p in &a.pipes {
-        check(
+        require_name(
             "--pipe",
             p,
             name_ok(p, 1, 64, ".-_"),
@@ -296,7 +296,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
     }
     let group = match &a.group {
         Some(g) => {
-            check(
+            require_name(
                 "--group",
                 g,
                 name_ok(g, 1, 64, ".-_"),
@@ -307,7 +307,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         None => String::new(),
     };
     for n in &a.schedules {
-        check(
+        require_name(
             "--schedule",
             n,
             name_ok(n, 1, 64, ".-_"),
@@ -320,7 +320,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         ));
     }
     for k in &a.streams {
-        check(
+        require_name(
             "--stream",
             k,
             name_ok(k, 1, 128, "_.-"),
@@ -344,7 +344,7 @@ fn config(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
     );
     let call = match &a.aggregator {
         Some(g) => {
-            check(
+            require_name(
                 "--aggregator",
                 g,
                 name_ok(g, 1, 256, "-_"),
