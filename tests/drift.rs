@@ -68,7 +68,7 @@ fn a_finding_only_the_deployed_side_has_fails_at_its_severity() {
     let (code, stdout, _) = drift(&with(&["--fail-on", "warning"]));
     assert_eq!(code, 1);
     assert!(
-        stdout.contains("1 findings the code does not have (1 failing at warning)"),
+        stdout.contains("1 finding the code does not have (1 failing at warning)"),
         "{stdout}"
     );
 }

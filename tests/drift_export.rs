@@ -199,7 +199,7 @@ fn the_deployed_ttl_fails_at_warning() {
     let run = shop(&["--fail-on", "warning"]);
     assert_eq!(run.code, 1);
     assert!(
-        run.stdout.contains("deployed side: 1 findings the code does not have (1 failing at warning), 1 of the code's it does not have"),
+        run.stdout.contains("deployed side: 1 finding the code does not have (1 failing at warning), 1 of the code's it does not have"),
         "{}",
         run.stdout
     );

@@ -89,9 +89,10 @@ fn counts(sides: &Sides, d: &Drift) -> String {
 
 fn findings_summary(d: &Drift, c: &Context) -> String {
     let failing = d.diff.introduced().filter(|f| f.fails(c.threshold)).count();
+    let introduced = d.diff.introduced().count();
     format!(
-        "deployed side: {} findings the code does not have ({failing} failing at {}), {} of the code's it does not have",
-        d.diff.introduced().count(),
+        "deployed side: {introduced} finding{} the code does not have ({failing} failing at {}), {} of the code's it does not have",
+        if introduced == 1 { "" } else { "s" },
         c.threshold.name(),
         d.diff.resolved().count()
     )
