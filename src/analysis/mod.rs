@@ -52,11 +52,13 @@
 //!   a region their store is not in, and the first cycle nothing bounds.
 //!   The rules (`crate::rules`) read these.
 
+mod between;
 mod clock;
 mod cycles;
 mod edge_model;
 mod edges;
 pub mod effective;
+mod first_reach;
 mod horizons;
 mod intent;
 pub mod long_path;
@@ -99,23 +101,14 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
     // The model keeps what the analysis and the rules read of the graph, so
     // the graph goes once the model is built.
     let model = Model::build(m, Graph::build(m));
-    let mut scratch = Scratch::new(model.nodes.len());
+    let mut scratch = Scratch::new(m, &model);
     let intents = m
         .intents
         .iter()
         .enumerate()
         .map(|(i, intent)| analyse_intent(m, &model, i, intent, &mut scratch))
         .collect::<Vec<_>>();
-    // One pass over what the intents reached, instead of a search through
-    // every intent for every component.
-    let mut first_reaching = vec![None; m.components.len()];
-    for (i, r) in intents.iter().enumerate() {
-        for c in r.horizons.keys() {
-            if let Some(slot) = first_reaching.get_mut(c) {
-                slot.get_or_insert(i);
-            }
-        }
-    }
+    let first_reaching = first_reach::first_reaching(m, &model);
     Analysis {
         manifest: m,
         model,

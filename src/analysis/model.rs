@@ -3,6 +3,7 @@
 //! `edges`), and the dedup layers and regional behaviour of every
 //! component ([`NodeModel`]).
 
+use super::between::Incoming;
 use super::edges::{Why, edge_model};
 use crate::analysis::effective::{self as eff, Eff, Origin};
 use crate::catalog::Generic;
@@ -147,6 +148,8 @@ pub struct Model {
     pub edges: Vec<EdgeModel>,
     /// Outgoing copy edges of each node (indices into `edges`).
     pub out: Adjacency,
+    /// Incoming copy edges of each node.
+    pub(super) into: Incoming,
     /// The graph's strongly connected components, in topological order.
     pub components: Components,
     pub assumed: Vec<Assumed>,
@@ -172,10 +175,12 @@ impl Model {
         assumed.sort();
         assumed.dedup();
         let components = graph.components(nodes.len());
+        let into = Incoming::build(nodes.len(), edges.len(), |e| edges[e].to());
         Model {
             nodes,
             edges,
             out: graph.out,
+            into,
             components,
             assumed,
         }
