@@ -262,6 +262,17 @@ impl Between {
         }
     }
 
+    /// The region's edges (from, edge), by source, each source's in the
+    /// order of [`Model::out`].
+    pub(super) fn edge_list(&self) -> Box<[(usize, usize)]> {
+        let mut out = Vec::with_capacity(self.edges.len());
+        for (i, &c) in self.nodes.iter().enumerate() {
+            let range = self.start[i] as usize..self.start[i + 1] as usize;
+            out.extend(self.edges[range].iter().map(|&e| (c, e)));
+        }
+        out.into_boxed_slice()
+    }
+
     /// Whether component `c` is in the region.
     pub(super) fn contains(&self, c: usize) -> bool {
         self.nodes.binary_search(&c).is_ok()

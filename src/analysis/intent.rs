@@ -110,7 +110,7 @@ pub(super) fn analyse_intent(
         walk_scc(&mut run, ids, out, comp, info, rounds, &replay_at);
     }
     scratch.reset(&region);
-    summarise(m, idx, run, unbounded_cycle)
+    summarise(m, idx, run, unbounded_cycle, region.edge_list())
 }
 
 /// Lays out the states of each SCC of `order`, every member's rounds and
@@ -282,6 +282,7 @@ fn summarise(
     idx: usize,
     mut run: Run,
     unbounded_cycle: Option<usize>,
+    edges: Box<[(usize, usize)]>,
 ) -> IntentResult {
     let (mut horizons, paths) = worst_states(&run.states);
     store_horizons(m, run.model, &mut horizons);
@@ -301,6 +302,7 @@ fn summarise(
         crossings: run.crossings.into_boxed_slice(),
         unbounded_cycle,
         paths,
+        edges,
         backs,
         clocks,
         redrive_caps: run.redrive_caps.into_iter().collect(),
