@@ -46,8 +46,8 @@ done
 ratio() { echo "$1 / $2" | bc -l; }
 times_table="| command | shape | binary | N | t(N) s | t(2N) s | t(4N) s | t(2N)/t(N) | t(4N)/t(2N) |
 |---|---|---|---:|---:|---:|---:|---:|---:|"
-topic_table="| command | binary | RSS(N) MB | RSS(4N) MB | bytes(N) | bytes(2N) | bytes(4N) | bytes(4N)/bytes(2N) |
-|---|---|---:|---:|---:|---:|---:|---:|"
+topic_table="| command | binary | N | RSS(N) MB | RSS(4N) MB | bytes(N) | bytes(2N) | bytes(4N) | bytes(4N)/bytes(2N) |
+|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for c in "${cases[@]}"; do
   IFS='|' read -r name shape n args who <<<"$c"
   run=("${bins[@]}")
@@ -72,8 +72,8 @@ for c in "${cases[@]}"; do
       "$name" "$shape" "$label" "$n" "${t[${label}1]}" "${t[${label}2]}" "${t[${label}4]}" \
       "$(ratio "${t[${label}2]}" "${t[${label}1]}")" "$(ratio "${t[${label}4]}" "${t[${label}2]}")")
     if [ "$shape" = topic ]; then
-      topic_table+=$'\n'$(printf '| %s | %s | %.1f | %.1f | %d | %d | %d | %.2f |' \
-        "$name" "$label" "$(ratio "${rss[${label}1]}*1024" 1000000)" \
+      topic_table+=$'\n'$(printf '| %s | %s | %d | %.1f | %.1f | %d | %d | %d | %.2f |' \
+        "$name" "$label" "$n" "$(ratio "${rss[${label}1]}*1024" 1000000)" \
         "$(ratio "${rss[${label}4]}*1024" 1000000)" "${out[${label}1]}" "${out[${label}2]}" \
         "${out[${label}4]}" "$(ratio "${out[${label}4]}" "${out[${label}2]}")")
     fi

@@ -1,5 +1,5 @@
-//! One intent's run: the components its copies reach, their states laid
-//! out SCC by SCC, the walk that settles each component and pushes its
+//! One intent's run: the components of its region (`between`), their
+//! states laid out SCC by SCC, the walk that settles each component and pushes its
 //! copies on, and the summary kept as an [`IntentResult`].
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -9,8 +9,14 @@
 //! it reaches and their edges.
 //!
 //! - **Reach.** An intent's copies start at its origin and at the
-//!   components its declared replays enter; the components reachable from
-//!   there over copy edges are all the run looks at.
+//!   components its declared replays enter. The run looks at its region
+//!   (`between`): the components reachable from there over copy edges
+//!   through components that lead to one of its effects or to no intent's
+//!   effect (a dead-letter queue not redriven, a ledger on the way); a
+//!   branch leading only to other intents' effects is theirs, so a topic
+//!   with an intent per subscriber costs each intent its own subscriber.
+//!   The first intent reaching each component (`first_reach`), which
+//!   configuration rules name, still counts every branch.
 //! - **Order.** Those components fall into whole strongly connected
 //!   components of the graph, which [`crate::graph::Components`] numbers in
 //!   topological order; the run visits them in that order (`cycles`), so
@@ -47,7 +53,7 @@
 //!   [`Scope`] (a Region, a zone, asynchronous replication) judges only the
 //!   copies that came its way ([`Crossed`]) and lets the others by.
 //! - **Result.** What a run keeps ([`IntentResult`]): each reached
-//!   component's horizon, the duplicates surviving at each effect with their
+//!   component's horizon, the copy edges it covered, the duplicates surviving at each effect with their
 //!   paths, how far back each layer had to remember, the guards reached in
 //!   a region their store is not in, and the first cycle nothing bounds.
 //!   The rules (`crate::rules`) read these.
