@@ -158,6 +158,33 @@ pub struct Adjacency {
     edges: Vec<usize>,
 }
 
+impl Adjacency {
+    /// `items` grouped by `key` (below `n`), each group in the order of
+    /// `items`: an adjacency by any end of the edges.
+    pub fn grouped(items: &[usize], n: usize, key: impl Fn(usize) -> usize) -> Adjacency {
+        let mut start = vec![0u32; n + 1];
+        for &e in items {
+            start[key(e) + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill: Vec<u32> = start[..n].to_vec();
+        let mut edges = vec![0; items.len()];
+        for &e in items {
+            let slot = &mut fill[key(e)];
+            edges[*slot as usize] = e;
+            *slot += 1;
+        }
+        Adjacency { start, edges }
+    }
+
+    /// Node `c`'s list.
+    pub fn of(&self, c: usize) -> &[usize] {
+        &self[c]
+    }
+}
+
 impl std::ops::Index<usize> for Adjacency {
     type Output = [usize];
     fn index(&self, c: usize) -> &[usize] {

@@ -9,7 +9,7 @@ use super::edges::edge_model;
 use super::effective::{self as eff, Eff, Origin};
 use super::model::*;
 use crate::catalog::Generic;
-use crate::graph::Graph;
+use crate::graph::{Adjacency, Graph};
 use crate::hash::IdMap;
 use crate::manifest::model::{Claim, Component, Field, Manifest, Mode, Region, Replication};
 use crate::manifest::name::Name;
@@ -35,10 +35,13 @@ impl Model {
         assumed.sort();
         assumed.dedup();
         let components = graph.components(nodes.len());
+        let every: Vec<usize> = (0..edges.len()).collect();
+        let into = Adjacency::grouped(&every, nodes.len(), |e| edges[e].to());
         Model {
             nodes,
             edges,
             out: graph.out,
+            into,
             components,
             assumed,
         }

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use super::between::Out;
 use super::model::Model;
 use crate::manifest::model::LinkType;
 
@@ -22,6 +23,7 @@ pub(super) fn sccs<'m>(model: &'m Model, reached: &[usize]) -> Vec<&'m [usize]> 
 /// Members of a cycle in breadth-first order from those copies enter.
 pub(super) fn bfs_order(
     model: &Model,
+    out: Out,
     comp: &[usize],
     entered: impl Fn(usize) -> bool,
 ) -> Vec<usize> {
@@ -35,7 +37,7 @@ pub(super) fn bfs_order(
     }
     while let Some(c) = queue.pop_front() {
         order.push(c);
-        for &e in &model.out[c] {
+        for &e in out.of(c) {
             let w = model.edges[e].to();
             if inside(w) {
                 let i = comp.binary_search(&w).expect("member");
@@ -76,13 +78,17 @@ pub(super) struct CycleInfo {
 const MAX_ROUNDS: u64 = 1_000;
 
 /// Orders an SCC by its non-redrive edges and decides how far a cycle unrolls.
-pub(super) fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
+pub(super) fn cycle_info<'a>(
+    model: &Model,
+    out: impl Fn(usize) -> &'a [usize],
+    comp: &[usize],
+) -> CycleInfo {
     let inside = |c: usize| comp.binary_search(&c).is_ok();
     let mut indeg: BTreeMap<usize, usize> = comp.iter().map(|&c| (c, 0)).collect();
     let mut redrives = Vec::new();
     let mut has_internal = false;
     for &c in comp {
-        for &e in &model.out[c] {
+        for &e in out(c) {
             let em = &model.edges[e];
             if !inside(em.to()) {
                 continue;
@@ -104,7 +110,7 @@ pub(super) fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
     let mut topo = Vec::with_capacity(comp.len());
     while let Some(c) = ready.pop_first() {
         topo.push(c);
-        for &e in &model.out[c] {
+        for &e in out(c) {
             let em = &model.edges[e];
             if inside(em.to()) && em.ty != LinkType::Redrive {
                 let d = indeg.get_mut(&em.to()).expect("inside");
@@ -126,7 +132,7 @@ pub(super) fn cycle_info(model: &Model, comp: &[usize]) -> CycleInfo {
         let mut rest: Vec<usize> = comp.iter().copied().filter(|c| !topo.contains(c)).collect();
         let blame = rest
             .iter()
-            .flat_map(|&c| model.out[c].iter().copied())
+            .flat_map(|&c| out(c).iter().copied())
             .find(|&e| inside(model.edges[e].to()))
             .unwrap_or(0);
         topo.append(&mut rest);

@@ -1,9 +1,10 @@
-//! One intent's run: the components its copies reach, their states laid
-//! out SCC by SCC, the walk that settles each component and pushes its
+//! One intent's run: the components of its region (`between`), their
+//! states laid out SCC by SCC, the walk that settles each component and pushes its
 //! copies on, and the summary kept as an [`IntentResult`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::between::{Between, Marks, Out};
 use super::clock::KeptClock;
 use super::cycles::{CycleBound, CycleInfo, bfs_order, cycle_info, sccs};
 use super::model::EdgeModel;
@@ -16,28 +17,29 @@ use crate::manifest::model::{Intent, LinkType, Manifest};
 use crate::time::Dur;
 
 /// Buffers indexed by component, allocated once per analysis and reset only
-/// where an intent touched them: an intent then costs what it reaches, not
+/// where an intent touched them: an intent then costs what it covers, not
 /// the size of the whole graph (which made many intents over a large graph
 /// quadratic).
 pub(super) struct Scratch {
-    seen: Vec<bool>,
+    marks: Marks,
     base: Vec<usize>,
     rounds: Vec<usize>,
 }
 
 impl Scratch {
-    pub(super) fn new(n: usize) -> Self {
+    pub(super) fn new(m: &Manifest, model: &Model) -> Self {
+        let n = model.nodes.len();
         Scratch {
-            seen: vec![false; n],
+            marks: Marks::new(m, model),
             base: vec![0; n],
             rounds: vec![1; n],
         }
     }
 
-    /// Puts back the entries of `nodes` (everything an intent touched).
-    fn reset(&mut self, nodes: &[usize]) {
-        for &c in nodes {
-            self.seen[c] = false;
+    /// Puts back the entries of `region` (everything an intent touched).
+    fn reset(&mut self, region: &Between) {
+        region.release(&mut self.marks);
+        for &c in &region.nodes {
             self.base[c] = 0;
             self.rounds[c] = 1;
         }
@@ -50,24 +52,6 @@ fn region_index(model: &Model, comp: usize, region: Option<&str>) -> usize {
         Some(r) => regions.iter().position(|x| **x == *r).unwrap_or(0),
         None => 0,
     }
-}
-
-/// Components reachable over copy edges from the seeds, ascending. Marks
-/// them in `seen` (which the caller resets).
-fn reachable(model: &Model, seeds: &[usize], seen: &mut [bool]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut stack: Vec<usize> = seeds.to_vec();
-    while let Some(n) = stack.pop() {
-        if std::mem::replace(&mut seen[n], true) {
-            continue;
-        }
-        out.push(n);
-        for &e in &model.out[n] {
-            stack.push(model.edges[e].to());
-        }
-    }
-    out.sort_unstable();
-    out
 }
 
 /// State ids: `base[c] + round * regions(c) + region`, where `base[c]` is
@@ -100,23 +84,34 @@ pub(super) fn analyse_intent(
         intent.replays.iter().map(|r| r.enters_at.index()).collect();
     let mut seeds: Vec<usize> = origin.into_iter().collect();
     seeds.extend(replay_at.iter().flatten());
-    let reached = reachable(model, &seeds, &mut scratch.seen);
-    let order = sccs(model, &reached);
+    let region = Between::of(model, intent, &seeds, &mut scratch.marks);
+    let order = sccs(model, &region.nodes);
     let mut run = Run::new(model, intent);
-    let (scc_info, unbounded_cycle) = lay_out(&mut run, &order, scratch);
+    let out = Out {
+        region: &region,
+        marks: &scratch.marks,
+    };
+    let (scc_info, unbounded_cycle) = lay_out(
+        &mut run,
+        out,
+        &order,
+        &mut scratch.base,
+        &mut scratch.rounds,
+    );
     let ids = StateIds {
         base: &scratch.base,
         model,
     };
-    if let Some(o) = origin {
+    // The origin is left out where only a replay leads to an effect.
+    if let Some(o) = origin.filter(|&o| region.contains(o)) {
         run.start_at(ids.of(o, 0, 0));
     }
     for (comp, info) in order.iter().zip(&scc_info) {
         let rounds = scratch.rounds[comp[0]];
-        walk_scc(&mut run, ids, comp, info, rounds, &replay_at);
+        walk_scc(&mut run, ids, out, comp, info, rounds, &replay_at);
     }
-    scratch.reset(&reached);
-    summarise(m, idx, run, unbounded_cycle)
+    scratch.reset(&region);
+    summarise(m, idx, run, unbounded_cycle, region.edge_list())
 }
 
 /// Lays out the states of each SCC of `order`, every member's rounds and
@@ -125,14 +120,16 @@ pub(super) fn analyse_intent(
 /// and the edge to blame for the first cycle nothing bounds.
 fn lay_out(
     run: &mut Run,
+    out: Out,
     order: &[&[usize]],
-    scratch: &mut Scratch,
+    base: &mut [usize],
+    rounds: &mut [usize],
 ) -> (Vec<CycleInfo>, Option<usize>) {
     let model = run.model;
     let mut unbounded_cycle = None;
     let mut scc_info = Vec::with_capacity(order.len());
     for comp in order {
-        let info = cycle_info(model, comp);
+        let info = cycle_info(model, |c| out.of(c), comp);
         if let CycleBound::Unbounded(e) = info.bound {
             unbounded_cycle.get_or_insert(e);
         }
@@ -141,8 +138,8 @@ fn lay_out(
             _ => 1,
         };
         for &c in *comp {
-            scratch.base[c] = run.states.len();
-            scratch.rounds[c] = r;
+            base[c] = run.states.len();
+            rounds[c] = r;
             for _ in 0..r {
                 for region in 0..model.nodes[c].region_count() {
                     run.states.push(State {
@@ -171,6 +168,7 @@ fn lay_out(
 fn walk_scc(
     run: &mut Run,
     ids: StateIds,
+    out: Out,
     comp: &[usize],
     info: &CycleInfo,
     r: usize,
@@ -187,7 +185,7 @@ fn walk_scc(
                 .any(|s| s.h.is_some())
                 || replay_at.contains(&Some(c))
         };
-        bfs_order(model, comp, entered)
+        bfs_order(model, out, comp, entered)
     } else {
         info.topo.clone()
     };
@@ -227,7 +225,7 @@ fn walk_scc(
                 if run.states[s].h.is_none() {
                     continue;
                 }
-                for &e in &model.out[c] {
+                for &e in out.of(c) {
                     let em = &model.edges[e];
                     let w = em.to();
                     let Some(target_round) = next_round(comp, em, round, r, unbounded) else {
@@ -285,6 +283,7 @@ fn summarise(
     idx: usize,
     mut run: Run,
     unbounded_cycle: Option<usize>,
+    edges: Box<[(usize, usize)]>,
 ) -> IntentResult {
     let (mut horizons, paths) = worst_states(&run.states);
     store_horizons(m, run.model, &mut horizons);
@@ -304,6 +303,7 @@ fn summarise(
         crossings: run.crossings.into_boxed_slice(),
         unbounded_cycle,
         paths,
+        edges,
         backs,
         clocks,
         redrive_caps: run.redrive_caps.into_iter().collect(),

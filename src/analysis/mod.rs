@@ -9,8 +9,14 @@
 //! it reaches and their edges.
 //!
 //! - **Reach.** An intent's copies start at its origin and at the
-//!   components its declared replays enter; the components reachable from
-//!   there over copy edges are all the run looks at.
+//!   components its declared replays enter. The run looks at its region
+//!   (`between`): the components reachable from there over copy edges
+//!   through components that lead to one of its effects or to no intent's
+//!   effect (a dead-letter queue not redriven, a ledger on the way); a
+//!   branch leading only to other intents' effects is theirs, so a topic
+//!   with an intent per subscriber costs each intent its own subscriber.
+//!   The first intent reaching each component (`first_reach`), which
+//!   configuration rules name, still counts every branch.
 //! - **Order.** Those components fall into whole strongly connected
 //!   components of the graph, which [`crate::graph::Components`] numbers in
 //!   topological order; the run visits them in that order (`cycles`), so
@@ -47,17 +53,19 @@
 //!   [`Scope`] (a Region, a zone, asynchronous replication) judges only the
 //!   copies that came its way ([`Crossed`]) and lets the others by.
 //! - **Result.** What a run keeps ([`IntentResult`]): each reached
-//!   component's horizon, the duplicates surviving at each effect with their
+//!   component's horizon, the copy edges it covered, the duplicates surviving at each effect with their
 //!   paths, how far back each layer had to remember, the guards reached in
 //!   a region their store is not in, and the first cycle nothing bounds.
 //!   The rules (`crate::rules`) read these.
 
+mod between;
 mod build;
 mod clock;
 mod cycles;
 mod edge_model;
 mod edges;
 pub mod effective;
+mod first_reach;
 mod horizons;
 mod intent;
 pub mod long_path;
@@ -90,23 +98,14 @@ pub fn analyse(m: &Manifest) -> Analysis<'_> {
     // The model keeps what the analysis and the rules read of the graph, so
     // the graph goes once the model is built.
     let model = Model::build(m, Graph::build(m));
-    let mut scratch = Scratch::new(model.nodes.len());
+    let mut scratch = Scratch::new(m, &model);
     let intents = m
         .intents
         .iter()
         .enumerate()
         .map(|(i, intent)| analyse_intent(m, &model, i, intent, &mut scratch))
         .collect::<Vec<_>>();
-    // One pass over what the intents reached, instead of a search through
-    // every intent for every component.
-    let mut first_reaching = vec![None; m.components.len()];
-    for (i, r) in intents.iter().enumerate() {
-        for c in r.horizons.keys() {
-            if let Some(slot) = first_reaching.get_mut(c) {
-                slot.get_or_insert(i);
-            }
-        }
-    }
+    let first_reaching = first_reach::first_reaching(m, &model);
     Analysis {
         manifest: m,
         model,

@@ -122,6 +122,8 @@ pub struct Model {
     pub edges: Vec<EdgeModel>,
     /// Outgoing copy edges of each node (indices into `edges`).
     pub out: Adjacency,
+    /// Incoming copy edges of each node.
+    pub(super) into: Adjacency,
     /// The graph's strongly connected components, in topological order.
     pub components: Components,
     pub assumed: Vec<Assumed>,

@@ -41,6 +41,9 @@ pub struct IntentResult {
     pub unbounded_cycle: Option<usize>,
     /// For each reached component (ascending), its worst state.
     pub(super) paths: Box<[(usize, usize)]>,
+    /// The copy edges the run covered (from, edge), by source and then in
+    /// the order of `Model::out`.
+    pub(super) edges: Box<[(usize, usize)]>,
     /// Component and worst-path back-pointer of every state of the run: all
     /// [`IntentResult::path_to`] reads once the run is over.
     pub(super) backs: Box<[Back]>,
@@ -58,6 +61,17 @@ impl IntentResult {
     /// the measure of its work, for benchmarks.
     pub fn state_count(&self) -> usize {
         self.backs.len()
+    }
+
+    /// The copy edges out of component `c` that the run covered (those
+    /// into its region), in the order of `Model::out`; none where `c` is
+    /// not in it.
+    pub fn edges_from(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        let first = self.edges.partition_point(|&(from, _)| from < c);
+        self.edges[first..]
+            .iter()
+            .take_while(move |&&(from, _)| from == c)
+            .map(|&(_, e)| e)
     }
 
     /// The first layer this intent met whose window is component `c`'s

@@ -222,6 +222,13 @@ proptest! {
         // the bound is exact; with one, merged paths keep the later age and
         // the later enqueue age separately, an upper bound.
         let exact = steps.iter().all(|s| !s.keeps_clock);
+        // The intent named for a component is the first whose copies reach
+        // it, whichever effect it leads to.
+        let whole: Vec<_> = (0..m.intents.len()).map(|i| oracle::oracle_whole(&m, &an.model, i)).collect();
+        for c in 0..m.components.len() {
+            let first = whole.iter().position(|h| h.contains_key(&c));
+            prop_assert_eq!(an.first_intent_reaching(c), first, "c{}\n{}", c, a.text());
+        }
         for r in &an.intents {
             let expected = oracle::oracle(&m, &an.model, r.intent);
             if exact {

@@ -21,8 +21,21 @@ use replay_audit::time::Dur;
 /// redrive may be taken at most the sum of the cycle's `max_times` times; a cycle that a copy can go
 /// round without a redrive, or with a redrive that has no `max_times`,
 /// makes every age in it unbounded. A store's horizon is that of the
-/// guards that claim in it.
+/// guards that claim in it. Paths go only through components that lead
+/// to one of the intent's effects or to no intent's effect at all: a
+/// branch that leads only to other intents' effects is theirs.
 pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
+    walk_paths(m, model, intent, false)
+}
+
+/// [`oracle`] through every component the intent's copies reach, whatever
+/// effect it leads to: what the first intent reaching a component is
+/// judged by.
+pub fn oracle_whole(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur> {
+    walk_paths(m, model, intent, true)
+}
+
+fn walk_paths(m: &Manifest, model: &Model, intent: usize, whole: bool) -> BTreeMap<usize, Dur> {
     let n = model.nodes.len();
     let steps = steps(m, model);
     // reach[u][v]: v reachable from u (u reaches itself).
@@ -92,6 +105,21 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
         budget.insert(key, b);
     }
     let scc_budget = |c: usize| budget[&(0..n).find(|&u| same_scc(u, c)).unwrap()];
+    let effects_of = |i: usize| -> Vec<usize> {
+        m.intents[i]
+            .effects
+            .iter()
+            .filter_map(|e| m.component_index(&e.value))
+            .collect()
+    };
+    let own = effects_of(intent);
+    let every: Vec<usize> = (0..m.intents.len()).flat_map(effects_of).collect();
+    let allowed = |c: usize| {
+        whole
+            || own.is_empty()
+            || own.iter().any(|&x| reach[c][x])
+            || !every.iter().any(|&x| reach[c][x])
+    };
 
     let mut best: BTreeMap<usize, Dur> = BTreeMap::new();
     #[allow(clippy::too_many_arguments)]
@@ -104,6 +132,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
         best: &mut BTreeMap<usize, Dur>,
         ctx: &dyn Fn(usize, usize) -> (bool, bool),
         scc_budget: &dyn Fn(usize) -> Option<u64>,
+        allowed: &dyn Fn(usize) -> bool,
     ) {
         let (age, enq) = if scc_budget(c).is_none() && model.out[c].iter().any(|&e| ctx(e, c).0) {
             (Dur::Unbounded, Dur::Unbounded)
@@ -119,6 +148,9 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
         }
         for &e in &model.out[c] {
             let em = &model.edges[e];
+            if !allowed(em.to()) {
+                continue;
+            }
             let (inside, redrive) = ctx(e, c);
             let mut u = used;
             if !inside {
@@ -145,12 +177,13 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
                 best,
                 ctx,
                 scc_budget,
+                allowed,
             );
         }
     }
     let ctx = |e: usize, _c: usize| (internal(e), is_redrive(e));
     let it = &m.intents[intent];
-    if let Some(o) = m.component_index(&it.origin.value) {
+    if let Some(o) = m.component_index(&it.origin.value).filter(|&o| allowed(o)) {
         walk(
             o,
             (Dur::ZERO, Dur::ZERO),
@@ -160,10 +193,14 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
             &mut best,
             &ctx,
             &scc_budget,
+            &allowed,
         );
     }
     for r in &it.replays {
-        if let Some(c) = m.component_index(&r.enters_at.value) {
+        if let Some(c) = m
+            .component_index(&r.enters_at.value)
+            .filter(|&c| allowed(c))
+        {
             let at = r.within.value;
             walk(
                 c,
@@ -174,6 +211,7 @@ pub fn oracle(m: &Manifest, model: &Model, intent: usize) -> BTreeMap<usize, Dur
                 &mut best,
                 &ctx,
                 &scc_budget,
+                &allowed,
             );
         }
     }

@@ -1,13 +1,15 @@
 //! The part of the architecture one intent reaches, for the drawing at the
 //! top of its review: the components its copies reach (and the dedup stores
 //! they claim keys in), the links between them, the intent's own findings,
-//! and its worst path emphasised. Built from the reached components alone,
-//! so drawing every intent of a hub costs the sum of their reaches, not the
-//! architecture once per intent.
+//! and its worst path emphasised. Built from the reached components alone
+//! (and, for a component with more links than the part has members, from
+//! its links to them), so drawing every intent of a hub or of a topic
+//! costs the sum of their parts, not the architecture once per intent.
 
 use std::collections::{HashMap, HashSet};
 
 use super::{Edge, View, node_of};
+use crate::analysis::Model;
 use crate::manifest::model::Manifest;
 use crate::rules::{Finding, Severity};
 
@@ -23,7 +25,13 @@ pub struct Part {
 /// with `findings` that are not waived. The emphasised edges are the worst
 /// paths of the error findings, or when there is none, `worst` (the ids of
 /// the path to the intent's latest-reached effect).
-pub fn part(m: &Manifest, reached: &[usize], findings: &[&Finding], worst: &[String]) -> Part {
+pub fn part(
+    m: &Manifest,
+    model: &Model,
+    reached: &[usize],
+    findings: &[&Finding],
+    worst: &[String],
+) -> Part {
     let mut members: Vec<usize> = reached.to_vec();
     for &c in reached {
         if let Some(j) = m.components[c].dedup.as_ref().and_then(|g| g.store.index()) {
@@ -39,15 +47,12 @@ pub fn part(m: &Manifest, reached: &[usize], findings: &[&Finding], worst: &[Str
     };
     for (k, &c) in members.iter().enumerate() {
         let comp = &m.components[c];
-        let links = comp
-            .links()
-            .filter_map(|l| Some((l.to.index()?, l.ty.field())));
         let dedup = comp
             .dedup
             .as_ref()
             .and_then(|g| g.store.index())
             .map(|j| (j, "dedup"));
-        for (j, ty) in links.chain(dedup) {
+        for (j, ty) in links_among(m, model, c, &members).chain(dedup) {
             if let Some(&to) = index.get(&j) {
                 view.edges.push(Edge {
                     from: k,
@@ -90,6 +95,37 @@ pub fn part(m: &Manifest, reached: &[usize], findings: &[&Finding], worst: &[Str
         view,
         errors: from_errors,
     }
+}
+
+/// The links of component `c` (target, link field), in link order, or
+/// only those to `members` (ascending) where `c` has more links than
+/// there are members: then each member is looked up in `c`'s edges
+/// (sorted by target), so a topic with thousands of subscribers costs
+/// each intent's drawing its own part, not every subscription.
+fn links_among<'a>(
+    m: &'a Manifest,
+    model: &'a Model,
+    c: usize,
+    members: &[usize],
+) -> Box<dyn Iterator<Item = (usize, &'static str)> + 'a> {
+    let out = &model.out[c];
+    if out.len() <= members.len() {
+        let links = m.components[c].links();
+        return Box::new(links.filter_map(|l| Some((l.to.index()?, l.ty.field()))));
+    }
+    let to = |e: usize| model.edges[e].to();
+    let mut found: Vec<usize> = Vec::new();
+    for &j in members {
+        let from = out.partition_point(|&e| to(e) < j);
+        found.extend(out[from..].iter().take_while(|&&e| to(e) == j));
+    }
+    // Edges are numbered in link order within a component.
+    found.sort_unstable();
+    Box::new(
+        found
+            .into_iter()
+            .map(|e| (model.edges[e].to(), model.edges[e].ty.field())),
+    )
 }
 
 /// Marks the links (not dedup claims) along `paths`, lists of ids: one

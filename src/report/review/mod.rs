@@ -99,13 +99,15 @@ fn build_each<I: Send>(
     // Findings and rows by intent, once: filtering all of them for every
     // intent was quadratic on a hub with thousands of intents.
     let mut by_intent: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut loose: Vec<(usize, usize)> = Vec::new();
+    // Findings of no intent by component: each intent takes those of the
+    // components it reaches.
+    let mut loose: HashMap<usize, Vec<usize>> = HashMap::new();
     for (k, f) in findings.iter().enumerate() {
         match &f.intent {
             Some(i) => by_intent.entry(i.as_str()).or_default().push(k),
             None => {
                 if let Some(c) = f.component.as_deref().and_then(|c| m.component_index(c)) {
-                    loose.push((k, c));
+                    loose.entry(c).or_default().push(k);
                 }
             }
         }
@@ -123,10 +125,11 @@ fn build_each<I: Send>(
             .cloned()
             .unwrap_or_default();
         mine.extend(
-            loose
-                .iter()
-                .filter(|&&(_, c)| r.horizons.contains_key(c))
-                .map(|&(k, _)| k),
+            r.horizons
+                .keys()
+                .filter_map(|c| loose.get(&c))
+                .flatten()
+                .copied(),
         );
         mine.sort_unstable();
         let review = Ctx {
@@ -308,7 +311,7 @@ impl<'m> Ctx<'_, 'm> {
             .filter(|row| row.role == "effect")
             .max_by_key(|row| row.horizon)
             .map_or(&[][..], |row| row.path.as_slice());
-        draw::part(self.m, &reached, &self.findings, worst)
+        draw::part(self.m, &self.a.model, &reached, &self.findings, worst)
     }
 
     /// Where an effect of the intent is not reached (RH043), no answer can

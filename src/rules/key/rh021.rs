@@ -37,7 +37,7 @@ fn keyed(a: &Analysis, r: &IntentResult, intent: &Intent) -> BTreeSet<usize> {
     let mut seen = BTreeSet::from([mint]);
     let mut todo = vec![mint];
     while let Some(c) = todo.pop() {
-        for &e in &a.model.out[c] {
+        for e in r.edges_from(c) {
             let to = a.model.edges[e].to();
             if r.reaches(to) && seen.insert(to) {
                 todo.push(to);
@@ -49,12 +49,13 @@ fn keyed(a: &Analysis, r: &IntentResult, intent: &Intent) -> BTreeSet<usize> {
 
 /// RH021 for the links no surviving copy shows: a `calls`, `effects` or
 /// `delivers_to` link from a keyed component into a dependency that takes a key, not
-/// passing it.
+/// passing it. Only the intent's own links: one that leads only to other
+/// intents' effects is theirs to report.
 fn unpassed(ctx: &Ctx, r: &IntentResult, reported: &BTreeSet<usize>, out: &mut Vec<Finding>) {
     let (a, m) = (ctx.a, ctx.m);
     let intent = &m.intents[r.intent];
     for c in keyed(a, r, intent) {
-        for &e in &a.model.out[c] {
+        for e in r.edges_from(c) {
             let em = &a.model.edges[e];
             let to = &m.components[em.to()];
             let takes = if a.model.nodes[em.to()].guard.is_some() {
