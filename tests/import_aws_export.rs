@@ -88,6 +88,12 @@ fn a_config_query_exports_every_account_and_region() {
         "{text}"
     );
     assert!(text.contains("    retention: 14d  # from $.Results[1].configuration.MessageRetentionPeriod (aws-export/config/config.json:4): 1209600 s\n"), "{text}");
+    // A Config item writes its keys in lower camel case: the comment names
+    // the key the file holds, not the CLI's.
+    assert!(
+        text.contains("    timeout: 30s  # from $.Results[2].configuration.timeout (aws-export/config/config.json:5)\n"),
+        "{text}"
+    );
     assert!(text.contains("    kind: dynamodb-global-table"), "{text}");
     assert!(
         text.contains("    regions: [eu-west-1, us-east-1]"),

@@ -14,6 +14,7 @@ use crate::import::{Out, Value};
 use crate::manifest::Limits;
 
 /// One configuration item, parsed, with its JSON path.
+#[derive(Clone)]
 pub(super) struct Row {
     pub node: Node,
     pub base: String,
@@ -158,4 +159,44 @@ pub(super) fn items<'a>(rows: &'a [Row], out: &mut Out) -> Vec<Item<'a>> {
         }
     }
     items
+}
+
+/// `path`, when it leads into a Config row of file `file`, with each key as
+/// the row writes it: the readers ask for the CLI's `Timeout` and take the
+/// item's `timeout` ([`super::ctx::get`]), and a comment must name the key
+/// the file holds.
+pub(super) fn written_path(rows: &[Row], path: &str, file: u32) -> Option<String> {
+    let (row, rest) = rows.iter().find_map(|r| {
+        let rest = path.strip_prefix(r.base.as_str())?.strip_prefix('.')?;
+        (r.node.loc.file == file).then_some((r, rest))
+    })?;
+    let mut node = Some(&row.node);
+    let mut out = row.base.clone();
+    for seg in rest.split('.') {
+        let (key, index) = seg.split_at(seg.find('[').unwrap_or(seg.len()));
+        let lower = lower_first(key);
+        let written = match node {
+            Some(n) if n.get(key).is_none() && n.get(&lower).is_some() => lower.as_str(),
+            _ => key,
+        };
+        node = node.and_then(|n| super::ctx::get(n, key));
+        let at = index.strip_prefix('[').and_then(|i| i.strip_suffix(']'));
+        if let Some(i) = at.and_then(|i| i.parse::<usize>().ok()) {
+            node = node.and_then(|n| n.items().get(i));
+        }
+        out.push('.');
+        out.push_str(written);
+        out.push_str(index);
+    }
+    Some(out)
+}
+
+/// `key` with its first letter in lower case (`TableName` → `tableName`).
+pub(super) fn lower_first(key: &str) -> String {
+    let mut c = key.chars();
+    c.next()
+        .map(|f| f.to_ascii_lowercase())
+        .into_iter()
+        .chain(c)
+        .collect()
 }

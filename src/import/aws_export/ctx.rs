@@ -108,13 +108,21 @@ pub(crate) struct Ctx {
     /// Every component declared: (id, resource type, name), for the
     /// targets of a state machine's tasks.
     pub named: Vec<(String, String, String)>,
+    /// The Config rows read, for the keys as they are written.
+    rows: Vec<super::config::Row>,
+}
+
+/// The source comment of `node` at `path`, its keys as the file writes them.
+fn src(out: &Out, rows: &[super::config::Row], path: &str, node: &Node) -> String {
+    let written = super::config::written_path(rows, path, node.loc.file);
+    out.src(written.as_deref().unwrap_or(path), node)
 }
 
 impl Ctx {
     /// Gives every declared resource its component (one per key; one
     /// known only by name joins the one resource of its service with that
     /// name), its Region and ARN.
-    pub fn new(mut out: Out, decls: Vec<Decl>) -> Ctx {
+    pub fn new(mut out: Out, decls: Vec<Decl>, rows: Vec<super::config::Row>) -> Ctx {
         let mut merged: Vec<Decl> = Vec::new();
         let mut at: BTreeMap<String, usize> = BTreeMap::new();
         let (with_arn, by_name): (Vec<Decl>, Vec<Decl>) =
@@ -157,11 +165,14 @@ impl Ctx {
         let mut comp_of = Vec::with_capacity(merged.len());
         let mut named = Vec::with_capacity(merged.len());
         for (d, id) in merged.iter().zip(&ids) {
-            let from = format!("{}, {}", d.ty, out.src(&d.path, &d.node));
+            let from = format!("{}, {}", d.ty, src(&out, &rows, &d.path, &d.node));
             let id = out.add(id, d.kind, from);
             if let Some(a) = &d.arn {
                 let text = &d.key;
-                let c = format!("the Region of the ARN, {}", out.src(&d.path, &d.node));
+                let c = format!(
+                    "the Region of the ARN, {}",
+                    src(&out, &rows, &d.path, &d.node)
+                );
                 if crate::manifest::load::is_valid_id(&a.region) {
                     out.region(&a.region, c.clone());
                     out.set(
@@ -203,6 +214,7 @@ impl Ctx {
             units,
             allow: Vec::new(),
             named,
+            rows,
         }
     }
 
@@ -252,7 +264,7 @@ impl Ctx {
                 Some(kebab_keep(&id))
             }
             None => {
-                let c = self.out.src(path, node);
+                let c = self.src(path, node);
                 self.out.unresolved(on, format!("TODO: {what} `{text}` ({c}) is no AWS resource the export holds; declare it"));
                 None
             }
@@ -265,7 +277,7 @@ impl Ctx {
     }
 
     pub fn src(&self, path: &str, node: &Node) -> String {
-        self.out.src(path, node)
+        src(&self.out, &self.rows, path, node)
     }
 
     /// The skeleton's model: function kinds decided, resources counted.
@@ -333,16 +345,7 @@ fn ids(decls: &[Decl]) -> Vec<String> {
 /// The key `k` of `n`, or its lower-camel-case twin (a Config item writes
 /// `tableName` where the CLI writes `TableName`).
 pub(super) fn get<'a>(n: &'a Node, k: &str) -> Option<&'a Node> {
-    n.get(k).or_else(|| {
-        let mut c = k.chars();
-        let lower: String = c
-            .next()
-            .map(|f| f.to_ascii_lowercase())
-            .into_iter()
-            .chain(c)
-            .collect();
-        n.get(&lower)
-    })
+    n.get(k).or_else(|| n.get(&super::config::lower_first(k)))
 }
 
 /// `get` along a path.

@@ -156,7 +156,7 @@ pub fn import_files(
             errors.push(d);
         }
     }
-    let mut cx = Ctx::new(out, decls);
+    let mut cx = Ctx::new(out, decls, rows.clone());
     for item in &items {
         if let Err(d) = read(&mut cx, item) {
             errors.push(d);
