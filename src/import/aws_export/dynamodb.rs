@@ -11,11 +11,19 @@ use crate::import::{F, V, Value};
 
 const TY: &str = "AWS::DynamoDB::Table";
 
-/// The table description of the item and its path.
-fn table_node<'a>(item: &'a Item) -> (&'a Node, String) {
-    match item.node.get("Table") {
+/// The table description of the item (`describe-table`'s `Table`, or a
+/// Config item's configuration), as an item of its own.
+fn table_item<'a>(item: &Item<'a>) -> Item<'a> {
+    let (node, base) = match item.node.get("Table") {
         Some(t) => (t, format!("{}.Table", item.base)),
         None => (item.node, item.base.clone()),
+    };
+    Item {
+        node,
+        base,
+        hint: None,
+        arn: item.arn.clone(),
+        shape: item.shape,
     }
 }
 
@@ -37,15 +45,8 @@ fn replicas<'a>(t: &'a Node, base: &str) -> Result<&'a [Node], Diagnostic> {
 
 pub(super) fn declare(item: &Item, decls: &mut Vec<Decl>) -> Result<(), Diagnostic> {
     if item.shape == Shape::DynamoTable {
-        let (t, base) = table_node(item);
-        let sub = Item {
-            node: t,
-            base: base.clone(),
-            hint: None,
-            arn: item.arn.clone(),
-            shape: item.shape,
-        };
-        let global = !replicas(t, &base)?.is_empty();
+        let sub = table_item(item);
+        let global = !replicas(sub.node, &sub.base)?.is_empty();
         let kind = if global {
             "dynamodb-global-table"
         } else {
@@ -89,19 +90,13 @@ fn component(cx: &Ctx, item: &Item) -> Option<String> {
 /// `describe-table`: a global table's replica Regions, replication and
 /// write mode.
 pub(super) fn table(cx: &mut Ctx, item: &Item) -> Result<(), Diagnostic> {
-    let (t, base) = table_node(item);
-    let sub = Item {
-        node: t,
-        base: base.clone(),
-        hint: None,
-        arn: item.arn.clone(),
-        shape: item.shape,
-    };
+    let sub = table_item(item);
+    let (t, base) = (sub.node, sub.base.as_str());
     let Some((arn, arn_node, _)) = arn_of(&sub, &["TableArn"]) else {
         return Ok(());
     };
     let Some(id) = cx.id(&arn) else { return Ok(()) };
-    let reps = replicas(t, &base)?;
+    let reps = replicas(t, base)?;
     if reps.is_empty() {
         return Ok(());
     }

@@ -6,6 +6,7 @@
 use super::ctx::{Ctx, Decl, arn_of, at, get, int, text};
 use super::{Item, Node, Shape};
 use crate::diagnostics::Diagnostic;
+use crate::import::cloudformation::eventbridge::longest_age;
 use crate::import::cloudformation::invocation::asynchronous;
 use crate::import::{F, V, Value, dur};
 
@@ -136,18 +137,8 @@ pub(super) fn read_rules(cx: &mut Ctx, item: &Item) -> Result<(), Diagnostic> {
 
 /// The rule keeps an event as long as its most patient target retries it.
 fn rule_age(cx: &mut Ctx, id: &str, ages: &[Option<(u64, String)>]) {
-    let Some(age) = ages
-        .iter()
-        .map(|a| a.as_ref().map_or(86_400, |(s, _)| *s))
-        .max()
-    else {
+    let Some((age, c)) = longest_age(ages) else {
         return;
-    };
-    let c = match ages.iter().flatten().find(|(s, _)| *s == age) {
-        Some((_, c)) => format!("{c}: the longest maximum event age of the rule's targets"),
-        None => {
-            "EventBridge default maximum event age (a target without RetryPolicy age, F017)".into()
-        }
     };
     cx.out.set(
         id,

@@ -21,26 +21,31 @@ pub(super) fn rule(cf: &Cf, out: &mut Out, id: &str, r: &Node, base: &str) {
             ages.push(age);
         }
     }
-    // The rule keeps an event as long as its most patient target retries
-    // it: without a RetryPolicy age that is the 24 h default (F017).
-    let Some(age) = ages
-        .iter()
-        .map(|a| a.as_ref().map_or(86_400, |(s, _)| *s))
-        .max()
-    else {
-        return;
-    };
     if ages.len() > 1
-        && let Some((_, c)) = ages.iter().flatten().find(|(s, _)| *s == age)
+        && let Some((age, c)) = longest_age(&ages)
     {
-        let c = format!("{c}: the longest maximum event age of the rule's targets");
         out.set(id, F::new("max_event_age", V::S(dur(age)), Some(c.clone())));
         out.set(id, F::new("retention", V::S(dur(age)), Some(c)));
-    } else if ages.len() > 1 && age == 86_400 {
-        let c = "EventBridge default maximum event age (a target without RetryPolicy age, F017)";
-        out.set(id, F::new("max_event_age", V::S(dur(age)), Some(c.into())));
-        out.set(id, F::new("retention", V::S(dur(age)), Some(c.into())));
     }
+}
+
+/// How long a rule keeps an event: as long as its most patient target
+/// retries it (`ages`: each target's maximum event age in seconds and its
+/// source; `None` for a target without a RetryPolicy age, which keeps the
+/// 24 h default, F017), with the comment that says where that comes from.
+/// The CloudFormation and AWS export importers read it alike.
+pub(crate) fn longest_age(ages: &[Option<(u64, String)>]) -> Option<(u64, String)> {
+    let age = ages
+        .iter()
+        .map(|a| a.as_ref().map_or(86_400, |(s, _)| *s))
+        .max()?;
+    let c = match ages.iter().flatten().find(|(s, _)| *s == age) {
+        Some((_, c)) => format!("{c}: the longest maximum event age of the rule's targets"),
+        None => {
+            "EventBridge default maximum event age (a target without RetryPolicy age, F017)".into()
+        }
+    };
+    Some((age, c))
 }
 
 /// The properties of an `AWS::Events::ApiDestination`: an HTTP endpoint

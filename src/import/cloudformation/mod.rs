@@ -16,7 +16,7 @@ pub mod cdk;
 mod conditions;
 mod definition_file;
 mod dynamodb;
-mod eventbridge;
+pub(super) mod eventbridge;
 mod intrinsics;
 pub(super) mod invocation;
 mod lambda;
