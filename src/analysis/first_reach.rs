@@ -8,7 +8,7 @@
 //! went, since everything past a component reached already was reached by
 //! the same earlier intent. Linear in the graph, however many intents.
 
-use super::Model;
+use super::model::Model;
 use super::cycles::{CycleBound, cycle_info};
 use crate::manifest::model::LinkType;
 use crate::manifest::model::Manifest;
