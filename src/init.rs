@@ -22,7 +22,7 @@ pub fn shell_word(path: &str) -> String {
     if !shown.is_empty() && shown.chars().all(plain) {
         shown
     } else {
-        format!("'{}'", shown.replace('\'', "'\\''"))
+        crate::commands::sh_quoted(&shown)
     }
 }
 

@@ -8,8 +8,8 @@
 //! went, since everything past a component reached already was reached by
 //! the same earlier intent. Linear in the graph, however many intents.
 
-use super::model::Model;
 use super::cycles::{CycleBound, cycle_info};
+use super::model::Model;
 use crate::manifest::model::LinkType;
 use crate::manifest::model::Manifest;
 

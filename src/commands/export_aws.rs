@@ -10,7 +10,7 @@ use replay_audit::diagnostics::echo;
 use replay_audit::engine;
 use replay_audit::import::aws_export::MARKER;
 
-use super::{Outcome, out};
+use super::{Outcome, out, sh_quoted};
 
 /// The Config resource types the importer reads.
 const CONFIG_TYPES: [&str; 9] = [
@@ -28,11 +28,6 @@ const CONFIG_TYPES: [&str; 9] = [
 pub fn run(a: &ExportAws) -> Outcome {
     out(&script(a)?)?;
     Ok(0)
-}
-
-/// `text` single-quoted for sh: nothing in it is expanded.
-fn sq(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// A name of `min..=max` characters of `[A-Za-z0-9]` and `extra`.
@@ -96,13 +91,13 @@ fn script(a: &ExportAws) -> Result<String, engine::Error> {
     s.push_str("# that save the JSON `replay-audit import aws-export DIR` and `replay-audit check DIR` read.\n");
     s.push_str("# replay-audit calls no AWS API and holds no credentials: run this with yours.\n");
     s.push_str("set -eu\n");
-    s.push_str(&format!("out={}\n", sq(&a.out_dir)));
+    s.push_str(&format!("out={}\n", sh_quoted(&a.out_dir)));
     let mut global = String::new();
     if let Some(r) = &a.region {
-        global.push_str(&format!(" --region {}", sq(r)));
+        global.push_str(&format!(" --region {}", sh_quoted(r)));
     }
     if let Some(p) = &a.profile {
-        global.push_str(&format!(" --profile {}", sq(p)));
+        global.push_str(&format!(" --profile {}", sh_quoted(p)));
     }
     s.push_str(&format!("a() {{ aws{global} \"$@\"; }}\n"));
     s.push_str("mkdir -p \"$out\"\n");
@@ -126,7 +121,7 @@ fn script(a: &ExportAws) -> Result<String, engine::Error> {
 
 /// `> "$out/FILE"` for the file of `prefix` and `name`.
 fn to(prefix: &str, name: &str) -> String {
-    format!("> \"$out/\"{}", sq(&format!("{prefix}.{name}.json")))
+    format!("> \"$out/\"{}", sh_quoted(&format!("{prefix}.{name}.json")))
 }
 
 fn queues(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
@@ -140,11 +135,11 @@ fn queues(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
                 && !q.contains(['\'', '"', '`', '$', '\\']));
         require_name("--queue", q, name_ok(bare, 1, 80, "-_") && url_ok, RULE)?;
         let url = if q.contains('/') {
-            sq(q)
+            sh_quoted(q)
         } else {
             format!(
                 "\"$(a sqs get-queue-url --queue-name {} --query QueueUrl --output text)\"",
-                sq(name)
+                sh_quoted(name)
             )
         };
         s.push_str(&format!(
@@ -159,7 +154,7 @@ fn functions(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
     const RULE: &str = "1 to 64 letters, digits, `-` and `_`";
     for f in &a.functions {
         require_name("--function", f, name_ok(f, 1, 64, "-_"), RULE)?;
-        let n = sq(f);
+        let n = sh_quoted(f);
         s.push_str(&format!(
             "a lambda get-function-configuration --function-name {n} --output json {}\n",
             to("lambda-function", f)
@@ -168,10 +163,13 @@ fn functions(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
             "a lambda list-event-source-mappings --function-name {n} --output json {}\n",
             to("lambda-mappings", f)
         ));
-        let file = format!("\"$out/\"{}", sq(&format!("lambda-invoke-config.{f}.json")));
+        let file = format!(
+            "\"$out/\"{}",
+            sh_quoted(&format!("lambda-invoke-config.{f}.json"))
+        );
         s.push_str(&format!(
             "a lambda get-function-event-invoke-config --function-name {n} --output json > {file} 2>/dev/null || {{ rm -f {file}; echo {} >&2; }}\n",
-            sq(&format!("note: {f} has no asynchronous invocation config (the defaults apply)"))
+            sh_quoted(&format!("note: {f} has no asynchronous invocation config (the defaults apply)"))
         ));
     }
     Ok(())
@@ -188,7 +186,7 @@ fn rules(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
                 ok,
                 "1 to 256 letters, digits, `/`, `.`, `-` and `_`, or the bus ARN",
             )?;
-            format!(" --event-bus-name {}", sq(b))
+            format!(" --event-bus-name {}", sh_quoted(b))
         }
         None => String::new(),
     };
@@ -199,15 +197,15 @@ fn rules(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
             name_ok(r, 1, 64, ".-_"),
             "1 to 64 letters, digits, `.`, `-` and `_`",
         )?;
-        let query = sq(&format!("{{Rules: Rules[?Name=='{r}']}}"));
+        let query = sh_quoted(&format!("{{Rules: Rules[?Name=='{r}']}}"));
         s.push_str(&format!(
             "a events list-rules{bus} --name-prefix {} --query {query} --output json {}\n",
-            sq(r),
+            sh_quoted(r),
             to("events-rules", r)
         ));
         s.push_str(&format!(
             "a events list-targets-by-rule{bus} --rule {} --output json {}\n",
-            sq(r),
+            sh_quoted(r),
             to("events-targets", r)
         ));
     }
@@ -222,7 +220,7 @@ fn tables(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
             name_ok(t, 3, 255, "_.-"),
             "3 to 255 letters, digits, `_`, `.` and `-`",
         )?;
-        let n = sq(t);
+        let n = sh_quoted(t);
         s.push_str(&format!(
             "a dynamodb describe-table --table-name {n} --output json {}\n",
             to("dynamodb-table", t)
@@ -248,7 +246,7 @@ fn topics(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
             && t.chars()
                 .all(|c| c.is_ascii_alphanumeric() || ":-_.".contains(c));
         require_name("--topic", t, ok, RULE)?;
-        let arn = sq(t);
+        let arn = sh_quoted(t);
         s.push_str(&format!(
             "a sns list-subscriptions-by-topic --topic-arn {arn} --output json {}\n",
             to("sns-subscriptions", name)
@@ -257,7 +255,7 @@ fn topics(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         s.push_str(&format!("for s in $(a sns list-subscriptions-by-topic --topic-arn {arn} --query 'Subscriptions[].SubscriptionArn' --output text); do\n"));
         s.push_str(&format!(
             "  case \"$s\" in arn:*) n=$((n + 1)); a sns get-subscription-attributes --subscription-arn \"$s\" --output json > \"$out/\"{}\"$n.json\" ;; esac\ndone\n",
-            sq(&format!("sns-subscription.{name}."))
+            sh_quoted(&format!("sns-subscription.{name}."))
         ));
     }
     Ok(())
@@ -277,7 +275,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         )?;
         s.push_str(&format!(
             "a stepfunctions describe-state-machine --state-machine-arn {} --output json {}\n",
-            sq(m),
+            sh_quoted(m),
             to("states", name)
         ));
     }
@@ -290,7 +288,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         )?;
         s.push_str(&format!(
             "a pipes describe-pipe --name {} --output json {}\n",
-            sq(p),
+            sh_quoted(p),
             to("pipes", p)
         ));
     }
@@ -302,7 +300,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
                 name_ok(g, 1, 64, ".-_"),
                 "1 to 64 letters, digits, `.`, `-` and `_`",
             )?;
-            format!(" --group-name {}", sq(g))
+            format!(" --group-name {}", sh_quoted(g))
         }
         None => String::new(),
     };
@@ -315,7 +313,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         )?;
         s.push_str(&format!(
             "a scheduler get-schedule --name {}{group} --output json {}\n",
-            sq(n),
+            sh_quoted(n),
             to("scheduler", n)
         ));
     }
@@ -328,7 +326,7 @@ fn others(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
         )?;
         s.push_str(&format!(
             "a kinesis describe-stream-summary --stream-name {} --output json {}\n",
-            sq(k),
+            sh_quoted(k),
             to("kinesis", k)
         ));
     }
@@ -352,14 +350,14 @@ fn config(a: &ExportAws, s: &mut String) -> Result<(), engine::Error> {
             )?;
             format!(
                 "select-aggregate-resource-config --configuration-aggregator-name {}",
-                sq(g)
+                sh_quoted(g)
             )
         }
         None => "select-resource-config".to_string(),
     };
     s.push_str(&format!(
         "a configservice {call} --expression {} --output json > \"$out/config.json\"\n",
-        sq(&expr)
+        sh_quoted(&expr)
     ));
     Ok(())
 }

@@ -60,6 +60,11 @@ pub fn run(cli: Cli) -> u8 {
     })
 }
 
+/// `text` single-quoted for a POSIX shell: nothing in it is expanded.
+pub fn sh_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
 /// Whether to colour a stream: `--color`, else only on a terminal and
 /// never with `NO_COLOR`.
 pub fn color(choice: ColorChoice, stream_is_tty: bool) -> bool {
