@@ -99,30 +99,10 @@ pub fn is_placeholder(d: &Component) -> bool {
 /// The name inside an ARN (`arn:aws:sqs:R:A:NAME` → `NAME`, a function's
 /// `function:NAME[:alias]`, a table's `table/NAME`, a rule's
 /// `rule/[bus/]NAME`, `stateMachine:NAME`, `stream/NAME`, `pipe/NAME`,
-/// `schedule/GROUP/NAME`, a bucket's `:::NAME`); a name is itself.
-pub fn name_of(resource: &str) -> &str {
-    let Some(rest) = resource.strip_prefix("arn:") else {
-        return resource;
-    };
-    // partition:service:region:account:resource
-    let mut parts = rest.splitn(5, ':');
-    let (_, service, _, _) = (parts.next(), parts.next(), parts.next(), parts.next());
-    let Some(res) = parts.next() else {
-        return resource;
-    };
-    match service {
-        Some("lambda") => res
-            .strip_prefix("function:")
-            .map_or(res, |r| r.split(':').next().unwrap_or(r)),
-        Some("states") => res
-            .strip_prefix("stateMachine:")
-            .map_or(res, |r| r.split(':').next().unwrap_or(r)),
-        Some("dynamodb") => res
-            .strip_prefix("table/")
-            .map_or(res, |r| r.split('/').next().unwrap_or(r)),
-        Some("events" | "kinesis" | "pipes" | "scheduler") => res.rsplit('/').next().unwrap_or(res),
-        _ => res,
-    }
+/// `schedule/GROUP/NAME`, a bucket's `:::NAME`), as the AWS export
+/// importer names its components; a name is itself.
+pub fn name_of(resource: &str) -> String {
+    crate::import::aws_export::arn::parse(resource).map_or_else(|| resource.to_string(), |a| a.name)
 }
 
 /// Matches `code` to `deployed`. `from_overlay(c)`: whether the code
@@ -140,7 +120,7 @@ pub fn of(
     let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
     for (j, d) in deployed.components.iter().enumerate() {
         if let Some(r) = res(d) {
-            by_name.entry(name_of(&r).to_string()).or_default().push(j);
+            by_name.entry(name_of(&r)).or_default().push(j);
             by_resource.entry(r).or_default().push(j);
         } else if is_placeholder(d) {
             // Its id is the name inside the ARN the link gives.
@@ -160,7 +140,7 @@ pub fn of(
     for &i in &candidates {
         let c = &code.components[i];
         if let Some(r) = res(c).filter(|_| from_overlay(c)) {
-            let js = by_resource.get(&r).or_else(|| by_name.get(name_of(&r)));
+            let js = by_resource.get(&r).or_else(|| by_name.get(&name_of(&r)));
             t.take(i, js, How::Overlay, false);
         }
     }
@@ -171,7 +151,7 @@ pub fn of(
     }
     for &i in &candidates {
         if let Some(r) = res(&code.components[i]) {
-            t.take(i, by_name.get(name_of(&r)), How::Name, true);
+            t.take(i, by_name.get(&name_of(&r)), How::Name, true);
         }
     }
     for &i in &candidates {

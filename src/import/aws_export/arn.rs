@@ -2,7 +2,7 @@
 
 /// The parts of an ARN (`arn:partition:service:region:account:resource`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Arn {
+pub(crate) struct Arn {
     pub service: String,
     pub region: String,
     pub account: String,
@@ -28,7 +28,7 @@ impl Arn {
 }
 
 /// The parts of `text`, if it is an ARN.
-pub(super) fn parse(text: &str) -> Option<Arn> {
+pub(crate) fn parse(text: &str) -> Option<Arn> {
     let rest = text.strip_prefix("arn:")?;
     let parts: Vec<&str> = rest.splitn(5, ':').collect();
     let [_, service, region, account, resource] = parts.as_slice() else {

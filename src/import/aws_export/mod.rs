@@ -16,7 +16,7 @@
 //! read ([`ctx::Ctx`]). A value of the wrong type is an error at its place
 //! (file, line, column, JSON path), and nothing is written.
 
-mod arn;
+pub(crate) mod arn;
 mod config;
 mod ctx;
 mod dynamodb;
